@@ -1,0 +1,198 @@
+package io.vigil.classify;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class LocalQdaTest {
+    /** Welford vs two-pass statistics over ≤ 128 points of magnitude ~1: agree to a few ulps of the sums. */
+    private static final double MOMENT_TOL = 1e-12;
+
+    private static final double[][] POINTS = {{0, 0}, {2, 0}, {10, 10}, {1, 1}, {1, 3}};
+    private static final int[] Y = {0, 0, 0, 1, 1};
+
+    @Test
+    void matchesHandComputationOnTinyCase() {
+        LocalQda qda = LocalQda.fit(POINTS, Y, 2, 2);
+        double[] q = {1, 0};
+        // Class 0: neighbours (0,0),(2,0): mean (1,0), ML variances (1,0) → Σ0 = diag(1+r, r).
+        // Class 1: neighbours (1,1),(1,3): mean (1,2), ML variances (0,1) → Σ1 = diag(r, 1+r).
+        double r = LocalQda.COVARIANCE_RIDGE;
+        double f0 = -0.0 - Math.log(1 + r) - Math.log(r) + 2 * Math.log(3.0 / 5);
+        double f1 = -(4 / (1 + r)) - Math.log(r) - Math.log(1 + r) + 2 * Math.log(2.0 / 5);
+        assertTrue(f0 > f1);
+        LocalQda.Workspace ws = qda.newWorkspace();
+        assertEquals(0, qda.predict(q, ws));
+
+        double[][] means = new double[2][2];
+        double[][] vars = new double[2][2];
+        double[] lp = new double[2];
+        qda.classGaussians(q, ws, means, vars, lp);
+        assertArrayEquals(new double[] {1, 0}, means[0], MOMENT_TOL);
+        assertArrayEquals(new double[] {1, 2}, means[1], MOMENT_TOL);
+        assertArrayEquals(new double[] {1 + r, r}, vars[0], MOMENT_TOL);
+        assertArrayEquals(new double[] {r, 1 + r}, vars[1], MOMENT_TOL);
+        assertArrayEquals(new double[] {Math.log(0.6), Math.log(0.4)}, lp, 0);
+        assertEquals(f0, LocalQda.discriminant(q, means[0], vars[0], lp[0]), MOMENT_TOL);
+        assertEquals(f1, LocalQda.discriminant(q, means[1], vars[1], lp[1]), MOMENT_TOL);
+    }
+
+    @Test
+    void priorsDecideWhenGaussiansAreIdentical() {
+        // Both classes see the same two neighbours' geometry; the larger class wins through 2 log p_g.
+        double[][] pts = {{0}, {2}, {0}, {2}, {50}};
+        int[] y = {0, 0, 1, 1, 1};
+        LocalQda qda = LocalQda.fit(pts, y, 2, 2);
+        assertEquals(1, qda.predict(new double[] {1}, qda.newWorkspace()));
+    }
+
+    @Test
+    void kIsCappedByClassSize() {
+        LocalQda big = LocalQda.fit(POINTS, Y, 2, 100);
+        LocalQda exact = LocalQda.fit(POINTS, Y, 2, 3);
+        double[][] mBig = new double[2][2];
+        double[][] vBig = new double[2][2];
+        double[][] mExact = new double[2][2];
+        double[][] vExact = new double[2][2];
+        double[] lp = new double[2];
+        double[] q = {0.5, 0.5};
+        big.classGaussians(q, big.newWorkspace(), mBig, vBig, lp);
+        exact.classGaussians(q, exact.newWorkspace(), mExact, vExact, lp);
+        assertArrayEquals(mExact[0], mBig[0], 0);
+        assertArrayEquals(vExact[1], vBig[1], 0);
+        // Class 0 with all 3 points: mean (4, 10/3).
+        assertArrayEquals(new double[] {4, 10.0 / 3}, mBig[0], MOMENT_TOL);
+    }
+
+    @Test
+    void equalDistancesPreferTheLowerTrainingIndex() {
+        // Query at 0: points at −1 (index 0) and +1 (index 1) tie; k = 1 must take index 0.
+        double[][] pts = {{-1}, {1}, {5}};
+        int[] y = {0, 0, 1};
+        LocalQda qda = LocalQda.fit(pts, y, 2, 1);
+        double[][] means = new double[2][1];
+        double[][] vars = new double[2][1];
+        qda.classGaussians(new double[] {0}, qda.newWorkspace(), means, vars, new double[2]);
+        assertEquals(-1, means[0][0]);
+    }
+
+    @Test
+    void agreesWithBruteForceAndPredictEachKMatchesPerKModels() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        int n = 90;
+        int dim = 3;
+        int classes = 3;
+        double[][] pts = new double[n][dim];
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = i % classes;
+            for (int t = 0; t < dim; t++) {
+                pts[i][t] = rnd.nextGaussian() * (1 + y[i]) + 0.7 * y[i] * t;
+            }
+        }
+        int[] ks = {1, 2, 4, 8, 16, 32, 64};
+        LocalQda[] perK = new LocalQda[ks.length];
+        LocalQda.Workspace[] wsK = new LocalQda.Workspace[ks.length];
+        for (int c = 0; c < ks.length; c++) {
+            perK[c] = LocalQda.fit(pts, y, classes, ks[c]);
+            wsK[c] = perK[c].newWorkspace();
+        }
+        LocalQda any = perK[0];
+        LocalQda.Workspace ws = any.newWorkspace();
+        int[] out = new int[ks.length];
+        for (int trial = 0; trial < 200; trial++) {
+            double[] q = new double[dim];
+            for (int t = 0; t < dim; t++) {
+                q[t] = rnd.nextGaussian() * 2;
+            }
+            any.predictEachK(q, ks, out, ws);
+            for (int c = 0; c < ks.length; c++) {
+                int expected = bruteForce(pts, y, classes, ks[c], q);
+                assertEquals(expected, perK[c].predict(q, wsK[c]), "k=" + ks[c]);
+                assertEquals(expected, out[c], "predictEachK k=" + ks[c]);
+            }
+        }
+    }
+
+    @Test
+    void emptyClassIsNeverPredictedAndReportsNaNGaussian() {
+        LocalQda qda = LocalQda.fit(new double[][] {{0}, {1}}, new int[] {0, 2}, 3, 1);
+        LocalQda.Workspace ws = qda.newWorkspace();
+        assertEquals(0, qda.predict(new double[] {-5}, ws));
+        double[][] means = new double[3][1];
+        double[][] vars = new double[3][1];
+        double[] lp = new double[3];
+        qda.classGaussians(new double[] {0}, ws, means, vars, lp);
+        assertEquals(Double.NEGATIVE_INFINITY, lp[1]);
+        assertTrue(Double.isNaN(means[1][0]));
+    }
+
+    @Test
+    void rejectsBadShapesNamingBothSizes() {
+        LocalQda qda = LocalQda.fit(POINTS, Y, 2, 2);
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> qda.predict(new double[3], qda.newWorkspace()));
+        assertTrue(e.getMessage().contains("length 3") && e.getMessage().contains("dimension 2"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LocalQda.fit(POINTS, new int[] {0, 1}, 2, 1));
+        assertThrows(IllegalArgumentException.class, () -> LocalQda.fit(POINTS, Y, 2, 0));
+        assertThrows(IllegalArgumentException.class, () -> LocalQda.fit(POINTS, new int[] {0, 0, 0, 1, 2}, 2, 1));
+        LocalQda other = LocalQda.fit(POINTS, Y, 2, 1);
+        assertThrows(IllegalArgumentException.class, () -> qda.predict(new double[2], other.newWorkspace()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> qda.classGaussians(
+                        new double[2], qda.newWorkspace(), new double[1][2], new double[2][2], new double[2]));
+    }
+
+    /** Independent reference: full sort, two-pass mean and ML variance, explicit discriminant. */
+    private static int bruteForce(double[][] pts, int[] y, int classes, int k, double[] q) {
+        int n = pts.length;
+        int best = -1;
+        double bestF = Double.NEGATIVE_INFINITY;
+        for (int g = 0; g < classes; g++) {
+            final int cls = g;
+            Integer[] idx =
+                    IntStream.range(0, n).filter(i -> y[i] == cls).boxed().toArray(Integer[]::new);
+            Arrays.sort(
+                    idx,
+                    Comparator.<Integer>comparingDouble(i -> dist2(pts[i], q)).thenComparingInt(i -> i));
+            int m = Math.min(k, idx.length);
+            int dim = q.length;
+            double f = 2 * Math.log((double) idx.length / n);
+            for (int t = 0; t < dim; t++) {
+                double mean = 0;
+                for (int j = 0; j < m; j++) {
+                    mean += pts[idx[j]][t];
+                }
+                mean /= m;
+                double var = 0;
+                for (int j = 0; j < m; j++) {
+                    double dd = pts[idx[j]][t] - mean;
+                    var += dd * dd;
+                }
+                var = var / m + LocalQda.COVARIANCE_RIDGE;
+                f -= (q[t] - mean) * (q[t] - mean) / var + Math.log(var);
+            }
+            if (best < 0 || f > bestF) {
+                best = g;
+                bestF = f;
+            }
+        }
+        return best;
+    }
+
+    private static double dist2(double[] a, double[] b) {
+        double s = 0;
+        for (int t = 0; t < a.length; t++) {
+            s += (a[t] - b[t]) * (a[t] - b[t]);
+        }
+        return s;
+    }
+}
