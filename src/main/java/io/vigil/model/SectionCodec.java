@@ -1,0 +1,33 @@
+package io.vigil.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads and writes one {@link ModelSection} type. The payload is a JSON object; {@link ModelJson} has the
+ * exact matrix encodings and strict field readers. Each codec versions its own payload independently of
+ * the file's format version.
+ *
+ * @param <T> the section type
+ */
+public interface SectionCodec<T extends ModelSection> {
+    /** The section name, equal to {@link ModelSection#sectionName()} of its instances. */
+    String name();
+
+    /** The section class. */
+    Class<T> type();
+
+    /** The newest payload version this codec writes and reads. */
+    int version();
+
+    /** Writes the payload into {@code out} (an empty object), fields in a fixed order. */
+    void write(T section, ObjectNode out);
+
+    /**
+     * Reads a payload of the given version (≤ {@link #version()}).
+     *
+     * @param path field path for messages, e.g. {@code sections.complete_series}
+     * @throws IllegalArgumentException naming the field on a missing or malformed value
+     */
+    T read(JsonNode payload, int version, ModelShape shape, String path);
+}

@@ -1,0 +1,57 @@
+package io.vigil.model;
+
+import java.util.Objects;
+
+/**
+ * How the model's parameters were chosen (method notes §1, thesis §3.4–3.5): the cross-validation schemes,
+ * the dimension at which γ was chosen, every score of every grid, and the final cross-validated 3-NN
+ * accuracy. Stored in the model file so a selection is auditable and repeatable.
+ *
+ * @param cv scheme used for γ, ℓ and the local-QDA neighbours
+ * @param neighborCv scheme used for the LDG neighbour count (the thesis uses five-fold)
+ * @param gammaDims ℓ at which γ was scored (G−1 for small-sample data, G+5 otherwise, capped)
+ * @param ldgNeighbors local-QDA accuracy on the original data per LDG neighbour count
+ * @param gamma 3-NN accuracy per γ at {@code gammaDims}
+ * @param dims 3-NN accuracy per ℓ at the chosen γ
+ * @param qdaNeighbors local-QDA accuracy in LDG space per neighbour count
+ * @param cvAccuracy 3-NN cross-validation accuracy at the chosen (γ, ℓ); NaN if not scored
+ */
+public record SelectionReport(
+        CvScheme cv,
+        CvScheme neighborCv,
+        int gammaDims,
+        GridScores ldgNeighbors,
+        GridScores gamma,
+        GridScores dims,
+        GridScores qdaNeighbors,
+        double cvAccuracy) {
+    /**
+     * @throws NullPointerException on a missing part
+     */
+    public SelectionReport {
+        Objects.requireNonNull(cv, "cv");
+        Objects.requireNonNull(neighborCv, "neighborCv");
+        Objects.requireNonNull(ldgNeighbors, "ldgNeighbors");
+        Objects.requireNonNull(gamma, "gamma");
+        Objects.requireNonNull(dims, "dims");
+        Objects.requireNonNull(qdaNeighbors, "qdaNeighbors");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SelectionReport s
+                && cv.equals(s.cv)
+                && neighborCv.equals(s.neighborCv)
+                && gammaDims == s.gammaDims
+                && ldgNeighbors.equals(s.ldgNeighbors)
+                && gamma.equals(s.gamma)
+                && dims.equals(s.dims)
+                && qdaNeighbors.equals(s.qdaNeighbors)
+                && Double.compare(cvAccuracy, s.cvAccuracy) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(cv, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy);
+    }
+}
