@@ -1,0 +1,187 @@
+package io.vigil.ldg;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+
+/**
+ * Low-level numerical kernels shared by {@link Ldg} and {@link LdgCrossValidation}: dot products and
+ * distances with a fixed summation order (so the same pair of rows gives the same bits whichever
+ * subset they are part of), and a sorted symmetric eigendecomposition.
+ */
+final class Kernels {
+    private Kernels() {}
+
+    /** Σ a[t]·b[t] with four interleaved partial sums (fixed order, hence deterministic). */
+    static double dot(double[] a, double[] b) {
+        int n = a.length;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int t = 0;
+        for (; t + 3 < n; t += 4) {
+            s0 += a[t] * b[t];
+            s1 += a[t + 1] * b[t + 1];
+            s2 += a[t + 2] * b[t + 2];
+            s3 += a[t + 3] * b[t + 3];
+        }
+        for (; t < n; t++) {
+            s0 += a[t] * b[t];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** Σ (a[t] − b[t])², computed directly (no Gram-matrix cancellation), fixed summation order. */
+    static double squaredDistance(double[] a, double[] b) {
+        int n = a.length;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int t = 0;
+        for (; t + 3 < n; t += 4) {
+            double e0 = a[t] - b[t];
+            double e1 = a[t + 1] - b[t + 1];
+            double e2 = a[t + 2] - b[t + 2];
+            double e3 = a[t + 3] - b[t + 3];
+            s0 += e0 * e0;
+            s1 += e1 * e1;
+            s2 += e2 * e2;
+            s3 += e3 * e3;
+        }
+        for (; t < n; t++) {
+            double e = a[t] - b[t];
+            s0 += e * e;
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** y += a·x over the first {@code n} entries (the JIT vectorises this loop). */
+    static void axpy(double a, double[] x, double[] y, int n) {
+        for (int t = 0; t < n; t++) {
+            y[t] += a * x[t];
+        }
+    }
+
+    /** y[t] += a·x[off + t] for t &lt; n. */
+    static void axpyOffset(double a, double[] x, int off, double[] y, int n) {
+        for (int t = 0; t < n; t++) {
+            y[t] += a * x[off + t];
+        }
+    }
+
+    /** Replaces a square matrix by (M + Mᵀ)/2 in place, removing rounding asymmetry before an eigen solve. */
+    static void symmetrize(DMatrixRMaj m) {
+        int n = m.numRows;
+        double[] a = m.data;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                double v = 0.5 * (a[i * n + j] + a[j * n + i]);
+                a[i * n + j] = v;
+                a[j * n + i] = v;
+            }
+        }
+    }
+
+    /**
+     * Eigenvalues (ascending) and, if asked, eigenvectors of a symmetric matrix with EJML's symmetric
+     * QR algorithm ({@code DecompositionFactory_DDRM.eig(n, vectors, true)} returns
+     * {@code SymmetricQRAlgorithmDecomposition_DDRM}). Ties in the sort keep EJML's order.
+     *
+     * @param m symmetric n×n matrix; not modified (a copy is decomposed)
+     * @param what a short description for the failure message ("the 300×300 kernel matrix")
+     * @throws IllegalStateException if the QR iteration does not converge (a numerical failure with
+     *     its reason, never a silent wrong answer)
+     */
+    static SortedEigen symmetricEigen(DMatrixRMaj m, boolean vectors, String what) {
+        int n = m.numRows;
+        if (m.numCols != n) {
+            throw new IllegalArgumentException(what + " is " + m.numRows + "×" + m.numCols + ", not square");
+        }
+        EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, vectors, true);
+        if (!eig.decompose(m.copy())) {
+            throw new IllegalStateException(
+                    "symmetric eigendecomposition of " + what + " did not converge (non-finite entries?)");
+        }
+        double[] raw = new double[n];
+        for (int i = 0; i < n; i++) {
+            raw[i] = eig.getEigenvalue(i).real;
+            if (!Double.isFinite(raw[i])) {
+                throw new IllegalStateException("eigenvalue " + i + " of " + what + " is " + raw[i]);
+            }
+        }
+        int[] order = argsortAscending(raw);
+        double[] values = new double[n];
+        for (int c = 0; c < n; c++) {
+            values[c] = raw[order[c]];
+        }
+        DMatrixRMaj vecs = null;
+        if (vectors) {
+            vecs = new DMatrixRMaj(n, n);
+            for (int c = 0; c < n; c++) {
+                DMatrixRMaj v = eig.getEigenVector(order[c]);
+                for (int i = 0; i < n; i++) {
+                    vecs.data[i * n + c] = v.data[i];
+                }
+            }
+        }
+        return new SortedEigen(values, vecs);
+    }
+
+    /** Indices that sort {@code keys} ascending; stable (equal keys keep index order). */
+    static int[] argsortAscending(double[] keys) {
+        int n = keys.length;
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = i;
+        }
+        mergeSort(idx, new int[n], 0, n, keys);
+        return idx;
+    }
+
+    /**
+     * Stable merge sort of {@code idx[from..to)} by {@code keys[idx]}; with idx initially ascending this
+     * orders by (key, index), the tie-break rule used for neighbour search.
+     */
+    static void mergeSort(int[] idx, int[] tmp, int from, int to, double[] keys) {
+        if (to - from < 2) {
+            return;
+        }
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) {
+                int v = idx[i];
+                double kv = keys[v];
+                int j = i - 1;
+                while (j >= from && keys[idx[j]] > kv) {
+                    idx[j + 1] = idx[j];
+                    j--;
+                }
+                idx[j + 1] = v;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(idx, tmp, from, mid, keys);
+        mergeSort(idx, tmp, mid, to, keys);
+        if (keys[idx[mid - 1]] <= keys[idx[mid]]) {
+            return;
+        }
+        System.arraycopy(idx, from, tmp, from, to - from);
+        int i = from;
+        int j = mid;
+        int o = from;
+        while (i < mid && j < to) {
+            idx[o++] = keys[tmp[j]] < keys[tmp[i]] ? tmp[j++] : tmp[i++];
+        }
+        while (i < mid) {
+            idx[o++] = tmp[i++];
+        }
+        while (j < to) {
+            idx[o++] = tmp[j++];
+        }
+    }
+
+    /** Eigenvalues ascending and the matching unit eigenvectors as columns (null when not computed). */
+    record SortedEigen(double[] values, DMatrixRMaj vectors) {}
+}
