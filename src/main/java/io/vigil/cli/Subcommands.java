@@ -7,6 +7,11 @@ final class Subcommands {
     private Subcommands() {}
 
     static List<Object> all() {
-        return List.of(new GenerateCommand());
+        return List.of(
+                new GenerateCommand(),
+                new TrainCommand(),
+                new ClassifyCommand(),
+                new InspectCommand(),
+                new ExperimentCommand());
     }
 }

@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -147,6 +148,42 @@ public final class ModelFile {
         } catch (IllegalArgumentException e) {
             throw new ModelFormatException(source, e.getMessage(), e);
         }
+    }
+
+    /**
+     * The size in bytes of each top-level part of a model file as the writer lays it out (for {@code vigil
+     * inspect}); optional sections are listed as {@code sections.NAME}.
+     *
+     * @throws ModelFormatException when the bytes are not a JSON object
+     */
+    public static Map<String, Long> partSizes(byte[] bytes) throws ModelFormatException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(bytes);
+        } catch (IOException e) {
+            throw new ModelFormatException("bytes", "not valid JSON", e);
+        }
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        try {
+            Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (e.getKey().equals("sections")
+                        && e.getValue().isObject()
+                        && !e.getValue().isEmpty()) {
+                    Iterator<Map.Entry<String, JsonNode>> secs = e.getValue().fields();
+                    while (secs.hasNext()) {
+                        Map.Entry<String, JsonNode> s = secs.next();
+                        sizes.put("sections." + s.getKey(), (long) WRITER.writeValueAsBytes(s.getValue()).length);
+                    }
+                } else {
+                    sizes.put(e.getKey(), (long) WRITER.writeValueAsBytes(e.getValue()).length);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot re-serialise a parsed tree", e);
+        }
+        return sizes;
     }
 
     private ObjectNode toTree(VigilModel m) {

@@ -87,6 +87,12 @@ public final class VigilModel {
         this.localQda = LocalQda.fit(trainingPoints, trainingClasses, classNames.size(), qdaNeighbors);
     }
 
+    /** The running Vigil's version from the jar manifest ("dev" when run from classes), as recorded in files. */
+    public static String runtimeVersion() {
+        String v = VigilModel.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
     /** A builder with no fields set. */
     public static Builder builder() {
         return new Builder();

@@ -1,0 +1,236 @@
+package io.vigil.cli;
+
+import io.vigil.data.DatasetFiles;
+import io.vigil.data.ReadOptions;
+import io.vigil.data.TrainTest;
+import io.vigil.experiment.Table33Experiment;
+import io.vigil.experiment.Table33Experiment.DatasetResult;
+import io.vigil.experiment.Table33Experiment.DimsMode;
+import io.vigil.experiment.Table33Report;
+import io.vigil.experiment.ThesisTable33;
+import io.vigil.model.CvScheme;
+import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.util.Progress;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vigil experiment}: reproductions of the thesis's experiments. {@code table33} runs the
+ * small-sample protocol of §3.5.2 (Tables 3.3/3.4, see {@link Table33Experiment}) and writes {@code
+ * table33.md}, {@code table33.csv} and {@code table33-splits.csv}.
+ */
+@Command(
+        name = "experiment",
+        mixinStandardHelpOptions = true,
+        description = "Reproduce experiments of Parrish (2012).",
+        subcommands = {ExperimentCommand.Table33.class})
+public final class ExperimentCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "an experiment is required (e.g. table33)");
+    }
+
+    /** {@code vigil experiment table33}: thesis Tables 3.3 (ℓ = G − 1) and 3.4 (ℓ by CV). */
+    @Command(
+            name = "table33",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Thesis Table 3.3/3.4 protocol: merge train+test, draw seeded stratified re-splits with the original",
+                "sizes, select and train on each training part, report LDG + 3-NN test accuracy beside the thesis."
+            })
+    static final class Table33 implements Callable<Integer> {
+        @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
+        Path dataDir;
+
+        @Option(
+                names = "--datasets",
+                split = ",",
+                paramLabel = "A,B,...",
+                description = "Datasets to run " + "(default: every Table 3.3 dataset present under --data).")
+        List<String> datasets;
+
+        @Option(
+                names = "--splits",
+                defaultValue = "10",
+                paramLabel = "N",
+                description = "Random re-splits per " + "dataset (default: ${DEFAULT-VALUE}, as in the thesis).")
+        int splits;
+
+        @Option(
+                names = "--dims",
+                defaultValue = "g-1",
+                paramLabel = "g-1|cv",
+                description =
+                        "g-1: Table 3.3 " + "(dims = G-1); cv: Table 3.4 (dims by 3-NN CV). Default: ${DEFAULT-VALUE}.")
+        String dims;
+
+        @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
+        Path out;
+
+        @Option(names = "--standardize", description = "Per-feature standardisation before LDG.")
+        boolean standardize;
+
+        @Option(
+                names = "--cv",
+                paramLabel = "loo|N",
+                description = "CV for gamma, dims and local-QDA k " + "(default: loo for n <= 100, else 10).")
+        String cv;
+
+        @Option(
+                names = "--neighbor-cv",
+                paramLabel = "loo|N",
+                defaultValue = "5",
+                description = "CV for the LDG " + "neighbour count (default: ${DEFAULT-VALUE}).")
+        String neighborCv;
+
+        @Option(
+                names = "--seed",
+                defaultValue = "1",
+                paramLabel = "S",
+                description = "Base seed (default: " + "${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(
+                names = "--threads",
+                defaultValue = "2",
+                paramLabel = "N",
+                description = "Splits run in parallel " + "(default: ${DEFAULT-VALUE}); results do not depend on it.")
+        int threads;
+
+        @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
+        boolean json;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            DimsMode mode;
+            TrainParams params;
+            try {
+                mode = DimsMode.parse(dims);
+                params = TrainParams.defaults().withStandardize(standardize).withNeighborCv(CvScheme.parse(neighborCv));
+                if (cv != null) {
+                    params = params.withCv(CvScheme.parse(cv));
+                }
+                if (threads < 1) {
+                    throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            }
+            Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, seed, params);
+            List<String> names = datasets != null ? datasets : presentDatasets();
+            if (names.isEmpty()) {
+                throw new IllegalArgumentException("no Table 3.3 dataset found under " + dataDir);
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            List<DatasetResult> results = new ArrayList<>();
+            long start = System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try (Progress progress = Progress.bar("table33 " + mode.cliName(), (long) names.size() * splits, !json)) {
+                for (String name : names) {
+                    TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                    long t0 = System.nanoTime();
+                    DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress);
+                    results.add(r);
+                    if (!json) {
+                        err.printf(
+                                Locale.ROOT,
+                                "%-22s %5.1f ± %4.1f  (thesis %s)  %.1f s%n",
+                                name,
+                                r.meanPercent(),
+                                r.stdPercent(),
+                                ThesisTable33.row(name)
+                                        .map(row -> String.format(
+                                                Locale.ROOT,
+                                                "%.1f",
+                                                mode == DimsMode.G_MINUS_1 ? row.ldgG1() : row.ldgCv()))
+                                        .orElse("-"),
+                                (System.nanoTime() - t0) / 1e9);
+                        err.flush();
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            double wall = (System.nanoTime() - start) / 1e9;
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put(
+                    "command",
+                    "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
+                            + " --seed " + seed + (standardize ? " --standardize" : "")
+                            + (cv != null ? " --cv " + cv : "")
+                            + " --neighbor-cv " + neighborCv + " --threads " + threads);
+            settings.put("standardisation", standardize ? "per-feature, training statistics" : "none");
+            settings.put(
+                    "CV for gamma/dims/local-QDA k",
+                    cv != null ? CvScheme.parse(cv).toString() : "loo for n <= 100, else stratified-10-fold");
+            settings.put(
+                    "CV for the LDG neighbour count", CvScheme.parse(neighborCv).toString());
+            settings.put("gamma grid", Arrays.toString(params.gammaGrid()));
+            settings.put("k grid", Arrays.toString(params.kGrid()));
+            settings.put("Vigil version", VigilModel.runtimeVersion());
+            settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, threads));
+            Table33Report report = new Table33Report(mode, results, settings);
+            report.write(out);
+            PrintWriter stdout = spec.commandLine().getOut();
+            if (json) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("dims", mode.cliName());
+                o.put("datasets", results.size());
+                o.put("splits", splits);
+                o.put("vigil_mean", report.vigilMeanOverThesisDatasets());
+                o.put("thesis_mean", report.thesisMean());
+                o.put("below_thesis", report.belowThesis());
+                o.put("wall_seconds", wall);
+                o.put("out", out.toString());
+                stdout.println(Json.line(o));
+            } else {
+                stdout.printf(
+                        Locale.ROOT,
+                        "mean over %d datasets: Vigil %.2f, thesis %.2f; wrote %s%n",
+                        results.size(),
+                        report.vigilMeanOverThesisDatasets(),
+                        report.thesisMean(),
+                        out.resolve("table33.md"));
+            }
+            stdout.flush();
+            return 0;
+        }
+
+        private List<String> presentDatasets() {
+            List<String> out = new ArrayList<>();
+            for (String name : ThesisTable33.datasets()) {
+                if (Files.isDirectory(dataDir.resolve(name))) {
+                    try {
+                        DatasetFiles.resolve(dataDir, name);
+                        out.add(name);
+                    } catch (IOException e) {
+                        // Not a complete dataset (e.g. the test file is missing): skip it like an absent one.
+                        continue;
+                    }
+                }
+            }
+            return out;
+        }
+    }
+}

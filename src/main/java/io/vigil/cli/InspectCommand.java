@@ -1,0 +1,210 @@
+package io.vigil.cli;
+
+import io.vigil.model.GridScores;
+import io.vigil.model.ModelFile;
+import io.vigil.model.SelectionReport;
+import io.vigil.model.VigilModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code vigil inspect MODEL}: loads (and so fully validates) a model file and prints what it holds — format,
+ * data, classes with counts, d, ℓ, γ, k, standardisation, every cross-validation score, fingerprint,
+ * creation time and the size of each part of the file — as text or, with {@code --json}, one JSON object.
+ */
+@Command(
+        name = "inspect",
+        mixinStandardHelpOptions = true,
+        description = "Validate a model file and summarise it: data, parameters, cross-validation scores, sizes.")
+public final class InspectCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "MODEL", description = "Model file written by 'vigil train'.")
+    Path modelFile;
+
+    @Option(names = "--json", description = "Print one JSON object on stdout instead of text.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        byte[] bytes = Files.readAllBytes(modelFile);
+        VigilModel m = ModelFile.standard().read(bytes, modelFile.toString());
+        Map<String, Long> parts = ModelFile.partSizes(bytes);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.line(toJson(m, parts, bytes.length)));
+        } else {
+            printText(out, m, parts, bytes.length);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Map<String, Object> toJson(VigilModel m, Map<String, Long> parts, long fileBytes) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("file", modelFile.toString());
+        o.put("format", VigilModel.FORMAT);
+        o.put("format_version", VigilModel.FORMAT_VERSION);
+        o.put("vigil_version", m.vigilVersion());
+        o.put("created", m.created().toString());
+        o.put("dataset", m.datasetName());
+        o.put("classes", m.classNames());
+        o.put("class_counts", m.classCounts());
+        o.put("train_size", m.trainSize());
+        o.put("length", m.length());
+        o.put("dims", m.dims());
+        o.put("gamma", m.gamma());
+        o.put("neighbors", m.ldgNeighbors());
+        o.put("qda_neighbors", m.qdaNeighbors());
+        o.put("standardize", m.standardization().isPresent());
+        o.put("seed", m.seed());
+        o.put("fingerprint", m.fingerprint());
+        SelectionReport s = m.selection();
+        o.put("cv", s.cv().toString());
+        o.put("neighbor_cv", s.neighborCv().toString());
+        o.put("gamma_dims", s.gammaDims());
+        o.put("cv_accuracy", nanToNull(s.cvAccuracy()));
+        Map<String, Object> scores = new LinkedHashMap<>();
+        scores.put("ldg_neighbors", grid(s.ldgNeighbors()));
+        scores.put("gamma", grid(s.gamma()));
+        scores.put("dims", grid(s.dims()));
+        scores.put("qda_neighbors", grid(s.qdaNeighbors()));
+        o.put("scores", scores);
+        o.put("eigenvalues", firstEigenvalues(m));
+        o.put("sections", new ArrayList<>(m.sections().keySet()));
+        o.put("ignored_sections", m.ignoredSections());
+        o.put("part_bytes", parts);
+        o.put("file_bytes", fileBytes);
+        return o;
+    }
+
+    private static Map<String, Object> grid(GridScores g) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("source", g.source());
+        List<Object> cand = new ArrayList<>();
+        List<Object> acc = new ArrayList<>();
+        for (double c : g.candidates()) {
+            cand.add(g.integral() ? (Object) (long) c : (Object) c);
+        }
+        for (double a : g.accuracy()) {
+            acc.add(nanToNull(a));
+        }
+        o.put("candidates", cand);
+        o.put("accuracy", acc);
+        o.put("chosen", g.integral() ? (Object) (long) g.chosen() : (Object) g.chosen());
+        return o;
+    }
+
+    private static Object nanToNull(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+
+    private static double[] firstEigenvalues(VigilModel m) {
+        double[] all = m.eigenvalues();
+        return Arrays.copyOf(all, Math.min(all.length, m.dims()));
+    }
+
+    private void printText(PrintWriter out, VigilModel m, Map<String, Long> parts, long fileBytes) {
+        SelectionReport s = m.selection();
+        out.printf(Locale.ROOT, "Vigil model %s%n", modelFile);
+        row(
+                out,
+                "format",
+                VigilModel.FORMAT + " v" + VigilModel.FORMAT_VERSION + " (written by Vigil " + m.vigilVersion() + ")");
+        row(out, "created", m.created().toString());
+        row(out, "dataset", m.datasetName());
+        row(out, "fingerprint", m.fingerprint());
+        row(out, "training series", m.trainSize() + " of length d = " + m.length());
+        StringBuilder classes = new StringBuilder();
+        int[] counts = m.classCounts();
+        for (int g = 0; g < m.numClasses(); g++) {
+            classes.append(g == 0 ? "" : ", ")
+                    .append(m.classNames().get(g))
+                    .append(" (")
+                    .append(counts[g])
+                    .append(")");
+        }
+        row(out, "classes", m.numClasses() + ": " + classes);
+        row(
+                out,
+                "preprocessing",
+                m.standardization().isPresent()
+                        ? "per-feature standardisation with training means and scales"
+                        : "none (series used as given)");
+        row(
+                out,
+                "LDG",
+                String.format(
+                        Locale.ROOT,
+                        "k = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)",
+                        m.ldgNeighbors(),
+                        fmt(m.gamma()),
+                        m.dims(),
+                        m.eigenvalues().length));
+        row(out, "local QDA", "k = " + m.qdaNeighbors() + " neighbours per class in LDG space");
+        row(out, "seed", Long.toString(m.seed()));
+        row(
+                out,
+                "cross-validation",
+                "gamma/dims/local QDA: " + s.cv() + "; LDG neighbours: " + s.neighborCv()
+                        + String.format(Locale.ROOT, "; 3-NN CV accuracy %.4f", s.cvAccuracy()));
+        out.println();
+        table(out, "LDG neighbours k (local QDA on the input data, " + s.neighborCv() + ")", s.ldgNeighbors());
+        table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
+        table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
+        table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());
+        row(
+                out,
+                "sections",
+                m.sections().isEmpty()
+                        ? "(none)"
+                        : String.join(", ", m.sections().keySet()));
+        if (!m.ignoredSections().isEmpty()) {
+            row(out, "ignored sections", String.join(", ", m.ignoredSections()) + " (unknown to this Vigil, optional)");
+        }
+        out.printf(Locale.ROOT, "file size %d bytes:%n", fileBytes);
+        for (Map.Entry<String, Long> e : parts.entrySet()) {
+            out.printf(Locale.ROOT, "  %-18s %10d bytes%n", e.getKey(), e.getValue());
+        }
+    }
+
+    private static void row(PrintWriter out, String key, String value) {
+        out.printf(Locale.ROOT, "  %-17s %s%n", key, value);
+    }
+
+    private static void table(PrintWriter out, String title, GridScores g) {
+        out.printf(Locale.ROOT, "%s%s:%n", title, g.source().equals(GridScores.USER) ? " [given by user]" : "");
+        double[] cand = g.candidates();
+        double[] acc = g.accuracy();
+        StringBuilder top = new StringBuilder("    value   ");
+        StringBuilder bottom = new StringBuilder("    accuracy");
+        for (int i = 0; i < cand.length; i++) {
+            String c =
+                    (g.integral() ? Long.toString((long) cand[i]) : fmt(cand[i])) + (cand[i] == g.chosen() ? "*" : "");
+            String a = Double.isNaN(acc[i]) ? "-" : String.format(Locale.ROOT, "%.4f", acc[i]);
+            int w = Math.max(c.length(), a.length()) + 2;
+            top.append(String.format(Locale.ROOT, "%" + w + "s", c));
+            bottom.append(String.format(Locale.ROOT, "%" + w + "s", a));
+        }
+        out.println(top);
+        out.println(bottom);
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+}

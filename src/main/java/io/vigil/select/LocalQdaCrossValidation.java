@@ -1,0 +1,109 @@
+package io.vigil.select;
+
+import io.vigil.classify.LocalQda;
+import io.vigil.data.Folds;
+import io.vigil.ldg.Ldg;
+import io.vigil.ldg.LdgBasis;
+import io.vigil.ldg.LdgParams;
+import io.vigil.util.Progress;
+
+/**
+ * Cross-validated accuracy of local QDA (thesis §2.1.2) for every k of a grid from one neighbour search per
+ * test point ({@link LocalQda#predictEachK}): on the input data (how the thesis picks the LDG neighbour
+ * count, §3.4) or in LDG space with LDG refitted on each fold's training part (so the left-out points
+ * never shape the projection — the pitfall of method notes §1).
+ */
+public final class LocalQdaCrossValidation {
+    private LocalQdaCrossValidation() {}
+
+    /**
+     * Accuracy per k of local QDA on the given points.
+     *
+     * @param x n×dim points; not modified
+     * @param y class indices
+     * @param numClasses G
+     * @param ks candidate neighbour counts
+     * @param testFolds test indices per fold (a partition of 0..n−1)
+     * @return accuracy per k in [0, 1]
+     */
+    public static double[] accuracy(
+            double[][] x, int[] y, int numClasses, int[] ks, int[][] testFolds, Progress progress) {
+        int[] correct = new int[ks.length];
+        int total = 0;
+        int[] pred = new int[ks.length];
+        for (int[] test : testFolds) {
+            int[] train = Folds.complement(test, x.length);
+            LocalQda qda = LocalQda.fit(Folds.rows(x, train), Folds.labels(y, train), numClasses, maxOf(ks));
+            LocalQda.Workspace ws = qda.newWorkspace();
+            for (int i : test) {
+                qda.predictEachK(x[i], ks, pred, ws);
+                for (int c = 0; c < ks.length; c++) {
+                    if (pred[c] == y[i]) {
+                        correct[c]++;
+                    }
+                }
+            }
+            total += test.length;
+            progress.step();
+        }
+        return toAccuracy(correct, total);
+    }
+
+    /**
+     * Accuracy per k of local QDA in ℓ-dimensional LDG space, refitting LDG with {@code params} on each
+     * fold's training part and projecting both parts with that fold's basis. A fold whose LDG rank is
+     * below ℓ uses all of its directions.
+     */
+    public static double[] accuracyInLdgSpace(
+            double[][] x,
+            int[] y,
+            int numClasses,
+            LdgParams params,
+            int dims,
+            int[] ks,
+            int[][] testFolds,
+            Progress progress) {
+        int[] correct = new int[ks.length];
+        int total = 0;
+        int[] pred = new int[ks.length];
+        double[] q = new double[dims];
+        for (int[] test : testFolds) {
+            int[] train = Folds.complement(test, x.length);
+            double[][] xTrain = Folds.rows(x, train);
+            int[] yTrain = Folds.labels(y, train);
+            LdgBasis basis = Ldg.fit(xTrain, yTrain, numClasses, params);
+            int l = Math.min(dims, basis.rank());
+            LocalQda qda = LocalQda.fit(basis.project(xTrain, l), yTrain, numClasses, maxOf(ks));
+            LocalQda.Workspace ws = qda.newWorkspace();
+            double[] ql = l == dims ? q : new double[l];
+            for (int i : test) {
+                basis.project(x[i], l, ql);
+                qda.predictEachK(ql, ks, pred, ws);
+                for (int c = 0; c < ks.length; c++) {
+                    if (pred[c] == y[i]) {
+                        correct[c]++;
+                    }
+                }
+            }
+            total += test.length;
+            progress.step();
+        }
+        return toAccuracy(correct, total);
+    }
+
+    private static double[] toAccuracy(int[] correct, int total) {
+        double[] acc = new double[correct.length];
+        for (int c = 0; c < acc.length; c++) {
+            acc[c] = (double) correct[c] / total;
+        }
+        return acc;
+    }
+
+    private static int maxOf(int[] ks) {
+        int m = 1;
+        for (int k : ks) {
+            m = Math.max(m, k);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,234 @@
+package io.vigil.select;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.Folds;
+import io.vigil.ldg.Ldg;
+import io.vigil.ldg.LdgBasis;
+import io.vigil.ldg.LdgParams;
+import io.vigil.ldg.Standardizer;
+import io.vigil.model.CvScheme;
+import io.vigil.model.DataFingerprint;
+import io.vigil.model.GridScores;
+import io.vigil.model.SelectionReport;
+import io.vigil.model.Standardization;
+import io.vigil.model.VigilModel;
+import io.vigil.util.Progress;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.stream.IntStream;
+
+/**
+ * Trains a {@link VigilModel} with the model selection of the thesis (§3.4–3.5; method notes §1):
+ *
+ * <ol>
+ *   <li>optional per-feature standardisation with training statistics ({@link TrainParams#standardize()});
+ *   <li>LDG neighbour count k: local-QDA accuracy on the (standardised) input data by seeded stratified
+ *       5-fold CV over {1, 2, 4, …, 128} capped at the largest class (ties → larger k, which avoids the
+ *       noisy k = 1 choices of tiny training sets noted in method notes §1);
+ *   <li>γ: 3-NN CV accuracy over the γ grid at ℓ<sub>γ</sub> = G − 1 for small-sample data (n &lt; d + G,
+ *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ
+ *       (thesis §3.4). LDG is refitted on every fold (LdgCrossValidation);
+ *   <li>ℓ: 3-NN CV accuracy at the chosen γ over {G−1, G, G+1, G+2, G+4, G+8, G+16, G+32} (thesis §3.5.2)
+ *       capped at what every fold's LDG can supply; ties → smaller ℓ. The same CV run scores γ and ℓ: one
+ *       eigendecomposition per fold per γ serves every ℓ;
+ *   <li>local-QDA neighbour count in LDG space by the same CV, LDG refitted per fold (ties → larger k);
+ *   <li>final LDG on all training data, projection of the training series, local QDA.
+ * </ol>
+ *
+ * The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
+ * uses leave-one-out) and seeded stratified 10-fold above, unless given. A value fixed in {@link
+ * TrainParams} skips its search. All random choices come from the seed: same data + params ⇒ the same
+ * model. Every score is kept in the model's {@link SelectionReport}.
+ */
+public final class Trainer {
+    /** The thesis scores LDG projections with k = 3 nearest neighbours (§3.4, §3.5.2). */
+    public static final int KNN_K = 3;
+
+    private Trainer() {}
+
+    /**
+     * Selects parameters and trains.
+     *
+     * @param train training split; every class in its class list must have at least one series
+     * @param params what to search and what is fixed
+     * @param created creation time to record (see {@link io.vigil.model.CreationTime})
+     * @param progress advanced as CV folds complete (its total is extended here)
+     * @throws IllegalArgumentException on unusable data or parameters (e.g. ℓ above the LDG rank)
+     */
+    public static VigilModel train(Dataset train, TrainParams params, Instant created, Progress progress) {
+        Objects.requireNonNull(train, "train");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(created, "created");
+        int n = train.size();
+        int d = train.length();
+        int g = train.numClasses();
+        int[] counts = train.classCounts();
+        for (int c = 0; c < g; c++) {
+            if (counts[c] == 0) {
+                throw new IllegalArgumentException(
+                        "class '" + train.classNames().get(c) + "' has no training series in " + train.name());
+            }
+        }
+        if (g < 2) {
+            throw new IllegalArgumentException(train.name() + " has a single class; at least two are needed");
+        }
+        if (n < 3) {
+            throw new IllegalArgumentException(
+                    train.name() + " has " + n + " training series; cross-validated training needs at least 3");
+        }
+        int maxClass = Arrays.stream(counts).max().orElse(1);
+        int[] y = train.classIndices();
+        double[][] x = train.rows();
+        Standardization standardization = null;
+        if (params.standardize()) {
+            Standardizer st = Standardizer.fit(x);
+            x = st.apply(x);
+            standardization = new Standardization(st.means(), st.scales());
+        }
+        long seed = params.seed();
+        CvScheme cv = params.cv().orElse(CvScheme.auto(n));
+        int[][] folds = folds(cv, y, g, seed);
+        int[][] neighborFolds = folds(params.neighborCv(), y, g, seed);
+        int[] kGrid = Grids.capGrid(params.kGrid(), maxClass);
+
+        // Step 2: LDG neighbour count by local QDA on the input data.
+        GridScores kScores;
+        int k;
+        if (params.neighbors().isPresent()) {
+            k = params.neighbors().getAsInt();
+            kScores = GridScores.user(k, true);
+        } else {
+            progress.extendBy(neighborFolds.length);
+            double[] acc = LocalQdaCrossValidation.accuracy(x, y, g, kGrid, neighborFolds, progress);
+            k = kGrid[Grids.argmaxPreferLast(acc)];
+            kScores = GridScores.searched(kGrid, acc, k);
+        }
+
+        // Steps 3–4: γ and ℓ by 3-NN CV with LDG refitted per fold.
+        int maxDims = maxFoldDims(folds, n, d);
+        int[] dimsCand;
+        if (params.dims().isPresent()) {
+            dimsCand = new int[] {params.dims().getAsInt()};
+        } else {
+            dimsCand = Grids.dimsCandidates(g, maxDims);
+        }
+        int gammaDims = params.dims().isPresent() ? params.dims().getAsInt() : Grids.gammaDims(n, d, g, maxDims);
+        double[] gammas =
+                params.gamma().isPresent() ? new double[] {params.gamma().getAsDouble()} : params.gammaGrid();
+        int[] scored = union(dimsCand, gammaDims);
+        int[] scorable = Arrays.stream(scored).filter(l -> l <= maxDims).toArray();
+        double[][] acc3 = new double[gammas.length][scored.length];
+        for (double[] row : acc3) {
+            Arrays.fill(row, Double.NaN);
+        }
+        boolean searchGamma = params.gamma().isEmpty();
+        boolean searchDims = params.dims().isEmpty();
+        if (scorable.length > 0) {
+            progress.extendBy((long) folds.length * gammas.length);
+            double[][] raw = FoldRefitCv.knnAccuracy(x, y, g, k, gammas, scorable, KNN_K, folds, progress);
+            for (int gi = 0; gi < gammas.length; gi++) {
+                for (int j = 0; j < scorable.length; j++) {
+                    acc3[gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
+                }
+            }
+        } else if (searchGamma) {
+            throw new IllegalArgumentException(
+                    "--dims " + gammaDims + " exceeds the " + maxDims
+                            + " dimensions LDG can supply on every cross-validation fold; give --gamma as well or lower --dims");
+        }
+        int gammaCol = Grids.indexOf(scored, gammaDims);
+        double[] gammaAcc = column(acc3, gammaCol);
+        int gammaIdx = searchGamma ? Grids.argmaxPreferLast(gammaAcc) : 0;
+        double gamma = gammas[gammaIdx];
+        GridScores gammaScores =
+                searchGamma ? GridScores.searched(gammas, gammaAcc, gamma) : GridScores.user(gamma, false, gammaAcc[0]);
+        double[] dimsAcc = new double[dimsCand.length];
+        for (int j = 0; j < dimsCand.length; j++) {
+            dimsAcc[j] = acc3[gammaIdx][Grids.indexOf(scored, dimsCand[j])];
+        }
+        int dims = searchDims ? dimsCand[Grids.argmaxPreferFirst(dimsAcc)] : dimsCand[0];
+        GridScores dimsScores =
+                searchDims ? GridScores.searched(dimsCand, dimsAcc, dims) : GridScores.user(dims, true, dimsAcc[0]);
+        double cvAccuracy = acc3[gammaIdx][Grids.indexOf(scored, dims)];
+
+        // Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data.
+        LdgParams ldgParams = new LdgParams(k, gamma);
+        LdgBasis basis = Ldg.fit(x, y, g, ldgParams);
+        if (dims > basis.rank()) {
+            throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + basis.rank()
+                    + " of this training set (" + n + " series of length " + d + ")");
+        }
+        double[][] points = basis.project(x, dims);
+
+        // Step 5: local-QDA neighbour count in LDG space.
+        GridScores qdaScores;
+        int qdaK;
+        if (params.qdaNeighbors().isPresent()) {
+            qdaK = params.qdaNeighbors().getAsInt();
+            qdaScores = GridScores.user(qdaK, true);
+        } else {
+            progress.extendBy(folds.length);
+            double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(x, y, g, ldgParams, dims, kGrid, folds, progress);
+            qdaK = kGrid[Grids.argmaxPreferLast(acc)];
+            qdaScores = GridScores.searched(kGrid, acc, qdaK);
+        }
+
+        double[] priors = new double[g];
+        for (int c = 0; c < g; c++) {
+            priors[c] = (double) counts[c] / n;
+        }
+        return VigilModel.builder()
+                .vigilVersion(VigilModel.runtimeVersion())
+                .created(created)
+                .datasetName(train.name())
+                .classNames(train.classNames())
+                .length(d)
+                .trainSize(n)
+                .classCounts(counts)
+                .fingerprint(DataFingerprint.of(train))
+                .seed(seed)
+                .standardization(standardization)
+                .ldg(k, gamma, dims, basis.eigenvalues(), basis.basis(dims))
+                .trainingPoints(points, y)
+                .priors(priors)
+                .qdaNeighbors(qdaK)
+                .selection(new SelectionReport(
+                        cv, params.neighborCv(), gammaDims, kScores, gammaScores, dimsScores, qdaScores, cvAccuracy))
+                .build();
+    }
+
+    /** Test folds of a scheme: leave-one-out or seeded stratified k-fold. */
+    static int[][] folds(CvScheme scheme, int[] y, int numClasses, long seed) {
+        return scheme.isLeaveOneOut()
+                ? Folds.leaveOneOut(y.length)
+                : Folds.stratifiedKFold(y, numClasses, scheme.folds(), seed);
+    }
+
+    /**
+     * The largest ℓ every fold's LDG can supply: the centred training part of a fold with m series spans
+     * at most min(d, m − 1) directions.
+     */
+    static int maxFoldDims(int[][] folds, int n, int d) {
+        int largestTest = 0;
+        for (int[] f : folds) {
+            largestTest = Math.max(largestTest, f.length);
+        }
+        return Math.max(1, Math.min(d, n - largestTest - 1));
+    }
+
+    private static int[] union(int[] values, int extra) {
+        return IntStream.concat(Arrays.stream(values), IntStream.of(extra))
+                .distinct()
+                .sorted()
+                .toArray();
+    }
+
+    private static double[] column(double[][] a, int col) {
+        double[] out = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = a[i][col];
+        }
+        return out;
+    }
+}
