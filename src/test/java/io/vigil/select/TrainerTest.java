@@ -1,0 +1,178 @@
+package io.vigil.select;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.model.CvScheme;
+import io.vigil.model.GridScores;
+import io.vigil.model.ModelFile;
+import io.vigil.model.SelectionReport;
+import io.vigil.model.VigilModel;
+import io.vigil.util.Progress;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TrainerTest {
+    private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+
+    /**
+     * Two classes in d = 4: coordinate 0 is near-constant noise (std 0.01, no class information), coordinate
+     * 1 separates the classes (means ±1, std 0.25), coordinates 2–3 are unit noise. Series come in mirror
+     * pairs (x0 → −x0), so coordinate 0 is exactly uncorrelated with the others. At ℓ = 1 a tiny γ weights
+     * within-class scatter only and picks coordinate 0 (chance accuracy); γ ≥ 0.1 lets the between-class
+     * term win and picks coordinate 1 (near-perfect).
+     */
+    private static Dataset gammaCase() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        int n = 40;
+        double[][] x = new double[n][];
+        String[] labels = new String[n];
+        for (int p = 0; p < n / 2; p++) {
+            int c = p % 2;
+            double e = 0.01 * rnd.nextGaussian();
+            double s = (c == 0 ? -1 : 1) + 0.25 * rnd.nextGaussian();
+            double u = rnd.nextGaussian();
+            double v = rnd.nextGaussian();
+            x[2 * p] = new double[] {e, s, u, v};
+            x[2 * p + 1] = new double[] {-e, s, u, v};
+            labels[2 * p] = c == 0 ? "neg" : "pos";
+            labels[2 * p + 1] = labels[2 * p];
+        }
+        return Dataset.of("gamma-case", x, labels);
+    }
+
+    /**
+     * Three classes whose means sit on a triangle in coordinates 0–1 (radius 4, std 0.5), plus six noise
+     * coordinates with std 3 and no class information: ℓ = G − 1 = 2 holds everything, more dimensions add
+     * only noise to the 3-NN distances.
+     */
+    private static Dataset dimsCase() {
+        SplittableRandom rnd = new SplittableRandom(9);
+        int n = 60;
+        double[][] x = new double[n][8];
+        String[] labels = new String[n];
+        for (int i = 0; i < n; i++) {
+            int c = i % 3;
+            labels[i] = "c" + c;
+            double angle = 2 * Math.PI * c / 3;
+            x[i][0] = 4 * Math.cos(angle) + 0.5 * rnd.nextGaussian();
+            x[i][1] = 4 * Math.sin(angle) + 0.5 * rnd.nextGaussian();
+            for (int t = 2; t < 8; t++) {
+                x[i][t] = 3 * rnd.nextGaussian();
+            }
+        }
+        return Dataset.of("dims-case", x, labels);
+    }
+
+    @Test
+    void picksAWorkingGammaAndKeepsEveryScore() {
+        TrainParams params = TrainParams.defaults().withDims(1).withNeighbors(4).withQdaNeighbors(4);
+        VigilModel m = Trainer.train(gammaCase(), params, T0, Progress.none());
+        SelectionReport s = m.selection();
+        GridScores g = s.gamma();
+        assertEquals(GridScores.CV, g.source());
+        assertArrayEquals(TrainParams.DEFAULT_GAMMA_GRID, g.candidates(), 0);
+        assertEquals(TrainParams.DEFAULT_GAMMA_GRID.length, g.accuracy().length);
+        assertTrue(g.accuracy()[0] < 0.7, "γ = 0.01 should pick the constant coordinate: " + g);
+        assertTrue(m.gamma() >= 0.1, "chosen γ " + m.gamma());
+        assertTrue(g.chosenAccuracy() > 0.95, g.toString());
+        assertEquals(Arrays.stream(g.accuracy()).max().orElseThrow(), g.chosenAccuracy());
+        // Ties go to the larger γ: nothing after the chosen index may score as high.
+        double[] acc = g.accuracy();
+        int chosen = Arrays.binarySearch(g.candidates(), m.gamma());
+        for (int i = chosen + 1; i < acc.length; i++) {
+            assertTrue(acc[i] < acc[chosen], "tie must go to the larger γ: " + g);
+        }
+        assertEquals(1, s.gammaDims(), "γ is scored at the user's ℓ");
+        assertEquals(GridScores.USER, s.dims().source());
+        assertEquals(GridScores.USER, s.ldgNeighbors().source());
+        assertEquals(CvScheme.LOO, s.cv(), "n = 40 ≤ 100 uses leave-one-out");
+        // The basis points (mostly) along coordinate 1 and ignores the near-constant coordinate 0.
+        assertTrue(Math.abs(m.basis().get(1, 0)) > 0.95, "basis " + m.basis());
+        assertTrue(Math.abs(m.basis().get(0, 0)) < 0.01, "basis " + m.basis());
+    }
+
+    @Test
+    void picksGMinusOneDimensionsWhenTheRestIsNoise() {
+        TrainParams params = TrainParams.defaults().withGamma(0.5).withCv(CvScheme.kFold(5));
+        VigilModel m = Trainer.train(dimsCase(), params, T0, Progress.none());
+        SelectionReport s = m.selection();
+        assertEquals(2, m.dims());
+        GridScores dims = s.dims();
+        assertArrayEquals(new double[] {2, 3, 4, 5, 7, 8}, dims.candidates(), 0);
+        assertTrue(dims.chosenAccuracy() > 0.95, dims.toString());
+        assertTrue(dims.accuracy()[dims.accuracy().length - 1] < dims.chosenAccuracy(), dims.toString());
+        for (double a : dims.accuracy()) {
+            assertFalse(Double.isNaN(a));
+        }
+        // Every grid was searched (except the user's γ, which is still scored) and kept.
+        assertEquals(GridScores.USER, s.gamma().source());
+        assertFalse(Double.isNaN(s.gamma().accuracy()[0]));
+        assertEquals(GridScores.CV, s.ldgNeighbors().source());
+        assertArrayEquals(new double[] {1, 2, 4, 8, 16}, s.ldgNeighbors().candidates(), 0, "k grid capped at 20");
+        assertEquals(GridScores.CV, s.qdaNeighbors().source());
+        assertEquals(5, s.qdaNeighbors().accuracy().length);
+        assertEquals(8, s.gammaDims(), "not small-sample (60 ≥ 8 + 3): γ at G + 5 = 8");
+        assertEquals(s.dims().chosenAccuracy(), s.cvAccuracy());
+        assertEquals(CvScheme.kFold(5), s.cv());
+    }
+
+    @Test
+    void sameInputAndSeedGiveTheSameModelAndBytes() {
+        Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 77).train();
+        TrainParams params = TrainParams.defaults().withSeed(5).withCv(CvScheme.kFold(4));
+        VigilModel a = Trainer.train(train, params, T0, Progress.none());
+        VigilModel b = Trainer.train(train, params, T0, Progress.none());
+        assertEquals(a, b);
+        assertArrayEquals(ModelFile.standard().toBytes(a), ModelFile.standard().toBytes(b));
+        assertEquals(5, a.seed());
+    }
+
+    @Test
+    void standardisationIsRecordedAndApplied() {
+        Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 78).train();
+        TrainParams params = TrainParams.defaults()
+                .withStandardize(true)
+                .withGamma(0.5)
+                .withDims(2)
+                .withNeighbors(4)
+                .withQdaNeighbors(2);
+        VigilModel m = Trainer.train(train, params, T0, Progress.none());
+        assertTrue(m.standardization().isPresent());
+        assertEquals(train.length(), m.standardization().get().length());
+        // The stored training points are the projections of the standardised training series.
+        double[] y = new double[m.dims()];
+        double[][] pts = m.trainingPoints();
+        for (int i = 0; i < train.size(); i++) {
+            m.project(train.series(i), y);
+            assertArrayEquals(pts[i], y, 1e-9);
+        }
+    }
+
+    @Test
+    void rejectsUnusableInput() {
+        Dataset one = Dataset.of("x", new double[][] {{1}, {2}, {3}}, new String[] {"a", "a", "a"});
+        assertThrows(
+                IllegalArgumentException.class, () -> Trainer.train(one, TrainParams.defaults(), T0, Progress.none()));
+        Dataset missing =
+                Dataset.of("x", new double[][] {{1}, {2}, {3}, {4}}, new int[] {0, 0, 1, 1}, List.of("a", "b", "c"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Trainer.train(missing, TrainParams.defaults(), T0, Progress.none()));
+        assertTrue(e.getMessage().contains("class 'c' has no training series"), e.getMessage());
+        Dataset small = SyntheticData.generate(SyntheticKind.CBF, 12, 3, 1).train();
+        IllegalArgumentException tooMany = assertThrows(
+                IllegalArgumentException.class,
+                () -> Trainer.train(small, TrainParams.defaults().withGamma(0.5).withDims(40), T0, Progress.none()));
+        assertTrue(tooMany.getMessage().contains("exceeds the LDG rank"), tooMany.getMessage());
+    }
+}
