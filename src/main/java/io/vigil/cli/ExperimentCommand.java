@@ -135,7 +135,7 @@ public final class ExperimentCommand implements Runnable {
                     throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
                 }
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, seed, params);
             List<String> names = datasets != null ? datasets : presentDatasets();

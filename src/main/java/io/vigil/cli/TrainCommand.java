@@ -140,7 +140,7 @@ public final class TrainCommand implements Callable<Integer> {
     private Map<String, Object> summary(VigilModel model, double seconds) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("dataset", model.datasetName());
-        o.put("classes", model.numClasses());
+        o.put("classes", model.classNames());
         o.put("train_size", model.trainSize());
         o.put("length", model.length());
         o.put("gamma", model.gamma());
@@ -156,7 +156,7 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("standardize", model.standardization().isPresent());
         o.put("cv", model.selection().cv().toString());
         o.put("seed", model.seed());
-        o.put("class_labels", model.classNames());
+        o.put("num_classes", model.numClasses());
         o.put("fingerprint", model.fingerprint());
         o.put("model", out.toString());
         return o;
@@ -185,7 +185,7 @@ public final class TrainCommand implements Callable<Integer> {
             }
             return p;
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
     }
 

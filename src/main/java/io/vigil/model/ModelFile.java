@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -94,9 +95,12 @@ public final class ModelFile {
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        Path tmp = Files.createTempFile(dir, ".vigil-model", ".tmp");
+        // A sibling temporary file with ordinary permissions (createTempFile would make it owner-only).
+        Path tmp = (dir == null ? Path.of(".") : dir)
+                .resolve("." + file.getFileName() + "."
+                        + ProcessHandle.current().pid() + "." + System.nanoTime() + ".tmp");
         try {
-            Files.write(tmp, bytes);
+            Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

@@ -1,0 +1,267 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** In-process tests of train, classify, inspect and experiment on small generated CBF data. */
+class ModelCommandsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    static Path data;
+    static Path model;
+
+    /** Output of one in-process run. */
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = VigilCli.commandLine()
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    static void trainOnce() {
+        data = dir.resolve("archive");
+        model = dir.resolve("cbf.json");
+        Run gen = run(
+                "generate", "--kind", "cbf", "--train", "24", "--test", "30", "--seed", "3", "--out", data.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        Run train = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                model.toString(),
+                "--seed",
+                "4",
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+        trainJson = train.out();
+    }
+
+    static String trainJson;
+
+    @Test
+    void trainPrintsExactlyOneJsonObjectWithTheContractFields() throws IOException {
+        assertEquals(1, trainJson.lines().count(), trainJson);
+        JsonNode o = JSON.readTree(trainJson);
+        assertStartsWith(
+                o,
+                List.of(
+                        "dataset",
+                        "classes",
+                        "train_size",
+                        "length",
+                        "gamma",
+                        "neighbors",
+                        "dims",
+                        "cv_accuracy",
+                        "fit_seconds"));
+        assertEquals("CBF", o.get("dataset").textValue());
+        assertEquals(3, o.get("classes").size());
+        assertEquals(24, o.get("train_size").intValue());
+        assertEquals(128, o.get("length").intValue());
+        assertTrue(o.get("cv_accuracy").doubleValue() > 0.5, trainJson);
+        assertTrue(Files.isRegularFile(model));
+    }
+
+    @Test
+    void classifyReportsThreeAccuracies() throws IOException {
+        Run r = run("classify", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().lines().count(), r.out());
+        JsonNode o = JSON.readTree(r.out());
+        assertStartsWith(o, List.of("dataset", "test_size", "accuracy_3nn", "accuracy_1nn", "accuracy_local_qda"));
+        assertEquals(30, o.get("test_size").intValue());
+        for (String f : List.of("accuracy_3nn", "accuracy_1nn", "accuracy_local_qda")) {
+            double a = o.get(f).doubleValue();
+            assertTrue(a >= 0 && a <= 1, f + " = " + a);
+        }
+        assertTrue(o.get("accuracy_3nn").doubleValue() > 0.6, r.out());
+
+        Run text = run("classify", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF");
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().contains("accuracy 3-NN"), text.out());
+    }
+
+    @Test
+    void inspectSummarisesTheModel() throws IOException {
+        Run r = run("inspect", model.toString(), "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode o = JSON.readTree(r.out());
+        assertEquals(1, o.get("format_version").intValue());
+        assertEquals("CBF", o.get("dataset").textValue());
+        assertEquals(24, o.get("train_size").intValue());
+        assertTrue(o.get("fingerprint").textValue().startsWith("sha256:"));
+        assertTrue(o.get("scores").get("gamma").get("accuracy").size() > 1);
+        assertTrue(o.get("part_bytes").get("ldg").longValue() > 0);
+        assertEquals(Files.size(model), o.get("file_bytes").longValue());
+
+        Run text = run("inspect", model.toString());
+        assertEquals(0, text.exit(), text.err());
+        for (String s : List.of("format", "vigil-model v1", "classes", "gamma", "fingerprint", "sha256:", "ldg")) {
+            assertTrue(text.out().contains(s), "missing '" + s + "' in\n" + text.out());
+        }
+    }
+
+    @Test
+    void classifyRejectsATestSetOfAnotherLengthOrWithUnknownLabels() throws IOException {
+        Path shorter = dir.resolve("short_TEST.tsv");
+        List<String> cut = new ArrayList<>();
+        for (String line : Files.readAllLines(data.resolve("CBF/CBF_TEST.tsv"))) {
+            cut.add(line.substring(0, line.lastIndexOf('\t')));
+        }
+        Files.write(shorter, cut);
+        Run len = run("classify", "--model", model.toString(), "--test", shorter.toString());
+        assertEquals(1, len.exit(), len.out() + len.err());
+        assertTrue(len.err().contains("length 127") && len.err().contains("length 128"), len.err());
+
+        Path bad = dir.resolve("bad_TEST.tsv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(data.resolve("CBF/CBF_TEST.tsv")));
+        lines.set(0, "9" + lines.get(0).substring(lines.get(0).indexOf('\t')));
+        Files.write(bad, lines);
+        Run label = run("classify", "--model", model.toString(), "--test", bad.toString());
+        assertEquals(1, label.exit(), label.err());
+        assertTrue(label.err().contains("'9'"), label.err());
+    }
+
+    @Test
+    void inspectAndClassifyRejectNewerFormatsAndMissingFiles() throws IOException {
+        ObjectNode root = (ObjectNode) JSON.readTree(Files.readAllBytes(model));
+        root.put("format_version", 7);
+        Path future = dir.resolve("future.json");
+        Files.write(future, JSON.writeValueAsBytes(root));
+        Run r = run("inspect", future.toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("model format version 7 is newer than this Vigil supports (1)"), r.err());
+        Run c = run("classify", "--model", future.toString(), "--data", data.toString(), "--dataset", "CBF");
+        assertEquals(1, c.exit());
+        assertEquals(1, run("inspect", dir.resolve("nope.json").toString()).exit());
+    }
+
+    @Test
+    void usageErrorsExitWithTwoAndHelpWithZero() {
+        assertEquals(
+                2, run("train", "--data", data.toString(), "--dataset", "CBF").exit(), "--out is required");
+        assertEquals(
+                2,
+                run("train", "--data", data.toString(), "--dataset", "CBF", "--out", "x.json", "--cv", "1")
+                        .exit());
+        assertEquals(
+                2,
+                run("train", "--data", data.toString(), "--dataset", "CBF", "--out", "x.json", "--gamma", "2")
+                        .exit());
+        assertEquals(2, run("inspect").exit());
+        assertEquals(2, run("experiment").exit());
+        for (String cmd : List.of("train", "classify", "inspect", "experiment")) {
+            Run h = run(cmd, "--help");
+            assertEquals(0, h.exit(), cmd);
+            assertTrue(h.out().contains("Usage"), h.out());
+        }
+        assertEquals(0, run("experiment", "table33", "--help").exit());
+    }
+
+    @Test
+    void userValuesSkipTheirSearch() throws IOException {
+        Path fixed = dir.resolve("fixed.json");
+        Run r = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                fixed.toString(),
+                "--gamma",
+                "0.5",
+                "--dims",
+                "2",
+                "--neighbors",
+                "3",
+                "--qda-neighbors",
+                "2",
+                "--standardize",
+                "--cv",
+                "4",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode o = JSON.readTree(r.out());
+        assertEquals(0.5, o.get("gamma").doubleValue());
+        assertEquals(2, o.get("dims").intValue());
+        assertEquals(3, o.get("neighbors").intValue());
+        assertEquals(2, o.get("qda_neighbors").intValue());
+        assertTrue(o.get("standardize").booleanValue());
+        assertEquals("stratified-4-fold", o.get("cv").textValue());
+        JsonNode scores =
+                JSON.readTree(run("inspect", fixed.toString(), "--json").out()).get("scores");
+        for (String g : List.of("ldg_neighbors", "gamma", "dims", "qda_neighbors")) {
+            assertEquals("user", scores.get(g).get("source").textValue(), g);
+        }
+    }
+
+    @Test
+    void table33RunsOnGeneratedDataAndWritesTheReport() throws IOException {
+        Path out = dir.resolve("t33");
+        Run r = run(
+                "experiment",
+                "table33",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--splits",
+                "2",
+                "--dims",
+                "g-1",
+                "--out",
+                out.toString(),
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode o = JSON.readTree(r.out());
+        assertEquals(1, o.get("datasets").intValue());
+        assertEquals(88.3, o.get("thesis_mean").doubleValue(), 1e-9);
+        String md = Files.readString(out.resolve("table33.md"));
+        assertTrue(md.contains("| CBF | 3 | 24 | 30 | 128 |"), md);
+        assertTrue(md.contains("88.3"), md);
+        List<String> csv = Files.readAllLines(out.resolve("table33.csv"));
+        assertEquals(3, csv.size(), "header, CBF, MEAN");
+        assertTrue(csv.get(1).startsWith("CBF,3,24,30,128,2,"), csv.get(1));
+        assertEquals(3, Files.readAllLines(out.resolve("table33-splits.csv")).size());
+        assertEquals(
+                2,
+                run("experiment", "table33", "--data", data.toString(), "--dims", "g+1", "--out", out.toString())
+                        .exit());
+    }
+
+    private static void assertStartsWith(JsonNode o, List<String> fields) {
+        Iterator<String> names = o.fieldNames();
+        for (String f : fields) {
+            assertTrue(names.hasNext(), "missing field " + f + " in " + o);
+            assertEquals(f, names.next(), "field order in " + o);
+        }
+    }
+}
