@@ -201,7 +201,7 @@ public final class Table33Experiment {
             params = params.withDims(Math.max(1, g - 1));
         }
         long start = System.nanoTime();
-        VigilModel model = Trainer.train(trainPart, params, Instant.EPOCH, Progress.none());
+        VigilModel model = Trainer.train(trainPart, params, Instant.EPOCH, Progress.none(), 1);
         double seconds = (System.nanoTime() - start) / 1e9;
         Evaluation e = Evaluation.of(model, testPart);
         return new SplitResult(

@@ -2,10 +2,10 @@ package io.vigil.select;
 
 import io.vigil.classify.LocalQda;
 import io.vigil.data.Folds;
-import io.vigil.ldg.Ldg;
-import io.vigil.ldg.LdgBasis;
+import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;
 import io.vigil.util.Progress;
+import java.util.Arrays;
 
 /**
  * Cross-validated accuracy of local QDA (thesis §2.1.2) for every k of a grid from one neighbour search per
@@ -51,8 +51,11 @@ public final class LocalQdaCrossValidation {
 
     /**
      * Accuracy per k of local QDA in ℓ-dimensional LDG space, refitting LDG with {@code params} on each
-     * fold's training part and projecting both parts with that fold's basis. A fold whose LDG rank is
-     * below ℓ uses all of its directions.
+     * fold's training part and projecting both parts with that fold's basis ({@link LdgCrossValidation}
+     * does the refits; a fold whose rank is below ℓ uses all of its directions). The fold scorer is asked
+     * for ℓ once per candidate k, and position c of its output is the count for {@code ks[c]}.
+     *
+     * @param threads threads running the folds (results do not depend on it)
      */
     public static double[] accuracyInLdgSpace(
             double[][] x,
@@ -62,33 +65,37 @@ public final class LocalQdaCrossValidation {
             int dims,
             int[] ks,
             int[][] testFolds,
+            int threads,
             Progress progress) {
-        int[] correct = new int[ks.length];
-        int total = 0;
-        int[] pred = new int[ks.length];
-        double[] q = new double[dims];
-        for (int[] test : testFolds) {
-            int[] train = Folds.complement(test, x.length);
-            double[][] xTrain = Folds.rows(x, train);
-            int[] yTrain = Folds.labels(y, train);
-            LdgBasis basis = Ldg.fit(xTrain, yTrain, numClasses, params);
-            int l = Math.min(dims, basis.rank());
-            LocalQda qda = LocalQda.fit(basis.project(xTrain, l), yTrain, numClasses, maxOf(ks));
+        int[] sameDims = new int[ks.length];
+        Arrays.fill(sameDims, dims);
+        int maxK = maxOf(ks);
+        LdgCrossValidation.FoldScorer scorer = (train, trainY, test, testY, capped, correct) -> {
+            LocalQda qda = LocalQda.fit(train, trainY, numClasses, maxK);
             LocalQda.Workspace ws = qda.newWorkspace();
-            double[] ql = l == dims ? q : new double[l];
-            for (int i : test) {
-                basis.project(x[i], l, ql);
-                qda.predictEachK(ql, ks, pred, ws);
+            int[] pred = new int[ks.length];
+            Arrays.fill(correct, 0);
+            for (int i = 0; i < test.length; i++) {
+                qda.predictEachK(test[i], ks, pred, ws);
                 for (int c = 0; c < ks.length; c++) {
-                    if (pred[c] == y[i]) {
+                    if (pred[c] == testY[i]) {
                         correct[c]++;
                     }
                 }
             }
-            total += test.length;
-            progress.step();
-        }
-        return toAccuracy(correct, total);
+        };
+        double[][] acc = LdgCrossValidation.accuracy(
+                x,
+                y,
+                numClasses,
+                params.neighbors(),
+                new double[] {params.gamma()},
+                sameDims,
+                testFolds,
+                scorer,
+                threads,
+                progress);
+        return acc[0];
     }
 
     private static double[] toAccuracy(int[] correct, int total) {

@@ -4,6 +4,7 @@ import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;
+import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CvScheme;
@@ -28,7 +29,7 @@ import java.util.stream.IntStream;
  *       noisy k = 1 choices of tiny training sets noted in method notes §1);
  *   <li>γ: 3-NN CV accuracy over the γ grid at ℓ<sub>γ</sub> = G − 1 for small-sample data (n &lt; d + G,
  *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ
- *       (thesis §3.4). LDG is refitted on every fold (LdgCrossValidation);
+ *       (thesis §3.4). LDG is refitted on every fold ({@link LdgCrossValidation});
  *   <li>ℓ: 3-NN CV accuracy at the chosen γ over {G−1, G, G+1, G+2, G+4, G+8, G+16, G+32} (thesis §3.5.2)
  *       capped at what every fold's LDG can supply; ties → smaller ℓ. The same CV run scores γ and ℓ: one
  *       eigendecomposition per fold per γ serves every ℓ;
@@ -57,6 +58,14 @@ public final class Trainer {
      * @throws IllegalArgumentException on unusable data or parameters (e.g. ℓ above the LDG rank)
      */
     public static VigilModel train(Dataset train, TrainParams params, Instant created, Progress progress) {
+        return train(train, params, created, progress, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * As {@link #train(Dataset, TrainParams, Instant, Progress)} with the number of threads that run the
+     * cross-validation folds (the result does not depend on it).
+     */
+    public static VigilModel train(Dataset train, TrainParams params, Instant created, Progress progress, int threads) {
         Objects.requireNonNull(train, "train");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(created, "created");
@@ -126,7 +135,8 @@ public final class Trainer {
         boolean searchDims = params.dims().isEmpty();
         if (scorable.length > 0) {
             progress.extendBy((long) folds.length * gammas.length);
-            double[][] raw = FoldRefitCv.knnAccuracy(x, y, g, k, gammas, scorable, KNN_K, folds, progress);
+            double[][] raw = LdgCrossValidation.accuracy(
+                    x, y, g, k, gammas, scorable, folds, LdgCrossValidation.knnScorer(g, KNN_K), threads, progress);
             for (int gi = 0; gi < gammas.length; gi++) {
                 for (int j = 0; j < scorable.length; j++) {
                     acc3[gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
@@ -169,7 +179,8 @@ public final class Trainer {
             qdaScores = GridScores.user(qdaK, true);
         } else {
             progress.extendBy(folds.length);
-            double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(x, y, g, ldgParams, dims, kGrid, folds, progress);
+            double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(
+                    x, y, g, ldgParams, dims, kGrid, folds, threads, progress);
             qdaK = kGrid[Grids.argmaxPreferLast(acc)];
             qdaScores = GridScores.searched(kGrid, acc, qdaK);
         }
