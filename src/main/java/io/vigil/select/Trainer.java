@@ -54,7 +54,8 @@ public final class Trainer {
      * @param train training split; every class in its class list must have at least one series
      * @param params what to search and what is fixed
      * @param created creation time to record (see {@link io.vigil.model.CreationTime})
-     * @param progress advanced as CV folds complete (its total is extended here)
+     * @param progress advanced as CV folds complete (its total is extended here by the planned folds) and
+     *     once for the final fit, so a caller can start it at a total of 1
      * @throws IllegalArgumentException on unusable data or parameters (e.g. ℓ above the LDG rank)
      */
     public static VigilModel train(Dataset train, TrainParams params, Instant created, Progress progress) {
@@ -170,6 +171,7 @@ public final class Trainer {
                     + " of this training set (" + n + " series of length " + d + ")");
         }
         double[][] points = basis.project(x, dims);
+        progress.step(); // the final fit: callers start their progress total at 1 for it
 
         // Step 5: local-QDA neighbour count in LDG space.
         GridScores qdaScores;
