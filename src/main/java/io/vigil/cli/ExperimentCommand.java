@@ -10,6 +10,7 @@ import io.vigil.experiment.Table33Report;
 import io.vigil.experiment.ThesisTable33;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
+import io.vigil.select.NeighborSelection;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
 import java.io.IOException;
@@ -102,6 +103,14 @@ public final class ExperimentCommand implements Runnable {
         String neighborCv;
 
         @Option(
+                names = "--neighbor-selection",
+                paramLabel = "local-qda|3nn",
+                defaultValue = "local-qda",
+                description = "How to choose the LDG neighbour count: local-qda (thesis: local-QDA CV on the input "
+                        + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
+        String neighborSelection;
+
+        @Option(
                 names = "--seed",
                 defaultValue = "1",
                 paramLabel = "S",
@@ -127,7 +136,10 @@ public final class ExperimentCommand implements Runnable {
             TrainParams params;
             try {
                 mode = DimsMode.parse(dims);
-                params = TrainParams.defaults().withStandardize(standardize).withNeighborCv(CvScheme.parse(neighborCv));
+                params = TrainParams.defaults()
+                        .withStandardize(standardize)
+                        .withNeighborCv(CvScheme.parse(neighborCv))
+                        .withNeighborSelection(NeighborSelection.parse(neighborSelection));
                 if (cv != null) {
                     params = params.withCv(CvScheme.parse(cv));
                 }
@@ -179,7 +191,9 @@ public final class ExperimentCommand implements Runnable {
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
                             + " --seed " + seed + (standardize ? " --standardize" : "")
                             + (cv != null ? " --cv " + cv : "")
-                            + " --neighbor-cv " + neighborCv + " --threads " + threads);
+                            + " --neighbor-selection " + neighborSelection + " --neighbor-cv " + neighborCv
+                            + " --threads "
+                            + threads);
             settings.put("standardisation", standardize ? "per-feature, training statistics" : "none");
             settings.put(
                     "CV for gamma/dims/local-QDA k",

@@ -75,6 +75,7 @@ public final class InspectCommand implements Callable<Integer> {
         o.put("fingerprint", m.fingerprint());
         SelectionReport s = m.selection();
         o.put("cv", s.cv().toString());
+        o.put("neighbor_method", s.neighborMethod());
         o.put("neighbor_cv", s.neighborCv().toString());
         o.put("gamma_dims", s.gammaDims());
         o.put("cv_accuracy", nanToNull(s.cvAccuracy()));
@@ -160,10 +161,18 @@ public final class InspectCommand implements Callable<Integer> {
         row(
                 out,
                 "cross-validation",
-                "gamma/dims/local QDA: " + s.cv() + "; LDG neighbours: " + s.neighborCv()
+                "gamma/dims/local QDA: " + s.cv() + "; LDG neighbours: " + s.neighborMethod() + ", "
+                        + s.neighborCv()
                         + String.format(Locale.ROOT, "; 3-NN CV accuracy %.4f", s.cvAccuracy()));
         out.println();
-        table(out, "LDG neighbours k (local QDA on the input data, " + s.neighborCv() + ")", s.ldgNeighbors());
+        table(
+                out,
+                "LDG neighbours k ("
+                        + (s.neighborMethod().equals("3nn")
+                                ? "3-NN in LDG space at each k's best gamma, "
+                                : "local QDA on the input data, ")
+                        + s.neighborCv() + ")",
+                s.ldgNeighbors());
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());

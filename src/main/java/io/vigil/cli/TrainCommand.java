@@ -5,6 +5,7 @@ import io.vigil.model.CreationTime;
 import io.vigil.model.CvScheme;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
+import io.vigil.select.NeighborSelection;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
@@ -88,6 +89,14 @@ public final class TrainCommand implements Callable<Integer> {
     String neighborCv;
 
     @Option(
+            names = "--neighbor-selection",
+            paramLabel = "local-qda|3nn",
+            defaultValue = "local-qda",
+            description = "How to choose the LDG neighbour count: local-qda (thesis: local-QDA CV on the input "
+                    + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
+    String neighborSelection;
+
+    @Option(
             names = "--seed",
             paramLabel = "S",
             defaultValue = "1",
@@ -155,6 +164,7 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("qda_neighbors", model.qdaNeighbors());
         o.put("standardize", model.standardization().isPresent());
         o.put("cv", model.selection().cv().toString());
+        o.put("neighbor_selection", model.selection().neighborMethod());
         o.put("seed", model.seed());
         o.put("num_classes", model.numClasses());
         o.put("fingerprint", model.fingerprint());
@@ -167,7 +177,8 @@ public final class TrainCommand implements Callable<Integer> {
             TrainParams p = TrainParams.defaults()
                     .withSeed(seed)
                     .withStandardize(standardize)
-                    .withNeighborCv(CvScheme.parse(neighborCv));
+                    .withNeighborCv(CvScheme.parse(neighborCv))
+                    .withNeighborSelection(NeighborSelection.parse(neighborSelection));
             if (cv != null) {
                 p = p.withCv(CvScheme.parse(cv));
             }

@@ -42,7 +42,7 @@ import java.util.Set;
  * <p>Layout of format version 1 (top-level fields in this order): {@code format, format_version,
  * vigil_version, created, dataset{name, classes, class_counts, train_size, length, fingerprint}, seed,
  * preprocessing{standardize[, means, scales]}, ldg{neighbors, gamma, dims, eigenvalues, basis},
- * training_points{classes, points}, local_qda{neighbors, priors}, selection{cv, neighbor_cv, gamma_dims,
+ * training_points{classes, points}, local_qda{neighbors, priors}, selection{cv, neighbor_method, neighbor_cv, gamma_dims,
  * cv_accuracy, scores{ldg_neighbors, gamma, dims, qda_neighbors}}, sections{name: {version, required,
  * payload}}}.
  */
@@ -243,6 +243,7 @@ public final class ModelFile {
         SelectionReport s = m.selection();
         ObjectNode sel = root.putObject("selection");
         sel.put("cv", s.cv().toString());
+        sel.put("neighbor_method", s.neighborMethod());
         sel.put("neighbor_cv", s.neighborCv().toString());
         sel.put("gamma_dims", s.gammaDims());
         ModelJson.putDouble(sel, "cv_accuracy", s.cvAccuracy());
@@ -443,7 +444,10 @@ public final class ModelFile {
 
     private static SelectionReport readSelection(JsonNode sel) {
         ModelJson.requireObject(sel, "selection");
-        ModelJson.checkFields(sel, "selection", Set.of("cv", "neighbor_cv", "gamma_dims", "cv_accuracy", "scores"));
+        ModelJson.checkFields(
+                sel,
+                "selection",
+                Set.of("cv", "neighbor_method", "neighbor_cv", "gamma_dims", "cv_accuracy", "scores"));
         JsonNode scores = ModelJson.field(sel, "scores", "selection");
         ModelJson.requireObject(scores, "selection.scores");
         ModelJson.checkFields(scores, "selection.scores", Set.of(SCORE_NAMES));
@@ -453,6 +457,7 @@ public final class ModelFile {
         }
         return new SelectionReport(
                 parseScheme(ModelJson.textField(sel, "cv", "selection"), "selection.cv"),
+                ModelJson.textField(sel, "neighbor_method", "selection"),
                 parseScheme(ModelJson.textField(sel, "neighbor_cv", "selection"), "selection.neighbor_cv"),
                 ModelJson.intField(sel, "gamma_dims", "selection"),
                 grids.get("ldg_neighbors"),

@@ -8,6 +8,8 @@ import java.util.Objects;
  * accuracy. Stored in the model file so a selection is auditable and repeatable.
  *
  * @param cv scheme used for γ, ℓ and the local-QDA neighbours
+ * @param neighborMethod how the LDG neighbour count was scored: {@code local-qda} (thesis §3.4, local QDA on
+ *     the input data with {@code neighborCv}) or {@code 3nn} (jointly with γ by 3-NN CV with {@code cv})
  * @param neighborCv scheme used for the LDG neighbour count (the thesis uses five-fold)
  * @param gammaDims ℓ at which γ was scored (G−1 for small-sample data, G+5 otherwise, capped)
  * @param ldgNeighbors local-QDA accuracy on the original data per LDG neighbour count
@@ -18,6 +20,7 @@ import java.util.Objects;
  */
 public record SelectionReport(
         CvScheme cv,
+        String neighborMethod,
         CvScheme neighborCv,
         int gammaDims,
         GridScores ldgNeighbors,
@@ -30,6 +33,7 @@ public record SelectionReport(
      */
     public SelectionReport {
         Objects.requireNonNull(cv, "cv");
+        Objects.requireNonNull(neighborMethod, "neighborMethod");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(ldgNeighbors, "ldgNeighbors");
         Objects.requireNonNull(gamma, "gamma");
@@ -41,6 +45,7 @@ public record SelectionReport(
     public boolean equals(Object o) {
         return o instanceof SelectionReport s
                 && cv.equals(s.cv)
+                && neighborMethod.equals(s.neighborMethod)
                 && neighborCv.equals(s.neighborCv)
                 && gammaDims == s.gammaDims
                 && ldgNeighbors.equals(s.ldgNeighbors)
@@ -52,6 +57,7 @@ public record SelectionReport(
 
     @Override
     public int hashCode() {
-        return Objects.hash(cv, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy);
+        return Objects.hash(
+                cv, neighborMethod, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy);
     }
 }

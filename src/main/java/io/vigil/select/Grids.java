@@ -38,12 +38,15 @@ final class Grids {
     }
 
     /**
-     * The k grid restricted to values ≤ the largest class size (larger k all mean "every point of the
-     * class", so they would only repeat a score); never empty.
+     * The k grid up to the first value ≥ the largest class size: that value already means "every point of
+     * the class" (k is capped per class), so larger ones would only repeat its score. Never empty.
      */
     static int[] capGrid(int[] grid, int maxClassSize) {
-        int[] out = Arrays.stream(grid).filter(k -> k <= maxClassSize).toArray();
-        return out.length == 0 ? new int[] {grid[0]} : out;
+        int end = 0;
+        while (end < grid.length && (end == 0 || grid[end - 1] < maxClassSize)) {
+            end++;
+        }
+        return Arrays.copyOf(grid, end);
     }
 
     /** Index of the maximum; ties go to the LAST (largest candidate of an ascending grid). */

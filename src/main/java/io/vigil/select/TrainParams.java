@@ -22,10 +22,12 @@ import java.util.OptionalInt;
  *     otherwise for the time-series experiments of §3.5, so the Table 3.3 reproduction reports both.
  * @param cv scheme for γ, ℓ and the local-QDA k; empty = {@link CvScheme#auto} (leave-one-out for n ≤ 100
  *     as in the thesis's §3.4, else stratified 10-fold, to bound the LDG refits)
- * @param neighborCv scheme for the LDG neighbour count; default stratified 5-fold as in thesis §3.4
+ * @param neighborCv scheme for the LDG neighbour count under {@link NeighborSelection#LOCAL_QDA}; default
+ *     stratified 5-fold as in thesis §3.4
+ * @param neighborSelection how the LDG neighbour count is chosen; default the thesis's local-QDA rule
  * @param gammaGrid ascending γ candidates in (0, 1]; default thesis §3.5.2's {0.01, 0.1, 0.3, 0.5, 0.7, 0.9}
- * @param kGrid ascending neighbour-count candidates; default {1, 2, 4, …, 128} (method notes §2), capped at
- *     the largest class size when used
+ * @param kGrid ascending neighbour-count candidates; default {1, 2, 4, …, 128} (method notes §2), used up to
+ *     the first value ≥ the largest class size (which already means "the whole class")
  * @param seed seed of every fold assignment: same data + params ⇒ the same model
  */
 public record TrainParams(
@@ -36,6 +38,7 @@ public record TrainParams(
         boolean standardize,
         Optional<CvScheme> cv,
         CvScheme neighborCv,
+        NeighborSelection neighborSelection,
         double[] gammaGrid,
         int[] kGrid,
         long seed) {
@@ -61,6 +64,7 @@ public record TrainParams(
         Objects.requireNonNull(qdaNeighbors, "qdaNeighbors");
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
+        Objects.requireNonNull(neighborSelection, "neighborSelection");
         if (gamma.isPresent() && !(gamma.getAsDouble() >= 0 && gamma.getAsDouble() <= 1)) {
             throw new IllegalArgumentException("gamma must be in [0, 1], got " + gamma.getAsDouble());
         }
@@ -105,6 +109,7 @@ public record TrainParams(
                 false,
                 Optional.empty(),
                 CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS),
+                NeighborSelection.LOCAL_QDA,
                 DEFAULT_GAMMA_GRID,
                 DEFAULT_K_GRID,
                 DEFAULT_SEED);
@@ -130,6 +135,7 @@ public record TrainParams(
                 standardize,
                 cv,
                 neighborCv,
+                neighborSelection,
                 gammaGrid,
                 kGrid,
                 seed);
@@ -138,24 +144,55 @@ public record TrainParams(
     /** With ℓ fixed. */
     public TrainParams withDims(int l) {
         return new TrainParams(
-                gamma, OptionalInt.of(l), neighbors, qdaNeighbors, standardize, cv, neighborCv, gammaGrid, kGrid, seed);
+                gamma,
+                OptionalInt.of(l),
+                neighbors,
+                qdaNeighbors,
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                gammaGrid,
+                kGrid,
+                seed);
     }
 
     /** With the LDG neighbour count fixed. */
     public TrainParams withNeighbors(int k) {
         return new TrainParams(
-                gamma, dims, OptionalInt.of(k), qdaNeighbors, standardize, cv, neighborCv, gammaGrid, kGrid, seed);
+                gamma,
+                dims,
+                OptionalInt.of(k),
+                qdaNeighbors,
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                gammaGrid,
+                kGrid,
+                seed);
     }
 
     /** With the local-QDA neighbour count fixed. */
     public TrainParams withQdaNeighbors(int k) {
         return new TrainParams(
-                gamma, dims, neighbors, OptionalInt.of(k), standardize, cv, neighborCv, gammaGrid, kGrid, seed);
+                gamma,
+                dims,
+                neighbors,
+                OptionalInt.of(k),
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                gammaGrid,
+                kGrid,
+                seed);
     }
 
     /** With standardisation on or off. */
     public TrainParams withStandardize(boolean on) {
-        return new TrainParams(gamma, dims, neighbors, qdaNeighbors, on, cv, neighborCv, gammaGrid, kGrid, seed);
+        return new TrainParams(
+                gamma, dims, neighbors, qdaNeighbors, on, cv, neighborCv, neighborSelection, gammaGrid, kGrid, seed);
     }
 
     /** With an explicit scheme for γ, ℓ and the local-QDA k. */
@@ -168,30 +205,80 @@ public record TrainParams(
                 standardize,
                 Optional.of(scheme),
                 neighborCv,
+                neighborSelection,
                 gammaGrid,
                 kGrid,
                 seed);
     }
 
-    /** With an explicit scheme for the LDG neighbour count. */
+    /** With an explicit scheme for the LDG neighbour count (local-QDA rule). */
     public TrainParams withNeighborCv(CvScheme scheme) {
-        return new TrainParams(gamma, dims, neighbors, qdaNeighbors, standardize, cv, scheme, gammaGrid, kGrid, seed);
+        return new TrainParams(
+                gamma,
+                dims,
+                neighbors,
+                qdaNeighbors,
+                standardize,
+                cv,
+                scheme,
+                neighborSelection,
+                gammaGrid,
+                kGrid,
+                seed);
+    }
+
+    /** With another rule for the LDG neighbour count. */
+    public TrainParams withNeighborSelection(NeighborSelection rule) {
+        return new TrainParams(
+                gamma, dims, neighbors, qdaNeighbors, standardize, cv, neighborCv, rule, gammaGrid, kGrid, seed);
     }
 
     /** With another γ grid. */
     public TrainParams withGammaGrid(double[] grid) {
-        return new TrainParams(gamma, dims, neighbors, qdaNeighbors, standardize, cv, neighborCv, grid, kGrid, seed);
+        return new TrainParams(
+                gamma,
+                dims,
+                neighbors,
+                qdaNeighbors,
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                grid,
+                kGrid,
+                seed);
     }
 
     /** With another neighbour grid. */
     public TrainParams withKGrid(int[] grid) {
         return new TrainParams(
-                gamma, dims, neighbors, qdaNeighbors, standardize, cv, neighborCv, gammaGrid, grid, seed);
+                gamma,
+                dims,
+                neighbors,
+                qdaNeighbors,
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                gammaGrid,
+                grid,
+                seed);
     }
 
     /** With another seed. */
     public TrainParams withSeed(long s) {
-        return new TrainParams(gamma, dims, neighbors, qdaNeighbors, standardize, cv, neighborCv, gammaGrid, kGrid, s);
+        return new TrainParams(
+                gamma,
+                dims,
+                neighbors,
+                qdaNeighbors,
+                standardize,
+                cv,
+                neighborCv,
+                neighborSelection,
+                gammaGrid,
+                kGrid,
+                s);
     }
 
     @Override
@@ -204,6 +291,7 @@ public record TrainParams(
                 && standardize == p.standardize
                 && cv.equals(p.cv)
                 && neighborCv.equals(p.neighborCv)
+                && neighborSelection == p.neighborSelection
                 && Arrays.equals(gammaGrid, p.gammaGrid)
                 && Arrays.equals(kGrid, p.kGrid)
                 && seed == p.seed;
@@ -219,6 +307,7 @@ public record TrainParams(
                 standardize,
                 cv,
                 neighborCv,
+                neighborSelection,
                 Arrays.hashCode(gammaGrid),
                 Arrays.hashCode(kGrid),
                 seed);
@@ -228,6 +317,7 @@ public record TrainParams(
     public String toString() {
         return "TrainParams[gamma=" + gamma + ", dims=" + dims + ", neighbors=" + neighbors + ", qdaNeighbors="
                 + qdaNeighbors + ", standardize=" + standardize + ", cv=" + cv + ", neighborCv=" + neighborCv
+                + ", neighborSelection=" + neighborSelection
                 + ", gammaGrid=" + Arrays.toString(gammaGrid) + ", kGrid=" + Arrays.toString(kGrid) + ", seed="
                 + seed + "]";
     }

@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * <ol>
  *   <li>optional per-feature standardisation with training statistics ({@link TrainParams#standardize()});
  *   <li>LDG neighbour count k: local-QDA accuracy on the (standardised) input data by seeded stratified
- *       5-fold CV over {1, 2, 4, …, 128} capped at the largest class (ties → larger k, which avoids the
+ *       5-fold CV over {1, 2, 4, …, 128} up to the first value ≥ the largest class, i.e. "the whole class"
+ *       (ties → larger k, which avoids the
  *       noisy k = 1 choices of tiny training sets noted in method notes §1);
  *   <li>γ: 3-NN CV accuracy over the γ grid at ℓ<sub>γ</sub> = G − 1 for small-sample data (n &lt; d + G,
  *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ
@@ -36,6 +37,9 @@ import java.util.stream.IntStream;
  *   <li>local-QDA neighbour count in LDG space by the same CV, LDG refitted per fold (ties → larger k);
  *   <li>final LDG on all training data, projection of the training series, local QDA.
  * </ol>
+ *
+ * With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at its
+ * best γ; ties → larger k), which costs one γ search per candidate k.
  *
  * The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
  * uses leave-one-out) and seeded stratified 10-fold above, unless given. A value fixed in {@link
@@ -102,20 +106,25 @@ public final class Trainer {
         int[][] neighborFolds = folds(params.neighborCv(), y, g, seed);
         int[] kGrid = Grids.capGrid(params.kGrid(), maxClass);
 
-        // Step 2: LDG neighbour count by local QDA on the input data.
-        GridScores kScores;
-        int k;
-        if (params.neighbors().isPresent()) {
-            k = params.neighbors().getAsInt();
-            kScores = GridScores.user(k, true);
+        // Step 2 (thesis rule): LDG neighbour count by local QDA on the input data.
+        boolean searchK = params.neighbors().isEmpty();
+        boolean jointK = searchK && params.neighborSelection() == NeighborSelection.KNN;
+        GridScores kScores = null;
+        int[] kCands;
+        if (!searchK) {
+            kCands = new int[] {params.neighbors().getAsInt()};
+            kScores = GridScores.user(kCands[0], true);
+        } else if (jointK) {
+            kCands = kGrid;
         } else {
             progress.extendBy(neighborFolds.length);
             double[] acc = LocalQdaCrossValidation.accuracy(x, y, g, kGrid, neighborFolds, progress);
-            k = kGrid[Grids.argmaxPreferLast(acc)];
-            kScores = GridScores.searched(kGrid, acc, k);
+            int best = kGrid[Grids.argmaxPreferLast(acc)];
+            kScores = GridScores.searched(kGrid, acc, best);
+            kCands = new int[] {best};
         }
 
-        // Steps 3–4: γ and ℓ by 3-NN CV with LDG refitted per fold.
+        // Steps 3–4: γ and ℓ (and k under the 3-NN rule) by 3-NN CV with LDG refitted per fold.
         int maxDims = maxFoldDims(folds, n, d);
         int[] dimsCand;
         if (params.dims().isPresent()) {
@@ -128,40 +137,62 @@ public final class Trainer {
                 params.gamma().isPresent() ? new double[] {params.gamma().getAsDouble()} : params.gammaGrid();
         int[] scored = union(dimsCand, gammaDims);
         int[] scorable = Arrays.stream(scored).filter(l -> l <= maxDims).toArray();
-        double[][] acc3 = new double[gammas.length][scored.length];
-        for (double[] row : acc3) {
-            Arrays.fill(row, Double.NaN);
-        }
         boolean searchGamma = params.gamma().isEmpty();
         boolean searchDims = params.dims().isEmpty();
-        if (scorable.length > 0) {
-            progress.extendBy((long) folds.length * gammas.length);
-            double[][] raw = LdgCrossValidation.accuracy(
-                    x, y, g, k, gammas, scorable, folds, LdgCrossValidation.knnScorer(g, KNN_K), threads, progress);
-            for (int gi = 0; gi < gammas.length; gi++) {
-                for (int j = 0; j < scorable.length; j++) {
-                    acc3[gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
-                }
-            }
-        } else if (searchGamma) {
+        if (scorable.length == 0 && (searchGamma || jointK)) {
             throw new IllegalArgumentException(
-                    "--dims " + gammaDims + " exceeds the " + maxDims
-                            + " dimensions LDG can supply on every cross-validation fold; give --gamma as well or lower --dims");
+                    "--dims " + gammaDims + " exceeds the " + maxDims + " dimensions LDG can supply on every "
+                            + "cross-validation fold; give --gamma and --neighbors as well or lower --dims");
         }
         int gammaCol = Grids.indexOf(scored, gammaDims);
-        double[] gammaAcc = column(acc3, gammaCol);
-        int gammaIdx = searchGamma ? Grids.argmaxPreferLast(gammaAcc) : 0;
+        double[][][] acc3 = new double[kCands.length][gammas.length][scored.length];
+        int[] bestGamma = new int[kCands.length];
+        double[] kAcc = new double[kCands.length];
+        for (int ki = 0; ki < kCands.length; ki++) {
+            for (double[] row : acc3[ki]) {
+                Arrays.fill(row, Double.NaN);
+            }
+            if (scorable.length > 0) {
+                progress.extendBy((long) folds.length * gammas.length);
+                double[][] raw = LdgCrossValidation.accuracy(
+                        x,
+                        y,
+                        g,
+                        kCands[ki],
+                        gammas,
+                        scorable,
+                        folds,
+                        LdgCrossValidation.knnScorer(g, KNN_K),
+                        threads,
+                        progress);
+                for (int gi = 0; gi < gammas.length; gi++) {
+                    for (int j = 0; j < scorable.length; j++) {
+                        acc3[ki][gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
+                    }
+                }
+            }
+            bestGamma[ki] = searchGamma ? Grids.argmaxPreferLast(column(acc3[ki], gammaCol)) : 0;
+            kAcc[ki] = acc3[ki][bestGamma[ki]][gammaCol];
+        }
+        int kIdx = jointK ? Grids.argmaxPreferLast(kAcc) : 0;
+        int k = kCands[kIdx];
+        if (jointK) {
+            kScores = GridScores.searched(kCands, kAcc, k);
+        }
+        double[][] accK = acc3[kIdx];
+        double[] gammaAcc = column(accK, gammaCol);
+        int gammaIdx = bestGamma[kIdx];
         double gamma = gammas[gammaIdx];
         GridScores gammaScores =
                 searchGamma ? GridScores.searched(gammas, gammaAcc, gamma) : GridScores.user(gamma, false, gammaAcc[0]);
         double[] dimsAcc = new double[dimsCand.length];
         for (int j = 0; j < dimsCand.length; j++) {
-            dimsAcc[j] = acc3[gammaIdx][Grids.indexOf(scored, dimsCand[j])];
+            dimsAcc[j] = accK[gammaIdx][Grids.indexOf(scored, dimsCand[j])];
         }
         int dims = searchDims ? dimsCand[Grids.argmaxPreferFirst(dimsAcc)] : dimsCand[0];
         GridScores dimsScores =
                 searchDims ? GridScores.searched(dimsCand, dimsAcc, dims) : GridScores.user(dims, true, dimsAcc[0]);
-        double cvAccuracy = acc3[gammaIdx][Grids.indexOf(scored, dims)];
+        double cvAccuracy = accK[gammaIdx][Grids.indexOf(scored, dims)];
 
         // Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data.
         LdgParams ldgParams = new LdgParams(k, gamma);
@@ -207,7 +238,15 @@ public final class Trainer {
                 .priors(priors)
                 .qdaNeighbors(qdaK)
                 .selection(new SelectionReport(
-                        cv, params.neighborCv(), gammaDims, kScores, gammaScores, dimsScores, qdaScores, cvAccuracy))
+                        cv,
+                        jointK ? NeighborSelection.KNN.cliName() : NeighborSelection.LOCAL_QDA.cliName(),
+                        jointK ? cv : params.neighborCv(),
+                        gammaDims,
+                        kScores,
+                        gammaScores,
+                        dimsScores,
+                        qdaScores,
+                        cvAccuracy))
                 .build();
     }
 

@@ -44,7 +44,8 @@ final class TestModels {
                 .trainingPoints(points, classes)
                 .priors(new double[] {1.0 / 3, 1.0 / 3, 1.0 / 3})
                 .qdaNeighbors(2)
-                .selection(new SelectionReport(CvScheme.LOO, CvScheme.kFold(5), 2, k, gamma, dimsScores, qda, 0.8));
+                .selection(new SelectionReport(
+                        CvScheme.LOO, "local-qda", CvScheme.kFold(5), 2, k, gamma, dimsScores, qda, 0.8));
         if (standardize) {
             b.standardization(new Standardization(new double[] {0, 1, 2, 3, 4}, new double[] {1, 2, 0.5, 1, 3}));
         }

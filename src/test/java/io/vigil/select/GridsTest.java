@@ -32,8 +32,10 @@ class GridsTest {
         double[] s = {0.5, 0.9, 0.9, 0.1};
         assertEquals(2, Grids.argmaxPreferLast(s));
         assertEquals(1, Grids.argmaxPreferFirst(s));
-        assertArrayEquals(new int[] {1, 2, 4, 8}, Grids.capGrid(new int[] {1, 2, 4, 8, 16}, 10));
+        assertArrayEquals(new int[] {1, 2, 4, 8, 16}, Grids.capGrid(new int[] {1, 2, 4, 8, 16, 32}, 10));
+        assertArrayEquals(new int[] {1, 2, 4, 8}, Grids.capGrid(new int[] {1, 2, 4, 8, 16, 32}, 8));
         assertArrayEquals(new int[] {4}, Grids.capGrid(new int[] {4, 8}, 2));
+        assertArrayEquals(new int[] {1, 2}, Grids.capGrid(new int[] {1, 2}, 50));
     }
 
     @Test

@@ -118,12 +118,37 @@ class TrainerTest {
         assertEquals(GridScores.USER, s.gamma().source());
         assertFalse(Double.isNaN(s.gamma().accuracy()[0]));
         assertEquals(GridScores.CV, s.ldgNeighbors().source());
-        assertArrayEquals(new double[] {1, 2, 4, 8, 16}, s.ldgNeighbors().candidates(), 0, "k grid capped at 20");
+        assertArrayEquals(new double[] {1, 2, 4, 8, 16, 32}, s.ldgNeighbors().candidates(), 0, "k grid up to 32 ≥ 20");
         assertEquals(GridScores.CV, s.qdaNeighbors().source());
-        assertEquals(5, s.qdaNeighbors().accuracy().length);
+        assertEquals(6, s.qdaNeighbors().accuracy().length);
         assertEquals(8, s.gammaDims(), "not small-sample (60 ≥ 8 + 3): γ at G + 5 = 8");
         assertEquals(s.dims().chosenAccuracy(), s.cvAccuracy());
         assertEquals(CvScheme.kFold(5), s.cv());
+    }
+
+    @Test
+    void jointNeighbourSelectionScoresEveryKAtItsBestGamma() {
+        Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 79).train();
+        TrainParams base =
+                TrainParams.defaults().withDims(2).withQdaNeighbors(2).withCv(CvScheme.kFold(4));
+        VigilModel joint = Trainer.train(train, base.withNeighborSelection(NeighborSelection.KNN), T0, Progress.none());
+        SelectionReport s = joint.selection();
+        assertEquals("3nn", s.neighborMethod());
+        assertEquals(CvScheme.kFold(4), s.neighborCv(), "the 3-NN rule uses the γ/ℓ folds");
+        assertArrayEquals(new double[] {1, 2, 4, 8}, s.ldgNeighbors().candidates(), 0, "up to 8 ≥ class size 8");
+        double best = Arrays.stream(s.ldgNeighbors().accuracy()).max().orElseThrow();
+        assertEquals(best, s.ldgNeighbors().chosenAccuracy());
+        assertEquals(best, s.gamma().chosenAccuracy(), "k's score is its best γ's score at ℓ_γ");
+        // Each k's score equals a run with that k fixed.
+        double[] cand = s.ldgNeighbors().candidates();
+        for (int i = 0; i < cand.length; i++) {
+            VigilModel fixed = Trainer.train(train, base.withNeighbors((int) cand[i]), T0, Progress.none());
+            assertEquals(
+                    s.ldgNeighbors().accuracy()[i], fixed.selection().gamma().chosenAccuracy(), "k=" + cand[i]);
+        }
+        assertEquals(
+                "local-qda",
+                Trainer.train(train, base, T0, Progress.none()).selection().neighborMethod());
     }
 
     @Test
