@@ -54,8 +54,9 @@ public final class ExperimentCommand implements Runnable {
             name = "table33",
             mixinStandardHelpOptions = true,
             description = {
-                "Thesis Table 3.3/3.4 protocol: merge train+test, draw seeded stratified re-splits with the original",
-                "sizes, select and train on each training part, report LDG + 3-NN test accuracy beside the thesis."
+                "Thesis Table 3.3/3.4 protocol (section 3.5.2): merge train+test, draw seeded stratified",
+                "re-splits with the original sizes, select and train on each training part, and report",
+                "LDG + 3-NN test accuracy beside the thesis's figures."
             })
     static final class Table33 implements Callable<Integer> {
         @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
@@ -64,15 +65,16 @@ public final class ExperimentCommand implements Runnable {
         @Option(
                 names = "--datasets",
                 split = ",",
-                paramLabel = "A,B,...",
-                description = "Datasets to run " + "(default: every Table 3.3 dataset present under --data).")
+                paramLabel = "NAME",
+                description =
+                        "Comma-separated datasets to run (default: every Table 3.3 dataset present under --data).")
         List<String> datasets;
 
         @Option(
                 names = "--splits",
                 defaultValue = "10",
                 paramLabel = "N",
-                description = "Random re-splits per " + "dataset (default: ${DEFAULT-VALUE}, as in the thesis).")
+                description = "Random re-splits per dataset (default: ${DEFAULT-VALUE}, as in the thesis).")
         int splits;
 
         @Option(
@@ -80,7 +82,7 @@ public final class ExperimentCommand implements Runnable {
                 defaultValue = "g-1",
                 paramLabel = "g-1|cv",
                 description =
-                        "g-1: Table 3.3 " + "(dims = G-1); cv: Table 3.4 (dims by 3-NN CV). Default: ${DEFAULT-VALUE}.")
+                        "g-1: Table 3.3 (dims = G-1); cv: Table 3.4 (dims by 3-NN CV). Default: ${DEFAULT-VALUE}.")
         String dims;
 
         @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
@@ -92,14 +94,14 @@ public final class ExperimentCommand implements Runnable {
         @Option(
                 names = "--cv",
                 paramLabel = "loo|N",
-                description = "CV for gamma, dims and local-QDA k " + "(default: loo for n <= 100, else 10).")
+                description = "CV for gamma, dims and local-QDA k (default: loo for n <= 100, else 10).")
         String cv;
 
         @Option(
                 names = "--neighbor-cv",
                 paramLabel = "loo|N",
                 defaultValue = "5",
-                description = "CV for the LDG " + "neighbour count (default: ${DEFAULT-VALUE}).")
+                description = "CV for the LDG neighbour count (default: ${DEFAULT-VALUE}).")
         String neighborCv;
 
         @Option(
@@ -114,14 +116,14 @@ public final class ExperimentCommand implements Runnable {
                 names = "--seed",
                 defaultValue = "1",
                 paramLabel = "S",
-                description = "Base seed (default: " + "${DEFAULT-VALUE}).")
+                description = "Base seed (default: ${DEFAULT-VALUE}).")
         long seed;
 
         @Option(
                 names = "--threads",
                 defaultValue = "2",
                 paramLabel = "N",
-                description = "Splits run in parallel " + "(default: ${DEFAULT-VALUE}); results do not depend on it.")
+                description = "Splits run in parallel (default: ${DEFAULT-VALUE}); results do not depend on it.")
         int threads;
 
         @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")

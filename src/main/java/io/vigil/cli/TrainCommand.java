@@ -45,13 +45,13 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(
             names = "--gamma",
             paramLabel = "G",
-            description = "Fix LDG gamma in [0, 1] (default: 3-NN CV over " + "0.01, 0.1, 0.3, 0.5, 0.7, 0.9).")
+            description = "Fix LDG gamma in [0, 1] (default: 3-NN CV over 0.01, 0.1, 0.3, 0.5, 0.7, 0.9).")
     Double gamma;
 
     @Option(
             names = "--dims",
             paramLabel = "L",
-            description = "Fix the LDG dimension (default: 3-NN CV over " + "G-1, G, G+1, G+2, G+4, G+8, G+16, G+32).")
+            description = "Fix the LDG dimension (default: 3-NN CV over G-1, G, G+1, G+2, G+4, G+8, G+16, G+32).")
     Integer dims;
 
     @Option(
@@ -64,7 +64,7 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(
             names = "--qda-neighbors",
             paramLabel = "K",
-            description = "Fix local QDA's neighbour count in LDG " + "space (default: CV over 1, 2, 4, ..., 128).")
+            description = "Fix local QDA's neighbour count in LDG space (default: CV over 1, 2, 4, ..., 128).")
     Integer qdaNeighbors;
 
     @Option(
@@ -84,8 +84,7 @@ public final class TrainCommand implements Callable<Integer> {
             names = "--neighbor-cv",
             paramLabel = "loo|N",
             defaultValue = "5",
-            description =
-                    "Cross-validation " + "for the LDG neighbour count (default: ${DEFAULT-VALUE}, as in the thesis).")
+            description = "Cross-validation for the LDG neighbour count (default: ${DEFAULT-VALUE}, as in the thesis).")
     String neighborCv;
 
     @Option(
@@ -100,7 +99,7 @@ public final class TrainCommand implements Callable<Integer> {
             names = "--seed",
             paramLabel = "S",
             defaultValue = "1",
-            description = "Seed of the fold assignment " + "(default: ${DEFAULT-VALUE}).")
+            description = "Seed of the fold assignment (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--json", description = "Print one JSON object on stdout; no progress bar.")
