@@ -26,8 +26,8 @@ import java.util.stream.IntStream;
  *   <li>optional per-feature standardisation with training statistics ({@link TrainParams#standardize()});
  *   <li>LDG neighbour count k: local-QDA accuracy on the (standardised) input data by seeded stratified
  *       5-fold CV over {1, 2, 4, …, 128} up to the first value ≥ the largest class, i.e. "the whole class"
- *       (ties → larger k, which avoids the
- *       noisy k = 1 choices of tiny training sets noted in method notes §1);
+ *       (ties → larger k, which avoids the noisy k = 1 choices of tiny training sets noted in method notes
+ *       §1);
  *   <li>γ: 3-NN CV accuracy over the γ grid at ℓ<sub>γ</sub> = G − 1 for small-sample data (n &lt; d + G,
  *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ
  *       (thesis §3.4). LDG is refitted on every fold ({@link LdgCrossValidation});
@@ -38,10 +38,10 @@ import java.util.stream.IntStream;
  *   <li>final LDG on all training data, projection of the training series, local QDA.
  * </ol>
  *
- * With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at its
- * best γ; ties → larger k), which costs one γ search per candidate k.
+ * <p>With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at
+ * its best γ; ties → larger k), which costs one γ search per candidate k.
  *
- * The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
+ * <p>The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
  * uses leave-one-out) and seeded stratified 10-fold above, unless given. A value fixed in {@link
  * TrainParams} skips its search. All random choices come from the seed: same data + params ⇒ the same
  * model. Every score is kept in the model's {@link SelectionReport}.
