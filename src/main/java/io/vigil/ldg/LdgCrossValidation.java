@@ -243,15 +243,7 @@ public final class LdgCrossValidation {
             this.neighbors = neighbors;
             this.n = x.length;
             this.d = d;
-            double[][] dist = new double[n][n];
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < i; j++) {
-                    double v = Kernels.squaredDistance(x[i], x[j]);
-                    dist[i][j] = v;
-                    dist[j][i] = v;
-                }
-            }
-            this.orders = NeighbourSets.sortedOrders(dist);
+            this.orders = NeighbourSets.sortedOrders(NeighbourSets.distances(x));
             this.xg = Ldg.centred(x, Ldg.mean(x));
             boolean anyKernel = false;
             boolean anyPrimal = false;
