@@ -9,6 +9,7 @@ final class Subcommands {
     static List<Object> all() {
         return List.of(
                 new GenerateCommand(),
+                new BenchCommand(),
                 new TrainCommand(),
                 new ClassifyCommand(),
                 new InspectCommand(),

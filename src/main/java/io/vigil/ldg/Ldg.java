@@ -35,6 +35,9 @@ public final class Ldg {
         PRIMAL
     }
 
+    /** Columns per task in the parallel forward substitution of {@link #reorthonormalize} (fits in L1/L2). */
+    private static final int SUBSTITUTION_BLOCK = 512;
+
     private Ldg() {}
 
     /**
@@ -170,18 +173,9 @@ public final class Ldg {
         return xc;
     }
 
-    /** The n×n Gram matrix of the rows, each entry one fixed-order dot product. */
+    /** The n×n Gram matrix of the rows ({@link Kernels#pairwise}). */
     static DMatrixRMaj gram(double[][] rows) {
-        int n = rows.length;
-        DMatrixRMaj k = new DMatrixRMaj(n, n);
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j <= i; j++) {
-                double v = Kernels.dot(rows[i], rows[j]);
-                k.data[i * n + j] = v;
-                k.data[j * n + i] = v;
-            }
-        }
-        return k;
+        return new DMatrixRMaj(Kernels.pairwise(rows, false));
     }
 
     /** Rows of Bᵀ = αᵀ X<sub>c</sub>: row c = Σ<sub>i</sub> α[i][c]·x<sub>c,i</sub> (axpy over d, no d×d). */
@@ -190,12 +184,22 @@ public final class Ldg {
         int r = alpha.numCols;
         int d = xc[0].length;
         double[][] bt = new double[r][d];
-        for (int c = 0; c < r; c++) {
-            double[] row = bt[c];
-            for (int i = 0; i < m; i++) {
-                Kernels.axpy(alpha.data[i * r + c], xc[i], row, d);
+        int chunks = (d + Kernels.CHUNK - 1) / Kernels.CHUNK;
+        // Blocked over features so a chunk of all n rows stays in cache while every direction reads it.
+        Kernels.forEach(chunks, (long) r * m * d, blk -> {
+            int from = blk * Kernels.CHUNK;
+            int to = Math.min(d, from + Kernels.CHUNK);
+            for (int c = 0; c < r; c++) {
+                double[] row = bt[c];
+                for (int i = 0; i < m; i++) {
+                    double a = alpha.data[i * r + c];
+                    double[] src = xc[i];
+                    for (int t = from; t < to; t++) {
+                        row[t] += a * src[t];
+                    }
+                }
             }
-        }
+        });
         return bt;
     }
 
@@ -207,12 +211,7 @@ public final class Ldg {
     static void reorthonormalize(double[][] bt) {
         int r = bt.length;
         int d = bt[0].length;
-        double[][] l = new double[r][r];
-        for (int a = 0; a < r; a++) {
-            for (int b = 0; b <= a; b++) {
-                l[a][b] = Kernels.dot(bt[a], bt[b]);
-            }
-        }
+        double[][] l = Kernels.pairwise(bt, false);
         for (int c = 0; c < r; c++) {
             double diag = l[c][c];
             for (int j = 0; j < c; j++) {
@@ -232,16 +231,27 @@ public final class Ldg {
                 l[a][c] = s / lcc;
             }
         }
-        for (int c = 0; c < r; c++) {
-            double[] row = bt[c];
-            for (int j = 0; j < c; j++) {
-                Kernels.axpy(-l[c][j], bt[j], row, d);
+        // Forward substitution L·Bᵀ_new = Bᵀ_old, independently per block of columns (rows depend on
+        // earlier rows, columns do not depend on each other).
+        int blocks = (d + SUBSTITUTION_BLOCK - 1) / SUBSTITUTION_BLOCK;
+        Kernels.forEach(blocks, (long) r * r * d / 2, blk -> {
+            int from = blk * SUBSTITUTION_BLOCK;
+            int to = Math.min(d, from + SUBSTITUTION_BLOCK);
+            for (int c = 0; c < r; c++) {
+                double[] row = bt[c];
+                for (int j = 0; j < c; j++) {
+                    double f = l[c][j];
+                    double[] prev = bt[j];
+                    for (int t = from; t < to; t++) {
+                        row[t] -= f * prev[t];
+                    }
+                }
+                double inv = 1.0 / l[c][c];
+                for (int t = from; t < to; t++) {
+                    row[t] *= inv;
+                }
             }
-            double inv = 1.0 / l[c][c];
-            for (int t = 0; t < d; t++) {
-                row[t] *= inv;
-            }
-        }
+        });
     }
 
     static double[][] transposeToRows(DMatrixRMaj b) {

@@ -29,7 +29,8 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *       computed once; a fold double-centres its block of the Gram matrix (O(m²)) or downdates the
  *       scatter by its held-out rows (O(|T|d²)) instead of touching all n·d values again;
  *   <li>per fold, the span factorisation and V<sub>r</sub>, A<sub>r</sub> are computed once and shared by
- *       every γ; per (fold, γ) one r×r symmetric eigendecomposition serves every ℓ (nested bases);
+ *       every γ; per (fold, γ) one r×r symmetric eigenproblem serves every ℓ (nested bases), and only its
+ *       max ℓ smallest eigenvectors are computed ({@link PartialEigen}, checked, with a full-QR fallback);
  *   <li>folds run on a fixed-size thread pool; each fold writes its own counts and they are summed in
  *       fold order, so results do not depend on scheduling.
  * </ul>
@@ -243,15 +244,7 @@ public final class LdgCrossValidation {
             this.neighbors = neighbors;
             this.n = x.length;
             this.d = d;
-            double[][] dist = new double[n][n];
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < i; j++) {
-                    double v = Kernels.squaredDistance(x[i], x[j]);
-                    dist[i][j] = v;
-                    dist[j][i] = v;
-                }
-            }
-            this.orders = NeighbourSets.sortedOrders(dist);
+            this.orders = NeighbourSets.sortedOrders(NeighbourSets.distances(x));
             this.xg = Ldg.centred(x, Ldg.mean(x));
             boolean anyKernel = false;
             boolean anyPrimal = false;
@@ -320,8 +313,7 @@ public final class LdgCrossValidation {
             }
             int[][] correct = new int[gammas.length][dims.length];
             for (int g = 0; g < gammas.length; g++) {
-                Kernels.SortedEigen e = problem.solve(gammas[g]);
-                DMatrixRMaj lead = CommonOps_DDRM.extract(e.vectors(), 0, r, 0, maxDims);
+                DMatrixRMaj lead = problem.solveSmallest(gammas[g], maxDims).vectors();
                 double[][] trainProj = toRows(multiply(trainCoords, lead));
                 double[][] testProj = toRows(multiply(testCoords, lead));
                 scorer.score(trainProj, trainY, testProj, testY, capped, correct[g]);

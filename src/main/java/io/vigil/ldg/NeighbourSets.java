@@ -81,31 +81,27 @@ final class NeighbourSets {
      */
     static NeighbourSets fromRows(double[][] x, int[] y, int numClasses, int k) {
         int m = x.length;
-        double[][] dist = new double[m][m];
-        for (int i = 0; i < m; i++) {
-            for (int j = 0; j < i; j++) {
-                double d = Kernels.squaredDistance(x[i], x[j]);
-                dist[i][j] = d;
-                dist[j][i] = d;
-            }
-        }
-        int[][] orders = sortedOrders(dist);
+        int[][] orders = sortedOrders(distances(x));
         return build(y, numClasses, k, i -> orders[i], null);
+    }
+
+    /** All pairwise squared Euclidean distances (symmetric, zero diagonal), see {@link Kernels#pairwise}. */
+    static double[][] distances(double[][] x) {
+        return Kernels.pairwise(x, true);
     }
 
     /** For each row of a distance matrix, all column indices sorted by (distance, index). */
     static int[][] sortedOrders(double[][] dist) {
         int m = dist.length;
         int[][] orders = new int[m][];
-        int[] tmp = new int[m];
-        for (int i = 0; i < m; i++) {
+        Kernels.forEach(m, (long) m * m * 8, i -> {
             int[] idx = new int[m];
             for (int j = 0; j < m; j++) {
                 idx[j] = j;
             }
-            Kernels.mergeSort(idx, tmp, 0, m, dist[i]);
+            Kernels.mergeSort(idx, new int[m], 0, m, dist[i]);
             orders[i] = idx;
-        }
+        });
         return orders;
     }
 

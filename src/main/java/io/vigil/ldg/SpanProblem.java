@@ -175,12 +175,25 @@ final class SpanProblem {
         return between.copy();
     }
 
-    /** Eigen-pairs of V<sub>r</sub> − γA<sub>r</sub>, eigenvalues ascending (eq. 3.12, Prop. 1). */
+    /** All eigen-pairs of V<sub>r</sub> − γA<sub>r</sub>, eigenvalues ascending (eq. 3.12, Prop. 1). */
     Kernels.SortedEigen solve(double gamma) {
+        return Kernels.symmetricEigen(matrix(gamma), true, describe(gamma));
+    }
+
+    /** The {@code count} smallest eigen-pairs only ({@link PartialEigen}), for cross-validation. */
+    Kernels.SortedEigen solveSmallest(double gamma, int count) {
+        return PartialEigen.smallest(matrix(gamma), count, describe(gamma));
+    }
+
+    private DMatrixRMaj matrix(double gamma) {
         int r = dim();
         DMatrixRMaj p = new DMatrixRMaj(r, r);
         CommonOps_DDRM.add(within, -gamma, between, p);
         Kernels.symmetrize(p);
-        return Kernels.symmetricEigen(p, true, "the " + r + "×" + r + " LDG matrix V − γA (γ = " + gamma + ")");
+        return p;
+    }
+
+    private String describe(double gamma) {
+        return "the " + dim() + "×" + dim() + " LDG matrix V − γA (γ = " + gamma + ")";
     }
 }

@@ -264,7 +264,7 @@ class LdgTest {
     @Test
     void sameInputGivesIdenticalBytes() {
         int[] y = LdgReference.blocks(3, 8);
-        for (int d : new int[] {6, 60}) {
+        for (int d : new int[] {6, 60, 3000}) {
             double[][] x = LdgReference.randomData(y, 3, d, 1.0, 99L);
             LdgBasis first = Ldg.fit(x, y, 3, new LdgParams(3, 0.4));
             LdgBasis second = Ldg.fit(x, y, 3, new LdgParams(3, 0.4));

@@ -1,0 +1,82 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class BenchCommandTest {
+    private record Run(int exit, String out, String err) {}
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = VigilCli.commandLine()
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void ldgFitJsonIsOneObjectWithTheMeasurements() throws Exception {
+        Run r = run("bench", "ldg-fit", "--n", "20", "--d", "50", "--classes", "3", "--repeat", "2", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().strip().lines().count(), r.out());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals("ldg-fit", j.get("benchmark").asText());
+        assertEquals("kernel", j.get("form").asText());
+        assertEquals(19, j.get("rank").asInt(), "centred rank n − 1");
+        assertEquals(2, j.get("seconds").size());
+        assertTrue(j.get("min_seconds").asDouble() > 0);
+        assertTrue(j.get("min_seconds").asDouble() <= j.get("median_seconds").asDouble());
+        assertTrue(j.get("peak_heap_bytes").asLong() > 0);
+    }
+
+    @Test
+    void ldgFitTableAndForcedPrimalForm() {
+        Run r = run("bench", "ldg-fit", "--n", "30", "--d", "8", "--repeat", "1", "--form", "primal");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("fit_s_min") && r.out().contains("primal"), r.out());
+    }
+
+    @Test
+    void ldgCvJson() throws Exception {
+        Run r = run(
+                "bench",
+                "ldg-cv",
+                "--n",
+                "24",
+                "--d",
+                "10",
+                "--classes",
+                "3",
+                "--folds",
+                "0",
+                "--threads",
+                "1",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals("loo", j.get("scheme").asText());
+        assertEquals(24, j.get("folds").asInt());
+        assertEquals(24 * 6, j.get("fits").asInt());
+    }
+
+    @Test
+    void usageErrorsExitTwoAndFailuresExitOne() {
+        assertEquals(2, run("bench").exit());
+        Run bad = run("bench", "ldg-fit", "--neighbors", "0");
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().contains("neighbors must be >= 1"), bad.err());
+        assertEquals(2, run("bench", "ldg-cv", "--folds", "1").exit());
+        Run fail = run("bench", "ldg-fit", "--n", "3", "--d", "4", "--classes", "5", "--repeat", "1");
+        assertEquals(1, fail.exit());
+        assertTrue(fail.err().startsWith("vigil ldg-fit: "), fail.err());
+        assertEquals(0, run("bench", "ldg-fit", "--help").exit());
+        assertEquals(0, run("bench", "--help").exit());
+    }
+}
