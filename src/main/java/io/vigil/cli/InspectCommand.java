@@ -41,6 +41,9 @@ public final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (!Files.isRegularFile(modelFile)) {
+            throw new IllegalArgumentException("model file not found: " + modelFile);
+        }
         byte[] bytes = Files.readAllBytes(modelFile);
         VigilModel m = ModelFile.standard().read(bytes, modelFile.toString());
         Map<String, Long> parts = ModelFile.partSizes(bytes);

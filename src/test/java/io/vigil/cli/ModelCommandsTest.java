@@ -160,7 +160,9 @@ class ModelCommandsTest {
         assertTrue(r.err().contains("model format version 7 is newer than this Vigil supports (1)"), r.err());
         Run c = run("classify", "--model", future.toString(), "--data", data.toString(), "--dataset", "CBF");
         assertEquals(1, c.exit());
-        assertEquals(1, run("inspect", dir.resolve("nope.json").toString()).exit());
+        Run missing = run("inspect", dir.resolve("nope.json").toString());
+        assertEquals(1, missing.exit());
+        assertTrue(missing.err().contains("model file not found"), missing.err());
     }
 
     @Test
