@@ -24,7 +24,7 @@ class LocalQdaTest {
         double[] q = {1, 0};
         // Class 0: neighbours (0,0),(2,0): mean (1,0), ML variances (1,0) → Σ0 = diag(1+r, r).
         // Class 1: neighbours (1,1),(1,3): mean (1,2), ML variances (0,1) → Σ1 = diag(r, 1+r).
-        double r = LocalQda.COVARIANCE_RIDGE;
+        double r = 1e-4; // the ridge of method notes §2, written out so a changed constant fails this test
         double f0 = -0.0 - Math.log(1 + r) - Math.log(r) + 2 * Math.log(3.0 / 5);
         double f1 = -(4 / (1 + r)) - Math.log(r) - Math.log(1 + r) + 2 * Math.log(2.0 / 5);
         assertTrue(f0 > f1);
