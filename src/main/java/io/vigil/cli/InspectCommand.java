@@ -73,7 +73,7 @@ public final class InspectCommand implements Callable<Integer> {
         o.put("gamma", m.gamma());
         o.put("neighbors", m.ldgNeighbors());
         o.put("qda_neighbors", m.qdaNeighbors());
-        o.put("standardize", m.standardization().isPresent());
+        o.put("standardize", m.standardizer().isPresent());
         o.put("seed", m.seed());
         o.put("fingerprint", m.fingerprint());
         SelectionReport s = m.selection();
@@ -146,7 +146,7 @@ public final class InspectCommand implements Callable<Integer> {
         row(
                 out,
                 "preprocessing",
-                m.standardization().isPresent()
+                m.standardizer().isPresent()
                         ? "per-feature standardisation with training means and scales"
                         : "none (series used as given)");
         row(

@@ -161,7 +161,7 @@ public final class TrainCommand implements Callable<Integer> {
                         : model.selection().cvAccuracy());
         o.put("fit_seconds", seconds);
         o.put("qda_neighbors", model.qdaNeighbors());
-        o.put("standardize", model.standardization().isPresent());
+        o.put("standardize", model.standardizer().isPresent());
         o.put("cv", model.selection().cv().toString());
         o.put("neighbor_selection", model.selection().neighborMethod());
         o.put("seed", model.seed());

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.ldg.Standardizer;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -213,8 +214,8 @@ public final class ModelFile {
         root.put("seed", m.seed());
 
         ObjectNode pre = root.putObject("preprocessing");
-        pre.put("standardize", m.standardization().isPresent());
-        m.standardization().ifPresent(s -> {
+        pre.put("standardize", m.standardizer().isPresent());
+        m.standardizer().ifPresent(s -> {
             pre.set("means", ModelJson.vector(s.means()));
             pre.set("scales", ModelJson.vector(s.scales()));
         });
@@ -356,7 +357,11 @@ public final class ModelFile {
                 throw new IllegalArgumentException("preprocessing.means has " + means.length
                         + " values but preprocessing.scales has " + scales.length);
             }
-            b.standardization(new Standardization(means, scales));
+            try {
+                b.standardizer(Standardizer.of(means, scales));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("preprocessing: " + e.getMessage(), e);
+            }
         } else {
             ModelJson.checkFields(pre, "preprocessing", Set.of("standardize"));
         }

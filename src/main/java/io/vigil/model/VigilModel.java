@@ -1,6 +1,7 @@
 package io.vigil.model;
 
 import io.vigil.classify.LocalQda;
+import io.vigil.ldg.Standardizer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +45,7 @@ public final class VigilModel {
     private final int[] classCounts;
     private final String fingerprint;
     private final long seed;
-    private final Standardization standardization;
+    private final Standardizer standardizer;
     private final int ldgNeighbors;
     private final double gamma;
     private final int dims;
@@ -71,7 +72,7 @@ public final class VigilModel {
         this.classCounts = b.classCounts.clone();
         this.fingerprint = b.fingerprint;
         this.seed = b.seed;
-        this.standardization = b.standardization;
+        this.standardizer = b.standardizer;
         this.ldgNeighbors = b.ldgNeighbors;
         this.gamma = b.gamma;
         this.dims = b.dims;
@@ -110,7 +111,7 @@ public final class VigilModel {
                 .classCounts(classCounts)
                 .fingerprint(fingerprint)
                 .seed(seed)
-                .standardization(standardization)
+                .standardizer(standardizer)
                 .ldg(ldgNeighbors, gamma, dims, eigenvalues, basis())
                 .trainingPoints(trainingPoints, trainingClasses)
                 .priors(priors)
@@ -171,9 +172,9 @@ public final class VigilModel {
         return seed;
     }
 
-    /** The per-feature standardisation applied before LDG, if any. */
-    public Optional<Standardization> standardization() {
-        return Optional.ofNullable(standardization);
+    /** The per-feature standardisation (thesis §3.4) applied before LDG, if any. */
+    public Optional<Standardizer> standardizer() {
+        return Optional.ofNullable(standardizer);
     }
 
     /** LDG neighbour count k (method notes §1). */
@@ -274,7 +275,7 @@ public final class VigilModel {
         }
         Arrays.fill(out, 0, dims, 0);
         for (int t = 0; t < length; t++) {
-            double v = standardization == null ? series[t] : standardization.apply(t, series[t]);
+            double v = standardizer == null ? series[t] : standardizer.apply(t, series[t]);
             int row = t * dims;
             for (int j = 0; j < dims; j++) {
                 out[j] += basis[row + j] * v;
@@ -305,7 +306,7 @@ public final class VigilModel {
                 && Arrays.equals(classCounts, m.classCounts)
                 && fingerprint.equals(m.fingerprint)
                 && seed == m.seed
-                && Objects.equals(standardization, m.standardization)
+                && sameStandardizer(standardizer, m.standardizer)
                 && ldgNeighbors == m.ldgNeighbors
                 && Double.compare(gamma, m.gamma) == 0
                 && dims == m.dims
@@ -330,6 +331,13 @@ public final class VigilModel {
                 + dims + ", γ=" + gamma + "]";
     }
 
+    private static boolean sameStandardizer(Standardizer a, Standardizer b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Arrays.equals(a.means(), b.means()) && Arrays.equals(a.scales(), b.scales());
+    }
+
     private static double[][] deepCopy(double[][] a) {
         double[][] out = new double[a.length][];
         for (int i = 0; i < a.length; i++) {
@@ -352,7 +360,7 @@ public final class VigilModel {
         private int[] classCounts;
         private String fingerprint;
         private long seed;
-        private Standardization standardization;
+        private Standardizer standardizer;
         private int ldgNeighbors;
         private double gamma = Double.NaN;
         private int dims;
@@ -414,8 +422,8 @@ public final class VigilModel {
         }
 
         /** The standardisation, or null for none. */
-        public Builder standardization(Standardization s) {
-            this.standardization = s;
+        public Builder standardizer(Standardizer s) {
+            this.standardizer = s;
             return this;
         }
 
@@ -559,8 +567,8 @@ public final class VigilModel {
             if (qdaNeighbors < 1) {
                 throw new IllegalArgumentException("local_qda.neighbors must be ≥ 1, got " + qdaNeighbors);
             }
-            if (standardization != null) {
-                sizeCheck("preprocessing.means", standardization.length(), "values", "dataset.length", length);
+            if (standardizer != null) {
+                sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
             }
             if (selection.gammaDims() < 1) {
                 throw new IllegalArgumentException("selection.gamma_dims must be ≥ 1, got " + selection.gammaDims());

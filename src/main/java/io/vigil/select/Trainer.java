@@ -11,7 +11,6 @@ import io.vigil.model.CvScheme;
 import io.vigil.model.DataFingerprint;
 import io.vigil.model.GridScores;
 import io.vigil.model.SelectionReport;
-import io.vigil.model.Standardization;
 import io.vigil.model.VigilModel;
 import io.vigil.util.Progress;
 import java.time.Instant;
@@ -94,11 +93,11 @@ public final class Trainer {
         int maxClass = Arrays.stream(counts).max().orElse(1);
         int[] y = train.classIndices();
         double[][] x = train.rows();
-        Standardization standardization = null;
+        Standardizer standardizer = null;
         if (params.standardize()) {
             Standardizer st = Standardizer.fit(x);
             x = st.apply(x);
-            standardization = new Standardization(st.means(), st.scales());
+            standardizer = st;
         }
         long seed = params.seed();
         CvScheme cv = params.cv().orElse(CvScheme.auto(n));
@@ -232,7 +231,7 @@ public final class Trainer {
                 .classCounts(counts)
                 .fingerprint(DataFingerprint.of(train))
                 .seed(seed)
-                .standardization(standardization)
+                .standardizer(standardizer)
                 .ldg(k, gamma, dims, basis.eigenvalues(), basis.basis(dims))
                 .trainingPoints(points, y)
                 .priors(priors)

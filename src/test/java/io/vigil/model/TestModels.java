@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.ldg.Standardizer;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -47,7 +48,7 @@ final class TestModels {
                 .selection(new SelectionReport(
                         CvScheme.LOO, "local-qda", CvScheme.kFold(5), 2, k, gamma, dimsScores, qda, 0.8));
         if (standardize) {
-            b.standardization(new Standardization(new double[] {0, 1, 2, 3, 4}, new double[] {1, 2, 0.5, 1, 3}));
+            b.standardizer(Standardizer.of(new double[] {0, 1, 2, 3, 4}, new double[] {1, 2, 0.5, 1, 3}));
         }
         return b.build();
     }

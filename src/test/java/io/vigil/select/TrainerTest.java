@@ -172,8 +172,8 @@ class TrainerTest {
                 .withNeighbors(4)
                 .withQdaNeighbors(2);
         VigilModel m = Trainer.train(train, params, T0, Progress.none());
-        assertTrue(m.standardization().isPresent());
-        assertEquals(train.length(), m.standardization().get().length());
+        assertTrue(m.standardizer().isPresent());
+        assertEquals(train.length(), m.standardizer().get().dim());
         // The stored training points are the projections of the standardised training series.
         double[] y = new double[m.dims()];
         double[][] pts = m.trainingPoints();
