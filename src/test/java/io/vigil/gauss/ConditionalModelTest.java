@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -71,7 +73,7 @@ class ConditionalModelTest {
                 est.update(state, p.x[t - 1]);
             }
             assertEquals(t, state.time());
-            double[] z = java.util.Arrays.copyOf(p.x, t);
+            double[] z = Arrays.copyOf(p.x, t);
             DirectReference ref = DirectReference.conditional(p.mean, p.sigma, z, p.basis);
             est.conditionalMean(state, my);
             est.conditionalCovariance(state, ry);
@@ -99,7 +101,7 @@ class ConditionalModelTest {
             unit.set(i, i, 1.0);
         }
         for (int t = 0; t < 10; t++) {
-            double[] z = java.util.Arrays.copyOf(p.x, t);
+            double[] z = Arrays.copyOf(p.x, t);
             DirectReference ref = DirectReference.conditional(p.mean, p.sigma, z, unit);
             assertEquals(ref.covY.get(t, t), dv[t], REL_TOL * 5.0, "D_" + t);
         }
@@ -164,7 +166,7 @@ class ConditionalModelTest {
         JointGaussian g = JointGaussian.fromCovariance(p.mean, p.sigma, Shrinkage.external());
         ConditionalModel m = ConditionalModel.build(g, p.basis);
         DMatrixRMaj expected = new DMatrixRMaj(3, 8);
-        org.ejml.dense.row.CommonOps_DDRM.multTransA(p.basis, g.unitLower(), expected);
+        CommonOps_DDRM.multTransA(p.basis, g.unitLower(), expected);
         assertArrayEquals(expected.data, m.projectedFactor().data, 1e-14 * 8, "P = BᵀL (8-term sums of O(1))");
     }
 
