@@ -251,16 +251,9 @@ public final class ConditionalModel {
         return initialMean[k];
     }
 
-    double tableEntry(int t, int packedIndex) {
-        return covTable[t * packedSize + packedIndex];
-    }
-
-    int packedSize() {
-        return packedSize;
-    }
-
-    void copyRow(int t, double[] out) {
-        System.arraycopy(covTable, t * packedSize, out, 0, packedSize);
+    /** The R_y table itself (read-only by contract); row t starts at {@code t·ℓ(ℓ+1)/2}. */
+    double[] tableRef() {
+        return covTable;
     }
 
     void unpackRow(int t, double[] dense) {

@@ -368,11 +368,13 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
             for (int k = 0; k < reduced; k++) {
                 diff[k] = m.initialMean(k) + state.meanShift[off + k] - mean[k];
             }
+            double[] table = m.tableRef();
+            int base = t * q;
             int idx = 0;
             for (int i = 0; i < reduced; i++) {
                 double di = diff[i];
                 for (int j = 0; j <= i; j++) {
-                    packedOut[idx] += p * (m.tableEntry(t, idx) + di * diff[j]);
+                    packedOut[idx] += p * (table[base + idx] + di * diff[j]);
                     idx++;
                 }
             }
@@ -397,12 +399,13 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
             for (int k = 0; k < reduced; k++) {
                 diff[k] = m.initialMean(k) + state.meanShift[off + k] - mean[k];
             }
-            int idx = 0;
+            double[] table = m.tableRef();
+            int idx = t * SymmetricPacked.size(reduced);
             for (int i = 0; i < reduced; i++) {
                 double di = diff[i];
+                int row = i * reduced;
                 for (int j = 0; j <= i; j++) {
-                    o[i * reduced + j] += p * (m.tableEntry(t, idx) + di * diff[j]);
-                    idx++;
+                    o[row + j] += p * (table[idx++] + di * diff[j]);
                 }
             }
         }
