@@ -1,0 +1,39 @@
+package io.vigil.gauss;
+
+import java.util.Locale;
+
+/**
+ * The matrix a shrinkage covariance estimate is pulled toward. Only the scaled identity μI with
+ * μ = tr(S)/d (Ledoit &amp; Wolf 2004) is implemented; the enum makes the target explicit in model files.
+ * Persist by {@link #id()}, never by ordinal.
+ */
+public enum ShrinkageTarget {
+    /** μI with μ = tr(S)/d, the mean sample variance. */
+    SCALED_IDENTITY("scaled-identity");
+
+    private final String id;
+
+    ShrinkageTarget(String id) {
+        this.id = id;
+    }
+
+    /** Stable name for model files. */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Parses an {@link #id()} (case-insensitive).
+     *
+     * @throws IllegalArgumentException when {@code id} is unknown
+     */
+    public static ShrinkageTarget fromId(String id) {
+        String key = id.trim().toLowerCase(Locale.ROOT);
+        for (ShrinkageTarget t : values()) {
+            if (t.id.equals(key)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("unknown shrinkage target '" + id + "'; expected " + SCALED_IDENTITY.id);
+    }
+}

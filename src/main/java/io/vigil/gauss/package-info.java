@@ -1,0 +1,10 @@
+/**
+ * The complete-series model of reliable early classification (thesis §5.4, method notes §3.1): Gaussian
+ * ({@code joint}, eq. 5.19) and class-mixture ({@code gmm}, eq. 5.20) estimates of the conditional mean
+ * and covariance of the LDG features {@code Y = BᵀX} of a complete series given its prefix
+ * {@code x(1..t)}, updated incrementally per sample through the innovations form of the LDLᵀ
+ * factorisation, with Ledoit–Wolf (or OAS) shrinkage covariances because n ≤ d is common.
+ *
+ * <p>Pure Java + EJML; nothing here knows about Flink, Kafka or the CLI.
+ */
+package io.vigil.gauss;
