@@ -99,8 +99,7 @@ public enum SetKind {
                 return Math.sqrt(ell / (1.0 - tau));
             case NB_QUADRATIC:
             case GAUSSIAN:
-                return Math.sqrt(new ChiSquaredDistribution(ell, CHI_SQUARE_QUANTILE_ACCURACY)
-                        .inverseCumulativeProbability(tau));
+                return chiSquareRadius(ell, tau);
             case NB_BOX:
                 // Two-sided tail mass per coordinate q = 1 − τ^{1/ℓ}, computed without cancellation for τ^{1/ℓ} ≈ 1.
                 double q = -Math.expm1(Math.log(tau) / ell);
@@ -108,6 +107,22 @@ public enum SetKind {
             default:
                 throw new IllegalStateException("unhandled set kind " + this);
         }
+    }
+
+    /**
+     * sqrt of the χ²_ℓ quantile at τ. Closed forms for ℓ = 1 (a squared standard normal: Φ⁻¹((1+τ)/2)) and ℓ = 2
+     * (an exponential with mean 2: −2 log(1−τ)) — for these the density is unbounded or large near 0, where a root
+     * finder with an absolute tolerance in x would lose relative accuracy in τ; Hipparchus' inverse CDF otherwise.
+     */
+    private static double chiSquareRadius(int ell, double tau) {
+        if (ell == 1) {
+            return -STANDARD_NORMAL.inverseCumulativeProbability(0.5 * (1.0 - tau));
+        }
+        if (ell == 2) {
+            return Math.sqrt(-2.0 * Math.log1p(-tau));
+        }
+        return Math.sqrt(
+                new ChiSquaredDistribution(ell, CHI_SQUARE_QUANTILE_ACCURACY).inverseCumulativeProbability(tau));
     }
 
     static void checkArguments(int ell, double tau) {
