@@ -38,6 +38,7 @@ public final class QuadraticMinMax {
     private final double[] negCurv;
     private final double[] negGrad;
     private final double[] zFull;
+    private final double[] sqrtNeg;
     private final DMatrixRMaj hess;
     private final SymmetricEigenPool eigenPool;
 
@@ -59,6 +60,7 @@ public final class QuadraticMinMax {
         this.negCurv = new double[maxDim];
         this.negGrad = new double[maxDim];
         this.zFull = new double[maxDim];
+        this.sqrtNeg = new double[maxDim];
         this.hess = new DMatrixRMaj(maxDim, maxDim);
         this.eigenPool = new SymmetricEigenPool(maxDim);
     }
@@ -165,38 +167,28 @@ public final class QuadraticMinMax {
     }
 
     private double box(TauSet set, double[] curv, double[] grad, double f0, double[] argmin) {
-        if (argmin != null) {
-            set.copyCenter(argmin);
-        }
         double r = set.radius();
         double total = f0;
-        for (int c = 0, k = set.numActive(); c < k; c++) {
+        int k = set.numActive();
+        // Per coordinate, min over [−s, s] of a u² + g u (5.16): the better endpoint u = −sign(g)·s gives a s² − |g| s;
+        // a convex parabola whose vertex −g/(2a) lies inside (|g| < 2as) gives −g²/(4a) instead.
+        for (int c = 0; c < k; c++) {
             int i = set.activeIndex(c);
             double half = r * set.sd(i);
             double a = curv[i];
-            double g = grad[i];
-            // Endpoints, then the vertex of a convex parabola when it lies inside (5.16).
-            double best = g >= 0 ? -half : half;
-            double bestVal = (a * best + g) * best;
-            double other = -best;
-            double otherVal = (a * other + g) * other;
-            if (otherVal < bestVal) {
-                best = other;
-                bestVal = otherVal;
-            }
-            if (a > 0.0) {
-                double v = -g / (2.0 * a);
-                if (v > -half && v < half) {
-                    double vv = (a * v + g) * v;
-                    if (vv < bestVal) {
-                        best = v;
-                        bestVal = vv;
-                    }
-                }
-            }
-            total += bestVal;
-            if (argmin != null) {
-                argmin[i] = set.center(i) + best;
+            double ag = Math.abs(grad[i]);
+            boolean vertex = a > 0.0 && ag < 2.0 * a * half;
+            total += vertex ? -ag * ag / (4.0 * a) : (a * half - ag) * half;
+        }
+        if (argmin != null) {
+            set.copyCenter(argmin);
+            for (int c = 0; c < k; c++) {
+                int i = set.activeIndex(c);
+                double half = r * set.sd(i);
+                double a = curv[i];
+                double g = grad[i];
+                boolean vertex = a > 0.0 && Math.abs(g) < 2.0 * a * half;
+                argmin[i] = set.center(i) + (vertex ? -g / (2.0 * a) : (g > 0.0 ? -half : half));
             }
         }
         lastBound = total;
@@ -281,27 +273,48 @@ public final class QuadraticMinMax {
             lastBound = v;
             return v;
         }
-        // Crude lower bound: ½zᵀHz = Σ a_i (Cz)_i² ≥ min(0, min a)·λ_max(E)·‖z‖².
-        double crude = f0 - r * gn + minCurv * set.lambdaMaxBound() * r * r;
-        if (crude >= stopAbove) {
-            lastBound = crude;
+        // Cheap lower bound without the eigendecomposition: f ≥ f0 + gᵀu − uᵀA⁻u with A⁻ = diag(max(−a, 0)), and over
+        // the ellipsoid gᵀu ≥ −r‖Cᵀg‖ while uᵀA⁻u = zᵀCᵀA⁻Cz ≤ r² λ_max(DED), D = sqrt(A⁻).
+        double lower = f0 - r * gn - r * r * negativeCurvatureBound(set, curv, minCurv);
+        if (lower >= stopAbove) {
+            lastBound = lower;
             return f0;
         }
         if (gn > 0.0 && stopBelow > Double.NEGATIVE_INFINITY) {
-            // Boundary point along −γ (the linear part's minimiser): an attained value.
-            double q = -r * gn;
-            double s = -r / gn;
+            // Attained values along the ray u(t) = −t·Eg/‖Cᵀg‖, t ∈ [0, r] (the linear part's minimiser direction):
+            // f = f0 − ‖γ‖t + κt², minimised at t = r or, for κ &gt; 0, at the Cauchy point ‖γ‖/(2κ).
+            double s = -1.0 / gn;
+            double kappa = 0.0;
             for (int i = 0; i < ell; i++) {
                 double u = 0.0;
                 for (int j = 0; j < k; j++) {
                     u += c.unsafe_get(i, j) * gamma[j];
                 }
                 u *= s;
-                q += curv[i] * u * u;
+                kappa += curv[i] * u * u;
             }
-            if (f0 + q < stopBelow) {
-                lastBound = crude;
-                return f0 + q;
+            double best = rayMinimum(f0, gn, kappa, r);
+            // Rays along the columns of E (the images E e_i/sqrt(E_ii) of the coordinate axes, on the boundary at
+            // t = r), signed against the gradient: f0 − |(Eg)_i|/sqrt(E_ii)·t + (Σ_j a_j E_ji²/E_ii)·t². O(ℓ²) for all
+            // i, and they find the negative-curvature directions of local QDA, which are coordinate directions.
+            DMatrixRMaj e = set.covariance();
+            for (int i = 0; i < ell && best >= stopBelow; i++) {
+                double eii = e.unsafe_get(i, i);
+                if (eii <= 0.0) {
+                    continue;
+                }
+                double eg = 0.0;
+                double quad = 0.0;
+                for (int j = 0; j < ell; j++) {
+                    double eji = e.unsafe_get(j, i);
+                    eg += eji * grad[j];
+                    quad += curv[j] * eji * eji;
+                }
+                best = Math.min(best, rayMinimum(f0, Math.abs(eg) / Math.sqrt(eii), quad / eii, r));
+            }
+            if (best < stopBelow) {
+                lastBound = lower;
+                return best;
             }
         }
         // H = 2 Cᵀ diag(a) C, then its symmetric eigendecomposition.
@@ -349,8 +362,49 @@ public final class QuadraticMinMax {
             }
             addFactorTimes(c, ell, k, zFull, 1.0, argmin);
         }
-        lastBound = Math.max(crude, f0 + trs.dual());
+        lastBound = Math.max(lower, f0 + trs.dual());
         return f0 + trs.primal();
+    }
+
+    /**
+     * An upper bound on λ_max(DED) with D = diag(sqrt(max(−a_i, 0))): the least of max(−a)·λ_max(E), trace(DED) and
+     * the Gershgorin bound of DED (O(ℓ²), over the rows with a_i &lt; 0 only).
+     */
+    private double negativeCurvatureBound(TauSet set, double[] curv, double minCurv) {
+        if (minCurv >= 0.0) {
+            return 0.0;
+        }
+        int ell = set.dimension();
+        DMatrixRMaj e = set.covariance();
+        for (int i = 0; i < ell; i++) {
+            sqrtNeg[i] = curv[i] < 0.0 ? Math.sqrt(-curv[i]) : 0.0;
+        }
+        double trace = 0.0;
+        double gershgorin = 0.0;
+        for (int i = 0; i < ell; i++) {
+            double di = sqrtNeg[i];
+            if (di == 0.0) {
+                continue;
+            }
+            double row = 0.0;
+            for (int j = 0; j < ell; j++) {
+                row += sqrtNeg[j] * Math.abs(e.unsafe_get(i, j));
+            }
+            row *= di;
+            trace += di * di * e.unsafe_get(i, i);
+            gershgorin = Math.max(gershgorin, row);
+        }
+        // The set's factor may drop eigen-directions with |λ| ≤ RANK_TOL·λ_max (TauSet); the slack keeps the bound
+        // valid
+        // for the truncated covariance too.
+        double slack = -minCurv * TauSet.RANK_TOL * set.lambdaMaxBound();
+        return Math.min(-minCurv * set.lambdaMaxBound(), Math.min(trace, gershgorin)) + slack;
+    }
+
+    /** min over t ∈ [0, r] of f0 − slope·t + kappa·t² (slope ≥ 0): the end point, or the vertex for kappa &gt; 0. */
+    private static double rayMinimum(double f0, double slope, double kappa, double r) {
+        double t = kappa > 0.0 ? Math.min(r, slope / (2.0 * kappa)) : r;
+        return f0 - slope * t + kappa * t * t;
     }
 
     private static void addFactorTimes(DMatrixRMaj c, int ell, int k, double[] z, double scale, double[] out) {

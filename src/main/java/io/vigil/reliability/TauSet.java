@@ -73,6 +73,9 @@ public final class TauSet {
     /** Upper bound on the largest eigenvalue of E (exact for the eigen factor; Gershgorin/trace for Cholesky). */
     private double lambdaMaxBound;
 
+    /** The symmetrised covariance E of a full ellipsoid (for the O(ℓ²) curvature bound of the solver). */
+    private final DMatrixRMaj cov;
+
     private final DMatrixRMaj work;
     private final CholeskyDecompositionInner_DDRM cholesky = new CholeskyDecompositionInner_DDRM(true);
     private final SymmetricEigenPool eigenPool;
@@ -93,6 +96,7 @@ public final class TauSet {
         this.active = new int[maxDim];
         this.factor = new DMatrixRMaj(maxDim, maxDim);
         this.work = new DMatrixRMaj(maxDim, maxDim);
+        this.cov = new DMatrixRMaj(maxDim, maxDim);
         this.scratch = new double[maxDim];
         this.eigenPool = new SymmetricEigenPool(maxDim);
     }
@@ -229,6 +233,7 @@ public final class TauSet {
         }
         checkRadius(radius);
         work.reshape(ell, ell);
+        cov.reshape(ell, ell);
         double trace = 0.0;
         double gershgorin = 0.0;
         double maxDiag = 0.0;
@@ -240,6 +245,7 @@ public final class TauSet {
                     throw new IllegalArgumentException("covariance entry (" + i + "," + j + ") is " + v);
                 }
                 work.unsafe_set(i, j, v);
+                cov.unsafe_set(i, j, v);
                 rowSum += Math.abs(v);
             }
             double d = work.unsafe_get(i, i);
@@ -479,6 +485,10 @@ public final class TauSet {
 
     DMatrixRMaj factor() {
         return factor;
+    }
+
+    DMatrixRMaj covariance() {
+        return cov;
     }
 
     double lambdaMaxBound() {

@@ -566,6 +566,8 @@ class QuadraticMinMaxTest {
                 }
                 boolean sign = solver.minAtLeastZero(set, a, g, f0);
                 assertEquals(exact >= 0, sign, "instance " + inst + " " + set.shape() + ": min " + exact);
+                // Whatever exit was taken, the reported bound is a certified lower bound.
+                assertTrue(solver.lastBound() <= exact + 1e-12, "instance " + inst + " " + set.shape());
                 if (sign) {
                     positives++;
                 } else {
