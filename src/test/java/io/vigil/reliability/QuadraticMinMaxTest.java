@@ -226,6 +226,24 @@ class QuadraticMinMaxTest {
     }
 
     @Test
+    void projectedGradientWithAnIterationCapStopsFarFromTheMinimumInANearHardCase() {
+        // h = (−0.01, 100, 50), γ₁ = 1e-12: from z₀ = 0 the e₁ component grows by the factor 1 + |λ₁|/L = 1.0001 per
+        // step, so reaching it takes ~3e5 steps. Capped at 10,000 (the thesis stops early only on a negative value),
+        // the iteration reports about −0.015 while the minimum is about −0.020: with f0 = 0.0175 it would call the
+        // set one-sided.
+        double[] h = {-0.01, 100.0, 50.0};
+        double[] gamma = {1e-12, 1.0, 1.0};
+        double pg = projectedGradient(h, gamma, 1.0, new double[3], 10000);
+        TauSet set = new TauSet(3);
+        set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, 1.0);
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        double exact = solver.minimum(set, half(h), gamma, 0.0, null);
+        assertTrue(solver.lastIterations() < 60, solver.lastIterations() + " iterations");
+        assertTrue(0.0175 + pg > 0 && 0.0175 + exact < 0, "pg " + pg + ", exact " + exact);
+        assertFalse(solver.minAtLeastZero(set, half(h), gamma, 0.0175));
+    }
+
+    @Test
     void projectedGradientWarmStartedNearTheLocalNonGlobalMinimiserStaysThere() {
         // Martínez (1994): H = diag(−2, −1), γ = (0.3, 0.3), r = 1 has a local non-global minimiser near
         // (0.892, −0.452) with value ≈ −0.7658 (σ between the two poles), while the global one is near
