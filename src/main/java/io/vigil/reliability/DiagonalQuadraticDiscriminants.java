@@ -10,6 +10,8 @@ package io.vigil.reliability;
  * allocated) and hands it to the decision rule, which holds them fixed for the min/max checks. Not thread-safe.
  */
 public final class DiagonalQuadraticDiscriminants implements Discriminants {
+    private static final double LN2 = Math.log(2.0);
+
     private final int numClasses;
     private final int dim;
     private final double[][] mean;
@@ -80,7 +82,10 @@ public final class DiagonalQuadraticDiscriminants implements Discriminants {
         if (!Double.isFinite(logPriorG)) {
             throw new IllegalArgumentException("class " + g + ": log prior is " + logPriorG);
         }
-        double logDet = 0.0;
+        // log|Σ_g| = Σ log σ²_gi as the log of a product kept in [1, 2)·2^exponent: one logarithm per class instead of
+        // ℓ (this runs per sample and class when local QDA refits around each conditional mean), no overflow.
+        double mantissa = 1.0;
+        long exponent = 0;
         for (int i = 0; i < dim; i++) {
             double v = variance[i];
             if (!(v > 0.0) || Double.isInfinite(v) || !Double.isFinite(mean[i])) {
@@ -90,8 +95,12 @@ public final class DiagonalQuadraticDiscriminants implements Discriminants {
             this.mean[g][i] = mean[i];
             this.var[g][i] = v;
             this.invVar[g][i] = 1.0 / v;
-            logDet += Math.log(v);
+            mantissa *= v;
+            int e = Math.getExponent(mantissa);
+            mantissa = Math.scalb(mantissa, -e);
+            exponent += e;
         }
+        double logDet = Math.log(mantissa) + exponent * LN2;
         this.logPrior[g] = logPriorG;
         this.constant[g] = -logDet + 2.0 * logPriorG;
         this.filled[g] = true;
@@ -120,6 +129,11 @@ public final class DiagonalQuadraticDiscriminants implements Discriminants {
     /** log p_g. */
     public double logPrior(int g) {
         return logPrior[g];
+    }
+
+    /** log|Σ_g| = Σ_i log σ²_gi. */
+    public double logDeterminant(int g) {
+        return 2.0 * logPrior[g] - constant[g];
     }
 
     @Override

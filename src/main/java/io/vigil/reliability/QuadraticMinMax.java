@@ -20,7 +20,8 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  *       equation with the hard case). Linear: f0 − r·sqrt(gᵀEg) (Prop. 2).
  *   <li>Full ellipsoid (Chebyshev, Gaussian): u = Cz with CCᵀ = E; the Hessian H = 2Cᵀdiag(a)C is dense symmetric, so
  *       it is diagonalised by EJML's symmetric QR eigendecomposition and the same diagonal solver runs in the
- *       eigenbasis. Cheap bounds are tried first (see {@link #minAtLeastZero}).
+ *       eigenbasis. For the sign test, O(ℓ²) bounds and probes come first and usually make the O(ℓ³)
+ *       eigendecomposition unnecessary (see {@link #minAtLeastZero}).
  * </ul>
  *
  * <p>The maximum is −min(−f). {@link #minAtLeastZero} answers the sign question of the decision rule and stops as soon
@@ -121,10 +122,11 @@ public final class QuadraticMinMax {
     }
 
     /**
-     * Whether min_{y∈A} f(y) ≥ 0, stopping as soon as the sign is known: false as soon as a point of A with f &lt; 0
-     * is found (f(m) itself, the boundary point along −∇f, or a secular iterate), true as soon as a lower bound is ≥ 0
-     * (the crude bound f0 − r‖γ‖ + ½ r² min(0, λ_min), or a Lagrange dual value). Returns true only on a certified
-     * bound.
+     * Whether min_{y∈A} f(y) ≥ 0, stopping as soon as the sign is known. False as soon as a point of A with f &lt; 0 is
+     * found: m itself, then (full ellipsoid) points on rays along E∇f and along the columns of E, then the secular
+     * iterates. True as soon as a lower bound is ≥ 0: the separable bound f0 − r‖γ‖ − r²·(largest negative curvature
+     * over the set) — for the full ellipsoid with λ_max(DED) bounded by Gershgorin, D = sqrt(max(−a, 0)) — then the
+     * Lagrange dual values of the secular iteration. Returns true only on a certified bound ({@link #lastBound()}).
      */
     public boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0) {
         checkInputs(set, curv, grad, f0, null);

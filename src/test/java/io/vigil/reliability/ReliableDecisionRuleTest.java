@@ -2,6 +2,7 @@ package io.vigil.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -361,12 +362,11 @@ class ReliableDecisionRuleTest {
         set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, 1.0);
         DiagonalQuadraticDiscriminants twoD = DiagonalQuadraticDiscriminants.of(
                 new double[][] {{0, 0}, {1, 1}}, new double[][] {{1, 1}, {1, 1}}, new double[] {-0.7, -0.7});
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> rule.decide(twoD, set));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rule.decide(twoD, set));
         assertTrue(e.getMessage().contains("2") && e.getMessage().contains("3"), e.getMessage());
         DiagonalQuadraticDiscriminants three = new DiagonalQuadraticDiscriminants(3, 3);
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> rule.decide(three, set));
-        org.junit.jupiter.api.Assertions.assertThrows(
+        assertThrows(IllegalArgumentException.class, () -> rule.decide(three, set));
+        assertThrows(
                 IllegalArgumentException.class, () -> rule.largestReliableTau(twoD, set, SetKind.NB_QUADRATIC, 0.7));
     }
 }
