@@ -1,0 +1,769 @@
+package io.vigil.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+import org.junit.jupiter.api.Test;
+
+class QuadraticMinMaxTest {
+    /**
+     * Value tolerance relative to the instance scale (|f0| + Σ|a_i|E_ii r² + r·sqrt(gᵀEg), the size of the values
+     * involved): the solver's duality gap is 1e-11·scale and evaluating f at a point adds O(ℓ ε scale); 1e-9 leaves
+     * two orders of magnitude for the test's own arithmetic while catching any real error (a wrong branch or a
+     * non-global stationary point is off by O(scale)).
+     */
+    private static final double VALUE_TOL = 1e-9;
+
+    /** Relative slack when asking whether a returned minimiser lies in the set (it is scaled onto the boundary). */
+    private static final double FEASIBILITY_TOL = 1e-9;
+
+    private static final int INSTANCES = 300;
+    private static final int SAMPLES = 3000;
+
+    // ---------------------------------------------------------------- diagonal ellipsoid (nb-quadratic)
+
+    @Test
+    void diagonalEllipsoidMinAndMaxAreGlobalAndAttained() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        QuadraticMinMax solver = new QuadraticMinMax(5);
+        TauSet set = new TauSet(5);
+        for (int inst = 0; inst < INSTANCES; inst++) {
+            int ell = 1 + inst % 5;
+            double[] m = Samples.gaussianVector(rnd, ell, 2.0);
+            double[] var = Samples.uniformVector(rnd, ell, 0.05, 3.0);
+            if (ell > 1 && rnd.nextDouble() < 0.2) {
+                var[rnd.nextInt(ell)] = 0.0; // a coordinate known exactly
+            }
+            double r = 0.1 + 3.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, ell, -2.0, 2.0);
+            double[] g = Samples.gaussianVector(rnd, ell, rnd.nextDouble() < 0.3 ? 0.01 : 1.0);
+            double f0 = Samples.gaussian(rnd);
+            set.setDiagonalEllipsoid(m, var, r);
+            double scale = scaleOf(a, g, f0, var, r);
+
+            double[] argmin = new double[ell];
+            double min = solver.minimum(set, a, g, f0, argmin);
+            assertTrue(solver.lastConverged(), "instance " + inst);
+            assertTrue(solver.lastBound() <= min + VALUE_TOL * scale, "dual bound above the value, instance " + inst);
+            double[] argmax = new double[ell];
+            double max = solver.maximum(set, a, g, f0, argmax);
+            assertTrue(
+                    solver.lastBound() >= max - VALUE_TOL * scale,
+                    "instance " + inst + ": upper bound " + solver.lastBound() + " below the maximum " + max + " after "
+                            + solver.lastIterations() + " iterations");
+
+            assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
+            assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
+            for (int s = 0; s < SAMPLES; s++) {
+                double[] y = diagonalSample(rnd, m, var, r, s % 2 == 0);
+                double v = Samples.eval(m, a, g, f0, y);
+                assertTrue(min <= v + VALUE_TOL * scale, "instance " + inst + ": sampled " + v + " < min " + min);
+                assertTrue(max >= v - VALUE_TOL * scale, "instance " + inst + ": sampled " + v + " > max " + max);
+            }
+        }
+    }
+
+    @Test
+    void twoDimensionalEllipsoidAgainstPolarGrid() {
+        SplittableRandom rnd = new SplittableRandom(12);
+        QuadraticMinMax solver = new QuadraticMinMax(2);
+        TauSet set = new TauSet(2);
+        for (int inst = 0; inst < 100; inst++) {
+            double[] m = Samples.gaussianVector(rnd, 2, 1.0);
+            double[] var = Samples.uniformVector(rnd, 2, 0.1, 2.0);
+            double r = 0.2 + 2.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, 2, -2.0, 2.0);
+            double[] g = Samples.gaussianVector(rnd, 2, 1.0);
+            set.setDiagonalEllipsoid(m, var, r);
+            double scale = scaleOf(a, g, 0.0, var, r);
+            double min = solver.minimum(set, a, g, 0.0, null);
+            double max = solver.maximum(set, a, g, 0.0, null);
+            double gridMin = Double.POSITIVE_INFINITY;
+            double gridMax = Double.NEGATIVE_INFINITY;
+            int angles = 2000;
+            for (int ri = 0; ri <= 40; ri++) {
+                double rad = r * ri / 40.0;
+                for (int t = 0; t < angles; t++) {
+                    double th = 2 * Math.PI * t / angles;
+                    double[] y = {
+                        m[0] + Math.sqrt(var[0]) * rad * Math.cos(th), m[1] + Math.sqrt(var[1]) * rad * Math.sin(th)
+                    };
+                    double v = Samples.eval(m, a, g, 0.0, y);
+                    gridMin = Math.min(gridMin, v);
+                    gridMax = Math.max(gridMax, v);
+                }
+            }
+            assertTrue(min <= gridMin + VALUE_TOL * scale, "grid below min, instance " + inst);
+            assertTrue(max >= gridMax - VALUE_TOL * scale, "grid above max, instance " + inst);
+            // The grid (angular step π/1000, radial step r/40) gets within O(step²·scale) of the optimum.
+            assertEquals(gridMin, min, 1e-3 * scale, "instance " + inst);
+            assertEquals(gridMax, max, 1e-3 * scale, "instance " + inst);
+        }
+    }
+
+    // ---------------------------------------------------------------- hard case and near-hard cases
+
+    @Test
+    void hardCaseIsSolvedInClosedForm() {
+        // z-space instance (E = I, m = 0): h = (−3, 1, 2) → a = h/2, γ = (0, 0.5, 0.3) ⟂ e₁, r = 2.
+        // ψ(σ=3) = (0.5/4)² + (0.3/5)² = 0.019225 ≤ 4: hard case, σ = 3, z = (±t, −0.125, −0.06), t² = 4 − 0.019225.
+        double[] a = {-1.5, 0.5, 1.0};
+        double[] g = {0.0, 0.5, 0.3};
+        double r = 2.0;
+        double expected = -0.5 * (0.25 / 4 + 0.09 / 5) + 0.5 * (-3.0) * r * r;
+        TauSet set = new TauSet(3);
+        set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, r);
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        double[] z = new double[3];
+        double min = solver.minimum(set, a, g, 0.0, z);
+        assertEquals(expected, min, 1e-12);
+        assertEquals(0, solver.lastIterations(), "closed form");
+        assertEquals(-0.125, z[1], 1e-15);
+        assertEquals(-0.06, z[2], 1e-15);
+        assertEquals(Math.sqrt(4 - 0.019225), Math.abs(z[0]), 1e-12);
+        assertEquals(expected, Samples.eval(new double[3], a, g, 0.0, z), 1e-12);
+    }
+
+    @Test
+    void hardCaseWithRepeatedSmallestEigenvalueAndWithZeroSmallestEigenvalue() {
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        TauSet set = new TauSet(3);
+        set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, 1.0);
+        // h = (−1, −1, 2), γ = (0, 0, 1): σ = 1, z₃ = −1/3, remaining length on the 2-D eigenspace.
+        double[] a = {-0.5, -0.5, 1.0};
+        double[] g = {0.0, 0.0, 1.0};
+        double expected = -0.5 * (1.0 / 3.0) + 0.5 * (-1.0) * 1.0;
+        double[] z = new double[3];
+        assertEquals(expected, solver.minimum(set, a, g, 0.0, z), 1e-12);
+        assertEquals(1.0, Math.sqrt(Samples.dot(z, z)), 1e-12);
+        // h = (0, 2, 2), γ = (0, 1, 0): λ₁ = 0 with γ₁ = 0, interior on the rest: z₂ = −1/2, value −1/4.
+        double[] a0 = {0.0, 1.0, 1.0};
+        double[] g0 = {0.0, 1.0, 0.0};
+        assertEquals(-0.25, solver.minimum(set, a0, g0, 0.0, z), 1e-12);
+        assertTrue(set.contains(z, FEASIBILITY_TOL));
+    }
+
+    @Test
+    void nearHardCasesConvergeToTheHardCaseLimit() {
+        // Perturbing γ₁ by ε moves the minimum by at most ε·r (|Δq| ≤ |Δγ|·‖z‖), so the near-hard minima must
+        // approach the hard-case value; and each must still be attained and below dense samples.
+        double[] a = {-1.5, 0.5, 1.0};
+        double r = 2.0;
+        double hardValue = -0.5 * (0.25 / 4 + 0.09 / 5) - 6.0;
+        TauSet set = new TauSet(3);
+        double[] m = new double[3];
+        set.setDiagonalEllipsoid(m, new double[] {1, 1, 1}, r);
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        SplittableRandom rnd = new SplittableRandom(13);
+        for (double eps : new double[] {1e-2, 1e-4, 1e-8, 1e-12, 1e-100, 1e-300, -1e-8}) {
+            double[] g = {eps, 0.5, 0.3};
+            double[] z = new double[3];
+            double min = solver.minimum(set, a, g, 0.0, z);
+            assertTrue(solver.lastConverged(), "eps " + eps);
+            assertTrue(solver.lastIterations() < 60, "eps " + eps + ": " + solver.lastIterations() + " iterations");
+            assertTrue(Math.abs(min - hardValue) <= Math.abs(eps) * r + 1e-12, "eps " + eps + ": " + min);
+            assertAttained(set, m, a, g, 0.0, z, min, 10.0, "eps " + eps);
+            // The minimiser leans to the side opposite γ₁.
+            assertTrue(z[0] * eps <= 0.0, "eps " + eps);
+            for (int s = 0; s < 5000; s++) {
+                double[] y = diagonalSample(rnd, m, new double[] {1, 1, 1}, r, s % 2 == 0);
+                assertTrue(min <= Samples.eval(m, a, g, 0.0, y) + 1e-12, "eps " + eps);
+            }
+        }
+    }
+
+    @Test
+    void nearHardCaseWhereTheRestAlmostFillsTheBall() {
+        // ψ_rest(σ = −λ₁) = r² ± tiny: the borderline between the hard and the easy case.
+        QuadraticMinMax solver = new QuadraticMinMax(2);
+        TauSet set = new TauSet(2);
+        double[] m = new double[2];
+        // h = (−1, 1), δ₂ = 2; with γ₂ = 2(1 + η) the rest has ‖z‖ = 1 + η at σ = 1; r = 1.
+        for (double eta : new double[] {-1e-6, -1e-12, 0.0, 1e-12, 1e-6}) {
+            for (double g1 : new double[] {0.0, 1e-10}) {
+                double[] a = {-0.5, 0.5};
+                double[] g = {g1, 2.0 * (1.0 + eta)};
+                set.setDiagonalEllipsoid(m, new double[] {1, 1}, 1.0);
+                double[] z = new double[2];
+                double min = solver.minimum(set, a, g, 0.0, z);
+                assertTrue(solver.lastConverged());
+                assertAttained(set, m, a, g, 0.0, z, min, 4.0, "eta " + eta + " g1 " + g1);
+                double grid = Double.POSITIVE_INFINITY;
+                for (int t = 0; t < 200000; t++) {
+                    double th = 2 * Math.PI * t / 200000;
+                    grid = Math.min(grid, Samples.eval(m, a, g, 0.0, new double[] {Math.cos(th), Math.sin(th)}));
+                }
+                assertTrue(min <= grid + 1e-12, "eta " + eta);
+                assertEquals(grid, min, 1e-8, "eta " + eta);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the thesis's projected gradient (App. B)
+
+    @Test
+    void projectedGradientFromTheCentreStallsInTheHardCase() {
+        // App. B iterates z ← P(z − (Hz + γ)/L) from z₀ = 0 (the centre m). With γ ⟂ e₁ the iterates never acquire an
+        // e₁ component, so they converge to a non-global stationary point on the e₂/e₃ plane.
+        double[] h = {-3.0, 1.0, 2.0};
+        double[] gamma = {0.0, 0.5, 0.3};
+        double r = 2.0;
+        double pg = projectedGradient(h, gamma, r, new double[3], 20000);
+        TauSet set = new TauSet(3);
+        set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, r);
+        double exact = new QuadraticMinMax(3).minimum(set, half(h), gamma, 0.0, null);
+        assertTrue(pg > exact + 4.0, "projected gradient " + pg + " vs exact " + exact);
+        // With f0 between the two values the thesis's rule would call the set one-sided — wrongly.
+        double f0 = 0.5 * (pg + exact) * -1.0;
+        assertTrue(f0 + pg > 0 && f0 + exact < 0);
+        assertFalse(new QuadraticMinMax(3).minAtLeastZero(set, half(h), gamma, f0));
+    }
+
+    @Test
+    void projectedGradientWithAnIterationCapStopsFarFromTheMinimumInANearHardCase() {
+        // h = (−0.01, 100, 50), γ₁ = 1e-12: from z₀ = 0 the e₁ component grows by the factor 1 + |λ₁|/L = 1.0001 per
+        // step, so reaching it takes ~3e5 steps. Capped at 10,000 (the thesis stops early only on a negative value),
+        // the iteration reports about −0.015 while the minimum is about −0.020: with f0 = 0.0175 it would call the
+        // set one-sided.
+        double[] h = {-0.01, 100.0, 50.0};
+        double[] gamma = {1e-12, 1.0, 1.0};
+        double pg = projectedGradient(h, gamma, 1.0, new double[3], 10000);
+        TauSet set = new TauSet(3);
+        set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, 1.0);
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        double exact = solver.minimum(set, half(h), gamma, 0.0, null);
+        assertTrue(solver.lastIterations() < 60, solver.lastIterations() + " iterations");
+        assertTrue(0.0175 + pg > 0 && 0.0175 + exact < 0, "pg " + pg + ", exact " + exact);
+        assertFalse(solver.minAtLeastZero(set, half(h), gamma, 0.0175));
+    }
+
+    @Test
+    void projectedGradientWarmStartedNearTheLocalNonGlobalMinimiserStaysThere() {
+        // Martínez (1994): H = diag(−2, −1), γ = (0.3, 0.3), r = 1 has a local non-global minimiser near
+        // (0.892, −0.452) with value ≈ −0.7658 (σ between the two poles), while the global one is near
+        // (−0.973, −0.229) with value ≈ −1.3345. Projected gradient warm-started from the previous sample's answer
+        // (a natural streaming shortcut) can sit in the local one.
+        double[] h = {-2.0, -1.0};
+        double[] gamma = {0.3, 0.3};
+        double pg = projectedGradient(h, gamma, 1.0, new double[] {0.9, -0.4}, 20000);
+        assertEquals(-0.76584, pg, 1e-4);
+        // It is a strict local minimiser on the circle: neighbouring boundary points are higher.
+        double th0 = Math.atan2(-0.45202998, 0.89200275);
+        double q0 = circleValue(h, gamma, th0);
+        assertTrue(circleValue(h, gamma, th0 + 1e-3) > q0 && circleValue(h, gamma, th0 - 1e-3) > q0);
+        TauSet set = new TauSet(2);
+        set.setDiagonalEllipsoid(new double[2], new double[] {1, 1}, 1.0);
+        double[] z = new double[2];
+        double exact = new QuadraticMinMax(2).minimum(set, half(h), gamma, 0.0, z);
+        assertEquals(-1.3345074947, exact, 1e-9);
+        assertTrue(z[0] < 0);
+        // f0 = 1: the local minimiser says min f > 0 (reliable), the global one says otherwise.
+        assertTrue(1.0 + pg > 0 && 1.0 + exact < 0);
+        assertFalse(new QuadraticMinMax(2).minAtLeastZero(set, half(h), gamma, 1.0));
+    }
+
+    // ---------------------------------------------------------------- full ellipsoid (Chebyshev, Gaussian)
+
+    @Test
+    void fullEllipsoidMinAndMaxAreGlobalAndAttained() {
+        SplittableRandom rnd = new SplittableRandom(21);
+        QuadraticMinMax solver = new QuadraticMinMax(5);
+        TauSet set = new TauSet(5);
+        for (int inst = 0; inst < INSTANCES; inst++) {
+            int ell = 1 + inst % 5;
+            double[] m = Samples.gaussianVector(rnd, ell, 2.0);
+            DMatrixRMaj e = Samples.randomSpd(rnd, ell, 0.05, 3.0);
+            double[][] l = Samples.cholesky(e);
+            double r = 0.1 + 3.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, ell, -2.0, 2.0);
+            double[] g = Samples.gaussianVector(rnd, ell, 1.0);
+            double f0 = Samples.gaussian(rnd);
+            set.setFullEllipsoid(m, e, r);
+            double scale = scaleOfFull(a, g, f0, e, r);
+            double[] argmin = new double[ell];
+            double min = solver.minimum(set, a, g, f0, argmin);
+            assertTrue(solver.lastConverged());
+            double[] argmax = new double[ell];
+            double max = solver.maximum(set, a, g, f0, argmax);
+            assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
+            assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
+            for (int s = 0; s < SAMPLES; s++) {
+                double[] z = Samples.ballPoint(rnd, ell, s % 2 == 0);
+                for (int i = 0; i < ell; i++) {
+                    z[i] *= r;
+                }
+                double v = Samples.eval(m, a, g, f0, Samples.plus(m, Samples.times(l, z)));
+                assertTrue(min <= v + VALUE_TOL * scale, "instance " + inst + ": sampled " + v + " < min " + min);
+                assertTrue(max >= v - VALUE_TOL * scale, "instance " + inst + ": sampled " + v + " > max " + max);
+            }
+        }
+    }
+
+    @Test
+    void fullPathEqualsDiagonalPathWhenTheCovarianceIsDiagonal() {
+        SplittableRandom rnd = new SplittableRandom(22);
+        QuadraticMinMax solver = new QuadraticMinMax(6);
+        TauSet diagSet = new TauSet(6);
+        TauSet fullSet = new TauSet(6);
+        for (int inst = 0; inst < 200; inst++) {
+            int ell = 1 + inst % 6;
+            double[] m = Samples.gaussianVector(rnd, ell, 1.0);
+            double[] var = Samples.uniformVector(rnd, ell, 0.1, 2.0);
+            DMatrixRMaj e = new DMatrixRMaj(ell, ell);
+            for (int i = 0; i < ell; i++) {
+                e.set(i, i, var[i]);
+            }
+            double r = 0.2 + 2.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, ell, -2.0, 2.0);
+            double[] g = Samples.gaussianVector(rnd, ell, 1.0);
+            if (inst % 3 == 0) {
+                g[0] = 0.0; // hard-case candidates
+            }
+            diagSet.setDiagonalEllipsoid(m, var, r);
+            fullSet.setFullEllipsoid(m, e, r);
+            double scale = scaleOf(a, g, 0.0, var, r);
+            assertEquals(
+                    solver.minimum(diagSet, a, g, 0.0, null),
+                    solver.minimum(fullSet, a, g, 0.0, null),
+                    VALUE_TOL * scale,
+                    "min instance " + inst);
+            assertEquals(
+                    solver.maximum(diagSet, a, g, 0.0, null),
+                    solver.maximum(fullSet, a, g, 0.0, null),
+                    VALUE_TOL * scale,
+                    "max instance " + inst);
+        }
+    }
+
+    @Test
+    void hardCaseThroughTheEigenbasisOfTheFullPath() {
+        // Build g so that γ = Cᵀg is orthogonal to the eigenvector of the smallest eigenvalue of H = 2CᵀAC: after
+        // the eigendecomposition γ̂₁ is only rounding noise, a near-hard instance that must still come out exact.
+        SplittableRandom rnd = new SplittableRandom(23);
+        int ell = 4;
+        for (int inst = 0; inst < 50; inst++) {
+            DMatrixRMaj e = Samples.randomSpd(rnd, ell, 0.2, 2.0);
+            double[][] l = Samples.cholesky(e);
+            double[] a = Samples.uniformVector(rnd, ell, -2.0, 2.0);
+            a[0] = -3.0;
+            DMatrixRMaj hm = new DMatrixRMaj(ell, ell);
+            for (int p = 0; p < ell; p++) {
+                for (int q = 0; q < ell; q++) {
+                    double s = 0;
+                    for (int i = 0; i < ell; i++) {
+                        s += 2 * a[i] * l[i][p] * l[i][q];
+                    }
+                    hm.set(p, q, s);
+                }
+            }
+            EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(ell, true, true);
+            assertTrue(eig.decompose(hm.copy()));
+            int jmin = 0;
+            for (int j = 1; j < ell; j++) {
+                if (eig.getEigenvalue(j).real < eig.getEigenvalue(jmin).real) {
+                    jmin = j;
+                }
+            }
+            double lambda1 = eig.getEigenvalue(jmin).real;
+            double[] v = eig.getEigenVector(jmin).data.clone();
+            double[] gamma = Samples.gaussianVector(rnd, ell, 0.05);
+            double d = Samples.dot(gamma, v);
+            for (int i = 0; i < ell; i++) {
+                gamma[i] -= d * v[i];
+            }
+            // g = C⁻ᵀγ by back substitution with the upper-triangular Cᵀ.
+            double[] g = new double[ell];
+            for (int i = ell - 1; i >= 0; i--) {
+                double s = gamma[i];
+                for (int k = i + 1; k < ell; k++) {
+                    s -= l[k][i] * g[k];
+                }
+                g[i] = s / l[i][i];
+            }
+            double r = 3.0;
+            // Exact hard-case value: −½ Σ_{j≠1} γ̂_j²/(λ_j − λ₁) + ½ λ₁ r², valid when Σ γ̂_j²/(λ_j−λ₁)² ≤ r².
+            double psi = 0.0;
+            double sum = 0.0;
+            for (int j = 0; j < ell; j++) {
+                if (j != jmin) {
+                    double gj = Samples.dot(gamma, eig.getEigenVector(j).data);
+                    double dj = eig.getEigenvalue(j).real - lambda1;
+                    psi += gj * gj / (dj * dj);
+                    sum += gj * gj / dj;
+                }
+            }
+            if (psi > r * r) {
+                continue;
+            }
+            double expected = -0.5 * sum + 0.5 * lambda1 * r * r;
+            TauSet set = new TauSet(ell);
+            double[] m = new double[ell];
+            set.setFullEllipsoid(m, e, r);
+            double[] y = new double[ell];
+            QuadraticMinMax solver = new QuadraticMinMax(ell);
+            double min = solver.minimum(set, a, g, 0.0, y);
+            double scale = Math.abs(lambda1) * r * r;
+            assertEquals(expected, min, VALUE_TOL * scale, "instance " + inst);
+            assertAttained(set, m, a, g, 0.0, y, min, scale, "instance " + inst);
+        }
+    }
+
+    @Test
+    void semidefiniteCovarianceUsesTheRangeOnly() {
+        // E = B Bᵀ with B 4×2: the set is the 2-D ellipse {m + Bz : ‖z‖ ≤ r} inside R⁴.
+        SplittableRandom rnd = new SplittableRandom(24);
+        QuadraticMinMax solver = new QuadraticMinMax(4);
+        TauSet set = new TauSet(4);
+        for (int inst = 0; inst < 40; inst++) {
+            double[][] b = new double[4][2];
+            for (double[] row : b) {
+                row[0] = Samples.gaussian(rnd);
+                row[1] = Samples.gaussian(rnd);
+            }
+            DMatrixRMaj e = new DMatrixRMaj(4, 4);
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < 4; j++) {
+                    e.set(i, j, b[i][0] * b[j][0] + b[i][1] * b[j][1]);
+                }
+            }
+            double[] m = Samples.gaussianVector(rnd, 4, 1.0);
+            double r = 1.5;
+            double[] a = Samples.uniformVector(rnd, 4, -1.0, 1.0);
+            double[] g = Samples.gaussianVector(rnd, 4, 1.0);
+            set.setFullEllipsoid(m, e, r);
+            assertEquals(TauSet.Shape.FULL_ELLIPSOID, set.shape());
+            double[] y = new double[4];
+            double min = solver.minimum(set, a, g, 0.0, y);
+            double scale = scaleOfFull(a, g, 0.0, e, r);
+            assertAttained(set, m, a, g, 0.0, y, min, scale, "instance " + inst);
+            for (int s = 0; s < SAMPLES; s++) {
+                double[] z = Samples.ballPoint(rnd, 2, s % 2 == 0);
+                double[] u = Samples.times(b, new double[] {r * z[0], r * z[1]});
+                double v = Samples.eval(m, a, g, 0.0, Samples.plus(m, u));
+                assertTrue(min <= v + VALUE_TOL * scale, "instance " + inst + ": sampled " + v + " < min " + min);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- box (nb-box)
+
+    @Test
+    void boxMinAndMaxAgainstAGrid() {
+        SplittableRandom rnd = new SplittableRandom(31);
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        TauSet set = new TauSet(3);
+        for (int inst = 0; inst < 150; inst++) {
+            int ell = 1 + inst % 3;
+            double[] m = Samples.gaussianVector(rnd, ell, 1.0);
+            double[] var = Samples.uniformVector(rnd, ell, 0.1, 2.0);
+            double r = 0.2 + 2.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, ell, -2.0, 2.0);
+            double[] g = Samples.gaussianVector(rnd, ell, 1.0);
+            double f0 = Samples.gaussian(rnd);
+            set.setBox(m, var, r);
+            double scale = scaleOf(a, g, f0, var, r);
+            double[] argmin = new double[ell];
+            double[] argmax = new double[ell];
+            double min = solver.minimum(set, a, g, f0, argmin);
+            double max = solver.maximum(set, a, g, f0, argmax);
+            assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
+            assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
+            int n = 41;
+            int total = (int) Math.pow(n, ell);
+            double gridMin = Double.POSITIVE_INFINITY;
+            double gridMax = Double.NEGATIVE_INFINITY;
+            double[] y = new double[ell];
+            for (int idx = 0; idx < total; idx++) {
+                int rest = idx;
+                for (int i = 0; i < ell; i++) {
+                    double half = r * Math.sqrt(var[i]);
+                    y[i] = m[i] - half + 2 * half * (rest % n) / (n - 1.0);
+                    rest /= n;
+                }
+                double v = Samples.eval(m, a, g, f0, y);
+                gridMin = Math.min(gridMin, v);
+                gridMax = Math.max(gridMax, v);
+            }
+            assertTrue(min <= gridMin + VALUE_TOL * scale, "instance " + inst);
+            assertTrue(max >= gridMax - VALUE_TOL * scale, "instance " + inst);
+            // The grid contains the box's vertices; a vertex inside costs at most a·(step/2)² per coordinate.
+            assertEquals(gridMin, min, 1e-2 * scale, "instance " + inst);
+            assertEquals(gridMax, max, 1e-2 * scale, "instance " + inst);
+        }
+    }
+
+    // ---------------------------------------------------------------- linear discriminants (Prop. 2, 5.12–5.13)
+
+    @Test
+    void linearClosedFormsMatchTheFormulasAndSampling() {
+        SplittableRandom rnd = new SplittableRandom(41);
+        QuadraticMinMax solver = new QuadraticMinMax(5);
+        TauSet diagSet = new TauSet(5);
+        TauSet fullSet = new TauSet(5);
+        TauSet box = new TauSet(5);
+        for (int inst = 0; inst < 100; inst++) {
+            int ell = 1 + inst % 5;
+            double[] m = Samples.gaussianVector(rnd, ell, 1.0);
+            double[] var = Samples.uniformVector(rnd, ell, 0.1, 2.0);
+            DMatrixRMaj e = Samples.randomSpd(rnd, ell, 0.1, 2.0);
+            double[][] l = Samples.cholesky(e);
+            double r = 0.2 + 2.0 * rnd.nextDouble();
+            double[] zero = new double[ell];
+            double[] w = Samples.gaussianVector(rnd, ell, 1.0);
+            double b = Samples.gaussian(rnd);
+            diagSet.setDiagonalEllipsoid(m, var, r);
+            fullSet.setFullEllipsoid(m, e, r);
+            box.setBox(m, var, r);
+            // Prop. 2: wᵀm + b ∓ r sqrt(wᵀEw); (5.12)–(5.13): wᵀm + b ∓ Σ|w_i| s_i.
+            double f0 = b;
+            double wDiagW = 0;
+            double wEw = 0;
+            double boxSpan = 0;
+            for (int i = 0; i < ell; i++) {
+                wDiagW += w[i] * w[i] * var[i];
+                boxSpan += Math.abs(w[i]) * r * Math.sqrt(var[i]);
+                for (int j = 0; j < ell; j++) {
+                    wEw += w[i] * e.get(i, j) * w[j];
+                }
+            }
+            double tol = 1e-12 * (1 + Math.abs(b) + r * Math.sqrt(wEw + wDiagW) + boxSpan);
+            double[] y = new double[ell];
+            assertEquals(f0 - r * Math.sqrt(wDiagW), solver.minimum(diagSet, zero, w, f0, y), tol);
+            assertTrue(diagSet.contains(y, FEASIBILITY_TOL));
+            assertEquals(f0 + r * Math.sqrt(wDiagW), solver.maximum(diagSet, zero, w, f0, y), tol);
+            assertEquals(f0 - r * Math.sqrt(wEw), solver.minimum(fullSet, zero, w, f0, y), tol);
+            assertTrue(fullSet.contains(y, FEASIBILITY_TOL));
+            assertEquals(f0 - r * Math.sqrt(wEw), Samples.eval(m, zero, w, f0, y), tol);
+            assertEquals(f0 + r * Math.sqrt(wEw), solver.maximum(fullSet, zero, w, f0, y), tol);
+            assertEquals(f0 - boxSpan, solver.minimum(box, zero, w, f0, y), tol);
+            assertEquals(f0 + boxSpan, solver.maximum(box, zero, w, f0, y), tol);
+            double minFull = f0 - r * Math.sqrt(wEw);
+            for (int s = 0; s < 500; s++) {
+                double[] z = Samples.ballPoint(rnd, ell, s % 2 == 0);
+                for (int i = 0; i < ell; i++) {
+                    z[i] *= r;
+                }
+                double v = Samples.eval(m, zero, w, f0, Samples.plus(m, Samples.times(l, z)));
+                assertTrue(minFull <= v + tol);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- early exit, degenerate sets, contracts
+
+    @Test
+    void minAtLeastZeroAgreesWithTheSignOfTheExactMinimum() {
+        SplittableRandom rnd = new SplittableRandom(51);
+        QuadraticMinMax solver = new QuadraticMinMax(5);
+        TauSet[] sets = {new TauSet(5), new TauSet(5), new TauSet(5)};
+        int positives = 0;
+        int negatives = 0;
+        for (int inst = 0; inst < 600; inst++) {
+            int ell = 1 + inst % 5;
+            double[] m = Samples.gaussianVector(rnd, ell, 1.0);
+            double[] var = Samples.uniformVector(rnd, ell, 0.1, 2.0);
+            double r = 0.2 + 2.0 * rnd.nextDouble();
+            double[] a = Samples.uniformVector(rnd, ell, -1.0, 1.0);
+            double[] g = Samples.gaussianVector(rnd, ell, 1.0);
+            sets[0].setDiagonalEllipsoid(m, var, r);
+            sets[1].setFullEllipsoid(m, Samples.randomSpd(rnd, ell, 0.1, 2.0), r);
+            sets[2].setBox(m, var, r);
+            for (TauSet set : sets) {
+                double min0 = solver.minimum(set, a, g, 0.0, null);
+                // Shift so that the minimum lands on either side of zero.
+                double f0 = -min0 + (rnd.nextDouble() - 0.5) * 2.0;
+                double exact = min0 + f0;
+                if (Math.abs(exact) < 1e-6) {
+                    continue;
+                }
+                boolean sign = solver.minAtLeastZero(set, a, g, f0);
+                assertEquals(exact >= 0, sign, "instance " + inst + " " + set.shape() + ": min " + exact);
+                // Whatever exit was taken, the reported bound is a certified lower bound.
+                assertTrue(solver.lastBound() <= exact + 1e-12, "instance " + inst + " " + set.shape());
+                if (sign) {
+                    positives++;
+                } else {
+                    negatives++;
+                }
+            }
+        }
+        assertTrue(positives > 300 && negatives > 300, positives + " / " + negatives);
+    }
+
+    @Test
+    void zeroCovarianceGivesThePointSetAndZeroVarianceFixesACoordinate() {
+        QuadraticMinMax solver = new QuadraticMinMax(3);
+        TauSet set = new TauSet(3);
+        double[] m = {1.0, -2.0, 0.5};
+        double[] a = {-1.0, 2.0, -0.5};
+        double[] g = {0.3, -0.7, 1.1};
+        set.setDiagonalEllipsoid(m, new double[3], 2.0);
+        assertEquals(TauSet.Shape.POINT, set.shape());
+        double[] y = new double[3];
+        assertEquals(0.25, solver.minimum(set, a, g, 0.25, y));
+        assertEquals(1.0, y[0]);
+        set.setFullEllipsoid(m, new DMatrixRMaj(3, 3), 2.0);
+        assertEquals(TauSet.Shape.POINT, set.shape());
+        assertEquals(0.25, solver.maximum(set, a, g, 0.25, y));
+        set.setBox(m, new double[3], 2.0);
+        assertEquals(TauSet.Shape.POINT, set.shape());
+        assertTrue(solver.minAtLeastZero(set, a, g, 0.0));
+        assertFalse(solver.minAtLeastZero(set, a, g, -1e-300));
+
+        set.setDiagonalEllipsoid(m, new double[] {1.0, 0.0, 1.0}, 2.0);
+        solver.minimum(set, a, g, 0.0, y);
+        assertEquals(-2.0, y[1], "the exactly known coordinate stays at m");
+        DMatrixRMaj e = new DMatrixRMaj(new double[][] {{1, 0, 0.5}, {0, 0, 0}, {0.5, 0, 1}});
+        set.setFullEllipsoid(m, e, 2.0);
+        solver.minimum(set, a, g, 0.0, y);
+        assertEquals(-2.0, y[1], 1e-12, "the exactly known coordinate stays at m (full path)");
+        assertTrue(set.contains(y, FEASIBILITY_TOL));
+    }
+
+    @Test
+    void diagonalShapesDoNotAllocatePerCall() {
+        com.sun.management.ThreadMXBean bean =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        SplittableRandom rnd = new SplittableRandom(61);
+        int ell = 30;
+        QuadraticMinMax solver = new QuadraticMinMax(ell);
+        TauSet ellipsoid = new TauSet(ell);
+        TauSet box = new TauSet(ell);
+        double[] m = Samples.gaussianVector(rnd, ell, 1.0);
+        double[] var = Samples.uniformVector(rnd, ell, 0.1, 2.0);
+        double[] a = Samples.uniformVector(rnd, ell, -1.0, 1.0);
+        double[] g = Samples.gaussianVector(rnd, ell, 1.0);
+        double[] y = new double[ell];
+        Runnable work = () -> {
+            for (int k = 0; k < 2000; k++) {
+                ellipsoid.setDiagonalEllipsoid(m, var, 1.0 + 0.001 * k);
+                box.setBox(m, var, 1.0 + 0.001 * k);
+                solver.minimum(ellipsoid, a, g, 0.0, y);
+                solver.minAtLeastZero(ellipsoid, a, g, 0.1 * k);
+                solver.maximum(box, a, g, 0.0, y);
+            }
+        };
+        work.run();
+        long tid = Thread.currentThread().getId();
+        long before = bean.getThreadAllocatedBytes(tid);
+        work.run();
+        long allocated = bean.getThreadAllocatedBytes(tid) - before;
+        // 10,000 calls: even one 16-byte object per call would show as 160 kB; allow a little JVM noise.
+        assertTrue(allocated < 4096, allocated + " bytes allocated");
+    }
+
+    @Test
+    void shapeMismatchesNameBothSizes() {
+        QuadraticMinMax solver = new QuadraticMinMax(4);
+        TauSet set = new TauSet(4);
+        set.setDiagonalEllipsoid(new double[4], new double[] {1, 1, 1, 1}, 1.0);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> solver.minimum(set, new double[3], new double[4], 0, null));
+        assertTrue(e.getMessage().contains("3") && e.getMessage().contains("4"), e.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> solver.minimum(set, new double[4], new double[] {0, Double.NaN, 0, 0}, 0, null));
+        IllegalArgumentException big = assertThrows(
+                IllegalArgumentException.class, () -> new TauSet(2).setBox(new double[3], new double[3], 1));
+        assertTrue(big.getMessage().contains("3") && big.getMessage().contains("2"), big.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> set.setDiagonalEllipsoid(new double[2], new double[] {1, -0.5}, 1.0));
+        DMatrixRMaj indefinite = new DMatrixRMaj(new double[][] {{1, 2}, {2, 1}});
+        assertThrows(IllegalArgumentException.class, () -> set.setFullEllipsoid(new double[2], indefinite, 1.0));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static void assertAttained(
+            TauSet set,
+            double[] m,
+            double[] a,
+            double[] g,
+            double f0,
+            double[] y,
+            double value,
+            double scale,
+            String what) {
+        assertTrue(set.contains(y, FEASIBILITY_TOL), what + ": optimiser outside the set");
+        assertEquals(value, Samples.eval(m, a, g, f0, y), VALUE_TOL * scale, what + ": value not attained");
+    }
+
+    private static double[] diagonalSample(SplittableRandom rnd, double[] m, double[] var, double r, boolean boundary) {
+        double[] z = Samples.ballPoint(rnd, m.length, boundary);
+        double[] y = m.clone();
+        // Coordinates with zero variance contribute nothing; the rest of z still has norm ≤ 1.
+        for (int i = 0; i < m.length; i++) {
+            y[i] += Math.sqrt(var[i]) * r * z[i];
+        }
+        return y;
+    }
+
+    private static double scaleOf(double[] a, double[] g, double f0, double[] var, double r) {
+        double s = 1.0 + Math.abs(f0);
+        double gEg = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += Math.abs(a[i]) * var[i] * r * r;
+            gEg += g[i] * g[i] * var[i];
+        }
+        return s + r * Math.sqrt(gEg);
+    }
+
+    /** Like {@link #scaleOf} for a full E, with λ_max(E) ≤ trace(E) and gᵀEg ≤ trace(E)‖g‖². */
+    private static double scaleOfFull(double[] a, double[] g, double f0, DMatrixRMaj e, double r) {
+        double trace = 0;
+        for (int i = 0; i < e.numRows; i++) {
+            trace += e.get(i, i);
+        }
+        double s = 1.0 + Math.abs(f0) + r * Math.sqrt(trace * Samples.dot(g, g));
+        for (double v : a) {
+            s += Math.abs(v) * trace * r * r;
+        }
+        return s;
+    }
+
+    private static double[] half(double[] h) {
+        double[] a = new double[h.length];
+        for (int i = 0; i < h.length; i++) {
+            a[i] = 0.5 * h[i];
+        }
+        return a;
+    }
+
+    /** The thesis's App. B iteration with step 1/L, L = max|h_i| (the Lipschitz constant of the gradient). */
+    private static double projectedGradient(double[] h, double[] gamma, double r, double[] z0, int iterations) {
+        double lip = 0;
+        for (double v : h) {
+            lip = Math.max(lip, Math.abs(v));
+        }
+        double[] z = z0.clone();
+        for (int it = 0; it < iterations; it++) {
+            for (int i = 0; i < z.length; i++) {
+                z[i] -= (h[i] * z[i] + gamma[i]) / lip;
+            }
+            double n = Math.sqrt(Samples.dot(z, z));
+            if (n > r) {
+                for (int i = 0; i < z.length; i++) {
+                    z[i] *= r / n;
+                }
+            }
+        }
+        double q = 0;
+        for (int i = 0; i < z.length; i++) {
+            q += 0.5 * h[i] * z[i] * z[i] + gamma[i] * z[i];
+        }
+        return q;
+    }
+
+    private static double circleValue(double[] h, double[] gamma, double th) {
+        double x = Math.cos(th);
+        double y = Math.sin(th);
+        return 0.5 * (h[0] * x * x + h[1] * y * y) + gamma[0] * x + gamma[1] * y;
+    }
+}
