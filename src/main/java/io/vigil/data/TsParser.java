@@ -1,0 +1,167 @@
+package io.vigil.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The sktime/aeon {@code .ts} format, univariate and equal-length only: header tags ({@code @problemName},
+ * {@code @timeStamps}, {@code @missing}, {@code @univariate}, {@code @equalLength}, {@code @seriesLength},
+ * {@code @classLabel true <labels>}), then after {@code @data} one {@code v1,v2,...,vd:label} per line.
+ * {@code #} starts a comment line and {@code ?} marks a missing value. Files the header (or the data)
+ * declare multivariate, unequal-length, timestamped or regression are rejected with that reason.
+ */
+final class TsParser {
+    private TsParser() {}
+
+    static void read(BufferedReader in, Path file, ReadOptions options, Rows rows) throws IOException {
+        Values values = new Values(file, options.interpolateMissing(), c -> "value " + c + " of the series");
+        Set<String> declared = null;
+        boolean data = false;
+        double[] buf = new double[256];
+        String line;
+        long lineNo = 0;
+        while ((line = in.readLine()) != null) {
+            lineNo++;
+            if (lineNo == 1) {
+                line = DatasetReader.stripBom(line);
+            }
+            String s = line.strip();
+            if (s.isEmpty() || s.startsWith("#")) {
+                continue;
+            }
+            if (!data) {
+                if (!s.startsWith("@")) {
+                    throw new DataFormatException(
+                            file,
+                            lineNo,
+                            "expected a header tag (@...) or @data before the series, found '" + abbreviate(s) + "'");
+                }
+                String[] parts = s.split("\\s+", 2);
+                String tag = parts[0].toLowerCase(Locale.ROOT);
+                String rest = parts.length > 1 ? parts[1].strip() : "";
+                String restLower = rest.toLowerCase(Locale.ROOT);
+                switch (tag) {
+                    case "@data" -> data = true;
+                    case "@timestamps" -> {
+                        if (restLower.startsWith("true")) {
+                            throw new DataFormatException(
+                                    file, lineNo, "timestamped series are not supported (@timeStamps true)");
+                        }
+                    }
+                    case "@univariate" -> {
+                        if (restLower.startsWith("false")) {
+                            throw new DataFormatException(
+                                    file,
+                                    lineNo,
+                                    "multivariate data is not supported (@univariate false); Vigil reads"
+                                            + " univariate series only");
+                        }
+                    }
+                    case "@dimension", "@dimensions" -> {
+                        if (!restLower.equals("1")) {
+                            throw new DataFormatException(
+                                    file,
+                                    lineNo,
+                                    "multivariate data is not supported (" + parts[0] + " " + rest
+                                            + "); Vigil reads univariate series only");
+                        }
+                    }
+                    case "@equallength" -> {
+                        if (restLower.startsWith("false")) {
+                            throw new DataFormatException(
+                                    file,
+                                    lineNo,
+                                    "unequal-length series are not supported (@equalLength false); pad or"
+                                            + " truncate them to one length first");
+                        }
+                    }
+                    case "@serieslength" -> {
+                        try {
+                            int d = Integer.parseInt(rest);
+                            rows.expectLength(d, "@seriesLength declares " + d, lineNo);
+                        } catch (NumberFormatException e) {
+                            throw new DataFormatException(
+                                    file, lineNo, "@seriesLength '" + rest + "' is not an integer");
+                        }
+                    }
+                    case "@classlabel" -> {
+                        String[] words = rest.split("\\s+");
+                        if (!words[0].equalsIgnoreCase("true")) {
+                            throw new DataFormatException(
+                                    file,
+                                    lineNo,
+                                    "the file has no class labels (@classLabel " + rest
+                                            + "); a labelled classification file is required");
+                        }
+                        declared = new HashSet<>(Arrays.asList(words).subList(1, words.length));
+                    }
+                    case "@targetlabel" -> {
+                        if (restLower.startsWith("true")) {
+                            throw new DataFormatException(
+                                    file,
+                                    lineNo,
+                                    "regression targets (@targetLabel true) are not supported; class labels"
+                                            + " are required");
+                        }
+                    }
+                    default -> {
+                        // @problemName, @missing and tags of later format versions carry nothing we need.
+                    }
+                }
+                continue;
+            }
+            int colon = line.lastIndexOf(':');
+            if (colon < 0) {
+                throw new DataFormatException(
+                        file, lineNo, "the class label is missing (expected 'v1,v2,...,vd:label')");
+            }
+            int dims = 1;
+            for (int k = line.indexOf(':'); k >= 0 && k < colon; k = line.indexOf(':', k + 1)) {
+                dims++;
+            }
+            if (dims > 1) {
+                throw new DataFormatException(
+                        file,
+                        lineNo,
+                        "the series has " + dims + " dimensions separated by ':'; multivariate data is not"
+                                + " supported");
+            }
+            if (line.indexOf('(') >= 0) {
+                throw new DataFormatException(
+                        file, lineNo, "timestamped values '(t,v)' are not supported; give plain values");
+            }
+            String label = line.substring(colon + 1).strip();
+            if (declared != null && !label.isEmpty() && !Values.isMissingToken(label) && !declared.contains(label)) {
+                throw new DataFormatException(
+                        file, lineNo, "label '" + label + "' is not declared in @classLabel " + declared);
+            }
+            int n = 0;
+            int pos = 0;
+            while (pos <= colon) {
+                int cut = line.indexOf(',', pos);
+                if (cut < 0 || cut > colon) {
+                    cut = colon;
+                }
+                if (n == buf.length) {
+                    buf = Arrays.copyOf(buf, n * 2);
+                }
+                buf[n] = values.parse(line, pos, cut, lineNo, n + 1);
+                n++;
+                pos = cut + 1;
+            }
+            rows.add(Arrays.copyOf(buf, n), label, lineNo);
+        }
+        if (!data) {
+            throw new DataFormatException(file, 0, "no @data line: not a .ts file or the header is incomplete");
+        }
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    }
+}

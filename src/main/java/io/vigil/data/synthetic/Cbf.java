@@ -1,0 +1,60 @@
+package io.vigil.data.synthetic;
+
+import java.util.SplittableRandom;
+
+/**
+ * Cylinder-Bell-Funnel (Saito 1994, "Local feature extraction and its applications using a library of
+ * bases", PhD thesis, Yale, Example 4.7; the definition used by Keogh et al. for the UCR {@code CBF}
+ * set). For t = 1..128, with a ~ U{16..32}, b − a ~ U{32..96}, η ~ N(0,1) per series, ε(t) ~ N(0,1)
+ * per sample and χ the indicator of [a, b]:
+ *
+ * <pre>
+ *   cylinder c(t) = (6 + η) χ(t)                 + ε(t)
+ *   bell     b(t) = (6 + η) χ(t) (t − a)/(b − a) + ε(t)
+ *   funnel   f(t) = (6 + η) χ(t) (b − t)/(b − a) + ε(t)
+ * </pre>
+ *
+ * Class indices 0, 1, 2 are cylinder, bell, funnel (archive labels "1", "2", "3").
+ */
+final class Cbf {
+    static final int LENGTH = 128;
+    static final int CYLINDER = 0;
+    static final int BELL = 1;
+    static final int FUNNEL = 2;
+
+    private static final int A_MIN = 16;
+    private static final int A_MAX = 32;
+    private static final int WIDTH_MIN = 32;
+    private static final int WIDTH_MAX = 96;
+    private static final double AMPLITUDE = 6.0;
+
+    private Cbf() {}
+
+    /** The latent parameters of one drawn series (1-based a ≤ b, amplitude offset η). */
+    record Shape(int a, int b, double eta) {}
+
+    /**
+     * Draws one raw series of class {@code cls} into {@code out} (length 128, overwritten).
+     *
+     * @param noise scale of ε (1 as published; 0 gives the noiseless shape, for tests)
+     */
+    static Shape draw(int cls, SplittableRandom rnd, double noise, double[] out) {
+        int a = rnd.nextInt(A_MIN, A_MAX + 1);
+        int b = a + rnd.nextInt(WIDTH_MIN, WIDTH_MAX + 1);
+        double eta = rnd.nextGaussian();
+        double height = AMPLITUDE + eta;
+        for (int t = 1; t <= LENGTH; t++) {
+            double shape = 0;
+            if (t >= a && t <= b) {
+                shape = switch (cls) {
+                    case CYLINDER -> height;
+                    case BELL -> height * (t - a) / (b - a);
+                    case FUNNEL -> height * (b - t) / (b - a);
+                    default -> throw new IllegalArgumentException("CBF class index " + cls + " outside 0..2");
+                };
+            }
+            out[t - 1] = shape + noise * rnd.nextGaussian();
+        }
+        return new Shape(a, b, eta);
+    }
+}
