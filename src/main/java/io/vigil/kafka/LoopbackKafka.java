@@ -330,6 +330,11 @@ public final class LoopbackKafka implements AutoCloseable {
         return HOST + ":" + port;
     }
 
+    /** Client properties to reach this broker ({@code bootstrap.servers}); add serializers etc. to a copy. */
+    public Map<String, Object> clientProperties() {
+        return Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    }
+
     /** The client port on {@link #HOST}. */
     public int port() {
         return port;

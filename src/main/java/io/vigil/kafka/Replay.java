@@ -94,7 +94,8 @@ public final class Replay {
      * @param series series published (n × repeat)
      * @param samples sample records acknowledged
      * @param truthRecords truth records acknowledged
-     * @param elapsed from the first send until the last acknowledgement
+     * @param elapsed from creating the producer (metadata and topic auto-creation included) until the last
+     *     acknowledgement
      */
     public record Summary(long series, long samples, long truthRecords, Duration elapsed) {
         /** Acknowledged samples per second of elapsed time. */
