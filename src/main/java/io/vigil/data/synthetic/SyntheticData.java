@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * exactly). Classes are assigned round-robin (series i has class i mod G), so every class appears in any
  * training split of at least G series and class counts differ by at most one. Train and test draw from
  * independent streams split off the seed, and series i of a split does not depend on the split's size.
- * By default each series is z-normalised (mean 0, sample standard deviation 1) like the UCR archive copies.
+ * By default each series is z-normalised (mean 0, sample standard deviation 1) like the UCR archive copies;
+ * {@code raw} keeps the generator's values (needed to see the published shapes, e.g. CBF's level 6 + η).
  */
 public final class SyntheticData {
     private SyntheticData() {}
@@ -61,8 +62,9 @@ public final class SyntheticData {
 
     /**
      * Z-normalises {@code x} in place: subtracts the mean and divides by the sample standard deviation
-     * (n − 1 denominator, as MATLAB's {@code zscore} used for the UCR archive), computed in two passes
-     * for accuracy. A constant series is only centred.
+     * (n − 1 denominator, matching the UCR archive copies: every CBF series there has sample standard
+     * deviation 1 and population standard deviation 0.996), computed in two passes for accuracy. A constant
+     * series is only centred.
      */
     public static void zNormalise(double[] x) {
         double mean = 0;

@@ -2,7 +2,6 @@ package io.vigil.data.synthetic;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -82,10 +81,5 @@ public enum SyntheticKind {
             case TWO_PATTERNS -> TwoPatterns.draw(cls, rnd, 1.0, out);
             default -> throw new IllegalStateException("unknown kind " + this);
         }
-    }
-
-    @Override
-    public String toString() {
-        return cliName.toLowerCase(Locale.ROOT);
     }
 }
