@@ -134,6 +134,7 @@ class LoopbackKafkaTest {
             sendInTransaction(producer, topic, "committed-1", 5);
             producer.commitTransaction();
             sendInTransaction(producer, topic, "aborted", 5);
+            producer.flush(); // written to the log first: abortTransaction() drops batches not yet sent
             producer.abortTransaction();
             sendInTransaction(producer, topic, "committed-2", 5);
             producer.commitTransaction();
