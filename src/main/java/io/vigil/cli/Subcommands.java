@@ -9,10 +9,12 @@ final class Subcommands {
     static List<Object> all() {
         return List.of(
                 new GenerateCommand(),
-                new BenchCommand(),
                 new TrainCommand(),
                 new ClassifyCommand(),
                 new InspectCommand(),
-                new ExperimentCommand());
+                new ExperimentCommand(),
+                new BrokerCommand(),
+                new ReplayCommand(),
+                new BenchCommand());
     }
 }

@@ -1,0 +1,321 @@
+package io.vigil.kafka;
+
+import io.vigil.data.Dataset;
+import io.vigil.util.Progress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Publishes a labelled data set to Kafka as a live stream would arrive: each series sample by sample
+ * ({@link SampleRecord} format, keyed by its {@link SeriesId}), {@code concurrency} series interleaved
+ * round-robin (when one ends, the next starts in its place), optionally rate-limited, optionally with each
+ * series' true label on a truth topic (sent as the series starts). Returns only when Kafka has acknowledged
+ * every record; any failed send fails the replay.
+ *
+ * <p>The producer is idempotent with {@code acks=all}: retries cannot duplicate or reorder samples, so each key's
+ * samples land in its partition in {@code t} order exactly once.
+ */
+public final class Replay {
+    /** Producer defaults for throughput on a local broker; user properties override them. */
+    private static final Map<String, Object> TUNING = Map.of(
+            ProducerConfig.LINGER_MS_CONFIG,
+            10,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            128 * 1024,
+            ProducerConfig.CLIENT_ID_CONFIG,
+            "vigil-replay");
+
+    /** How long closing waits for in-flight records after a failure. */
+    private static final Duration CLOSE_AFTER_FAILURE = Duration.ofSeconds(5);
+
+    private Replay() {}
+
+    /** Which split a replay publishes (it is also part of every series id). */
+    public enum Split {
+        TRAIN("train"),
+        TEST("test");
+
+        private final String id;
+
+        Split(String id) {
+            this.id = id;
+        }
+
+        /** The name in series ids: {@code train} or {@code test}. */
+        public String id() {
+            return id;
+        }
+    }
+
+    /**
+     * What to publish and how.
+     *
+     * @param topic sample topic
+     * @param truthTopic truth topic, or {@code null} for none
+     * @param rate samples per second across all series; 0 for unlimited
+     * @param concurrency series interleaved at a time, &ge; 1
+     * @param repeat passes over the split, &ge; 1 (ids get {@code #pass} when &gt; 1)
+     */
+    public record Settings(String topic, String truthTopic, double rate, int concurrency, int repeat) {
+        /** Validates every field. */
+        public Settings {
+            if (topic == null || topic.isBlank()) {
+                throw new IllegalArgumentException("topic must not be blank");
+            }
+            if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
+                throw new IllegalArgumentException("truth topic must be non-blank and differ from the sample topic");
+            }
+            if (!(rate >= 0) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("rate must be >= 0 samples/s (0 = unlimited), got " + rate);
+            }
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+            }
+            if (repeat < 1) {
+                throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+            }
+        }
+    }
+
+    /**
+     * What was published.
+     *
+     * @param series series published (n × repeat)
+     * @param samples sample records acknowledged
+     * @param truthRecords truth records acknowledged
+     * @param elapsed from creating the producer (metadata and topic auto-creation included) until the last
+     *     acknowledgement
+     */
+    public record Summary(long series, long samples, long truthRecords, Duration elapsed) {
+        /** Acknowledged samples per second of elapsed time. */
+        public double samplesPerSecond() {
+            double s = elapsed.toNanos() / 1e9;
+            return s > 0 ? samples / s : 0;
+        }
+    }
+
+    /**
+     * Publishes {@code data} and waits for every acknowledgement.
+     *
+     * @param data the split to publish; its {@link Dataset#name()} starts every series id
+     * @param split which split {@code data} is (part of the ids)
+     * @param producerConfig client properties: at least {@code bootstrap.servers}; serializers, {@code acks} and
+     *     idempotence are set here
+     * @param progress stepped once per acknowledged sample
+     * @throws IllegalArgumentException when {@code producerConfig} disables idempotence or weakens acks
+     * @throws IllegalStateException when a record cannot be sent or is not acknowledged, with Kafka's reason
+     */
+    public static Summary run(
+            Dataset data, Split split, Settings settings, Map<String, Object> producerConfig, Progress progress) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(split, "split");
+        Objects.requireNonNull(settings, "settings");
+        Map<String, Object> config = producerConfig(producerConfig);
+        long totalSeries = (long) data.size() * settings.repeat();
+        if (totalSeries > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    data.size() + " series x " + settings.repeat() + " repetitions is more than a replay can number");
+        }
+        Acks sampleAcks = new Acks(progress);
+        Acks truthAcks = new Acks(Progress.none());
+        long t0 = System.nanoTime();
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        Publisher publisher = new Publisher(producer, data, split, settings, (int) totalSeries, sampleAcks, truthAcks);
+        boolean clean = false;
+        try {
+            publisher.publish();
+            producer.flush(); // returns after every callback ran
+            clean = true;
+        } catch (KafkaException e) { // thrown by send() itself, e.g. no metadata for the topic within max.block.ms
+            sampleAcks.failure.compareAndSet(null, e);
+        } finally {
+            if (clean) {
+                producer.close();
+            } else {
+                producer.close(CLOSE_AFTER_FAILURE);
+            }
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+        Exception failure = sampleAcks.failure.get() != null ? sampleAcks.failure.get() : truthAcks.failure.get();
+        if (failure != null) {
+            throw new IllegalStateException(
+                    "replay to " + settings.topic() + " failed after " + sampleAcks.acked.get() + " of "
+                            + publisher.sent + " samples were acknowledged: " + reason(failure),
+                    failure);
+        }
+        if (sampleAcks.acked.get() != publisher.sent || truthAcks.acked.get() != publisher.truthSent) {
+            throw new IllegalStateException("Kafka acknowledged " + sampleAcks.acked.get() + " of " + publisher.sent
+                    + " samples and " + truthAcks.acked.get() + " of " + publisher.truthSent + " truth records");
+        }
+        return new Summary(totalSeries, publisher.sent, publisher.truthSent, elapsed);
+    }
+
+    /**
+     * The interleaving: {@code slots} series are active at a time; each round sends the next sample of every
+     * active slot in slot order, and a slot whose series ended takes the next series (ordinal order: all rows
+     * of pass 1, then pass 2, ...).
+     */
+    private static final class Publisher {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final Dataset data;
+        private final Split split;
+        private final Settings settings;
+        private final int totalSeries;
+        private final Acks sampleAcks;
+        private final Acks truthAcks;
+        private final TokenBucket bucket;
+        private final int[] slotSeries; // series ordinal in 0..totalSeries-1, or -1 when the slot is done
+        private final int[] slotT; // next 0-based sample of the slot's series
+        private final String[] slotId;
+        private final byte[][] slotKey;
+        private int nextSeries;
+        long sent;
+        long truthSent;
+
+        Publisher(
+                KafkaProducer<byte[], byte[]> producer,
+                Dataset data,
+                Split split,
+                Settings settings,
+                int totalSeries,
+                Acks sampleAcks,
+                Acks truthAcks) {
+            this.producer = producer;
+            this.data = data;
+            this.split = split;
+            this.settings = settings;
+            this.totalSeries = totalSeries;
+            this.sampleAcks = sampleAcks;
+            this.truthAcks = truthAcks;
+            this.bucket = settings.rate() > 0 ? TokenBucket.perSecond(settings.rate()) : null;
+            int slots = Math.min(settings.concurrency(), totalSeries);
+            this.slotSeries = new int[slots];
+            this.slotT = new int[slots];
+            this.slotId = new String[slots];
+            this.slotKey = new byte[slots][];
+        }
+
+        void publish() {
+            int d = data.length();
+            int n = data.size();
+            for (int s = 0; s < slotSeries.length; s++) {
+                startNext(s);
+            }
+            int active = slotSeries.length;
+            while (active > 0) {
+                for (int s = 0; s < slotSeries.length; s++) {
+                    if (slotSeries[s] < 0) {
+                        continue;
+                    }
+                    if (sampleAcks.failure.get() != null || truthAcks.failure.get() != null) {
+                        return; // stop at the first failed acknowledgement; run() reports it
+                    }
+                    if (bucket != null) {
+                        bucket.acquire();
+                    }
+                    int t = slotT[s];
+                    byte[] value = SampleRecord.encode(slotId[s], t + 1, data.value(slotSeries[s] % n, t));
+                    producer.send(new ProducerRecord<>(settings.topic(), slotKey[s], value), sampleAcks);
+                    sent++;
+                    if (++slotT[s] == d) {
+                        if (nextSeries < totalSeries) {
+                            startNext(s);
+                        } else {
+                            slotSeries[s] = -1;
+                            active--;
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Puts the next series into slot {@code s} and sends its truth record when a truth topic is set. */
+        private void startNext(int s) {
+            int n = data.size();
+            int ordinal = nextSeries++;
+            int row = ordinal % n;
+            int repetition = settings.repeat() == 1 ? 0 : ordinal / n + 1;
+            String id = new SeriesId(data.name(), split.id(), row, repetition).toString();
+            slotSeries[s] = ordinal;
+            slotId[s] = id;
+            slotKey[s] = SampleRecord.key(id);
+            slotT[s] = 0;
+            if (settings.truthTopic() != null) {
+                byte[] truth = SampleRecord.encodeTruth(id, data.labelOf(row), data.length());
+                producer.send(new ProducerRecord<>(settings.truthTopic(), slotKey[s], truth), truthAcks);
+                truthSent++;
+            }
+        }
+    }
+
+    /**
+     * The effective producer configuration: tuning defaults, then the caller's properties, then what a replay
+     * requires (byte-array serializers, idempotence, acks=all). A caller asking for weaker delivery is refused
+     * rather than silently overridden.
+     */
+    static Map<String, Object> producerConfig(Map<String, Object> user) {
+        if (!user.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+            throw new IllegalArgumentException("producer config lacks bootstrap.servers");
+        }
+        requireSetting(user, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        requireSetting(user, ProducerConfig.ACKS_CONFIG, "all", "-1");
+        Map<String, Object> config = new HashMap<>(TUNING);
+        config.putAll(user);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        return config;
+    }
+
+    private static void requireSetting(Map<String, Object> user, String key, String... allowed) {
+        Object v = user.get(key);
+        if (v == null) {
+            return;
+        }
+        for (String a : allowed) {
+            if (a.equalsIgnoreCase(String.valueOf(v).trim())) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException(key + "=" + v + " is not allowed: replay uses an idempotent producer with "
+                + ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG + "=true and " + ProducerConfig.ACKS_CONFIG + "=all");
+    }
+
+    private static String reason(Throwable e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m.replace('\n', ' '));
+    }
+
+    /** Counts acknowledgements and keeps the first failure; one instance per topic, shared by all its sends. */
+    private static final class Acks implements Callback {
+        final AtomicLong acked = new AtomicLong();
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+        private final Progress progress;
+
+        Acks(Progress progress) {
+            this.progress = progress;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception exception) {
+            if (exception != null) {
+                failure.compareAndSet(null, exception);
+            } else {
+                acked.incrementAndGet();
+                progress.step();
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+package io.vigil.kafka;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.vigil.kafka.Decoded.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The wire format of Vigil's Kafka topics, in one place because {@code vigil replay} writes it and the streaming
+ * job reads it. All records are keyed by the series id (UTF-8); values are UTF-8 JSON objects:
+ *
+ * <ul>
+ *   <li>sample: {@code {"series":"CBF/test/17","t":5,"value":0.42}} — {@code t} is the 1-based time index
+ *       (optional on input: when absent, arrival order within the key defines it), {@code value} a finite number;
+ *   <li>truth: {@code {"series":"CBF/test/17","label":"2","length":128}} — the true label of a replayed series
+ *       (verbatim from the data file) and its length.
+ * </ul>
+ *
+ * <p>Decoding never throws on bad input: it returns a {@link Decoded} naming the {@link Problem}. Unknown fields
+ * are ignored so producers may add their own (a timestamp, a source). A record without key is accepted (e.g.
+ * {@code kcat -P} without {@code -K}); a key that differs from {@code series} is rejected. NaN and Infinity
+ * literals are read (so a Python producer's {@code NaN} is reported as a non-finite value, not as broken JSON)
+ * and rejected. Decoding uses Jackson's streaming parser: no tree, one parser per record.
+ */
+public final class SampleRecord {
+    /** {@link Sample#t()} when the record did not carry {@code t}. */
+    public static final int T_ABSENT = 0;
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private SampleRecord() {}
+
+    /**
+     * One decoded sample.
+     *
+     * @param series series id (non-empty)
+     * @param t 1-based time index, or {@link #T_ABSENT}
+     * @param value the sample, finite
+     */
+    public record Sample(String series, int t, double value) {
+        /** Whether the producer gave {@code t}. */
+        public boolean hasT() {
+            return t != T_ABSENT;
+        }
+    }
+
+    /**
+     * The true label of one replayed series.
+     *
+     * @param series series id
+     * @param label class label, verbatim from the data file
+     * @param length number of samples in the series
+     */
+    public record Truth(String series, String label, int length) {}
+
+    /** The record key for a series: its id in UTF-8. */
+    public static byte[] key(String series) {
+        requireSeries(series);
+        return series.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Encodes a sample value exactly as {@code {"series":S,"t":T,"value":V}} (V in Java's shortest round-trip
+     * decimal form, so decoding gives back the same double).
+     *
+     * @throws IllegalArgumentException on an empty series id, t &lt; 1 or a non-finite value (never written)
+     */
+    public static byte[] encode(String series, int t, double value) {
+        requireSeries(series);
+        if (t < 1) {
+            throw new IllegalArgumentException("t must be >= 1, got " + t + " for series " + series);
+        }
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException("value at t=" + t + " of series " + series + " is " + value);
+        }
+        StringBuilder sb = new StringBuilder(40 + series.length());
+        sb.append("{\"series\":\"");
+        JsonStringEncoder.getInstance().quoteAsString(series, sb);
+        sb.append("\",\"t\":").append(t).append(",\"value\":").append(value).append('}');
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Encodes a truth value as {@code {"series":S,"label":L,"length":N}}.
+     *
+     * @throws IllegalArgumentException on an empty series id or label, or length &lt; 1
+     */
+    public static byte[] encodeTruth(String series, String label, int length) {
+        requireSeries(series);
+        if (label == null || label.isEmpty()) {
+            throw new IllegalArgumentException("label of series " + series + " is empty");
+        }
+        if (length < 1) {
+            throw new IllegalArgumentException("length of series " + series + " must be >= 1, got " + length);
+        }
+        StringBuilder sb = new StringBuilder(48 + series.length() + label.length());
+        sb.append("{\"series\":\"");
+        JsonStringEncoder.getInstance().quoteAsString(series, sb);
+        sb.append("\",\"label\":\"");
+        JsonStringEncoder.getInstance().quoteAsString(label, sb);
+        sb.append("\",\"length\":").append(length).append('}');
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Decodes a sample record.
+     *
+     * @param key the record key, or {@code null}/empty when the producer sent none
+     * @param value the record value
+     */
+    public static Decoded<Sample> decode(byte[] key, byte[] value) {
+        Fields f = new Fields();
+        Decoded.Rejected<Sample> bad = f.parse(value, false);
+        if (bad != null) {
+            return bad;
+        }
+        if (f.series == null) {
+            return rejected(Problem.MISSING_FIELD, "field 'series' is missing");
+        }
+        if (!f.hasValue) {
+            return rejected(Problem.MISSING_FIELD, "field 'value' is missing");
+        }
+        if (!Double.isFinite(f.value)) {
+            return rejected(Problem.NON_FINITE_VALUE, "value is " + f.value + (f.hasT ? " at t=" + f.t : ""));
+        }
+        if (f.hasT && f.t < 1) {
+            return rejected(Problem.T_BELOW_ONE, "t is " + f.t + "; t is 1-based");
+        }
+        Decoded.Rejected<Sample> mismatch = checkKey(key, f.series);
+        if (mismatch != null) {
+            return mismatch;
+        }
+        return new Decoded.Ok<>(new Sample(f.series, f.hasT ? (int) f.t : T_ABSENT, f.value));
+    }
+
+    /**
+     * Decodes a truth record.
+     *
+     * @param key the record key, or {@code null}/empty when the producer sent none
+     * @param value the record value
+     */
+    public static Decoded<Truth> decodeTruth(byte[] key, byte[] value) {
+        Fields f = new Fields();
+        Decoded.Rejected<Truth> bad = f.parse(value, true);
+        if (bad != null) {
+            return bad;
+        }
+        if (f.series == null) {
+            return rejected(Problem.MISSING_FIELD, "field 'series' is missing");
+        }
+        if (f.label == null) {
+            return rejected(Problem.MISSING_FIELD, "field 'label' is missing");
+        }
+        if (!f.hasLength) {
+            return rejected(Problem.MISSING_FIELD, "field 'length' is missing");
+        }
+        if (f.length < 1) {
+            return rejected(Problem.WRONG_TYPE, "length is " + f.length + "; must be >= 1");
+        }
+        Decoded.Rejected<Truth> mismatch = checkKey(key, f.series);
+        if (mismatch != null) {
+            return mismatch;
+        }
+        return new Decoded.Ok<>(new Truth(f.series, f.label, (int) f.length));
+    }
+
+    private static <T> Decoded.Rejected<T> checkKey(byte[] key, String series) {
+        if (key == null || key.length == 0) {
+            return null;
+        }
+        String k = new String(key, StandardCharsets.UTF_8);
+        if (!k.equals(series)) {
+            return rejected(
+                    Problem.KEY_MISMATCH, "key '" + abbreviate(k) + "' but series '" + abbreviate(series) + "'");
+        }
+        return null;
+    }
+
+    private static <T> Decoded.Rejected<T> rejected(Problem problem, String detail) {
+        return new Decoded.Rejected<>(problem, detail);
+    }
+
+    private static void requireSeries(String series) {
+        if (series == null || series.isEmpty()) {
+            throw new IllegalArgumentException("series id must be non-empty");
+        }
+    }
+
+    /** Keeps reasons one short line even when a producer sends a huge key or id. */
+    private static String abbreviate(String s) {
+        final int max = 80;
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    /** The fields of one JSON object, read by a single pass of the streaming parser. */
+    private static final class Fields {
+        String series;
+        String label;
+        boolean hasT;
+        long t;
+        boolean hasValue;
+        double value;
+        boolean hasLength;
+        long length;
+
+        /** Reads the object; returns the first problem found, or {@code null}. */
+        <T> Decoded.Rejected<T> parse(byte[] bytes, boolean truth) {
+            if (bytes == null || bytes.length == 0) {
+                return rejected(Problem.EMPTY_VALUE, "record has no value");
+            }
+            try (JsonParser p = JSON.createParser(bytes)) {
+                JsonToken first = p.nextToken();
+                if (first != JsonToken.START_OBJECT) {
+                    return rejected(Problem.NOT_AN_OBJECT, "value is " + describe(first) + ", not a JSON object");
+                }
+                for (JsonToken tok = p.nextToken(); tok != JsonToken.END_OBJECT; tok = p.nextToken()) {
+                    if (tok == null) {
+                        return rejected(Problem.UNPARSEABLE_JSON, "unexpected end of input inside the object");
+                    }
+                    String name = p.currentName();
+                    JsonToken v = p.nextToken();
+                    Decoded.Rejected<T> bad = truth ? truthField(p, name, v) : sampleField(p, name, v);
+                    if (bad != null) {
+                        return bad;
+                    }
+                }
+                JsonToken trailing = p.nextToken();
+                if (trailing != null) {
+                    return rejected(Problem.UNPARSEABLE_JSON, "unexpected " + describe(trailing) + " after the object");
+                }
+                return null;
+            } catch (JsonProcessingException e) {
+                String where = e.getLocation() == null
+                        ? ""
+                        : " at byte " + e.getLocation().getByteOffset();
+                return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getOriginalMessage()) + where);
+            } catch (IOException e) { // not expected when reading a byte array; reported, never thrown
+                return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getMessage()));
+            }
+        }
+
+        private <T> Decoded.Rejected<T> sampleField(JsonParser p, String name, JsonToken v) throws IOException {
+            switch (name) {
+                case "series":
+                    return readSeries(p, v);
+                case "t":
+                    if (v != JsonToken.VALUE_NUMBER_INT) {
+                        return rejected(Problem.WRONG_TYPE, "t must be an integer, got " + describe(v, p));
+                    }
+                    if (p.getNumberType() != JsonParser.NumberType.INT) {
+                        return rejected(
+                                Problem.WRONG_TYPE, "t " + abbreviate(p.getText()) + " is not a 32-bit integer");
+                    }
+                    hasT = true;
+                    t = p.getIntValue();
+                    return null;
+                case "value":
+                    if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {
+                        return rejected(Problem.WRONG_TYPE, "value must be a number, got " + describe(v, p));
+                    }
+                    hasValue = true;
+                    value = p.getDoubleValue();
+                    return null;
+                default:
+                    p.skipChildren();
+                    return null;
+            }
+        }
+
+        private <T> Decoded.Rejected<T> truthField(JsonParser p, String name, JsonToken v) throws IOException {
+            switch (name) {
+                case "series":
+                    return readSeries(p, v);
+                case "label":
+                    if (v != JsonToken.VALUE_STRING || p.getText().isEmpty()) {
+                        return rejected(Problem.WRONG_TYPE, "label must be a non-empty string, got " + describe(v, p));
+                    }
+                    label = p.getText();
+                    return null;
+                case "length":
+                    if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
+                        return rejected(Problem.WRONG_TYPE, "length must be a 32-bit integer, got " + describe(v, p));
+                    }
+                    hasLength = true;
+                    length = p.getIntValue();
+                    return null;
+                default:
+                    p.skipChildren();
+                    return null;
+            }
+        }
+
+        private <T> Decoded.Rejected<T> readSeries(JsonParser p, JsonToken v) throws IOException {
+            if (v != JsonToken.VALUE_STRING || p.getText().isEmpty()) {
+                return rejected(Problem.WRONG_TYPE, "series must be a non-empty string, got " + describe(v, p));
+            }
+            series = p.getText();
+            return null;
+        }
+    }
+
+    private static String describe(JsonToken tok) {
+        if (tok == null) {
+            return "empty";
+        }
+        switch (tok) {
+            case START_ARRAY:
+                return "an array";
+            case START_OBJECT:
+                return "an object";
+            case VALUE_STRING:
+                return "a string";
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return "a number";
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return "a boolean";
+            case VALUE_NULL:
+                return "null";
+            default:
+                return tok.asString() == null ? tok.name() : "'" + tok.asString() + "'";
+        }
+    }
+
+    private static String describe(JsonToken tok, JsonParser p) throws IOException {
+        if (tok == JsonToken.VALUE_STRING) {
+            return "\"" + abbreviate(p.getText()) + "\"";
+        }
+        if (tok == JsonToken.VALUE_NUMBER_INT || tok == JsonToken.VALUE_NUMBER_FLOAT) {
+            return abbreviate(p.getText());
+        }
+        return describe(tok);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "malformed JSON";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
