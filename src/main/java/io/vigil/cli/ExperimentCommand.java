@@ -10,7 +10,6 @@ import io.vigil.experiment.Table33Report;
 import io.vigil.experiment.ThesisTable33;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
-import io.vigil.select.NeighborSelection;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
 import java.io.IOException;
@@ -88,29 +87,8 @@ public final class ExperimentCommand implements Runnable {
         @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
         Path out;
 
-        @Option(names = "--standardize", description = "Per-feature standardisation before LDG.")
-        boolean standardize;
-
-        @Option(
-                names = "--cv",
-                paramLabel = "loo|N",
-                description = "CV for gamma, dims and local-QDA k (default: loo for n <= 100, else 10).")
-        String cv;
-
-        @Option(
-                names = "--neighbor-cv",
-                paramLabel = "loo|N",
-                defaultValue = "5",
-                description = "CV for the LDG neighbour count (default: ${DEFAULT-VALUE}).")
-        String neighborCv;
-
-        @Option(
-                names = "--neighbor-selection",
-                paramLabel = "local-qda|3nn",
-                defaultValue = "local-qda",
-                description = "How to choose the LDG neighbour count: local-qda (thesis: local-QDA CV on the input "
-                        + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
-        String neighborSelection;
+        @CommandLine.Mixin
+        SelectionOptions selection;
 
         @Option(
                 names = "--seed",
@@ -138,13 +116,7 @@ public final class ExperimentCommand implements Runnable {
             TrainParams params;
             try {
                 mode = DimsMode.parse(dims);
-                params = TrainParams.defaults()
-                        .withStandardize(standardize)
-                        .withNeighborCv(CvScheme.parse(neighborCv))
-                        .withNeighborSelection(NeighborSelection.parse(neighborSelection));
-                if (cv != null) {
-                    params = params.withCv(CvScheme.parse(cv));
-                }
+                params = selection.applyTo(TrainParams.defaults());
                 if (threads < 1) {
                     throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
                 }
@@ -191,17 +163,21 @@ public final class ExperimentCommand implements Runnable {
             settings.put(
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
-                            + " --seed " + seed + (standardize ? " --standardize" : "")
-                            + (cv != null ? " --cv " + cv : "")
-                            + " --neighbor-selection " + neighborSelection + " --neighbor-cv " + neighborCv
+                            + " --seed " + seed + (selection.standardize ? " --standardize" : "")
+                            + (selection.cv != null ? " --cv " + selection.cv : "")
+                            + " --neighbor-selection " + selection.neighborSelection + " --neighbor-cv "
+                            + selection.neighborCv
                             + " --threads "
                             + threads);
-            settings.put("standardisation", standardize ? "per-feature, training statistics" : "none");
+            settings.put("standardisation", selection.standardize ? "per-feature, training statistics" : "none");
             settings.put(
                     "CV for gamma/dims/local-QDA k",
-                    cv != null ? CvScheme.parse(cv).toString() : "loo for n <= 100, else stratified-10-fold");
+                    selection.cv != null
+                            ? CvScheme.parse(selection.cv).toString()
+                            : "loo for n <= 100, else stratified-10-fold");
             settings.put(
-                    "CV for the LDG neighbour count", CvScheme.parse(neighborCv).toString());
+                    "CV for the LDG neighbour count",
+                    CvScheme.parse(selection.neighborCv).toString());
             settings.put("gamma grid", Arrays.toString(params.gammaGrid()));
             settings.put("k grid", Arrays.toString(params.kGrid()));
             settings.put("Vigil version", VigilModel.runtimeVersion());

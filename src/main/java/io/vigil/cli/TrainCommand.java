@@ -2,10 +2,8 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.model.CreationTime;
-import io.vigil.model.CvScheme;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
-import io.vigil.select.NeighborSelection;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
@@ -39,6 +37,9 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     DataOptions data;
 
+    @Mixin
+    SelectionOptions selection;
+
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
 
@@ -66,34 +67,6 @@ public final class TrainCommand implements Callable<Integer> {
             paramLabel = "K",
             description = "Fix local QDA's neighbour count in LDG space (default: CV over 1, 2, 4, ..., 128).")
     Integer qdaNeighbors;
-
-    @Option(
-            names = "--standardize",
-            description = "Standardise each feature with training mean and standard "
-                    + "deviation first (off by default: UCR series are z-normalised per series).")
-    boolean standardize;
-
-    @Option(
-            names = "--cv",
-            paramLabel = "loo|N",
-            description = "Cross-validation for gamma, dims and local-QDA "
-                    + "neighbours: 'loo' or a fold count (default: loo for n <= 100, else 10).")
-    String cv;
-
-    @Option(
-            names = "--neighbor-cv",
-            paramLabel = "loo|N",
-            defaultValue = "5",
-            description = "Cross-validation for the LDG neighbour count (default: ${DEFAULT-VALUE}, as in the thesis).")
-    String neighborCv;
-
-    @Option(
-            names = "--neighbor-selection",
-            paramLabel = "local-qda|3nn",
-            defaultValue = "local-qda",
-            description = "How to choose the LDG neighbour count: local-qda (thesis: local-QDA CV on the input "
-                    + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
-    String neighborSelection;
 
     @Option(
             names = "--seed",
@@ -173,14 +146,7 @@ public final class TrainCommand implements Callable<Integer> {
 
     private TrainParams params() {
         try {
-            TrainParams p = TrainParams.defaults()
-                    .withSeed(seed)
-                    .withStandardize(standardize)
-                    .withNeighborCv(CvScheme.parse(neighborCv))
-                    .withNeighborSelection(NeighborSelection.parse(neighborSelection));
-            if (cv != null) {
-                p = p.withCv(CvScheme.parse(cv));
-            }
+            TrainParams p = selection.applyTo(TrainParams.defaults().withSeed(seed));
             if (gamma != null) {
                 p = p.withGamma(gamma);
             }
