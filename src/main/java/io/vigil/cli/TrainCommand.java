@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import io.vigil.data.Dataset;
+import io.vigil.early.EarlyModelTrainer;
 import io.vigil.model.CreationTime;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
@@ -39,6 +40,9 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
     SelectionOptions selection;
+
+    @Mixin
+    CompleteSeriesOptions completeSeries;
 
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
@@ -84,12 +88,19 @@ public final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         TrainParams params = params();
+        EarlyModelTrainer.Params earlyParams;
+        try {
+            earlyParams = completeSeries.params(seed);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         long start = System.nanoTime();
         VigilModel model;
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
             model = Trainer.train(named, params, CreationTime.now(), progress);
+            model = EarlyModelTrainer.addSections(model, named, earlyParams);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         ModelFile.standard().save(model, out);
@@ -140,6 +151,7 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("seed", model.seed());
         o.put("num_classes", model.numClasses());
         o.put("fingerprint", model.fingerprint());
+        o.put("sections", model.sections().keySet());
         o.put("model", out.toString());
         return o;
     }

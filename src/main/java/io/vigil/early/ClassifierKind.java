@@ -1,0 +1,41 @@
+package io.vigil.early;
+
+import java.util.Locale;
+
+/**
+ * The classifier whose complete-series label an early decision must match (thesis §5.6): local QDA with
+ * diagonal class Gaussians found around the conditional mean (§5.6.1), or a one-vs-rest linear SVM (Prop. 2,
+ * eqs 5.12–5.13).
+ */
+public enum ClassifierKind {
+    /** Local QDA in LDG space (the model's core classifier). */
+    LOCAL_QDA("local-qda"),
+    /** One-vs-rest linear SVM in LDG space (the model's {@code linear_svm} section). */
+    LINEAR_SVM("linear-svm");
+
+    private final String cliName;
+
+    ClassifierKind(String cliName) {
+        this.cliName = cliName;
+    }
+
+    /** The command-line name: {@code local-qda} or {@code linear-svm}. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /**
+     * Parses a command-line name (case-insensitive).
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the valid ones
+     */
+    public static ClassifierKind fromCliName(String name) {
+        String key = name.trim().toLowerCase(Locale.ROOT);
+        for (ClassifierKind k : values()) {
+            if (k.cliName.equals(key)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("unknown classifier '" + name + "'; expected local-qda or linear-svm");
+    }
+}

@@ -1,0 +1,296 @@
+package io.vigil.early;
+
+import io.vigil.classify.LocalQda;
+import io.vigil.gauss.CompleteSeriesEstimator;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.GaussianMixtureEstimator;
+import io.vigil.gauss.JointGaussianEstimator;
+import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SymmetricPacked;
+import io.vigil.ldg.Standardizer;
+import io.vigil.model.CompleteSeriesSection;
+import io.vigil.model.LinearSvmSection;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.DiagonalQuadraticDiscriminants;
+import io.vigil.reliability.Discriminants;
+import io.vigil.reliability.LinearDiscriminants;
+import io.vigil.reliability.ReliableDecisionRule;
+import io.vigil.reliability.SetConstruction;
+import io.vigil.reliability.TauSet;
+import java.util.List;
+import java.util.Objects;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Reliable early classification of one series at a time, sample by sample (thesis ch. 5): each sample updates
+ * the per-series {@link SeriesState} (innovations form, method notes §3.1), which gives the conditional mean
+ * m_y and covariance R_y(t) of the unseen complete series in LDG space (§5.4); the τ-set A is built from them
+ * (§5.2); the classifier's discriminants are formed (local QDA: class Gaussians found around m_y, §5.6.1;
+ * linear SVM: fixed); and class c is announced only when f_c − f_h ≥ 0 on all of A for every h (§5.3,
+ * guess-and-check, exact min/max). At t = d the set is the single point Bᵀx and the announced class is the
+ * classifier's complete-series label, so every series ends with exactly one decision.
+ *
+ * <p>Immutable and thread-safe; the per-series {@link SeriesState} and the per-thread {@link Workspace} are
+ * the only mutable parts, so a stream job keeps one state per key and one workspace per operator instance.
+ * {@link #observe} allocates nothing.
+ */
+public final class EarlyClassifier {
+    /** Returned by {@link #observe} while the decision must wait. */
+    public static final int NO_DECISION = ReliableDecisionRule.NO_DECISION;
+
+    /** Absolute tolerance of {@link #reliability}'s bisection on τ: three decimals are what a report shows. */
+    static final double RELIABILITY_TOLERANCE = 1e-3;
+
+    private final VigilModel model;
+    private final DecisionParams params;
+    private final CompleteSeriesEstimator estimator;
+    private final Standardizer standardizer;
+    private final SetConstruction sets;
+    private final LocalQda localQda;
+    private final LinearDiscriminants linear;
+    private final int classOfInterest;
+    private final int length;
+    private final int dims;
+    private final int numClasses;
+
+    private EarlyClassifier(VigilModel model, DecisionParams params, CompleteSeriesEstimator estimator) {
+        this.model = model;
+        this.params = params;
+        this.estimator = estimator;
+        this.standardizer = model.standardizer().orElse(null);
+        this.length = model.length();
+        this.dims = model.dims();
+        this.numClasses = model.numClasses();
+        this.sets = new SetConstruction(params.set(), params.tau(), dims);
+        if (params.classifier() == ClassifierKind.LOCAL_QDA) {
+            this.localQda = model.localQda();
+            this.linear = null;
+        } else {
+            LinearSvmSection svm = model.section(LinearSvmSection.class)
+                    .orElseThrow(() -> new IllegalArgumentException("the model has no linear_svm section; retrain it "
+                            + "with this Vigil's `vigil train` to use --classifier linear-svm"));
+            this.localQda = null;
+            this.linear = svm.discriminants();
+        }
+        if (params.classOfInterest() == null) {
+            this.classOfInterest = -1;
+        } else {
+            int c = model.classNames().indexOf(params.classOfInterest());
+            if (c < 0) {
+                throw new IllegalArgumentException("class of interest '" + params.classOfInterest()
+                        + "' is not a class of the model; classes: " + model.classNames());
+            }
+            this.classOfInterest = c;
+        }
+    }
+
+    /**
+     * The early classifier for a model with a {@code complete_series} section.
+     *
+     * @throws IllegalArgumentException when the model lacks the section or the estimator / classifier the
+     *     parameters ask for, or the class of interest is not one of its classes
+     */
+    public static EarlyClassifier of(VigilModel model, DecisionParams params) {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(params, "params");
+        CompleteSeriesSection section = model.section(CompleteSeriesSection.class)
+                .orElseThrow(() -> new IllegalArgumentException("the model has no complete_series section (the "
+                        + "Gaussian of the complete series, thesis §5.4) and cannot decide early; retrain it with "
+                        + "this Vigil's `vigil train`"));
+        DMatrixRMaj basis = model.basis();
+        CompleteSeriesEstimator est;
+        if (params.estimator() == EstimatorType.JOINT) {
+            est = JointGaussianEstimator.of(
+                    section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT)), basis);
+        } else {
+            if (section.mixture() == null) {
+                throw missing(section, EstimatorType.GMM);
+            }
+            est = GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), basis);
+        }
+        return new EarlyClassifier(model, params, est);
+    }
+
+    private static IllegalArgumentException missing(CompleteSeriesSection section, EstimatorType wanted) {
+        return new IllegalArgumentException("the model's complete_series section holds only "
+                + section.available().stream().map(EstimatorType::id).toList() + ", not the " + wanted.id()
+                + " estimator; retrain with `vigil train --estimator " + wanted.id() + "` (or both)");
+    }
+
+    /** The model. */
+    public VigilModel model() {
+        return model;
+    }
+
+    /** The decision parameters. */
+    public DecisionParams params() {
+        return params;
+    }
+
+    /** Series length d. */
+    public int length() {
+        return length;
+    }
+
+    /** LDG dimension ℓ. */
+    public int reducedDimension() {
+        return dims;
+    }
+
+    /** Number of classes G. */
+    public int numClasses() {
+        return numClasses;
+    }
+
+    /** Class labels, index = class index. */
+    public List<String> classNames() {
+        return model.classNames();
+    }
+
+    /** The model's fingerprint. */
+    public String fingerprint() {
+        return model.fingerprint();
+    }
+
+    /** The complete-series estimator. */
+    public CompleteSeriesEstimator estimator() {
+        return estimator;
+    }
+
+    /** A fresh per-series state (t = 0). */
+    public SeriesState newState() {
+        return estimator.newState();
+    }
+
+    /** Scratch for one thread. */
+    public Workspace newWorkspace() {
+        return new Workspace();
+    }
+
+    /**
+     * Feeds sample x_{t+1} of a series and decides (thesis §5.3.4 guess-and-check, or §5.7 for a class of
+     * interest).
+     *
+     * @param state the series' state, holding t &lt; d samples; advanced by one
+     * @param rawValue the sample as it arrives (before the model's standardisation), finite
+     * @param ws this thread's workspace
+     * @return the announced class index, or {@link #NO_DECISION}; never {@code NO_DECISION} when the sample
+     *     completes the series
+     * @throws IllegalArgumentException when the value is not finite or the state belongs to another shape
+     * @throws IllegalStateException when the state already holds d samples
+     */
+    public int observe(SeriesState state, double rawValue, Workspace ws) {
+        if (!Double.isFinite(rawValue)) {
+            throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
+        }
+        int t = state.time();
+        double v = standardizer == null ? rawValue : standardizer.apply(t, rawValue);
+        estimator.update(state, v);
+        estimator.conditionalMean(state, ws.mean);
+        Discriminants f = discriminantsAt(ws.mean, ws);
+        if (state.isComplete()) {
+            ws.set.setDiagonalEllipsoid(ws.mean, ws.zeros, 0.0);
+            ws.lastDecision = argmax(f, ws.mean);
+            return ws.lastDecision;
+        }
+        if (params.set().usesFullCovariance()) {
+            estimator.conditionalCovariance(state, ws.covariance);
+            sets.build(ws.mean, ws.covariance, ws.set);
+        } else {
+            estimator.conditionalCovariance(state, ws.packed);
+            for (int i = 0; i < dims; i++) {
+                ws.diagonal[i] = ws.packed[SymmetricPacked.index(i, i)];
+            }
+            sets.buildDiagonal(ws.mean, ws.diagonal, ws.set);
+        }
+        int decision;
+        if (classOfInterest >= 0) {
+            decision = ws.rule.reliableAs(f, ws.set, classOfInterest) ? classOfInterest : NO_DECISION;
+        } else {
+            decision = ws.rule.decide(f, ws.set);
+        }
+        ws.lastDecision = decision;
+        return decision;
+    }
+
+    /**
+     * The largest τ at which the last {@link #observe} call's decision holds (§5.7, "what is the probability
+     * that the label will match?"), to within {@value #RELIABILITY_TOLERANCE}; 1 for a complete series.
+     *
+     * @throws IllegalStateException when the last call did not decide
+     */
+    public double reliability(Workspace ws) {
+        if (ws.lastDecision == NO_DECISION) {
+            throw new IllegalStateException("the last observe() call did not decide");
+        }
+        if (ws.set.shape() == TauSet.Shape.POINT) {
+            return 1.0;
+        }
+        return ws.rule.largestReliableTau(ws.lastF, ws.set, params.set(), RELIABILITY_TOLERANCE);
+    }
+
+    /**
+     * The classifier's label for a complete series: argmax_g f_g(Bᵀs(x)) with the same discriminants
+     * {@link #observe} uses at t = d.
+     *
+     * @param series length d, raw values
+     */
+    public int completeLabel(double[] series, Workspace ws) {
+        model.project(series, ws.mean);
+        return argmax(discriminantsAt(ws.mean, ws), ws.mean);
+    }
+
+    private Discriminants discriminantsAt(double[] m, Workspace ws) {
+        if (linear != null) {
+            ws.lastF = linear;
+            return linear;
+        }
+        localQda.classGaussians(m, ws.qda, ws.classMeans, ws.classVariances, ws.logPriors);
+        for (int g = 0; g < numClasses; g++) {
+            ws.quadratic.setClass(g, ws.classMeans[g], ws.classVariances[g], ws.logPriors[g]);
+        }
+        ws.lastF = ws.quadratic;
+        return ws.quadratic;
+    }
+
+    private int argmax(Discriminants f, double[] y) {
+        int best = 0;
+        double bestValue = f.value(0, y);
+        for (int g = 1; g < numClasses; g++) {
+            double v = f.value(g, y);
+            if (v > bestValue) {
+                best = g;
+                bestValue = v;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Scratch buffers of one thread: conditional moments, the τ-set, the decision rule's workspace and local
+     * QDA's neighbour search. Not thread-safe.
+     */
+    public final class Workspace {
+        private final double[] mean = new double[dims];
+        private final double[] packed = new double[SymmetricPacked.size(dims)];
+        private final double[] diagonal = new double[dims];
+        private final double[] zeros = new double[dims];
+        private final DMatrixRMaj covariance = new DMatrixRMaj(dims, dims);
+        private final TauSet set = new TauSet(dims);
+        private final ReliableDecisionRule rule = new ReliableDecisionRule(dims, numClasses);
+        private final LocalQda.Workspace qda = localQda == null ? null : localQda.newWorkspace();
+        private final double[][] classMeans = new double[numClasses][dims];
+        private final double[][] classVariances = new double[numClasses][dims];
+        private final double[] logPriors = new double[numClasses];
+        private final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);
+        private Discriminants lastF;
+        private int lastDecision = NO_DECISION;
+
+        private Workspace() {}
+
+        /** The conditional mean m_y after the last {@link #observe} (a view; do not modify). */
+        public double[] conditionalMean() {
+            return mean;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.vigil.early;
+
+import io.vigil.data.Dataset;
+import io.vigil.gauss.SeriesState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Offline replay of complete series through {@link EarlyClassifier#observe}, sample by sample, with the same
+ * per-series state object the stream job keeps: each series stops at its first decision (t_i), which is
+ * what {@code vigil evaluate} reports and what the stream job must reproduce.
+ */
+public final class EarlyReplay {
+    private EarlyReplay() {}
+
+    /**
+     * The decisions of a replay plus its cost.
+     *
+     * @param decisions one per series, in dataset order
+     * @param samples the number of {@link EarlyClassifier#observe} calls
+     * @param nanos CPU-clock nanoseconds spent in those calls (thread CPU time where supported, else wall)
+     */
+    public record Result(List<SeriesDecision> decisions, long samples, long nanos) {
+        /** Copies the list. */
+        public Result {
+            decisions = Collections.unmodifiableList(new ArrayList<>(decisions));
+        }
+
+        /** Mean time per sample in microseconds. */
+        public double microsPerSample() {
+            return samples == 0 ? 0.0 : nanos / 1e3 / samples;
+        }
+    }
+
+    /**
+     * Replays every series of {@code test}, whose class indices must follow the model's class order (load it
+     * with the model's class names).
+     */
+    public static List<SeriesDecision> replay(EarlyClassifier classifier, Dataset test) {
+        return run(classifier, test).decisions();
+    }
+
+    /**
+     * Replays every series of {@code test} and measures the per-sample cost.
+     *
+     * @throws IllegalArgumentException when the series length differs from the model's
+     */
+    public static Result run(EarlyClassifier classifier, Dataset test) {
+        if (test.length() != classifier.length()) {
+            throw new IllegalArgumentException(
+                    "test series have length " + test.length() + " but the model expects " + classifier.length());
+        }
+        EarlyClassifier.Workspace ws = classifier.newWorkspace();
+        SeriesState state = classifier.newState();
+        List<SeriesDecision> out = new ArrayList<>(test.size());
+        int d = test.length();
+        long samples = 0;
+        long nanos = 0;
+        for (int i = 0; i < test.size(); i++) {
+            double[] x = test.series(i);
+            state.reset();
+            int label = EarlyClassifier.NO_DECISION;
+            int t = 0;
+            long start = System.nanoTime();
+            while (label == EarlyClassifier.NO_DECISION) {
+                label = classifier.observe(state, x[t], ws);
+                t++;
+            }
+            nanos += System.nanoTime() - start;
+            samples += t;
+            int complete = classifier.completeLabel(x, ws);
+            out.add(new SeriesDecision(i, t, label, complete, test.classOf(i), t < d));
+        }
+        return new Result(out, samples, nanos);
+    }
+}

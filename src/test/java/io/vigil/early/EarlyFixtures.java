@@ -1,0 +1,33 @@
+package io.vigil.early;
+
+import io.vigil.data.TrainTest;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.util.Progress;
+import java.time.Instant;
+
+/** Small trained models on generated data, shared by the early-decision tests (fixed LDG/QDA parameters keep it fast). */
+final class EarlyFixtures {
+    private EarlyFixtures() {}
+
+    /** CBF (d = 128, G = 3), 60 training and 60 test series, ℓ = 4, with both estimators and the SVM. */
+    static final TrainTest CBF = SyntheticData.generate(SyntheticKind.CBF, 60, 60, 7L);
+
+    static final VigilModel CBF_MODEL = train(CBF, false);
+
+    static final VigilModel CBF_STANDARDIZED_MODEL = train(CBF, true);
+
+    static VigilModel train(TrainTest data, boolean standardize) {
+        TrainParams p = TrainParams.defaults()
+                .withGamma(0.3)
+                .withDims(4)
+                .withNeighbors(8)
+                .withQdaNeighbors(8)
+                .withStandardize(standardize);
+        VigilModel m = Trainer.train(data.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
+        return EarlyModelTrainer.addSections(m, data.train(), EarlyModelTrainer.Params.defaults());
+    }
+}
