@@ -37,6 +37,13 @@ public final class LocalQda {
     private final int size;
     /** Per class: its training points, flattened row-major n_g × dim. */
     private final double[][] classPoints;
+    /**
+     * Per class: the same points transposed, dim × n_g, so the distances from a query to all of a class's
+     * points are computed coordinate by coordinate with an inner loop over points — element-wise, which the JIT
+     * vectorises, instead of a reduction per point, which it cannot reorder. Each point's sum is still
+     * accumulated in coordinate order, so distances are bit-identical to the row-wise loop.
+     */
+    private final double[][] classPointsByDim;
 
     private final int[] classSizes;
     private final double[] logPriors;
@@ -48,6 +55,17 @@ public final class LocalQda {
         this.k = k;
         this.size = size;
         this.classPoints = classPoints;
+        this.classPointsByDim = new double[numClasses][];
+        for (int g = 0; g < numClasses; g++) {
+            int n = classSizes[g];
+            double[] tr = new double[n * dim];
+            for (int i = 0; i < n; i++) {
+                for (int t = 0; t < dim; t++) {
+                    tr[t * n + i] = classPoints[g][i * dim + t];
+                }
+            }
+            classPointsByDim[g] = tr;
+        }
         this.classSizes = classSizes;
         this.logPriors = logPriors;
     }
@@ -168,7 +186,7 @@ public final class LocalQda {
             if (classSizes[g] == 0) {
                 continue;
             }
-            int m = nearestSorted(q, g, Math.min(k, classSizes[g]), ws);
+            int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
             double[] pts = classPoints[g];
             resetMoments(ws);
             for (int j = 0; j < m; j++) {
@@ -262,7 +280,7 @@ public final class LocalQda {
                 Arrays.fill(variances[g], 0, dim, Double.NaN);
                 continue;
             }
-            int m = nearestSorted(q, g, Math.min(k, classSizes[g]), ws);
+            int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
             resetMoments(ws);
             for (int j = 0; j < m; j++) {
                 addMoment(classPoints[g], ws.order[j], ws);
@@ -325,20 +343,99 @@ public final class LocalQda {
      * Finds the m nearest class-g points to q and leaves their within-class indices in {@code ws.order[0..m)}
      * sorted by (distance, index). Uses a bounded max-heap: O(n_g·dim + n_g·log m).
      */
+    /**
+     * The m nearest class-g points to q — the same set as {@link #nearestSorted} (ties broken by the smaller
+     * index) — in {@code ws.order[0..m)}, in no particular (but deterministic) order. Quickselect on the
+     * distances costs O(n_g) expected comparisons instead of the heap's O(n_g log m); this runs for every class
+     * on every sample of the early-decision path, where the order of the moments' accumulation does not matter.
+     */
+    private int nearestSet(double[] q, int g, int m, Workspace ws) {
+        int n = classSizes[g];
+        distances(q, g, ws);
+        int[] order = ws.order;
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        if (m < n) {
+            select(order, n, m, ws.dist);
+        }
+        return m;
+    }
+
+    /** Squared distances from q to every class-g point into {@code ws.dist[0..n_g)}. */
+    private void distances(double[] q, int g, Workspace ws) {
+        double[] byDim = classPointsByDim[g];
+        int n = classSizes[g];
+        double[] dist = ws.dist;
+        Arrays.fill(dist, 0, n, 0.0);
+        for (int t = 0; t < dim; t++) {
+            double qt = q[t];
+            int base = t * n;
+            for (int i = 0; i < n; i++) {
+                double diff = qt - byDim[base + i];
+                dist[i] += diff * diff;
+            }
+        }
+    }
+
+    /**
+     * Rearranges {@code order[0..n)} so that its first m entries are the m smallest by (distance, index)
+     * (Hoare-partition quickselect with a median-of-three pivot; deterministic).
+     */
+    private static void select(int[] order, int n, int m, double[] dist) {
+        int lo = 0;
+        int hi = n - 1;
+        int target = m - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (farther(order[lo], order[mid], dist)) {
+                swap(order, lo, mid);
+            }
+            if (farther(order[mid], order[hi], dist)) {
+                swap(order, mid, hi);
+                if (farther(order[lo], order[mid], dist)) {
+                    swap(order, lo, mid);
+                }
+            }
+            int pivot = order[mid];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (farther(pivot, order[i], dist)) {
+                    i++;
+                }
+                while (farther(order[j], pivot, dist)) {
+                    j--;
+                }
+                if (i <= j) {
+                    swap(order, i, j);
+                    i++;
+                    j--;
+                }
+            }
+            if (target <= j) {
+                hi = j;
+            } else if (target >= i) {
+                lo = i;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private static void swap(int[] a, int i, int j) {
+        int tmp = a[i];
+        a[i] = a[j];
+        a[j] = tmp;
+    }
+
     private int nearestSorted(double[] q, int g, int m, Workspace ws) {
-        double[] pts = classPoints[g];
         int n = classSizes[g];
         int[] heap = ws.order;
         double[] dist = ws.dist;
+        distances(q, g, ws);
         int heapSize = 0;
         for (int i = 0; i < n; i++) {
-            double s = 0;
-            int base = i * dim;
-            for (int t = 0; t < dim; t++) {
-                double diff = q[t] - pts[base + t];
-                s += diff * diff;
-            }
-            dist[i] = s;
             if (heapSize < m) {
                 heap[heapSize] = i;
                 siftUp(heap, heapSize, dist);
@@ -411,10 +508,11 @@ public final class LocalQda {
         double[] mean = ws.mean;
         double[] m2 = ws.m2;
         int m = ++ws.added;
+        double inv = 1.0 / m;
         for (int t = 0; t < dim; t++) {
             double x = pts[base + t];
             double delta = x - mean[t];
-            mean[t] += delta / m;
+            mean[t] += delta * inv;
             m2[t] += delta * (x - mean[t]);
         }
     }

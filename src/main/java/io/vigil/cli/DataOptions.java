@@ -63,6 +63,11 @@ public final class DataOptions {
         return TrainTest.load(files[0], files[1], readOptions());
     }
 
+    /** Whether a training split was given (through --data/--dataset or --train). */
+    public boolean hasTrain() {
+        return trainFile != null || dataDir != null || dataset != null;
+    }
+
     /** The training split alone. */
     public Dataset loadTrain() throws IOException {
         Path train = files(true, false)[0];

@@ -11,6 +11,7 @@ final class Subcommands {
                 new GenerateCommand(),
                 new TrainCommand(),
                 new ClassifyCommand(),
+                new EvaluateCommand(),
                 new InspectCommand(),
                 new ExperimentCommand(),
                 new BrokerCommand(),

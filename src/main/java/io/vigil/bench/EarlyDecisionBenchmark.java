@@ -1,0 +1,108 @@
+package io.vigil.bench;
+
+import io.vigil.data.Dataset;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.ShrinkageParams;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.SetKind;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.util.Progress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * End-to-end per-sample cost of an early decision (issue target: median ≤ 10 µs at ℓ = 30, n = 1,000 training
+ * series, G = 10, d = 1,024): standardisation, the joint-Gaussian innovation update of the per-series state,
+ * the conditional mean and R_y(t), local QDA's class Gaussians around m_y, the τ-set and the guess-and-check
+ * rule — one {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
+ * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
+ * org.openjdk.jmh.Main EarlyDecisionBenchmark}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx4g"})
+public class EarlyDecisionBenchmark {
+    private static final int TRAIN = 1000;
+    private static final int TEST = 50;
+    private static final int CLASSES = 10;
+    private static final int ELL = 30;
+
+    /** Series length d. */
+    @Param({"128", "1024"})
+    public int length;
+
+    /** The τ-set construction. */
+    @Param({"nb-quadratic"})
+    public String set;
+
+    private EarlyClassifier classifier;
+    private EarlyClassifier.Workspace workspace;
+    private SeriesState state;
+    private double[][] series;
+    private int current;
+
+    /** Trains the model (fixed LDG/QDA parameters, no search) on synthetic data. */
+    @Setup
+    public void setUp() {
+        SyntheticData data = SyntheticData.generate(TRAIN + TEST, length, CLASSES, 2012);
+        List<String> names = new ArrayList<>();
+        for (int g = 0; g < CLASSES; g++) {
+            names.add(Integer.toString(g));
+        }
+        double[][] trainRows = new double[TRAIN][];
+        int[] trainY = new int[TRAIN];
+        System.arraycopy(data.x(), 0, trainRows, 0, TRAIN);
+        System.arraycopy(data.y(), 0, trainY, 0, TRAIN);
+        Dataset train = Dataset.of("bench", trainRows, trainY, names);
+        series = new double[TEST][];
+        System.arraycopy(data.x(), TRAIN, series, 0, TEST);
+        TrainParams p = TrainParams.defaults()
+                .withGamma(0.5)
+                .withDims(ELL)
+                .withNeighbors(32)
+                .withQdaNeighbors(32);
+        VigilModel model = Trainer.train(train, p, Instant.EPOCH, Progress.none());
+        model = EarlyModelTrainer.addSections(
+                model,
+                train,
+                new EarlyModelTrainer.Params(
+                        ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), Double.NaN, 1L));
+        classifier = EarlyClassifier.of(model, DecisionParams.defaults().withSet(SetKind.fromCliName(set)));
+        workspace = classifier.newWorkspace();
+        state = classifier.newState();
+    }
+
+    /** One sample: update + decision check. */
+    @Benchmark
+    public int observe() {
+        if (state.isComplete()) {
+            state.reset();
+            current = (current + 1) % TEST;
+        }
+        return classifier.observe(state, series[current][state.time()], workspace);
+    }
+}

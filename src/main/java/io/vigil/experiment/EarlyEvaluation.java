@@ -1,0 +1,150 @@
+package io.vigil.experiment;
+
+import io.vigil.data.Dataset;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyReplay;
+import io.vigil.early.SeriesDecision;
+import io.vigil.model.VigilModel;
+import io.vigil.util.Progress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code vigil evaluate}'s computation (thesis §5.5 protocol): replays every test series sample by sample
+ * through {@link EarlyClassifier} for each τ and summarises earliness (mean t, mean t/d, count decided before
+ * d), reliability (early label = the same classifier's complete-series label) and accuracy, with the
+ * fixed-time baselines alongside.
+ */
+public final class EarlyEvaluation {
+    private EarlyEvaluation() {}
+
+    /**
+     * The summary at one τ.
+     *
+     * @param tau τ
+     * @param decisions one per test series
+     * @param reliability fraction of series whose early label equals the complete-series label
+     * @param accuracy fraction of series whose early label is the true label
+     * @param meanT mean decision time t_i
+     * @param meanFraction mean t_i/d
+     * @param decidedEarly number of series decided before t = d
+     * @param usPerSample mean wall-clock microseconds per sample (update + decision check)
+     */
+    public record TauResult(
+            double tau,
+            List<SeriesDecision> decisions,
+            double reliability,
+            double accuracy,
+            double meanT,
+            double meanFraction,
+            int decidedEarly,
+            double usPerSample) {
+        /** Copies the list. */
+        public TauResult {
+            decisions = List.copyOf(decisions);
+        }
+    }
+
+    /**
+     * Everything one evaluation produced.
+     *
+     * @param dataset data set name
+     * @param testSize number of test series
+     * @param length d
+     * @param fullAccuracy the classifier's accuracy on the complete test series
+     * @param params the decision parameters (τ varies per entry of {@code taus})
+     * @param taus one entry per τ, in the order given
+     * @param baselines fixed-time baselines, empty when no training data was given
+     */
+    public record Result(
+            String dataset,
+            int testSize,
+            int length,
+            double fullAccuracy,
+            DecisionParams params,
+            List<TauResult> taus,
+            List<FixedTimeBaselines.Point> baselines) {
+        /** Copies the lists. */
+        public Result {
+            taus = List.copyOf(taus);
+            baselines = List.copyOf(baselines);
+        }
+    }
+
+    /**
+     * Runs the evaluation.
+     *
+     * @param train the training split for the baselines (class indices in the model's order), or null to skip
+     *     them
+     * @param test the test split, class indices in the model's order
+     * @param taus the τ values, each in (0, 1)
+     * @param params the other decision parameters (their τ is ignored)
+     * @param progress advanced once per τ and once for the baselines
+     */
+    public static Result run(
+            String dataset,
+            VigilModel model,
+            Dataset train,
+            Dataset test,
+            List<Double> taus,
+            DecisionParams params,
+            Progress progress) {
+        Objects.requireNonNull(model, "model");
+        if (taus.isEmpty()) {
+            throw new IllegalArgumentException("at least one τ is needed");
+        }
+        if (test.length() != model.length()) {
+            throw new IllegalArgumentException(
+                    "test series have length " + test.length() + " but the model expects " + model.length());
+        }
+        if (test.size() == 0) {
+            throw new IllegalArgumentException("the test split is empty");
+        }
+        List<TauResult> results = new ArrayList<>();
+        double fullAccuracy = Double.NaN;
+        for (double tau : taus) {
+            EarlyClassifier c = EarlyClassifier.of(model, params.withTau(tau));
+            EarlyReplay.Result r = EarlyReplay.run(c, test);
+            results.add(summarise(tau, r, test.length()));
+            if (Double.isNaN(fullAccuracy)) {
+                int correct = 0;
+                for (SeriesDecision d : r.decisions()) {
+                    correct += d.completeLabel() == d.trueLabel() ? 1 : 0;
+                }
+                fullAccuracy = correct / (double) test.size();
+            }
+            progress.step();
+        }
+        List<FixedTimeBaselines.Point> baselines =
+                train == null ? List.of() : FixedTimeBaselines.compute(model, train, test);
+        progress.step();
+        return new Result(
+                dataset, test.size(), test.length(), fullAccuracy, params.withTau(taus.get(0)), results, baselines);
+    }
+
+    static TauResult summarise(double tau, EarlyReplay.Result r, int length) {
+        int n = r.decisions().size();
+        int reliable = 0;
+        int correct = 0;
+        int early = 0;
+        long sumT = 0;
+        for (SeriesDecision d : r.decisions()) {
+            reliable += d.reliable() ? 1 : 0;
+            correct += d.correct() ? 1 : 0;
+            early += d.early() ? 1 : 0;
+            sumT += d.t();
+        }
+        double meanT = sumT / (double) n;
+        return new TauResult(
+                tau,
+                r.decisions(),
+                reliable / (double) n,
+                correct / (double) n,
+                meanT,
+                meanT / length,
+                early,
+                r.microsPerSample());
+    }
+}

@@ -1,0 +1,190 @@
+package io.vigil.experiment;
+
+import io.vigil.early.SeriesDecision;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Writes {@code vigil evaluate --report DIR}: {@code report.md} (per-τ table and baselines), {@code
+ * decisions.csv} (one row per series and τ: series index, τ, t, early label, complete label, true label) and
+ * two PNG plots in the style of thesis figures 5.6–5.11 — mean decision time against reliability and against
+ * accuracy, one point per τ, the fixed-time baselines as curves — drawn with XChart.
+ */
+public final class EarlyReport {
+    /** The report file names, fixed so scripts can rely on them. */
+    public static final String MARKDOWN = "report.md";
+
+    /** Per-series decisions. */
+    public static final String CSV = "decisions.csv";
+
+    /** Mean decision time vs reliability. */
+    public static final String RELIABILITY_PNG = "time-vs-reliability.png";
+
+    /** Mean decision time vs accuracy. */
+    public static final String ACCURACY_PNG = "time-vs-accuracy.png";
+
+    private static final int WIDTH = 800;
+    private static final int HEIGHT = 560;
+
+    private EarlyReport() {}
+
+    /**
+     * Writes the report files into {@code dir} (created if needed), replacing earlier ones.
+     *
+     * @param classNames labels by class index, for the CSV
+     */
+    public static void write(EarlyEvaluation.Result r, List<String> classNames, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        writeCsv(r, classNames, dir.resolve(CSV));
+        Files.writeString(dir.resolve(MARKDOWN), markdown(r), StandardCharsets.UTF_8);
+        System.setProperty("java.awt.headless", "true");
+        plot(r, "reliability", EarlyEvaluation.TauResult::reliability, FixedTimeBaselines.Point::reliability)
+                .save(dir.resolve(RELIABILITY_PNG));
+        plot(r, "accuracy", EarlyEvaluation.TauResult::accuracy, FixedTimeBaselines.Point::accuracy)
+                .save(dir.resolve(ACCURACY_PNG));
+    }
+
+    private static void writeCsv(EarlyEvaluation.Result r, List<String> classNames, Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("series,tau,t,early_label,complete_label,true_label\n");
+            for (EarlyEvaluation.TauResult tr : r.taus()) {
+                for (SeriesDecision d : tr.decisions()) {
+                    w.write(String.format(
+                            Locale.ROOT,
+                            "%d,%s,%d,%s,%s,%s%n",
+                            d.index(),
+                            tr.tau(),
+                            d.t(),
+                            csv(classNames.get(d.label())),
+                            csv(classNames.get(d.completeLabel())),
+                            d.trueLabel() < 0 ? "" : csv(classNames.get(d.trueLabel()))));
+                }
+            }
+        }
+    }
+
+    private static String csv(String s) {
+        if (s.contains(",") || s.contains("\"") || s.contains("\n")) {
+            return "\"" + s.replace("\"", "\"\"") + "\"";
+        }
+        return s;
+    }
+
+    /** The Markdown report text. */
+    public static String markdown(EarlyEvaluation.Result r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Early classification: ").append(r.dataset()).append("\n\n");
+        sb.append(String.format(
+                Locale.ROOT,
+                "%d test series of length d = %d. Set %s, estimator %s, classifier %s%s. "
+                        + "Complete-series accuracy of the classifier: %.4f.%n%n",
+                r.testSize(),
+                r.length(),
+                r.params().set().cliName(),
+                r.params().estimator().id(),
+                r.params().classifier().cliName(),
+                r.params().classOfInterest() == null
+                        ? ""
+                        : ", class of interest " + r.params().classOfInterest(),
+                r.fullAccuracy()));
+        sb.append("| τ | reliability | accuracy | mean t | mean t/d | decided early | µs/sample | reliability ≥ τ |\n");
+        sb.append("|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
+        for (EarlyEvaluation.TauResult t : r.taus()) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.4f | %.4f | %.1f | %.3f | %d / %d | %.2f | %s |%n",
+                    t.tau(),
+                    t.reliability(),
+                    t.accuracy(),
+                    t.meanT(),
+                    t.meanFraction(),
+                    t.decidedEarly(),
+                    r.testSize(),
+                    t.usPerSample(),
+                    t.reliability() >= t.tau() ? "yes" : "**no**"));
+        }
+        if (!r.baselines().isEmpty()) {
+            sb.append("\n## Fixed-time baselines\n\n");
+            sb.append(
+                    "Trained and tested on the first t samples; reliability = agreement with the same method at t = d.\n\n");
+            sb.append("| method | t/d | t | reliability | accuracy |\n|---|---:|---:|---:|---:|\n");
+            for (FixedTimeBaselines.Point p : r.baselines()) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.1f | %d | %.4f | %.4f |%n",
+                        p.method(),
+                        p.fraction(),
+                        p.t(),
+                        p.reliability(),
+                        p.accuracy()));
+            }
+        }
+        sb.append("\nFiles: `")
+                .append(CSV)
+                .append("` (per series and τ), `")
+                .append(RELIABILITY_PNG)
+                .append("`, `")
+                .append(ACCURACY_PNG)
+                .append("`.\n");
+        return sb.toString();
+    }
+
+    private static Chart plot(
+            EarlyEvaluation.Result r,
+            String what,
+            ToDoubleFunction<EarlyEvaluation.TauResult> early,
+            ToDoubleFunction<FixedTimeBaselines.Point> baseline) {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(r.dataset() + ": mean decision time vs test " + what)
+                .xAxisTitle("test " + what)
+                .yAxisTitle("mean decision time t")
+                .build();
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        double[] x = r.taus().stream().mapToDouble(early).toArray();
+        double[] y =
+                r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::meanT).toArray();
+        XYSeries s = chart.addSeries(
+                "reliable early (" + r.params().set().cliName() + ", τ = "
+                        + r.taus().stream().map(t -> Double.toString(t.tau())).toList() + ")",
+                x,
+                y);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        for (String method : List.of(FixedTimeBaselines.LOCAL_QDA, FixedTimeBaselines.ONE_NN)) {
+            List<FixedTimeBaselines.Point> pts = new ArrayList<>();
+            for (FixedTimeBaselines.Point p : r.baselines()) {
+                if (p.method().equals(method)) {
+                    pts.add(p);
+                }
+            }
+            if (!pts.isEmpty()) {
+                chart.addSeries(
+                        method,
+                        pts.stream().mapToDouble(baseline).toArray(),
+                        pts.stream().mapToDouble(FixedTimeBaselines.Point::t).toArray());
+            }
+        }
+        return new Chart(chart);
+    }
+
+    private record Chart(XYChart chart) {
+        void save(Path file) throws IOException {
+            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+            // XChart appends the extension itself when missing; the name given already has it.
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.data.Dataset;
+import io.vigil.data.DatasetReader;
+import io.vigil.data.ReadOptions;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyReplay;
+import io.vigil.early.SeriesDecision;
+import io.vigil.experiment.EarlyReport;
+import io.vigil.model.ModelFile;
+import io.vigil.model.VigilModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code vigil evaluate} in-process on generated CBF: the JSON contract, the report files and bad options. */
+class EvaluateCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    static Path data;
+    static Path model;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = VigilCli.commandLine()
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    static void trainOnce() {
+        data = dir.resolve("archive");
+        model = dir.resolve("cbf.json");
+        Run gen = run(
+                "generate", "--kind", "cbf", "--train", "30", "--test", "40", "--seed", "5", "--out", data.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        Run train = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                model.toString(),
+                "--dims",
+                "4",
+                "--gamma",
+                "0.3",
+                "--neighbors",
+                "8",
+                "--qda-neighbors",
+                "8",
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+        assertTrue(train.out().contains("complete_series"), train.out());
+    }
+
+    @Test
+    void jsonHasTheContractFieldsAndMatchesTheLibrary() throws IOException {
+        Run r = run("evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().strip().lines().count(), "exactly one JSON line on stdout");
+        JsonNode o = JSON.readTree(r.out());
+        Iterator<String> names = o.fieldNames();
+        for (String f : List.of("dataset", "test_size", "length", "full_accuracy", "taus")) {
+            assertEquals(f, names.next(), "field order");
+        }
+        assertEquals("CBF", o.get("dataset").asText());
+        assertEquals(40, o.get("test_size").asInt());
+        assertEquals(128, o.get("length").asInt());
+        assertEquals(4, o.get("taus").size());
+        double[] expected = {0.001, 0.1, 0.25, 0.9};
+        VigilModel m = ModelFile.standard().load(model);
+        Dataset test =
+                DatasetReader.read(data.resolve("CBF/CBF_TEST.tsv"), ReadOptions.DEFAULT.withClasses(m.classNames()));
+        for (int i = 0; i < 4; i++) {
+            JsonNode t = o.get("taus").get(i);
+            Iterator<String> tf = t.fieldNames();
+            for (String f : List.of(
+                    "tau", "reliability", "accuracy", "mean_t", "mean_fraction", "decided_early", "us_per_sample")) {
+                assertEquals(f, tf.next());
+            }
+            assertEquals(expected[i], t.get("tau").asDouble());
+            List<SeriesDecision> ds = EarlyReplay.replay(
+                    EarlyClassifier.of(m, DecisionParams.defaults().withTau(expected[i])), test);
+            double meanT = ds.stream().mapToInt(SeriesDecision::t).average().orElseThrow();
+            assertEquals(meanT, t.get("mean_t").asDouble(), 1e-12);
+            long rel = ds.stream().filter(SeriesDecision::reliable).count();
+            assertEquals(rel / 40.0, t.get("reliability").asDouble(), 1e-12);
+        }
+        assertEquals(20, o.get("baselines").size(), "two baselines at ten prefix lengths");
+    }
+
+    @Test
+    void reportWritesMarkdownCsvAndPlots() throws IOException {
+        Path report = dir.resolve("report");
+        Run r = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--tau",
+                "0.5,0.9",
+                "--set",
+                "nb-box",
+                "--estimator",
+                "gmm",
+                "--classifier",
+                "linear-svm",
+                "--report",
+                report.toString());
+        assertEquals(0, r.exit(), r.err());
+        String md = Files.readString(report.resolve(EarlyReport.MARKDOWN));
+        assertTrue(md.contains("nb-box") && md.contains("gmm") && md.contains("linear-svm"), md);
+        List<String> csv = Files.readAllLines(report.resolve(EarlyReport.CSV));
+        assertEquals("series,tau,t,early_label,complete_label,true_label", csv.get(0));
+        assertEquals(1 + 2 * 40, csv.size());
+        for (String png : List.of(EarlyReport.RELIABILITY_PNG, EarlyReport.ACCURACY_PNG)) {
+            byte[] b = Files.readAllBytes(report.resolve(png));
+            assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);
+        }
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() {
+        Run tau = run(
+                "evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--tau", "1.5");
+        assertEquals(2, tau.exit());
+        assertTrue(tau.err().contains("--tau"), tau.err());
+        Run set = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--set",
+                "circle");
+        assertEquals(2, set.exit());
+        assertTrue(set.err().contains("unknown set"), set.err());
+        Run missing = run(
+                "evaluate",
+                "--model",
+                dir.resolve("nope.json").toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF");
+        assertEquals(1, missing.exit());
+        assertFalse(missing.err().isBlank());
+    }
+}
