@@ -35,6 +35,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.slf4j.Logger;
@@ -391,10 +392,19 @@ public final class LoopbackKafka implements AutoCloseable {
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            TopicDescription d = admin.describeTopics(List.of(name))
-                    .allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(name);
+            TopicDescription d;
+            try {
+                d = admin.describeTopics(List.of(name))
+                        .allTopicNames()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .get(name);
+            } catch (ExecutionException e) {
+                // Right after creation the broker's metadata cache may not know the topic yet; that is retriable.
+                if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                d = null;
+            }
             if (d != null
                     && d.partitions().size() == partitions
                     && d.partitions().stream()
