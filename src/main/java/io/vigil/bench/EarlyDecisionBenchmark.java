@@ -1,6 +1,7 @@
 package io.vigil.bench;
 
 import io.vigil.data.Dataset;
+import io.vigil.early.ClassifierKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
@@ -59,6 +60,10 @@ public class EarlyDecisionBenchmark {
     @Param({"nb-quadratic"})
     public String set;
 
+    /** The classifier (local QDA refits its class Gaussians around m_y every sample; the SVM is fixed). */
+    @Param({"local-qda", "linear-svm"})
+    public String classifierKind;
+
     private EarlyClassifier classifier;
     private EarlyClassifier.Workspace workspace;
     private SeriesState state;
@@ -89,9 +94,12 @@ public class EarlyDecisionBenchmark {
         model = EarlyModelTrainer.addSections(
                 model,
                 train,
-                new EarlyModelTrainer.Params(
-                        ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), Double.NaN, 1L));
-        classifier = EarlyClassifier.of(model, DecisionParams.defaults().withSet(SetKind.fromCliName(set)));
+                new EarlyModelTrainer.Params(ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), 1.0, 1L));
+        classifier = EarlyClassifier.of(
+                model,
+                DecisionParams.defaults()
+                        .withSet(SetKind.fromCliName(set))
+                        .withClassifier(ClassifierKind.fromCliName(classifierKind)));
         workspace = classifier.newWorkspace();
         state = classifier.newState();
     }
