@@ -14,6 +14,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -154,6 +155,7 @@ public final class EarlyReport {
                 .yAxisTitle("mean decision time t")
                 .build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         double[] x = r.taus().stream().mapToDouble(early).toArray();
         double[] y =
                 r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::meanT).toArray();
@@ -184,7 +186,6 @@ public final class EarlyReport {
     private record Chart(XYChart chart) {
         void save(Path file) throws IOException {
             BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-            // XChart appends the extension itself when missing; the name given already has it.
         }
     }
 }
