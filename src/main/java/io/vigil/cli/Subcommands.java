@@ -16,6 +16,7 @@ final class Subcommands {
                 new ExperimentCommand(),
                 new BrokerCommand(),
                 new ReplayCommand(),
+                new RunCommand(),
                 new BenchCommand());
     }
 }

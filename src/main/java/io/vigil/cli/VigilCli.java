@@ -37,6 +37,17 @@ public final class VigilCli implements Runnable {
         return cl;
     }
 
+    /**
+     * A command line for one command alone, with the same failure handling: what {@code flink run} executes,
+     * where the other subcommands (and their dependencies) are not on the class path.
+     */
+    public static CommandLine standalone(Object command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setExecutionExceptionHandler(VigilCli::onFailure);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
     private static int onFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
         String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

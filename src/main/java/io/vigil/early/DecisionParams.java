@@ -2,13 +2,15 @@ package io.vigil.early;
 
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.SetKind;
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * What an early decision needs besides the model: the required probability τ that the early label matches
  * the complete-series label, the τ-set construction (thesis §5.2), the complete-series estimator (§5.4),
  * the classifier (§5.6) and, optionally, a class of interest that alone may be announced early (§5.7).
- * Shared by {@code vigil evaluate}, {@code vigil run} and the stream job so their flags mean the same.
+ * Shared by {@code vigil evaluate}, {@code vigil run} and the stream job so their flags mean the same;
+ * serialisable because the stream job ships it to its workers.
  *
  * @param tau τ in (0, 1)
  * @param set the τ-set construction
@@ -18,7 +20,8 @@ import java.util.Objects;
  *     null to announce any class
  */
 public record DecisionParams(
-        double tau, SetKind set, EstimatorType estimator, ClassifierKind classifier, String classOfInterest) {
+        double tau, SetKind set, EstimatorType estimator, ClassifierKind classifier, String classOfInterest)
+        implements Serializable {
     /** Default τ of the stream job: announce when the label matches the complete one with probability 0.9. */
     public static final double DEFAULT_TAU = 0.9;
 

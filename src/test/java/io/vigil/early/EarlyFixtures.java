@@ -10,17 +10,17 @@ import io.vigil.util.Progress;
 import java.time.Instant;
 
 /** Small trained models on generated data, shared by the early-decision tests (fixed LDG/QDA parameters keep it fast). */
-final class EarlyFixtures {
+public final class EarlyFixtures {
     private EarlyFixtures() {}
 
     /** CBF (d = 128, G = 3), 60 training and 60 test series, ℓ = 4, with both estimators and the SVM. */
-    static final TrainTest CBF = SyntheticData.generate(SyntheticKind.CBF, 60, 60, 7L);
+    public static final TrainTest CBF = SyntheticData.generate(SyntheticKind.CBF, 60, 60, 7L);
 
-    static final VigilModel CBF_MODEL = train(CBF, false);
+    public static final VigilModel CBF_MODEL = train(CBF, false);
 
-    static final VigilModel CBF_STANDARDIZED_MODEL = train(CBF, true);
+    public static final VigilModel CBF_STANDARDIZED_MODEL = train(CBF, true);
 
-    static VigilModel train(TrainTest data, boolean standardize) {
+    public static VigilModel train(TrainTest data, boolean standardize) {
         TrainParams p = TrainParams.defaults()
                 .withGamma(0.3)
                 .withDims(4)

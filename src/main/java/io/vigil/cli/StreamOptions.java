@@ -1,0 +1,98 @@
+package io.vigil.cli;
+
+import io.vigil.flink.Delivery;
+import io.vigil.flink.JobConfig;
+import io.vigil.stream.SessionSettings;
+import java.time.Duration;
+import org.apache.flink.util.TimeUtils;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The stream-job options {@code vigil run} and {@code vigil demo} share ({@code @Mixin StreamOptions stream;}):
+ * delivery guarantee, checkpointing, parallelism and how series arrive. Durations use Flink's syntax ({@code
+ * 500ms}, {@code 2s}, {@code 10min}, {@code 1h}).
+ */
+public final class StreamOptions {
+    @Option(
+            names = "--delivery",
+            paramLabel = "exactly-once|at-least-once",
+            defaultValue = "exactly-once",
+            description = "Delivery guarantee of the decisions and dead letters: Kafka transactions committed per "
+                    + "checkpoint, or flush per checkpoint without transactions (default: ${DEFAULT-VALUE}).")
+    String delivery;
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            description = "Checkpoint interval; exactly-once decisions become visible at checkpoints "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String checkpointInterval;
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Job parallelism; 0 = the environment's default (the cores of an embedded cluster).")
+    int parallelism;
+
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10min",
+            description = "A series that receives nothing this long expires: 'abandoned' record if undecided, "
+                    + "buffered samples dead-lettered, state cleared (default: ${DEFAULT-VALUE}).")
+    String idleTimeout;
+
+    @Option(
+            names = "--reorder-window",
+            paramLabel = "N",
+            defaultValue = "" + SessionSettings.DEFAULT_REORDER_WINDOW,
+            description = "Samples may arrive up to N ahead of the next expected t and are reordered; further "
+                    + "ahead they are dead-lettered (1.." + SessionSettings.MAX_REORDER_WINDOW
+                    + ", default: ${DEFAULT-VALUE}).")
+    int reorderWindow;
+
+    /** The delivery guarantee. */
+    Delivery delivery(CommandLine cl) {
+        try {
+            return Delivery.fromCliName(delivery);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--delivery: " + e.getMessage());
+        }
+    }
+
+    /** The session settings. */
+    SessionSettings session(CommandLine cl) {
+        try {
+            return new SessionSettings(reorderWindow, duration(cl, "--idle-timeout", idleTimeout));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+    }
+
+    /** Applies delivery, session, parallelism and checkpointing to a configuration. */
+    JobConfig apply(CommandLine cl, JobConfig cfg) {
+        if (parallelism < 0) {
+            throw new CommandLine.ParameterException(cl, "--parallelism must be >= 0, got " + parallelism);
+        }
+        Duration interval = duration(cl, "--checkpoint-interval", checkpointInterval);
+        if (interval.toMillis() < 10) {
+            throw new CommandLine.ParameterException(cl, "--checkpoint-interval must be at least 10ms");
+        }
+        return cfg.withDelivery(delivery(cl))
+                .withSession(session(cl))
+                .withParallelism(parallelism)
+                .withCheckpointInterval(interval);
+    }
+
+    static Duration duration(CommandLine cl, String option, String text) {
+        try {
+            return TimeUtils.parseDuration(text);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new CommandLine.ParameterException(
+                    cl, option + ": '" + text + "' is not a duration (e.g. 500ms, 2s, 10min, 1h)");
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.vigil.flink;
+
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.model.ModelFile;
+import io.vigil.model.ModelFormatException;
+import io.vigil.model.VigilModel;
+import io.vigil.stream.DeadLetter;
+import io.vigil.stream.DeadLetterReason;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.ModelId;
+import io.vigil.stream.SampleEvent;
+import io.vigil.stream.SeriesSession;
+import io.vigil.stream.SeriesTracker;
+import io.vigil.stream.SessionSettings;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The keyed stage of the job (key = series id): keeps one {@link SeriesSession} per series in Flink managed
+ * state ({@link SeriesSessionSerializer}) and calls the pure {@link SeriesTracker} once per sample. Decisions and
+ * abandoned notices go to the main output, unusable samples to {@link #DEAD_LETTERS}. One processing-time timer
+ * per series implements the idle timeout; state and timer are gone once a series reaches t = d or expires.
+ *
+ * <p>The model travels inside the function as the model file's bytes, so a cluster needs no shared model path;
+ * each parallel instance parses it once in {@link #open}.
+ *
+ * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
+ * {@code deadLetters_<reason>}, {@code incompatibleStateRestarts}, histograms {@code decisionFractionPermille}
+ * (1000·t/d per decision) and {@code sampleProcessingNanos}.
+ */
+public final class EarlyDecisionFunction extends KeyedProcessFunction<String, SampleEvent, DecisionRecord> {
+    private static final long serialVersionUID = 1L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(EarlyDecisionFunction.class);
+
+    /** Dead letters of the whole job (decoder rejections and keyed-stage rejections). */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
+
+    /** Name of the keyed state. */
+    static final String STATE_NAME = "series-session";
+
+    /** Samples in the sliding window of the histograms. */
+    private static final int HISTOGRAM_WINDOW = 10_000;
+
+    private final byte[] modelBytes;
+    private final DecisionParams params;
+    private final SessionSettings settings;
+
+    private transient SeriesTracker tracker;
+    private transient EarlyClassifier.Workspace workspace;
+    private transient ValueState<SeriesSession> sessions;
+    private transient Emitter emitter;
+    private transient Counter samplesIn;
+    private transient Counter incompatibleRestarts;
+    private transient Histogram processingNanos;
+
+    /**
+     * The function for a model file's bytes.
+     *
+     * @throws IllegalArgumentException when the model does not parse or cannot decide early with these
+     *     parameters (checked here, on the client, so a bad job fails before it is submitted)
+     */
+    public EarlyDecisionFunction(byte[] modelBytes, DecisionParams params, SessionSettings settings) {
+        this.modelBytes = Objects.requireNonNull(modelBytes, "modelBytes").clone();
+        this.params = Objects.requireNonNull(params, "params");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        buildTracker();
+    }
+
+    private SeriesTracker buildTracker() {
+        VigilModel model;
+        try {
+            model = ModelFile.standard().read(modelBytes, "the job's model");
+        } catch (ModelFormatException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        EarlyClassifier classifier = EarlyClassifier.of(model, params);
+        String id = ModelId.of(modelBytes);
+        return new SeriesTracker(classifier, settings, id, ModelId.tag(id, params.estimator()));
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        tracker = buildTracker();
+        workspace = tracker.classifier().newWorkspace();
+        sessions =
+                getRuntimeContext().getState(new ValueStateDescriptor<>(STATE_NAME, SeriesSessionSerializer.INSTANCE));
+        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        samplesIn = metrics.counter("samplesIn");
+        incompatibleRestarts = metrics.counter("incompatibleStateRestarts");
+        processingNanos =
+                metrics.histogram("sampleProcessingNanos", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        emitter = new Emitter(metrics);
+    }
+
+    @Override
+    public void processElement(SampleEvent e, Context ctx, Collector<DecisionRecord> out) throws Exception {
+        long start = System.nanoTime();
+        samplesIn.inc();
+        SeriesSession before = sessions.value();
+        long now = ctx.timerService().currentProcessingTime();
+        emitter.bind(ctx, out);
+        SeriesSession after = tracker.onSample(before, e, now, emitter, workspace);
+        if (after == null) {
+            if (before != null && before.timerAt() != SeriesSession.NO_TIMER) {
+                ctx.timerService().deleteProcessingTimeTimer(before.timerAt());
+            }
+            if (before != null) {
+                sessions.clear();
+            }
+        } else {
+            if (after.timerAt() == SeriesSession.NO_TIMER) {
+                long at = tracker.expiryTime(after);
+                ctx.timerService().registerProcessingTimeTimer(at);
+                after.timerAt(at);
+            }
+            sessions.update(after);
+        }
+        processingNanos.update(System.nanoTime() - start);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DecisionRecord> out) throws Exception {
+        SeriesSession s = sessions.value();
+        if (s == null || s.timerAt() != timestamp) {
+            return;
+        }
+        emitter.bind(ctx, out);
+        SeriesSession alive = tracker.onIdle(s, ctx.getCurrentKey(), timestamp, emitter);
+        if (alive == null) {
+            sessions.clear();
+            return;
+        }
+        long at = tracker.expiryTime(alive);
+        ctx.timerService().registerProcessingTimeTimer(at);
+        alive.timerAt(at);
+        sessions.update(alive);
+    }
+
+    /** Routes tracker output to the collector and side output, counting as it goes. */
+    private final class Emitter implements SeriesTracker.Output {
+        private final Counter early;
+        private final Counter complete;
+        private final Counter abandoned;
+        private final Histogram fraction;
+        private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
+        private Context ctx;
+        private Collector<DecisionRecord> out;
+
+        Emitter(MetricGroup metrics) {
+            early = metrics.counter("decisionsEarly");
+            complete = metrics.counter("decisionsComplete");
+            abandoned = metrics.counter("seriesAbandoned");
+            fraction =
+                    metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+            for (DeadLetterReason r : DeadLetterReason.values()) {
+                deadLetters.put(r, metrics.counter("deadLetters_" + r.code()));
+            }
+        }
+
+        void bind(Context context, Collector<DecisionRecord> collector) {
+            this.ctx = context;
+            this.out = collector;
+        }
+
+        @Override
+        public void decision(DecisionRecord record) {
+            if (record.isDecision()) {
+                (record.early ? early : complete).inc();
+                fraction.update(Math.round(1000.0 * record.t / record.length));
+            } else {
+                abandoned.inc();
+            }
+            out.collect(record);
+        }
+
+        @Override
+        public void deadLetter(DeadLetter letter) {
+            deadLetters
+                    .get(DeadLetterReason.valueOf(letter.reason.toUpperCase(Locale.ROOT)))
+                    .inc();
+            ctx.output(DEAD_LETTERS, letter);
+        }
+
+        @Override
+        public void restartedIncompatible(SeriesSession discarded) {
+            incompatibleRestarts.inc();
+            long n = incompatibleRestarts.getCount();
+            if (n == 1 || Long.bitCount(n) == 1) {
+                LOG.warn(
+                        "{} series had state from another model or estimator and were restarted from t = 1 "
+                                + "(latest: {})",
+                        n,
+                        ctx.getCurrentKey());
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.vigil.flink;
+
+import io.vigil.stream.DeadLetter;
+import io.vigil.stream.DeadLetterReason;
+import io.vigil.stream.SampleEvent;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Passes decoded samples on to the keyed stage and sends records the decoder rejected to the dead-letter side
+ * output ({@link EarlyDecisionFunction#DEAD_LETTERS}), counting them per reason (metric {@code
+ * deadLetters_<reason>}).
+ */
+public final class RejectRouter extends ProcessFunction<SampleEvent, SampleEvent> {
+    private static final long serialVersionUID = 1L;
+
+    private transient Map<DeadLetterReason, Counter> counters;
+
+    @Override
+    public void open(OpenContext openContext) {
+        counters = new EnumMap<>(DeadLetterReason.class);
+        for (DeadLetterReason r : DeadLetterReason.values()) {
+            counters.put(r, getRuntimeContext().getMetricGroup().counter("deadLetters_" + r.code()));
+        }
+    }
+
+    @Override
+    public void processElement(SampleEvent e, Context ctx, Collector<SampleEvent> out) {
+        if (e.isAccepted()) {
+            out.collect(e);
+            return;
+        }
+        DeadLetterReason reason = DeadLetterReason.valueOf(e.problem.toUpperCase(java.util.Locale.ROOT));
+        counters.get(reason).inc();
+        ctx.output(
+                deadLetters(),
+                DeadLetter.of(e, reason, e.detail, e.t, ctx.timerService().currentProcessingTime()));
+    }
+
+    private static OutputTag<DeadLetter> deadLetters() {
+        return EarlyDecisionFunction.DEAD_LETTERS;
+    }
+}

@@ -1,0 +1,43 @@
+package io.vigil.flink;
+
+import io.vigil.kafka.Decoded;
+import io.vigil.kafka.SampleRecord;
+import io.vigil.stream.DeadLetterReason;
+import io.vigil.stream.SampleEvent;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Turns every Kafka sample record into exactly one {@link SampleEvent}: decoded with {@link SampleRecord#decode},
+ * or, when it cannot be decoded, marked with the reason and carrying its original bytes so that {@link
+ * RejectRouter} dead-letters it. Never throws for bad input, so a malformed record cannot fail the source.
+ */
+public final class SampleDeserializer implements KafkaRecordDeserializationSchema<SampleEvent> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<SampleEvent> out) {
+        out.collect(toEvent(record.key(), record.value(), record.timestamp(), record.partition(), record.offset()));
+    }
+
+    /** The event for one record's parts. */
+    static SampleEvent toEvent(byte[] key, byte[] value, long timestamp, int partition, long offset) {
+        Decoded<SampleRecord.Sample> d = SampleRecord.decode(key, value);
+        if (d instanceof Decoded.Ok<SampleRecord.Sample> ok) {
+            SampleRecord.Sample s = ok.value();
+            return SampleEvent.accepted(s.series(), s.t(), s.value(), timestamp, partition, offset, value);
+        }
+        Decoded.Rejected<SampleRecord.Sample> bad = (Decoded.Rejected<SampleRecord.Sample>) d;
+        String keyText = key == null ? "" : new String(key, StandardCharsets.UTF_8);
+        return SampleEvent.rejected(
+                keyText, DeadLetterReason.of(bad.problem()), bad.detail(), timestamp, partition, offset, value);
+    }
+
+    @Override
+    public TypeInformation<SampleEvent> getProducedType() {
+        return TypeInformation.of(SampleEvent.class);
+    }
+}

@@ -1,0 +1,50 @@
+package io.vigil.stream;
+
+import io.vigil.kafka.Decoded;
+import java.util.Locale;
+
+/**
+ * Why a sample went to the dead-letter output instead of a series. {@link #code()} is the stable string written
+ * in dead-letter records and used as the metric name suffix; codes are never renamed.
+ */
+public enum DeadLetterReason {
+    /** The record has no value. */
+    EMPTY_VALUE,
+    /** The value is not well-formed JSON. */
+    UNPARSEABLE_JSON,
+    /** The value is JSON but not an object. */
+    NOT_AN_OBJECT,
+    /** {@code series} or {@code value} is absent. */
+    MISSING_FIELD,
+    /** A field has the wrong JSON type. */
+    WRONG_TYPE,
+    /** The value is NaN or infinite. */
+    NON_FINITE_VALUE,
+    /** t &lt; 1 (t is 1-based). */
+    T_BELOW_ONE,
+    /** The record key is not the series id in the value. */
+    KEY_MISMATCH,
+    /** t exceeds the model's series length d. */
+    T_BEYOND_LENGTH,
+    /** A sample with this t was already seen for the series (consumed or waiting in the reorder buffer). */
+    DUPLICATE,
+    /** t is further ahead of the next expected sample than the reorder buffer holds. */
+    GAP_BEYOND_BUFFER,
+    /**
+     * Buffered when its series expired although the series never began (t = 1 never arrived): typically a
+     * sample that arrived after its series had completed or expired.
+     */
+    LATE_SAMPLE,
+    /** Buffered when its series expired waiting for an earlier sample that never arrived. */
+    GAP_UNFILLED;
+
+    /** Lower-case name, e.g. {@code gap_beyond_buffer}. */
+    public String code() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The reason for a record the decoder rejected. */
+    public static DeadLetterReason of(Decoded.Problem problem) {
+        return valueOf(problem.name());
+    }
+}

@@ -1,0 +1,128 @@
+package io.vigil.stream;
+
+import java.util.Objects;
+
+/**
+ * One record of the decisions output: the early (or complete-series) label of a series, or the notice that a
+ * series was abandoned before any decision. Serialised by {@link StreamJson#decision} as
+ * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time"}}.
+ *
+ * <p>A Flink POJO (public fields, public no-argument constructor).
+ */
+public final class DecisionRecord {
+    /** {@link #status} of a decision. */
+    public static final String DECIDED = "decided";
+
+    /** {@link #status} of a series that stopped arriving before any decision. */
+    public static final String ABANDONED = "abandoned";
+
+    /** Series id. */
+    public String series;
+
+    /** {@link #DECIDED} or {@link #ABANDONED}. */
+    public String status;
+
+    /** The announced class label (verbatim from the training data); null when abandoned. */
+    public String label;
+
+    /** Samples seen when the decision was announced (or, when abandoned, samples consumed). */
+    public int t;
+
+    /** Series length d of the model. */
+    public int length;
+
+    /** True when decided before t = d. */
+    public boolean early;
+
+    /** The τ the decision was made with. */
+    public double tau;
+
+    /** The largest τ at which the label was reliable when announced (thesis §5.7); NaN when abandoned. */
+    public double reliability;
+
+    /** The model id (content hash of the model file). */
+    public String model;
+
+    /** When the record was emitted (epoch ms). */
+    public long emittedAt;
+
+    /** Kafka timestamp (epoch ms) of the sample that triggered the record (for latency); 0 when abandoned. */
+    public long sampleTime;
+
+    /** For Flink's POJO serializer. */
+    public DecisionRecord() {}
+
+    /** A decision. */
+    public static DecisionRecord decided(
+            String series,
+            String label,
+            int t,
+            int length,
+            double tau,
+            double reliability,
+            String model,
+            long emittedAt,
+            long sampleTime) {
+        DecisionRecord r = new DecisionRecord();
+        r.series = series;
+        r.status = DECIDED;
+        r.label = Objects.requireNonNull(label, "label");
+        r.t = t;
+        r.length = length;
+        r.early = t < length;
+        r.tau = tau;
+        r.reliability = reliability;
+        r.model = model;
+        r.emittedAt = emittedAt;
+        r.sampleTime = sampleTime;
+        return r;
+    }
+
+    /** The notice that a series expired undecided after {@code consumed} samples. */
+    public static DecisionRecord abandoned(
+            String series, int consumed, int length, double tau, String model, long emittedAt) {
+        DecisionRecord r = new DecisionRecord();
+        r.series = series;
+        r.status = ABANDONED;
+        r.t = consumed;
+        r.length = length;
+        r.tau = tau;
+        r.reliability = Double.NaN;
+        r.model = model;
+        r.emittedAt = emittedAt;
+        return r;
+    }
+
+    /** True for a decision (not an abandoned notice). */
+    public boolean isDecision() {
+        return DECIDED.equals(status);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DecisionRecord r
+                && Objects.equals(series, r.series)
+                && Objects.equals(status, r.status)
+                && Objects.equals(label, r.label)
+                && t == r.t
+                && length == r.length
+                && early == r.early
+                && Double.compare(tau, r.tau) == 0
+                && Double.compare(reliability, r.reliability) == 0
+                && Objects.equals(model, r.model)
+                && emittedAt == r.emittedAt
+                && sampleTime == r.sampleTime;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(series, status, label, t, length, model, emittedAt);
+    }
+
+    @Override
+    public String toString() {
+        return isDecision()
+                ? "decision{" + series + " -> " + label + " at t=" + t + "/" + length + (early ? " early" : "") + "}"
+                : "abandoned{" + series + " after t=" + t + "/" + length + "}";
+    }
+}

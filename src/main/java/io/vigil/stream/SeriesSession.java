@@ -1,0 +1,294 @@
+package io.vigil.stream;
+
+import io.vigil.gauss.SeriesState;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What a stream job keeps for one series between samples (one per key in Flink managed state).
+ *
+ * <p>While the series is undecided ({@link Phase#COLLECTING}) it holds the early classifier's {@link SeriesState}
+ * (the innovations of the conditional Gaussian, thesis §5.4, method notes §3.1). Once a decision is out
+ * ({@link Phase#DECIDED}) the classifier state is dropped and only a marker remains: how many samples were
+ * consumed, so that duplicates and t &gt; d are still recognised and the series ends at t = d. Samples that
+ * arrive ahead of the next expected t wait in a small reorder buffer (at most the configured window).
+ *
+ * <p><b>Serialised form</b> ({@link #writeTo}): format version (1), the 64-bit model tag (which model and
+ * estimator the classifier state belongs to, so state from another model is recognised after a restore), phase,
+ * consumed t, highest t seen, last activity and registered timer (epoch ms), the {@link SeriesState} when
+ * collecting, then the buffered samples. Size: 38 bytes for a decided marker; 38 + 17 + 8·G·(t + ℓ + 1) while
+ * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 1,111 bytes; d = 1,024, ℓ = 30 at most 8,495
+ * bytes), plus 32 + |value| bytes per buffered sample.
+ */
+public final class SeriesSession {
+    /** Leading byte of the serialised form. */
+    public static final byte FORMAT_VERSION = 1;
+
+    /** Timer field value when no timer is registered. */
+    public static final long NO_TIMER = Long.MIN_VALUE;
+
+    /** Bytes of the fixed part of the serialised form. */
+    static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 4;
+
+    /** Where a series is in its life. */
+    public enum Phase {
+        /** No decision yet: the classifier state is kept and updated per sample. */
+        COLLECTING,
+        /** The decision is out; only the marker is kept until t = d or expiry. */
+        DECIDED
+    }
+
+    private long modelTag;
+    private Phase phase;
+    private int consumed;
+    private int highest;
+    private long lastActivity;
+    private long timerAt = NO_TIMER;
+    private SeriesState state;
+    private BufferedSample[] buffer;
+    private int buffered;
+
+    private SeriesSession() {}
+
+    /** A new series, collecting, with a fresh classifier state. */
+    public static SeriesSession start(long modelTag, SeriesState state) {
+        SeriesSession s = new SeriesSession();
+        s.modelTag = modelTag;
+        s.phase = Phase.COLLECTING;
+        s.state = Objects.requireNonNull(state, "state");
+        return s;
+    }
+
+    /** The tag of the model and estimator the state belongs to. */
+    public long modelTag() {
+        return modelTag;
+    }
+
+    /** The phase. */
+    public Phase phase() {
+        return phase;
+    }
+
+    /** Samples consumed in order so far (the t of the last one), 0..d. */
+    public int consumed() {
+        return consumed;
+    }
+
+    /** The highest t seen (consumed or buffered). */
+    public int highest() {
+        return highest;
+    }
+
+    /** Processing time (epoch ms) of the last sample. */
+    public long lastActivity() {
+        return lastActivity;
+    }
+
+    /** The registered expiry timer (epoch ms), or {@link #NO_TIMER}. */
+    public long timerAt() {
+        return timerAt;
+    }
+
+    /** Records the registered expiry timer. */
+    public void timerAt(long at) {
+        this.timerAt = at;
+    }
+
+    /** The classifier state while collecting, else null. */
+    public SeriesState state() {
+        return state;
+    }
+
+    /** Samples waiting in the reorder buffer. */
+    public int bufferedCount() {
+        return buffered;
+    }
+
+    void touch(long now) {
+        lastActivity = now;
+    }
+
+    void seen(int t) {
+        highest = Math.max(highest, t);
+    }
+
+    void consumedUpTo(int t) {
+        consumed = t;
+    }
+
+    void decided() {
+        phase = Phase.DECIDED;
+        state = null;
+    }
+
+    /**
+     * Buffered samples always have consumed &lt; t ≤ consumed + window with window ≤ {@value
+     * SessionSettings#MAX_REORDER_WINDOW}, so slot t mod 64 never collides.
+     */
+    private static int slot(int t) {
+        return t & (SessionSettings.MAX_REORDER_WINDOW - 1);
+    }
+
+    boolean isBuffered(int t) {
+        return buffered > 0 && buffer[slot(t)] != null && buffer[slot(t)].t() == t;
+    }
+
+    void buffer(BufferedSample b) {
+        if (buffer == null) {
+            buffer = new BufferedSample[SessionSettings.MAX_REORDER_WINDOW];
+        }
+        if (buffer[slot(b.t())] != null) {
+            throw new IllegalStateException("reorder slot of t=" + b.t() + " holds t=" + buffer[slot(b.t())].t());
+        }
+        buffer[slot(b.t())] = b;
+        buffered++;
+    }
+
+    /** Removes and returns the buffered sample with this t, or null. */
+    BufferedSample takeBuffered(int t) {
+        if (!isBuffered(t)) {
+            return null;
+        }
+        BufferedSample b = buffer[slot(t)];
+        buffer[slot(t)] = null;
+        buffered--;
+        return b;
+    }
+
+    /** The buffered samples in t order (a new array). */
+    public BufferedSample[] bufferedSamples() {
+        if (buffered == 0) {
+            return new BufferedSample[0];
+        }
+        return Arrays.stream(buffer)
+                .filter(Objects::nonNull)
+                .sorted((a, b) -> Integer.compare(a.t(), b.t()))
+                .toArray(BufferedSample[]::new);
+    }
+
+    /** Bytes {@link #writeTo} writes now. */
+    public int serializedSizeBytes() {
+        int size = FIXED_BYTES + (state == null ? 0 : state.serializedSizeBytes());
+        for (BufferedSample b : bufferedSamples()) {
+            size += 4 + 8 + 8 + 4 + 8 + 4 + b.raw().length;
+        }
+        return size;
+    }
+
+    /** Writes the versioned binary form (see the class comment). */
+    public void writeTo(DataOutput out) throws IOException {
+        out.writeByte(FORMAT_VERSION);
+        out.writeLong(modelTag);
+        out.writeByte(phase == Phase.COLLECTING ? 0 : 1);
+        out.writeInt(consumed);
+        out.writeInt(highest);
+        out.writeLong(lastActivity);
+        out.writeLong(timerAt);
+        if (phase == Phase.COLLECTING) {
+            state.writeTo(out);
+        }
+        out.writeInt(buffered);
+        for (BufferedSample b : bufferedSamples()) {
+            out.writeInt(b.t());
+            out.writeDouble(b.value());
+            out.writeLong(b.timestamp());
+            out.writeInt(b.partition());
+            out.writeLong(b.offset());
+            out.writeInt(b.raw().length);
+            out.write(b.raw());
+        }
+    }
+
+    /**
+     * Reads a session written by {@link #writeTo}.
+     *
+     * @throws IOException on an unknown format version or corrupt content, naming what is wrong
+     */
+    public static SeriesSession read(DataInput in) throws IOException {
+        byte version = in.readByte();
+        if (version != FORMAT_VERSION) {
+            throw new IOException(
+                    "unknown series session format version " + version + "; this build reads " + FORMAT_VERSION);
+        }
+        SeriesSession s = new SeriesSession();
+        s.modelTag = in.readLong();
+        byte phase = in.readByte();
+        if (phase != 0 && phase != 1) {
+            throw new IOException("corrupt series session: phase byte " + phase);
+        }
+        s.phase = phase == 0 ? Phase.COLLECTING : Phase.DECIDED;
+        s.consumed = in.readInt();
+        s.highest = in.readInt();
+        if (s.consumed < 0 || s.highest < s.consumed) {
+            throw new IOException("corrupt series session: consumed " + s.consumed + ", highest " + s.highest);
+        }
+        s.lastActivity = in.readLong();
+        s.timerAt = in.readLong();
+        if (s.phase == Phase.COLLECTING) {
+            s.state = SeriesState.read(in);
+        }
+        int n = in.readInt();
+        if (n < 0 || n > SessionSettings.MAX_REORDER_WINDOW) {
+            throw new IOException("corrupt series session: " + n + " buffered samples");
+        }
+        BufferedSample[] samples = new BufferedSample[n];
+        for (int i = 0; i < n; i++) {
+            int t = in.readInt();
+            double value = in.readDouble();
+            long ts = in.readLong();
+            int partition = in.readInt();
+            long offset = in.readLong();
+            int len = in.readInt();
+            if (len < 0 || len > 1 << 24) {
+                throw new IOException("corrupt series session: buffered sample of " + len + " bytes");
+            }
+            byte[] raw = new byte[len];
+            in.readFully(raw);
+            samples[i] = new BufferedSample(t, value, ts, partition, offset, raw);
+        }
+        for (BufferedSample b : samples) {
+            if (b.t() <= s.consumed || b.t() > s.consumed + SessionSettings.MAX_REORDER_WINDOW) {
+                throw new IOException("corrupt series session: buffered t=" + b.t() + " with consumed " + s.consumed);
+            }
+            s.buffer(b);
+        }
+        return s;
+    }
+
+    /** A deep copy (the classifier state is copied; buffered samples are immutable and shared). */
+    public SeriesSession copy() {
+        SeriesSession c = new SeriesSession();
+        c.modelTag = modelTag;
+        c.phase = phase;
+        c.consumed = consumed;
+        c.highest = highest;
+        c.lastActivity = lastActivity;
+        c.timerAt = timerAt;
+        c.state = state == null ? null : state.copy();
+        c.buffer = buffer == null ? null : buffer.clone();
+        c.buffered = buffered;
+        return c;
+    }
+
+    /** True when every field, the classifier state and the buffered samples are equal. */
+    public boolean contentEquals(SeriesSession o) {
+        return o != null
+                && modelTag == o.modelTag
+                && phase == o.phase
+                && consumed == o.consumed
+                && highest == o.highest
+                && lastActivity == o.lastActivity
+                && timerAt == o.timerAt
+                && (state == null ? o.state == null : o.state != null && state.contentEquals(o.state))
+                && Arrays.equals(bufferedSamples(), o.bufferedSamples());
+    }
+
+    @Override
+    public String toString() {
+        return "SeriesSession{" + phase + ", consumed=" + consumed + ", highest=" + highest + ", buffered=" + buffered
+                + "}";
+    }
+}

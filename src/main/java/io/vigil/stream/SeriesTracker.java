@@ -1,0 +1,221 @@
+package io.vigil.stream;
+
+import io.vigil.early.EarlyClassifier;
+import io.vigil.gauss.SeriesState;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The per-series logic of the stream job, one call per sample: orders samples by t within a bounded reorder
+ * window, rejects what cannot be used (t &gt; d, duplicates, gaps beyond the window) with a reason, feeds the
+ * samples in order to {@link EarlyClassifier#observe} until it announces a class, then keeps only a marker until
+ * t = d. It knows nothing of Flink: the keyed function stores the {@link SeriesSession} it returns and turns
+ * {@link Output} calls into records; tests call it directly.
+ *
+ * <p>Rules, in order, for a sample of series S (t resolved as the record's t, or the highest t seen + 1 when the
+ * record has none):
+ *
+ * <ol>
+ *   <li>no session for S: a new series starts (whatever t is; a t &gt; 1 waits for the earlier samples);
+ *   <li>a session from another model or estimator (restored state after a model change): the old session is
+ *       discarded and S starts afresh ({@link Output#restartedIncompatible});
+ *   <li>t &gt; d: {@link DeadLetterReason#T_BEYOND_LENGTH};
+ *   <li>t already consumed or buffered: {@link DeadLetterReason#DUPLICATE} (ignored idempotently);
+ *   <li>t beyond the window after the next expected t: {@link DeadLetterReason#GAP_BEYOND_BUFFER};
+ *   <li>t is next: consumed, then every buffered successor; otherwise buffered.
+ * </ol>
+ *
+ * A consumed sample updates the classifier state while no decision is out; the first decision is emitted once.
+ * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series.
+ */
+public final class SeriesTracker {
+    /** Receives what one call produced. */
+    public interface Output {
+        /** A decision, or an abandoned notice. */
+        void decision(DecisionRecord record);
+
+        /** A sample that was not used. */
+        void deadLetter(DeadLetter letter);
+
+        /** A restored session from another model or estimator was discarded. */
+        default void restartedIncompatible(SeriesSession discarded) {}
+    }
+
+    private final EarlyClassifier classifier;
+    private final SessionSettings settings;
+    private final String modelId;
+    private final long modelTag;
+    private final int length;
+    private final List<String> labels;
+    private final double tau;
+
+    /**
+     * A tracker for one classifier.
+     *
+     * @param modelId the id written in decisions (content hash of the model file)
+     * @param modelTag the tag sessions are stamped with; a session with another tag is not resumed
+     */
+    public SeriesTracker(EarlyClassifier classifier, SessionSettings settings, String modelId, long modelTag) {
+        this.classifier = Objects.requireNonNull(classifier, "classifier");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.modelId = Objects.requireNonNull(modelId, "modelId");
+        this.modelTag = modelTag;
+        this.length = classifier.length();
+        this.labels = classifier.classNames();
+        this.tau = classifier.params().tau();
+    }
+
+    /** The classifier. */
+    public EarlyClassifier classifier() {
+        return classifier;
+    }
+
+    /** The settings. */
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    /** The session tag of this tracker's model and estimator. */
+    public long modelTag() {
+        return modelTag;
+    }
+
+    /**
+     * Processes one accepted sample.
+     *
+     * @param session the series' session, or null when it has none
+     * @param e the sample ({@link SampleEvent#isAccepted()})
+     * @param now processing time (epoch ms)
+     * @param ws this thread's classifier workspace
+     * @return the session to keep, or null when the series has finished (state to clear)
+     */
+    public SeriesSession onSample(
+            SeriesSession session, SampleEvent e, long now, Output out, EarlyClassifier.Workspace ws) {
+        if (!e.isAccepted()) {
+            throw new IllegalArgumentException("sample was rejected by the decoder: " + e);
+        }
+        SeriesSession s = session;
+        if (s != null && s.modelTag() != modelTag) {
+            out.restartedIncompatible(s);
+            s = null;
+        }
+        if (s == null) {
+            s = SeriesSession.start(modelTag, classifier.newState());
+        }
+        s.touch(now);
+        int t = e.t > 0 ? e.t : s.highest() + 1;
+        if (t > length) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.T_BEYOND_LENGTH,
+                    "t=" + t + " but the model's series length d is " + length,
+                    t,
+                    now));
+            return keepOrDrop(s);
+        }
+        if (t <= s.consumed() || s.isBuffered(t)) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.DUPLICATE,
+                    "t=" + t + " was already received (series consumed up to t=" + s.consumed() + ")",
+                    t,
+                    now));
+            return keepOrDrop(s);
+        }
+        int window = settings.reorderWindow();
+        if (t > s.consumed() + window) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.GAP_BEYOND_BUFFER,
+                    "t=" + t + " is " + (t - s.consumed() - 1) + " ahead of the next expected t=" + (s.consumed() + 1)
+                            + "; the reorder window holds " + window,
+                    t,
+                    now));
+            return keepOrDrop(s);
+        }
+        s.seen(t);
+        if (t != s.consumed() + 1) {
+            s.buffer(BufferedSample.of(e, t));
+            return s;
+        }
+        consume(s, e.series, t, e.value, e.timestamp, now, out, ws);
+        BufferedSample next;
+        while (s.consumed() < length && (next = s.takeBuffered(s.consumed() + 1)) != null) {
+            consume(s, e.series, next.t(), next.value(), next.timestamp(), now, out, ws);
+        }
+        return s.consumed() == length ? null : s;
+    }
+
+    /** A session with nothing consumed and nothing buffered is not worth keeping. */
+    private static SeriesSession keepOrDrop(SeriesSession s) {
+        return s.consumed() == 0 && s.bufferedCount() == 0 ? null : s;
+    }
+
+    private void consume(
+            SeriesSession s,
+            String series,
+            int t,
+            double value,
+            long sampleTime,
+            long now,
+            Output out,
+            EarlyClassifier.Workspace ws) {
+        s.consumedUpTo(t);
+        if (s.phase() != SeriesSession.Phase.COLLECTING) {
+            return;
+        }
+        SeriesState state = s.state();
+        int label = classifier.observe(state, value, ws);
+        if (state.time() != t) {
+            throw new IllegalStateException("classifier state at t=" + state.time() + " after consuming t=" + t);
+        }
+        if (label != EarlyClassifier.NO_DECISION) {
+            double reliability = classifier.reliability(ws);
+            out.decision(DecisionRecord.decided(
+                    series, labels.get(label), t, length, tau, reliability, modelId, now, sampleTime));
+            s.decided();
+        }
+    }
+
+    /** When a session must expire if nothing else arrives (epoch ms). */
+    public long expiryTime(SeriesSession s) {
+        return s.lastActivity() + settings.idleTimeout().toMillis();
+    }
+
+    /**
+     * Handles the expiry timer of a series.
+     *
+     * @return the session, still alive, when a sample arrived since the timer was set (re-arm it at {@link
+     *     #expiryTime}); null when the series expired: an undecided series that had begun emits an abandoned
+     *     notice, buffered samples are dead-lettered ({@link DeadLetterReason#LATE_SAMPLE} when t = 1 never
+     *     arrived, else {@link DeadLetterReason#GAP_UNFILLED}); the state is to be cleared
+     */
+    public SeriesSession onIdle(SeriesSession s, String series, long now, Output out) {
+        if (now < expiryTime(s)) {
+            return s;
+        }
+        boolean begun = s.consumed() > 0;
+        for (BufferedSample b : s.bufferedSamples()) {
+            if (begun) {
+                out.deadLetter(DeadLetter.of(
+                        series,
+                        b,
+                        DeadLetterReason.GAP_UNFILLED,
+                        "series expired waiting for t=" + (s.consumed() + 1) + " (idle " + settings.idleTimeout() + ")",
+                        now));
+            } else {
+                out.deadLetter(DeadLetter.of(
+                        series,
+                        b,
+                        DeadLetterReason.LATE_SAMPLE,
+                        "t=1 of this series never arrived within the idle timeout " + settings.idleTimeout()
+                                + " (a sample after its series completed or expired?)",
+                        now));
+            }
+        }
+        if (begun && s.phase() == SeriesSession.Phase.COLLECTING) {
+            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now));
+        }
+        return null;
+    }
+}

@@ -1,0 +1,222 @@
+package io.vigil.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.SeriesDecision;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SeriesTrackerTest {
+    private static final long TAG = 42L;
+    private static final SessionSettings SETTINGS = new SessionSettings(8, Duration.ofSeconds(30));
+
+    private final EarlyClassifier classifier = StreamFixtures.classifier();
+    private final SeriesTracker tracker = new SeriesTracker(classifier, SETTINGS, "model-id", TAG);
+    private final EarlyClassifier.Workspace ws = classifier.newWorkspace();
+    private final Recorder out = new Recorder();
+
+    /** Collects what the tracker emits. */
+    static final class Recorder implements SeriesTracker.Output {
+        final List<DecisionRecord> decisions = new ArrayList<>();
+        final List<DeadLetter> deadLetters = new ArrayList<>();
+        int restarts;
+
+        @Override
+        public void decision(DecisionRecord record) {
+            decisions.add(record);
+        }
+
+        @Override
+        public void deadLetter(DeadLetter letter) {
+            deadLetters.add(letter);
+        }
+
+        @Override
+        public void restartedIncompatible(SeriesSession discarded) {
+            restarts++;
+        }
+    }
+
+    private SeriesSession feed(SeriesSession s, List<SampleEvent> events) {
+        SeriesSession cur = s;
+        for (SampleEvent e : events) {
+            cur = tracker.onSample(cur, e, 0L, out, ws);
+        }
+        return cur;
+    }
+
+    @Test
+    void inOrderSamplesGiveTheOfflineDecisionOfEverySeriesAndEndTheSession() {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        for (int i = 0; i < StreamFixtures.TEST.size(); i++) {
+            out.decisions.clear();
+            SeriesSession end = feed(null, StreamFixtures.events(i, 0));
+            assertNull(end, "series " + i + " ends at t = d");
+            assertEquals(1, out.decisions.size(), "one decision for series " + i);
+            DecisionRecord r = out.decisions.get(0);
+            SeriesDecision want = offline.get(i);
+            assertEquals(classifier.classNames().get(want.label()), r.label, "label of series " + i);
+            assertEquals(want.t(), r.t, "decision time of series " + i);
+            assertEquals(want.early(), r.early);
+            assertEquals(StreamFixtures.id(i), r.series);
+            assertEquals(128, r.length);
+            assertEquals("model-id", r.model);
+            assertTrue(r.reliability >= StreamFixtures.PARAMS.tau() - 1e-3 || !r.early, "reliability " + r.reliability);
+        }
+        assertTrue(out.deadLetters.isEmpty());
+    }
+
+    @Test
+    void reorderingWithinTheWindowGivesTheSameDecisions() {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        Random rnd = new Random(3);
+        for (int i = 0; i < 20; i++) {
+            List<SampleEvent> events = new ArrayList<>(StreamFixtures.events(i, 0));
+            // Shuffle within blocks of 8: every sample stays within 7 of its place, inside the window of 8.
+            for (int b = 0; b < events.size(); b += 8) {
+                Collections.shuffle(events.subList(b, Math.min(events.size(), b + 8)), rnd);
+            }
+            out.decisions.clear();
+            assertNull(feed(null, events));
+            assertEquals(1, out.decisions.size());
+            assertEquals(offline.get(i).t(), out.decisions.get(0).t, "series " + i);
+            assertEquals(classifier.classNames().get(offline.get(i).label()), out.decisions.get(0).label);
+        }
+        assertTrue(out.deadLetters.isEmpty(), () -> "dead letters: " + out.deadLetters);
+    }
+
+    @Test
+    void absentTimeIndexMeansArrivalOrder() {
+        List<SampleEvent> events = StreamFixtures.events(5, 0);
+        events.forEach(e -> e.t = 0);
+        assertNull(feed(null, events));
+        assertEquals(StreamFixtures.offlineDecisions().get(5).t(), out.decisions.get(0).t);
+    }
+
+    @Test
+    void badSamplesAreDeadLetteredWithTheirReasonAndTheSeriesIsUnaffected() {
+        List<SampleEvent> events = StreamFixtures.events(2, 100);
+        SeriesSession s = feed(null, events.subList(0, 3));
+        s = tracker.onSample(s, events.get(1), 0L, out, ws); // consumed duplicate
+        s = tracker.onSample(s, events.get(5), 0L, out, ws); // buffered (t = 6)
+        s = tracker.onSample(s, events.get(5), 0L, out, ws); // buffered duplicate
+        s = tracker.onSample(s, StreamFixtures.event(StreamFixtures.id(2), 129, 0.1, 999), 0L, out, ws);
+        s = tracker.onSample(s, StreamFixtures.event(StreamFixtures.id(2), 12, 0.1, 998), 0L, out, ws);
+        List<String> reasons = out.deadLetters.stream().map(d -> d.reason).toList();
+        assertEquals(List.of("duplicate", "duplicate", "t_beyond_length", "gap_beyond_buffer"), reasons);
+        DeadLetter dup = out.deadLetters.get(0);
+        assertEquals(2, dup.t);
+        assertEquals(101, dup.offset);
+        assertEquals(new String(events.get(1).raw), new String(dup.raw));
+        assertEquals(1, s.bufferedCount());
+        assertNull(feed(s, events.subList(3, events.size())));
+        assertEquals(1, out.decisions.size());
+        assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.decisions.get(0).t);
+    }
+
+    @Test
+    void afterTheDecisionOnlyAMarkerIsKeptUntilTheEndThenTequals1StartsANewSeries() {
+        SeriesDecision offline = StreamFixtures.offlineDecisions().get(0);
+        assertTrue(offline.early(), "fixture series 0 is decided early");
+        List<SampleEvent> events = StreamFixtures.events(0, 0);
+        SeriesSession s = feed(null, events.subList(0, offline.t()));
+        assertEquals(SeriesSession.Phase.DECIDED, s.phase());
+        assertNull(s.state(), "classifier state dropped after the decision");
+        assertEquals(SeriesSession.FIXED_BYTES, s.serializedSizeBytes());
+        assertNull(feed(s, events.subList(offline.t(), events.size())));
+        assertEquals(1, out.decisions.size());
+        SeriesSession again = tracker.onSample(null, events.get(0), 0L, out, ws);
+        assertNotNull(again);
+        assertEquals(1, again.consumed());
+    }
+
+    @Test
+    void expiryAbandonsAnUndecidedSeriesAndDeadLettersBufferedSamples() {
+        List<SampleEvent> events = StreamFixtures.events(1, 0);
+        SeriesSession s = tracker.onSample(null, events.get(0), 1_000L, out, ws);
+        s = tracker.onSample(s, events.get(2), 2_000L, out, ws);
+        assertTrue(out.decisions.isEmpty());
+        assertEquals(32_000L, tracker.expiryTime(s));
+        assertTrue(tracker.onIdle(s, "CBF/test/1", 31_999L, out) == s, "not yet idle");
+        assertNull(tracker.onIdle(s, "CBF/test/1", 32_000L, out));
+        assertEquals(1, out.decisions.size());
+        DecisionRecord abandoned = out.decisions.get(0);
+        assertEquals(DecisionRecord.ABANDONED, abandoned.status);
+        assertEquals(1, abandoned.t);
+        assertNull(abandoned.label);
+        assertEquals(
+                List.of("gap_unfilled"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+        assertEquals(3, out.deadLetters.get(0).t);
+    }
+
+    @Test
+    void samplesOfASeriesThatNeverBeganExpireAsLate() {
+        SeriesSession s = tracker.onSample(null, StreamFixtures.event("x", 4, 0.5, 7), 0L, out, ws);
+        assertEquals(0, s.consumed());
+        assertNull(tracker.onIdle(s, "x", 60_000L, out));
+        assertTrue(out.decisions.isEmpty(), "no abandoned notice for a series that never began");
+        assertEquals("late_sample", out.deadLetters.get(0).reason);
+        assertEquals(7, out.deadLetters.get(0).offset);
+    }
+
+    @Test
+    void aDecidedSeriesThatStopsExpiresSilently() {
+        SeriesDecision offline = StreamFixtures.offlineDecisions().get(0);
+        SeriesSession s = feed(null, StreamFixtures.events(0, 0).subList(0, offline.t()));
+        assertNull(tracker.onIdle(s, StreamFixtures.id(0), Long.MAX_VALUE / 2, out));
+        assertEquals(1, out.decisions.size(), "only the decision itself");
+    }
+
+    @Test
+    void sessionFromAnotherModelIsDiscardedAndTheSeriesRestarts() {
+        SeriesTracker other = new SeriesTracker(classifier, SETTINGS, "other", TAG + 1);
+        SeriesSession foreign = other.onSample(null, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
+        SeriesSession s = tracker.onSample(foreign, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
+        assertEquals(1, out.restarts);
+        assertEquals(TAG, s.modelTag());
+        assertEquals(1, s.consumed());
+    }
+
+    @Test
+    void serialisedSessionResumesToTheSameDecision() throws IOException {
+        SeriesDecision offline = StreamFixtures.offlineDecisions().get(7);
+        List<SampleEvent> events = StreamFixtures.events(7, 0);
+        int cut = Math.max(1, offline.t() / 2);
+        SeriesSession s = feed(null, events.subList(0, cut));
+        s = tracker.onSample(s, events.get(cut + 2), 0L, out, ws); // one buffered sample travels too
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        s.writeTo(new DataOutputStream(bytes));
+        assertEquals(s.serializedSizeBytes(), bytes.size());
+        SeriesSession back = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertTrue(back.contentEquals(s));
+        assertFalse(back == s);
+        List<SampleEvent> rest = new ArrayList<>(events.subList(cut, events.size()));
+        rest.remove(2);
+        assertNull(feed(back, rest));
+        assertEquals(1, out.decisions.size());
+        assertEquals(offline.t(), out.decisions.get(0).t);
+    }
+
+    @Test
+    void corruptSessionBytesAreRejectedWithAReason() {
+        byte[] bad = {9, 0, 0};
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IOException.class, () -> SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bad))));
+        assertTrue(e.getMessage().contains("format version 9"), e.getMessage());
+    }
+}
