@@ -1,0 +1,270 @@
+package io.vigil.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.early.SeriesDecision;
+import io.vigil.stream.DeadLetter;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.SampleEvent;
+import io.vigil.stream.SessionSettings;
+import io.vigil.stream.StreamFixtures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.Test;
+
+/** The keyed function in Flink's operator test harness: state per key, timers, expiry, snapshot and restore. */
+class EarlyDecisionFunctionTest {
+    private static final SessionSettings SETTINGS = new SessionSettings(8, Duration.ofSeconds(30));
+    private static final long IDLE_MS = SETTINGS.idleTimeout().toMillis();
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SampleEvent, DecisionRecord> harness()
+            throws Exception {
+        EarlyDecisionFunction fn =
+                new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS);
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(fn), e -> e.series, Types.STRING);
+    }
+
+    private static List<DeadLetter> deadLetters(OneInputStreamOperatorTestHarness<?, ?> h) {
+        ConcurrentLinkedQueue<StreamRecord<DeadLetter>> q = h.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS);
+        List<DeadLetter> out = new ArrayList<>();
+        if (q != null) {
+            q.forEach(r -> out.add(r.getValue()));
+        }
+        return out;
+    }
+
+    private static String label(SeriesDecision d) {
+        return StreamFixtures.classifier().classNames().get(d.label());
+    }
+
+    @Test
+    void interleavedSeriesKeepSeparateStateAndEachGetsItsOfflineDecision() throws Exception {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        try (var h = harness()) {
+            h.open();
+            List<List<SampleEvent>> series = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                series.add(StreamFixtures.events(i, 1000L * i));
+            }
+            for (int t = 0; t < 128; t++) {
+                for (List<SampleEvent> s : series) {
+                    h.processElement(s.get(t), 0L);
+                }
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(6, out.size());
+            for (DecisionRecord r : out) {
+                int i = Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1));
+                assertEquals(offline.get(i).t(), r.t, r.series);
+                assertEquals(label(offline.get(i)), r.label, r.series);
+            }
+            assertEquals(0, h.numKeyedStateEntries(), "state cleared after t = d");
+            assertEquals(0, h.numProcessingTimeTimers(), "timers deleted after t = d");
+            assertTrue(deadLetters(h).isEmpty());
+        }
+    }
+
+    @Test
+    void idleSeriesExpireOnTheirTimerAndLeaveNothingBehind() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            h.setProcessingTime(1_000L);
+            List<SampleEvent> a = StreamFixtures.events(1, 0);
+            h.processElement(a.get(0), 0L);
+            h.processElement(a.get(2), 0L); // waits for t = 2
+            assertEquals(1, h.numProcessingTimeTimers());
+            h.setProcessingTime(20_000L);
+            h.processElement(StreamFixtures.events(3, 500).get(0), 0L); // another key, later timer
+            assertEquals(2, h.numProcessingTimeTimers());
+            h.setProcessingTime(1_000L + IDLE_MS);
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size());
+            assertEquals(DecisionRecord.ABANDONED, out.get(0).status);
+            assertEquals(StreamFixtures.id(1), out.get(0).series);
+            assertEquals(
+                    List.of("gap_unfilled"),
+                    deadLetters(h).stream().map(d -> d.reason).toList());
+            assertEquals(1, h.numKeyedStateEntries(), "only the other series is left");
+            assertEquals(1, h.numProcessingTimeTimers());
+            h.setProcessingTime(20_000L + IDLE_MS);
+            assertEquals(0, h.numKeyedStateEntries());
+            assertEquals(0, h.numProcessingTimeTimers());
+        }
+    }
+
+    @Test
+    void activityPostponesExpiryWithASingleTimerPerSeries() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            List<SampleEvent> a = StreamFixtures.events(1, 0);
+            h.setProcessingTime(0L);
+            h.processElement(a.get(0), 0L);
+            h.setProcessingTime(IDLE_MS - 1);
+            h.processElement(a.get(1), 0L);
+            assertEquals(1, h.numProcessingTimeTimers());
+            h.setProcessingTime(IDLE_MS); // the first timer fires, finds activity and re-arms
+            assertTrue(h.extractOutputValues().isEmpty());
+            assertEquals(1, h.numProcessingTimeTimers());
+            h.setProcessingTime(2 * IDLE_MS - 1);
+            assertEquals(DecisionRecord.ABANDONED, h.extractOutputValues().get(0).status);
+            assertEquals(0, h.numKeyedStateEntries());
+        }
+    }
+
+    @Test
+    void everyBadInputClassGoesToDeadLettersAndGoodSeriesAreUnaffected() throws Exception {
+        SeriesDecision good = StreamFixtures.offlineDecisions().get(4);
+        try (var router = ProcessFunctionTestHarnesses.forProcessFunction(new RejectRouter());
+                var h = harness()) {
+            h.open();
+            List<SampleEvent> events = StreamFixtures.events(4, 0);
+            String id = StreamFixtures.id(4);
+            List<byte[]> poison = List.of(
+                    "".getBytes(),
+                    "{\"series\":".getBytes(),
+                    "[1,2]".getBytes(),
+                    "{\"series\":\"p\"}".getBytes(),
+                    "{\"series\":\"p\",\"t\":\"x\",\"value\":1}".getBytes(),
+                    "{\"series\":\"p\",\"t\":1,\"value\":NaN}".getBytes(),
+                    "{\"series\":\"p\",\"t\":0,\"value\":1}".getBytes());
+            long offset = 500;
+            for (byte[] p : poison) {
+                router.processElement(SampleDeserializer.toEvent("p".getBytes(), p, 7L, 1, offset++), 0L);
+            }
+            router.processElement(
+                    SampleDeserializer.toEvent(
+                            "q".getBytes(), "{\"series\":\"p\",\"t\":1,\"value\":1}".getBytes(), 7L, 1, offset++),
+                    0L);
+            assertTrue(router.extractOutputValues().isEmpty(), "no rejected record passes the router");
+            assertEquals(
+                    List.of(
+                            "empty_value",
+                            "unparseable_json",
+                            "not_an_object",
+                            "missing_field",
+                            "wrong_type",
+                            "non_finite_value",
+                            "t_below_one",
+                            "key_mismatch"),
+                    deadLetters(router).stream().map(d -> d.reason).toList());
+            assertEquals(500, deadLetters(router).get(0).offset);
+            assertEquals(1, deadLetters(router).get(0).partition);
+
+            for (int t = 0; t < 10; t++) {
+                h.processElement(events.get(t), 0L);
+            }
+            h.processElement(events.get(3), 0L); // duplicate
+            h.processElement(StreamFixtures.event(id, 129, 0.0, 900), 0L); // t > d
+            h.processElement(StreamFixtures.event(id, 40, 0.0, 901), 0L); // beyond the reorder window
+            for (int t = 10; t < 128; t++) {
+                h.processElement(events.get(t), 0L);
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size());
+            assertEquals(good.t(), out.get(0).t);
+            assertEquals(label(good), out.get(0).label);
+            assertEquals(
+                    List.of("duplicate", "t_beyond_length", "gap_beyond_buffer"),
+                    deadLetters(h).stream().map(d -> d.reason).toList());
+            assertEquals(0, h.numKeyedStateEntries());
+        }
+    }
+
+    @Test
+    void snapshotAndRestoreMidSeriesGiveTheSameDecisionsAndTimers() throws Exception {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        int a = 0;
+        int b = 9;
+        List<SampleEvent> ea = StreamFixtures.events(a, 0);
+        List<SampleEvent> eb = StreamFixtures.events(b, 1000);
+        int cut = 3;
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.open();
+            h.setProcessingTime(5_000L);
+            for (int t = 0; t < cut; t++) {
+                h.processElement(ea.get(t), 0L);
+                h.processElement(eb.get(t), 0L);
+            }
+            h.processElement(ea.get(cut + 1), 0L); // buffered sample travels in the snapshot
+            assertTrue(h.extractOutputValues().isEmpty(), "no decision after " + cut + " samples");
+            snapshot = h.snapshot(1L, 5_000L);
+        }
+        try (var h = harness()) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            h.setProcessingTime(6_000L);
+            assertEquals(2, h.numKeyedStateEntries());
+            assertEquals(2, h.numProcessingTimeTimers(), "timers restored with the state");
+            for (int t = cut; t < 128; t++) {
+                if (t != cut + 1) {
+                    h.processElement(ea.get(t), 0L);
+                }
+                h.processElement(eb.get(t), 0L);
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(2, out.size());
+            DecisionRecord ra = out.stream()
+                    .filter(r -> r.series.equals(StreamFixtures.id(a)))
+                    .findFirst()
+                    .get();
+            DecisionRecord rb = out.stream()
+                    .filter(r -> r.series.equals(StreamFixtures.id(b)))
+                    .findFirst()
+                    .get();
+            assertEquals(offline.get(a).t(), ra.t);
+            assertEquals(label(offline.get(a)), ra.label);
+            assertEquals(offline.get(b).t(), rb.t);
+            assertEquals(label(offline.get(b)), rb.label);
+            assertEquals(0, h.numKeyedStateEntries());
+            assertEquals(0, h.numProcessingTimeTimers());
+            assertTrue(deadLetters(h).isEmpty());
+        }
+    }
+
+    @Test
+    void stateOfAnotherModelIsRestartedNotMixed() throws Exception {
+        OperatorSubtaskState snapshot;
+        List<SampleEvent> ea = StreamFixtures.events(2, 0);
+        try (var h = harness()) {
+            h.open();
+            for (int t = 0; t < 2; t++) {
+                h.processElement(ea.get(t), 0L);
+            }
+            snapshot = h.snapshot(1L, 0L);
+        }
+        // The same model with a trailing newline: another file, hence another model id.
+        byte[] otherModel = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
+        otherModel[otherModel.length - 1] = (byte) '\n';
+        EarlyDecisionFunction fn = new EarlyDecisionFunction(otherModel, StreamFixtures.PARAMS, SETTINGS);
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(fn), (SampleEvent e) -> e.series, Types.STRING)) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            h.processElement(ea.get(2), 0L); // t = 3 on a discarded series: waits for t = 1, 2
+            assertTrue(h.extractOutputValues().isEmpty());
+            for (SampleEvent e : ea) {
+                if (e.t != 3) {
+                    h.processElement(e, 0L);
+                }
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size());
+            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
+            assertEquals(0, h.numKeyedStateEntries());
+        }
+    }
+}

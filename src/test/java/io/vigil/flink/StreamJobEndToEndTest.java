@@ -1,0 +1,198 @@
+package io.vigil.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.cli.VigilCli;
+import io.vigil.early.EarlyFixtures;
+import io.vigil.early.SeriesDecision;
+import io.vigil.kafka.KafkaTestSupport;
+import io.vigil.kafka.LoopbackKafka;
+import io.vigil.kafka.Replay;
+import io.vigil.kafka.SampleRecord;
+import io.vigil.model.ModelFile;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.StreamFixtures;
+import io.vigil.stream.StreamJson;
+import io.vigil.util.Progress;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The production job end to end: Apache Kafka's own broker on loopback, {@code vigil run --bounded} on an
+ * embedded Flink MiniCluster with exactly-once delivery, decisions read back with read_committed.
+ */
+class StreamJobEndToEndTest {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static LoopbackKafka kafka;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(2));
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static Map<String, Object> consumerProps() {
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return p;
+    }
+
+    private static int run(String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = VigilCli.commandLine();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        assertEquals(0, code, () -> "vigil " + String.join(" ", args) + " failed: " + err);
+        return code;
+    }
+
+    @Test
+    void boundedExactlyOnceRunGivesOneDecisionPerSeriesEqualToTheOfflineEvaluationAndDeadLettersThePoison()
+            throws Exception {
+        Path model = dir.resolve("cbf.model.json");
+        ModelFile.standard().save(EarlyFixtures.CBF_MODEL, model);
+        String samples = "e2e-samples";
+        kafka.createTopic(samples, 2);
+        Map<String, String> poison = new TreeMap<>();
+        poison.put("not json", "poison/1");
+        poison.put("{\"series\":\"poison/2\",\"t\":1,\"value\":NaN}", "poison/2");
+        poison.put("{\"series\":\"poison/3\",\"t\":0,\"value\":1.0}", "poison/3");
+        poison.put("{\"series\":\"poison/4\",\"t\":1}", "poison/4");
+        poison.put("{\"series\":\"other\",\"t\":1,\"value\":1.0}", "poison/5");
+        poison.put("{\"series\":\"CBF/test/0\",\"t\":129,\"value\":1.0}", "CBF/test/0");
+        // Published before the replay: the replay's own t = 1 of CBF/test/1 (same bytes) is then the duplicate.
+        String first = new String(
+                SampleRecord.encode("CBF/test/1", 1, StreamFixtures.TEST.value(1, 0)), StandardCharsets.UTF_8);
+        poison.put(first, "CBF/test/1");
+        poison.put("{\"series\":\"CBF/test/2\",\"t\":100,\"value\":1.0}", "CBF/test/2");
+        Map<String, Object> pp = new HashMap<>(kafka.clientProperties());
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(pp)) {
+            for (Map.Entry<String, String> e : poison.entrySet()) {
+                p.send(new ProducerRecord<>(
+                        samples,
+                        e.getValue().getBytes(StandardCharsets.UTF_8),
+                        e.getKey().getBytes(StandardCharsets.UTF_8)));
+            }
+            p.flush();
+        }
+
+        Replay.run(
+                StreamFixtures.TEST,
+                Replay.Split.TEST,
+                new Replay.Settings(samples, null, 0, 10, 1),
+                kafka.clientProperties(),
+                Progress.none());
+        run(
+                "run",
+                "--model",
+                model.toString(),
+                "--bootstrap",
+                kafka.bootstrapServers(),
+                "--input",
+                samples,
+                "--output",
+                "e2e-decisions",
+                "--dead-letter",
+                "e2e-dead",
+                "--bounded",
+                "--parallelism",
+                "2",
+                "--checkpoint-interval",
+                "500ms",
+                "--delivery",
+                "exactly-once");
+
+        int n = StreamFixtures.TEST.size();
+        List<ConsumerRecord<byte[], byte[]>> records =
+                KafkaTestSupport.readTopic(consumerProps(), "e2e-decisions", n, READ_TIMEOUT);
+        assertEquals(
+                n,
+                records.size(),
+                () -> "exactly one decision per series: "
+                        + records.stream()
+                                .map(r -> new String(r.value(), StandardCharsets.UTF_8))
+                                .filter(v -> !v.contains("CBF/test/"))
+                                .toList());
+        Map<String, DecisionRecord> byId = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            DecisionRecord d = StreamJson.readDecision(r.value());
+            assertEquals(d.series, new String(r.key(), StandardCharsets.UTF_8), "key = series id");
+            assertEquals(null, byId.put(d.series, d), "second decision for " + d.series);
+        }
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        List<String> classes = StreamFixtures.classifier().classNames();
+        for (int i = 0; i < n; i++) {
+            DecisionRecord d = byId.get("CBF/test/" + i);
+            assertEquals(DecisionRecord.DECIDED, d.status);
+            assertEquals(offline.get(i).t(), d.t, "t of series " + i);
+            assertEquals(classes.get(offline.get(i).label()), d.label, "label of series " + i);
+            assertEquals(offline.get(i).early(), d.early);
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KafkaTestSupport.readTopic(consumerProps(), "e2e-dead", poison.size(), READ_TIMEOUT);
+        Map<String, String> reasons = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            JsonNode j = MAPPER.readTree(r.value());
+            reasons.put(j.get("value").asText(), j.get("reason").asText());
+            assertEquals(samples, j.get("topic").asText());
+            assertTrue(j.get("offset").asLong() >= 0);
+        }
+        assertEquals(
+                Map.of(
+                        "not json",
+                        "unparseable_json",
+                        "{\"series\":\"poison/2\",\"t\":1,\"value\":NaN}",
+                        "non_finite_value",
+                        "{\"series\":\"poison/3\",\"t\":0,\"value\":1.0}",
+                        "t_below_one",
+                        "{\"series\":\"poison/4\",\"t\":1}",
+                        "missing_field",
+                        "{\"series\":\"other\",\"t\":1,\"value\":1.0}",
+                        "key_mismatch",
+                        "{\"series\":\"CBF/test/0\",\"t\":129,\"value\":1.0}",
+                        "t_beyond_length",
+                        first,
+                        "duplicate",
+                        "{\"series\":\"CBF/test/2\",\"t\":100,\"value\":1.0}",
+                        "gap_beyond_buffer"),
+                reasons);
+    }
+}
