@@ -98,6 +98,11 @@ public final class DataOptions {
         return DatasetReader.read(files(false, true)[1], readOptions().withClasses(classes));
     }
 
+    /** Whether any data option was given (commands with a built-in default data set ask this). */
+    public boolean given() {
+        return dataDir != null || dataset != null || trainFile != null || testFile != null;
+    }
+
     /** The data set name: {@code --dataset}, else derived from the training (or test) file name. */
     public String datasetName() {
         if (dataset != null) {

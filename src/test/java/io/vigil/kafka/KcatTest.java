@@ -3,22 +3,15 @@ package io.vigil.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vigil.kafka.Decoded.Problem;
 import io.vigil.kafka.SampleRecord.Sample;
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,13 +29,13 @@ import org.junit.jupiter.api.Test;
  * produces from a shell decodes with {@link SampleRecord}. Skipped when kcat is not installed.
  */
 class KcatTest {
-    private static final long KCAT_TIMEOUT_S = 60;
 
     private static LoopbackKafka kafka;
 
     @BeforeAll
     static void start() {
-        Assumptions.assumeTrue(onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping kcat tests");
+        Assumptions.assumeTrue(
+                KafkaTestSupport.onPath("kcat"), "kcat is not installed (apt-get install kcat); skipping kcat tests");
         kafka = LoopbackKafka.start();
     }
 
@@ -69,7 +62,7 @@ class KcatTest {
                         topic, SampleRecord.key(s.series()), SampleRecord.encode(s.series(), s.t(), s.value())));
             }
         }
-        String output = kcat(
+        String output = KafkaTestSupport.kcat(
                 null,
                 "-b",
                 kafka.bootstrapServers(),
@@ -98,8 +91,9 @@ class KcatTest {
         kafka.createTopic(topic, 1);
         String keyed = "kcat/1\t{\"series\":\"kcat/1\",\"t\":1,\"value\":0.5}\n"
                 + "kcat/1\t{\"series\":\"kcat/1\",\"t\":0,\"value\":0.5}\n";
-        kcat(keyed, "-b", kafka.bootstrapServers(), "-P", "-t", topic, "-K", "\t");
-        kcat("{\"series\":\"kcat/2\",\"value\":1.5}\n", "-b", kafka.bootstrapServers(), "-P", "-t", topic);
+        KafkaTestSupport.kcat(keyed, "-b", kafka.bootstrapServers(), "-P", "-t", topic, "-K", "\t");
+        KafkaTestSupport.kcat(
+                "{\"series\":\"kcat/2\",\"value\":1.5}\n", "-b", kafka.bootstrapServers(), "-P", "-t", topic);
 
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -121,40 +115,5 @@ class KcatTest {
                 .value();
         assertEquals(new Sample("kcat/2", SampleRecord.T_ABSENT, 1.5), unkeyed);
         assertFalse(unkeyed.hasT());
-    }
-
-    /** Runs kcat with {@code stdin} (or none), returns its stdout; fails on a non-zero exit with its stderr. */
-    private static String kcat(String stdin, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("kcat");
-        cmd.addAll(List.of(args));
-        Path err = Files.createTempFile("kcat", ".err");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
-            try (OutputStream in = p.getOutputStream()) {
-                if (stdin != null) {
-                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            byte[] out = p.getInputStream().readAllBytes();
-            assertTrue(p.waitFor(KCAT_TIMEOUT_S, TimeUnit.SECONDS), "kcat did not finish: " + cmd);
-            assertEquals(0, p.exitValue(), "kcat " + String.join(" ", args) + ": " + Files.readString(err));
-            return new String(out, StandardCharsets.UTF_8);
-        } finally {
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

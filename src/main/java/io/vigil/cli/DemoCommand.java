@@ -1,0 +1,278 @@
+package io.vigil.cli;
+
+import io.vigil.data.TrainTest;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.demo.StreamDemo;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.flink.JobConfig;
+import io.vigil.model.CreationTime;
+import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.util.Progress;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vigil demo}: the main job on embedded defaults, nothing external. Starts Apache Kafka on loopback,
+ * generates (or reads) a data set, trains, replays the test split, runs the Flink job on an embedded
+ * MiniCluster, prints decisions as they arrive and ends with a summary that compares every streamed decision
+ * with the offline evaluation ({@code vigil evaluate}) of the same model and data.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
+            "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
+            "Ends with: series decided early, mean t/d, reliability and accuracy, samples/s, latency, and whether "
+                    + "every decision equals vigil evaluate's."
+        })
+public final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    DataOptions data;
+
+    @Option(
+            names = "--kind",
+            paramLabel = "cbf|synthetic-control|two-patterns",
+            defaultValue = "cbf",
+            description = "Generated data set when no --data is given (default: ${DEFAULT-VALUE}).")
+    String kind;
+
+    @Option(
+            names = "--train-size",
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "Generated training series (default: ${DEFAULT-VALUE}).")
+    int trainSize;
+
+    @Option(
+            names = "--series",
+            paramLabel = "N",
+            defaultValue = "1000",
+            description = "Generated test series to replay (default: ${DEFAULT-VALUE}).")
+    int series;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Generator seed (default: 1).")
+    long seed;
+
+    @Option(
+            names = "--tau",
+            paramLabel = "T",
+            defaultValue = "" + DecisionParams.DEFAULT_TAU,
+            description = "Required probability that the early label matches the complete-series label "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double tau;
+
+    @Mixin
+    DecisionOptions decision;
+
+    @Mixin
+    StreamOptions stream;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "SAMPLES_PER_S",
+            defaultValue = "0",
+            description = "Replay rate in samples per second; 0 = as fast as Kafka takes them (default).")
+    double rate;
+
+    @Option(
+            names = "--concurrency",
+            paramLabel = "K",
+            defaultValue = "" + ReplayCommand.DEFAULT_CONCURRENCY,
+            description = "Series replayed side by side (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            defaultValue = "2",
+            description = "Partitions of the sample and decision topics (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(
+            names = "--print",
+            paramLabel = "LINES_PER_S",
+            defaultValue = "5",
+            description = "Live decision lines per second at most; the rest are counted (default: "
+                    + "${DEFAULT-VALUE}; 0 = none).")
+    int printRate;
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "2min",
+            description = "Longest wait for the last decisions after the replay (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cl = spec.commandLine();
+        PrintWriter out = cl.getOut();
+        PrintWriter live = json ? cl.getErr() : out;
+        DecisionParams params;
+        try {
+            params = decision.params(tau);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+        }
+        if (series < 1 || trainSize < 2) {
+            throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
+        }
+        TrainTest tt = data.given() ? data.load() : generate(cl);
+        live.printf(
+                Locale.ROOT,
+                "vigil demo: %s, %d training and %d test series of length %d%n",
+                tt.train().name(),
+                tt.train().size(),
+                tt.test().size(),
+                tt.train().length());
+        long t0 = System.nanoTime();
+        VigilModel model;
+        try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
+            model = Trainer.train(tt.train(), TrainParams.defaults(), CreationTime.now(), progress);
+            model = EarlyModelTrainer.addSections(model, tt.train(), EarlyModelTrainer.Params.defaults());
+        }
+        live.printf(
+                Locale.ROOT,
+                "trained in %.1f s: gamma %s, dims %d, local-QDA k %d; streaming on loopback Kafka + Flink "
+                        + "MiniCluster (%s, tau %s)%n",
+                (System.nanoTime() - t0) / 1e9,
+                model.gamma(),
+                model.dims(),
+                model.qdaNeighbors(),
+                stream.delivery,
+                tau);
+        live.flush();
+        JobConfig job = stream.apply(cl, JobConfig.of("127.0.0.1:0", "samples", "decisions", "dead-letters", params));
+        StreamDemo.Settings settings = new StreamDemo.Settings(
+                tt, model, job, partitions, rate, concurrency, StreamOptions.duration(cl, "--timeout", timeout));
+        LivePrinter printer = new LivePrinter(live, printRate);
+        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
+        printer.flushSkipped();
+        if (json) {
+            out.println(Json.line(summary(r, tt, params)));
+        } else {
+            out.printf(
+                    Locale.ROOT,
+                    "%d series: %d decided early, mean t/d %.3f, reliability %.3f, accuracy %.3f; %.0f samples/s, "
+                            + "latency p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
+                    r.series(),
+                    r.decidedEarly(),
+                    r.meanFraction(),
+                    r.reliability(),
+                    r.accuracy(),
+                    r.samplesPerSecond(),
+                    r.p50Ms(),
+                    r.p99Ms(),
+                    r.deadLetters(),
+                    r.matchesEvaluate()
+                            ? "every decision equals vigil evaluate's"
+                            : "MISMATCH with vigil evaluate: " + r.mismatches());
+        }
+        out.flush();
+        return r.matchesEvaluate() ? 0 : VigilCli.EXIT_FAILURE;
+    }
+
+    private TrainTest generate(CommandLine cl) {
+        SyntheticKind k;
+        try {
+            k = SyntheticKind.fromName(kind);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
+        }
+        return SyntheticData.generate(k, trainSize, series, seed);
+    }
+
+    private static Map<String, Object> summary(StreamDemo.Result r, TrainTest tt, DecisionParams p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("series", r.series());
+        m.put("decided_early", r.decidedEarly());
+        m.put("mean_fraction", r.meanFraction());
+        m.put("reliability", r.reliability());
+        m.put("accuracy", r.accuracy());
+        m.put("samples_per_s", r.samplesPerSecond());
+        m.put("p50_ms", r.p50Ms());
+        m.put("p99_ms", r.p99Ms());
+        m.put("dead_letters", r.deadLetters());
+        m.put("matches_evaluate", r.matchesEvaluate());
+        m.put("dataset", tt.test().name());
+        m.put("length", r.length());
+        m.put("tau", p.tau());
+        m.put("set", p.set().cliName());
+        m.put("estimator", p.estimator().id());
+        m.put("classifier", p.classifier().cliName());
+        m.put("duplicates", r.duplicates());
+        m.put("missing", r.missing());
+        m.put("mismatches", r.mismatches());
+        m.put("elapsed_s", r.elapsed().toMillis() / 1e3);
+        return m;
+    }
+
+    /** Prints at most N decision lines per second and counts the rest. */
+    static final class LivePrinter {
+        private final PrintWriter out;
+        private final int perSecond;
+        private final AtomicLong skipped = new AtomicLong();
+        private long windowStart;
+        private int inWindow;
+
+        LivePrinter(PrintWriter out, int perSecond) {
+            this.out = out;
+            this.perSecond = perSecond;
+        }
+
+        synchronized void accept(DecisionRecord d) {
+            long now = System.currentTimeMillis();
+            if (now - windowStart >= 1000) {
+                flushSkipped();
+                windowStart = now;
+                inWindow = 0;
+            }
+            if (inWindow >= perSecond) {
+                skipped.incrementAndGet();
+                return;
+            }
+            inWindow++;
+            out.println(
+                    d.isDecision()
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "  %-22s -> %-6s at t=%d/%d%s (reliability %.3f)",
+                                    d.series,
+                                    d.label,
+                                    d.t,
+                                    d.length,
+                                    d.early ? " early" : "",
+                                    d.reliability)
+                            : String.format(Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
+            out.flush();
+        }
+
+        synchronized void flushSkipped() {
+            long n = skipped.getAndSet(0);
+            if (n > 0) {
+                out.println("  ... " + n + " more");
+                out.flush();
+            }
+        }
+    }
+}

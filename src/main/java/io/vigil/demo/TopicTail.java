@@ -1,0 +1,70 @@
+package io.vigil.demo;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Follows a topic from its beginning with a read_committed consumer on a background thread (no consumer group:
+ * every partition is assigned), handing each record to a callback with the wall-clock time it was received.
+ */
+final class TopicTail implements AutoCloseable {
+    private static final Duration POLL = Duration.ofMillis(20);
+
+    /** A record and when it arrived (epoch ms). */
+    record Received(ConsumerRecord<byte[], byte[]> record, long receivedAt) {}
+
+    private final Thread thread;
+    private volatile boolean stop;
+    private volatile RuntimeException failure;
+
+    TopicTail(Map<String, Object> clientProps, String topic, Consumer<Received> sink) {
+        Map<String, Object> p = new HashMap<>(clientProps);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p);
+        List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(i -> new TopicPartition(topic, i.partition()))
+                .toList();
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+        thread = new Thread(
+                () -> {
+                    try (consumer) {
+                        while (!stop) {
+                            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+                                sink.accept(new Received(r, System.currentTimeMillis()));
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        failure = e;
+                    }
+                },
+                "vigil-tail-" + topic);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Rethrows what stopped the consumer, if anything did. */
+    void check() {
+        if (failure != null) {
+            throw new IllegalStateException("reading the topic failed: " + failure.getMessage(), failure);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop = true;
+        thread.join(10_000);
+        check();
+    }
+}
