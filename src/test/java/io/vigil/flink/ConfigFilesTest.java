@@ -56,8 +56,8 @@ class ConfigFilesTest {
                 CONFIG.resolve("flink").toAbsolutePath().toString());
     }
 
-    @Test
-    void flinkConfigUsesOnlyCurrentFlinkKeys() throws IllegalAccessException {
+    /** Keys of Flink's options (current names only) and, separately, their deprecated and fallback names. */
+    static Set<String> flinkKeys(boolean deprecatedOnes) throws IllegalAccessException {
         Set<String> current = new HashSet<>();
         Set<String> deprecated = new HashSet<>();
         for (Class<?> options : FLINK_OPTIONS) {
@@ -71,6 +71,13 @@ class ConfigFilesTest {
                 }
             }
         }
+        return deprecatedOnes ? deprecated : current;
+    }
+
+    @Test
+    void flinkConfigUsesOnlyCurrentFlinkKeys() throws IllegalAccessException {
+        Set<String> current = flinkKeys(false);
+        Set<String> deprecated = flinkKeys(true);
         Set<String> keys = new TreeSet<>(flinkConfig().keySet());
         assertTrue(keys.size() >= 15, "config.yaml was read: " + keys);
         for (String key : keys) {
