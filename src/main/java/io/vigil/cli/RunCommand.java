@@ -2,13 +2,16 @@ package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.JobFile;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -32,23 +35,32 @@ import picocli.CommandLine.Option;
             "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends."
         })
 public final class RunCommand implements Callable<Integer> {
-    @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file from vigil train.")
+    @Option(
+            names = "--model",
+            paramLabel = "MODEL",
+            description = "Model file from vigil train (required, here or in --job).")
     Path modelFile;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
+    @Option(
+            names = "--bootstrap",
+            paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers (required, here or in --job).")
     String bootstrap;
 
-    @Option(names = "--input", required = true, paramLabel = "TOPIC", description = "Topic of sample records.")
+    @Option(
+            names = "--input",
+            paramLabel = "TOPIC",
+            description = "Topic of sample records (required, here or in --job).")
     String input;
 
-    @Option(names = "--output", required = true, paramLabel = "TOPIC", description = "Topic for decisions.")
+    @Option(names = "--output", paramLabel = "TOPIC", description = "Topic for decisions (required, here or in --job).")
     String output;
 
     @Option(
             names = "--dead-letter",
-            required = true,
             paramLabel = "TOPIC",
-            description = "Topic for records that cannot be used, with the reason and original bytes.")
+            description = "Topic for records that cannot be used, with the reason and original bytes (required, "
+                    + "here or in --job).")
     String deadLetter;
 
     @Option(
@@ -86,12 +98,30 @@ public final class RunCommand implements Callable<Integer> {
             description = "Prefix of the Kafka transactional ids; unique per job (default: vigil-OUTPUT).")
     String transactionalIdPrefix;
 
+    @Option(
+            names = "--job",
+            paramLabel = "FILE",
+            description = "YAML job definition (see jobs/): option names without dashes plus a kafka: map of client "
+                    + "properties; unknown keys are errors. Flags given here override the file.")
+    Path job;
+
+    /** Kafka client properties from the job file (lowest precedence). */
+    private Map<String, String> jobKafka = Map.of();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
+        if (job != null) {
+            return runJobFile(cl);
+        }
+        require(cl, modelFile, "--model");
+        require(cl, bootstrap, "--bootstrap");
+        require(cl, input, "--input");
+        require(cl, output, "--output");
+        require(cl, deadLetter, "--dead-letter");
         JobConfig cfg = config(cl);
         byte[] model = readModel(modelFile);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -113,6 +143,44 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * Re-parses the command with the job file's options first ({@link JobFile}), so flags on the command line
+     * override the file, and runs it.
+     */
+    private int runJobFile(CommandLine cl) throws Exception {
+        JobFile file;
+        try {
+            file = JobFile.load(job, spec);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+        }
+        List<String> argv = new ArrayList<>(cl.getParseResult().originalArgs());
+        if (cl.getParent() != null) { // drop the parent's arguments and this command's name
+            argv.subList(0, argv.indexOf(cl.getCommandName()) + 1).clear();
+        }
+        int at = argv.indexOf("--job");
+        if (at >= 0) {
+            argv.subList(at, at + 2).clear();
+        } else {
+            argv.removeIf(a -> a.startsWith("--job="));
+        }
+        RunCommand resolved = new RunCommand();
+        CommandLine sub = VigilCli.standalone(resolved);
+        sub.setOverwrittenOptionsAllowed(true);
+        sub.setOut(cl.getOut());
+        sub.setErr(cl.getErr());
+        sub.parseArgs(file.withArguments(argv).toArray(String[]::new));
+        resolved.jobKafka = file.kafkaProperties();
+        return resolved.call();
+    }
+
+    private static void require(CommandLine cl, Object value, String option) {
+        if (value == null) {
+            throw new CommandLine.ParameterException(
+                    cl, "missing " + option + " (give it on the command line or in the --job file)");
+        }
+    }
+
     /** The job configuration the flags describe. */
     JobConfig config(CommandLine cl) throws IOException {
         DecisionParams params;
@@ -121,7 +189,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
-        Map<String, String> props = new LinkedHashMap<>();
+        Map<String, String> props = new LinkedHashMap<>(jobKafka);
         if (config != null) {
             KafkaClientProperties.load(config).forEach((k, v) -> props.put(k, String.valueOf(v)));
         }

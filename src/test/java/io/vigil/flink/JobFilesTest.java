@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.cli.RunCommand;
+import io.vigil.cli.VigilCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /** Every job shipped in {@code jobs/} loads and parses against the options of {@code vigil run}. */
@@ -22,35 +22,9 @@ class JobFilesTest {
     private static final Path JOBS = Path.of("jobs");
 
     /** Required options of {@code vigil run}: every shipped job must be complete by itself. */
-    private static final List<String> REQUIRED =
-            List.of("--model", "--bootstrap", "--input", "--output", "--dead-letter");
-
-    private static final List<String> STRINGS = List.of(
-            "--set",
-            "--estimator",
-            "--classifier",
-            "--delivery",
-            "--config",
-            "--job",
-            "--checkpoint-interval",
-            "--idle-timeout");
-
-    /** The options of {@code vigil run}, built here so this test does not depend on the command class. */
+    /** The options of {@code vigil run} itself: the job files must fit the real command. */
     static CommandSpec runSpec() {
-        CommandSpec spec = CommandSpec.create();
-        for (String name : REQUIRED) {
-            spec.addOption(
-                    OptionSpec.builder(name).type(String.class).required(true).build());
-        }
-        for (String name : STRINGS) {
-            spec.addOption(OptionSpec.builder(name).type(String.class).build());
-        }
-        spec.addOption(OptionSpec.builder("--tau").type(double.class).build());
-        spec.addOption(OptionSpec.builder("--parallelism").type(int.class).build());
-        spec.addOption(OptionSpec.builder("--reorder-window").type(int.class).build());
-        spec.addOption(
-                OptionSpec.builder("--bounded").type(boolean.class).arity("0").build());
-        return spec;
+        return VigilCli.standalone(new RunCommand()).getCommandSpec();
     }
 
     private static List<Path> jobFiles() throws IOException {
@@ -63,7 +37,7 @@ class JobFilesTest {
     }
 
     private static ParseResult parse(JobFile job) {
-        return new CommandLine(runSpec()).parseArgs(job.arguments().toArray(String[]::new));
+        return VigilCli.standalone(new RunCommand()).parseArgs(job.arguments().toArray(String[]::new));
     }
 
     @Test
@@ -73,7 +47,7 @@ class JobFilesTest {
         for (Path file : files) {
             JobFile job = JobFile.load(file, runSpec());
             ParseResult result = parse(job);
-            for (String required : REQUIRED) {
+            for (String required : List.of("--model", "--bootstrap", "--input", "--output", "--dead-letter")) {
                 assertTrue(result.hasMatchedOption(required), file + " sets " + required);
             }
             String delivery = result.matchedOptionValue("--delivery", "exactly-once");
@@ -105,7 +79,8 @@ class JobFilesTest {
                 Map.entry("--idle-timeout", "10m"),
                 Map.entry("--reorder-window", 32));
         for (Map.Entry<String, Object> e : expected.entrySet()) {
-            assertEquals(e.getValue(), result.matchedOptionValue(e.getKey(), null), e.getKey());
+            Object value = result.matchedOptionValue(e.getKey(), null);
+            assertEquals(String.valueOf(e.getValue()), String.valueOf(value), e.getKey());
         }
         assertFalse(result.hasMatchedOption("--bounded"), "the demo runs unbounded");
         assertEquals("900000", job.kafkaProperties().get("transaction.timeout.ms"));

@@ -53,22 +53,23 @@ class KcatJobTest {
             String b = kafka.bootstrapServers();
             kafka.createTopic("kcat-samples", 1);
             KafkaTestSupport.kcat(lines.toString(), "-b", b, "-P", "-t", "kcat-samples", "-K", "\t");
+            // Topics and tuning from a job file, model and broker from flags (flags override the file's tau).
+            Path jobFile = dir.resolve("job.yaml");
+            java.nio.file.Files.writeString(
+                    jobFile,
+                    "input: kcat-samples\noutput: kcat-decisions\ndead-letter: kcat-dead\nbounded: true\n"
+                            + "tau: 0.5\ncheckpoint-interval: 300ms\nkafka:\n  client.id: kcat-job-test\n");
             int code = VigilCli.commandLine()
                     .execute(
                             "run",
+                            "--job",
+                            jobFile.toString(),
                             "--model",
                             model.toString(),
                             "--bootstrap",
                             b,
-                            "--input",
-                            "kcat-samples",
-                            "--output",
-                            "kcat-decisions",
-                            "--dead-letter",
-                            "kcat-dead",
-                            "--bounded",
-                            "--checkpoint-interval",
-                            "300ms");
+                            "--tau",
+                            "0.9");
             assertEquals(0, code);
             String out = KafkaTestSupport.kcat(
                     null,
