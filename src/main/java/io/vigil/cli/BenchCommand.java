@@ -3,6 +3,8 @@ package io.vigil.cli;
 import io.vigil.bench.HeapMeter;
 import io.vigil.bench.LdgCvBenchmark;
 import io.vigil.bench.LdgFitBenchmark;
+import io.vigil.bench.StreamBenchmark;
+import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgParams;
 import java.io.PrintWriter;
@@ -21,8 +23,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks on synthetic data (LDG fit, LDG cross-validation).",
-        subcommands = {BenchCommand.LdgFit.class, BenchCommand.LdgCv.class})
+        description = "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job).",
+        subcommands = {BenchCommand.LdgFit.class, BenchCommand.LdgCv.class, BenchCommand.Stream.class})
 public final class BenchCommand implements Runnable {
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -242,6 +244,133 @@ public final class BenchCommand implements Runnable {
             return new LdgParams(neighbors, gamma);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /**
+     * {@code vigil bench stream}: Kafka alone, a pass-through Flink job and the Vigil job on the same records, then
+     * the Vigil job's latency at half its maximum rate ({@link StreamBenchmark}).
+     */
+    @Command(
+            name = "stream",
+            mixinStandardHelpOptions = true,
+            description = {
+                "In one process and one run: (a) raw Kafka produce/consume, (b) a pass-through Flink job Kafka->Kafka,",
+                "(c) the Vigil job, on the same pre-filled topic; then p50/p99 sample->decision latency of (c) fed at",
+                "50% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster."
+            })
+    static final class Stream implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--kind", defaultValue = "cbf", description = "generated data (default: ${DEFAULT-VALUE})")
+        String kind;
+
+        @Option(names = "--train", defaultValue = "100", description = "training series (default: ${DEFAULT-VALUE})")
+        int train;
+
+        @Option(
+                names = "--series",
+                defaultValue = "8000",
+                description = "test series published (samples = series x d; default: ${DEFAULT-VALUE})")
+        int series;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "2",
+                description = "topic partitions (default: ${DEFAULT-VALUE})")
+        int partitions;
+
+        @Option(
+                names = "--parallelism",
+                defaultValue = "2",
+                description = "Flink parallelism (default: ${DEFAULT-VALUE})")
+        int parallelism;
+
+        @Option(
+                names = "--latency-seconds",
+                defaultValue = "20",
+                description = "length of the latency phase (default: ${DEFAULT-VALUE})")
+        double latencySeconds;
+
+        @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            CommandLine cl = spec.commandLine();
+            if (series < 1 || train < 2 || partitions < 1 || parallelism < 1 || !(latencySeconds > 0)) {
+                throw new CommandLine.ParameterException(
+                        cl, "--series, --partitions, --parallelism, --latency-seconds must be positive, --train >= 2");
+            }
+            SyntheticKind k;
+            try {
+                k = SyntheticKind.fromName(kind);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
+            }
+            PrintWriter err = cl.getErr();
+            StreamBenchmark.Result r = StreamBenchmark.run(
+                    new StreamBenchmark.Settings(k, train, series, partitions, parallelism, latencySeconds, seed),
+                    line -> {
+                        err.println("bench stream: " + line);
+                        err.flush();
+                    });
+            PrintWriter out = cl.getOut();
+            if (json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("benchmark", "stream");
+                m.put("samples", r.samples());
+                m.put("length", r.length());
+                m.put("dims", r.dims());
+                m.put("partitions", partitions);
+                m.put("parallelism", parallelism);
+                m.put("kafka_produce_samples_per_s", r.produceRate());
+                m.put("kafka_consume_samples_per_s", r.consumeRate());
+                m.put("passthrough_samples_per_s", r.passThroughRate());
+                m.put("vigil_samples_per_s", r.vigilRate());
+                m.put("vigil_share_of_passthrough", r.vigilShareOfPassThrough());
+                m.put("latency_rate_samples_per_s", r.latencyRate());
+                m.put("p50_ms", r.p50Ms());
+                m.put("p99_ms", r.p99Ms());
+                m.put("latency_decisions", r.latencyDecisions());
+                m.put("state_bytes_max", r.stateBytesMax());
+                m.put("state_bytes_decided", r.stateBytesDecided());
+                m.put("state_bytes_d1024_l30", StreamBenchmark.stateBytes(1024, 30, false));
+                out.println(Json.line(m));
+            } else {
+                out.printf(Locale.ROOT, "%-36s %14s%n", "stage", "samples/s");
+                out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka produce", r.produceRate());
+                out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka consume + decode", r.consumeRate());
+                out.printf(Locale.ROOT, "%-36s %14.0f%n", "(b) Flink pass-through Kafka->Kafka", r.passThroughRate());
+                out.printf(
+                        Locale.ROOT,
+                        "%-36s %14.0f  (%.0f%% of b)%n",
+                        "(c) Vigil job",
+                        r.vigilRate(),
+                        100 * r.vigilShareOfPassThrough());
+                out.printf(
+                        Locale.ROOT,
+                        "latency of (c) at %.0f samples/s (50%%): p50 %.1f ms, p99 %.1f ms over %d decisions%n",
+                        r.latencyRate(),
+                        r.p50Ms(),
+                        r.p99Ms(),
+                        r.latencyDecisions());
+                out.printf(
+                        Locale.ROOT,
+                        "per-series state (joint Gaussian): %d bytes max at d = %d, l = %d; %d bytes after the decision; "
+                                + "%d bytes max at d = 1024, l = 30%n",
+                        r.stateBytesMax(),
+                        r.length(),
+                        r.dims(),
+                        r.stateBytesDecided(),
+                        StreamBenchmark.stateBytes(1024, 30, false));
+            }
+            out.flush();
+            return 0;
         }
     }
 }

@@ -14,6 +14,7 @@ import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.StreamJson;
+import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -256,22 +257,13 @@ public final class StreamDemo {
                 decided == 0 ? Double.NaN : (double) reliable / decided,
                 decided == 0 ? Double.NaN : (double) correct / decided,
                 (double) n * d / ((end - start) / 1e3),
-                percentile(lat, 0.50),
-                percentile(lat, 0.99),
+                Percentiles.nearestRank(latencies, 0.50),
+                Percentiles.nearestRank(latencies, 0.99),
                 deadLetters,
                 matches,
                 List.copyOf(mismatches.subList(0, Math.min(20, mismatches.size()))),
                 duplicates,
                 missing,
                 Duration.ofMillis(end - start));
-    }
-
-    /** Nearest-rank percentile of sorted values; NaN when empty. */
-    static double percentile(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(p * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 }

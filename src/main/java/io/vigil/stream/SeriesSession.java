@@ -20,7 +20,7 @@ import java.util.Objects;
  * estimator the classifier state belongs to, so state from another model is recognised after a restore), phase,
  * consumed t, highest t seen, last activity and registered timer (epoch ms), the {@link SeriesState} when
  * collecting, then the buffered samples. Size: 38 bytes for a decided marker; 38 + 17 + 8·G·(t + ℓ + 1) while
- * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 1,111 bytes; d = 1,024, ℓ = 30 at most 8,495
+ * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 1,127 bytes; d = 1,024, ℓ = 30 at most 8,495
  * bytes), plus 32 + |value| bytes per buffered sample.
  */
 public final class SeriesSession {
@@ -32,6 +32,14 @@ public final class SeriesSession {
 
     /** Bytes of the fixed part of the serialised form. */
     static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 4;
+
+    /** Serialised size of a decided marker with nothing buffered. */
+    public static final int DECIDED_SIZE_BYTES = FIXED_BYTES;
+
+    /** Largest serialised size while collecting (t = d, nothing buffered) for d, ℓ and G components. */
+    public static long maxSerializedSizeBytes(int length, int reducedDimension, int components) {
+        return FIXED_BYTES + SeriesState.maxSerializedSizeBytes(length, reducedDimension, components);
+    }
 
     /** Where a series is in its life. */
     public enum Phase {

@@ -1,0 +1,317 @@
+package io.vigil.bench;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.TrainTest;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.flink.Delivery;
+import io.vigil.flink.JobConfig;
+import io.vigil.flink.VigilJob;
+import io.vigil.kafka.Decoded;
+import io.vigil.kafka.LoopbackKafka;
+import io.vigil.kafka.Replay;
+import io.vigil.kafka.SampleRecord;
+import io.vigil.model.CreationTime;
+import io.vigil.model.ModelFile;
+import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.SampleEvent;
+import io.vigil.stream.SeriesSession;
+import io.vigil.stream.StreamJson;
+import io.vigil.util.Percentiles;
+import io.vigil.util.Progress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
+ * own broker (loopback), (a) raw Kafka produce and consume (with the same JSON decoding the job does), (b) a
+ * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job; then the Vigil job again, unbounded,
+ * fed at half of (c)'s rate, for the sample → decision latency.
+ *
+ * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
+ * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
+ */
+public final class StreamBenchmark {
+    /**
+     * What to run.
+     *
+     * @param kind generated data set
+     * @param trainSize training series
+     * @param series test series replayed (samples = series × d)
+     * @param partitions partitions of the sample topic
+     * @param parallelism Flink parallelism
+     * @param latencySeconds how long the latency phase replays
+     * @param seed generator seed
+     */
+    public record Settings(
+            SyntheticKind kind,
+            int trainSize,
+            int series,
+            int partitions,
+            int parallelism,
+            double latencySeconds,
+            long seed) {}
+
+    /**
+     * The figures.
+     *
+     * @param samples samples in the topic
+     * @param length series length d
+     * @param dims LDG dimension ℓ
+     * @param produceRate (a) producer samples/s
+     * @param consumeRate (a) consumer samples/s, decoding each record
+     * @param passThroughRate (b) pass-through job samples/s
+     * @param vigilRate (c) Vigil job samples/s
+     * @param latencyRate replay rate of the latency phase (samples/s)
+     * @param p50Ms median sample → decision latency at that rate
+     * @param p99Ms 99th percentile of that latency
+     * @param latencyDecisions decisions measured
+     * @param stateBytesMax largest serialised per-series state (collecting, t = d)
+     * @param stateBytesDecided serialised per-series state after the decision
+     */
+    public record Result(
+            long samples,
+            int length,
+            int dims,
+            double produceRate,
+            double consumeRate,
+            double passThroughRate,
+            double vigilRate,
+            double latencyRate,
+            double p50Ms,
+            double p99Ms,
+            int latencyDecisions,
+            long stateBytesMax,
+            long stateBytesDecided) {
+        /** (c) as a fraction of (b). */
+        public double vigilShareOfPassThrough() {
+            return vigilRate / passThroughRate;
+        }
+    }
+
+    private static final AtomicLong PROBE_FIRST = new AtomicLong();
+    private static final AtomicLong PROBE_COUNT = new AtomicLong();
+
+    /** Counts records and notes when the first passed (static: the MiniCluster runs in this JVM). */
+    static final class Probe implements MapFunction<SampleEvent, SampleEvent> {
+        private static final long serialVersionUID = 1L;
+
+        /** The stream with a probe after it. */
+        static DataStream<SampleEvent> tap(DataStream<SampleEvent> s) {
+            return s.map(new Probe()).name("Rate probe").returns(SampleEvent.class);
+        }
+
+        @Override
+        public SampleEvent map(SampleEvent e) {
+            if (PROBE_COUNT.getAndIncrement() == 0) {
+                PROBE_FIRST.compareAndSet(0, System.nanoTime());
+            }
+            return e;
+        }
+    }
+
+    private StreamBenchmark() {}
+
+    /** Runs every phase; {@code log} receives one line per phase. */
+    public static Result run(Settings s, Consumer<String> log) throws Exception {
+        TrainTest data = SyntheticData.generate(s.kind(), s.trainSize(), s.series(), s.seed());
+        VigilModel model = Trainer.train(data.train(), TrainParams.defaults(), CreationTime.now(), Progress.none());
+        model = EarlyModelTrainer.addSections(model, data.train(), EarlyModelTrainer.Params.defaults());
+        byte[] modelBytes = ModelFile.standard().toBytes(model);
+        Dataset test = data.test();
+        long samples = (long) test.size() * test.length();
+        log.accept("model: " + test.name() + ", d = " + test.length() + ", dims = " + model.dims() + "; " + samples
+                + " samples in " + s.partitions() + " partitions");
+        try (LoopbackKafka kafka =
+                LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+            String topic = "bench-samples";
+            kafka.createTopic(topic, s.partitions());
+            Replay.Summary produced = Replay.run(
+                    test,
+                    Replay.Split.TEST,
+                    new Replay.Settings(topic, null, 0, 100, 1),
+                    kafka.clientProperties(),
+                    Progress.none());
+            double produceRate = produced.samplesPerSecond();
+            log.accept(String.format("(a) Kafka produce: %.0f samples/s", produceRate));
+            double consumeRate = consume(kafka, topic, samples);
+            log.accept(String.format("(a) Kafka consume + decode: %.0f samples/s", consumeRate));
+            double passRate = passThrough(kafka, topic, s.parallelism(), samples);
+            log.accept(String.format("(b) Flink pass-through: %.0f samples/s", passRate));
+            JobConfig base = JobConfig.of(
+                            kafka.bootstrapServers(), topic, "bench-decisions", "bench-dead", DecisionParams.defaults())
+                    .withDelivery(Delivery.AT_LEAST_ONCE)
+                    .withParallelism(s.parallelism())
+                    .withBounded(true)
+                    .withIds("bench-vigil", "bench-vigil");
+            double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, Probe::tap));
+            log.accept(String.format(
+                    "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
+            double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
+            log.accept(String.format(
+                    "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
+                    vigilRate / 2, latency[0], latency[1], (int) latency[2]));
+            int d = test.length();
+            return new Result(
+                    samples,
+                    d,
+                    model.dims(),
+                    produceRate,
+                    consumeRate,
+                    passRate,
+                    vigilRate,
+                    vigilRate / 2,
+                    latency[0],
+                    latency[1],
+                    (int) latency[2],
+                    stateBytes(d, model.dims(), false),
+                    stateBytes(d, model.dims(), true));
+        }
+    }
+
+    /** Serialised size of a joint-Gaussian series session at t = d (collecting) or after the decision. */
+    public static long stateBytes(int d, int dims, boolean decided) {
+        return decided ? SeriesSession.DECIDED_SIZE_BYTES : SeriesSession.maxSerializedSizeBytes(d, dims, 1);
+    }
+
+    private static double consume(LoopbackKafka kafka, String topic, long expected) {
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        long start = System.nanoTime();
+        long n = 0;
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts = c.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (n < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    Decoded<SampleRecord.Sample> d = SampleRecord.decode(r.key(), r.value());
+                    if (d.isOk()) {
+                        n++;
+                    }
+                }
+            }
+        }
+        if (n < expected) {
+            throw new IllegalStateException("consumed only " + n + " of " + expected + " samples");
+        }
+        return n / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static double passThrough(LoopbackKafka kafka, String topic, int parallelism, long samples)
+            throws Exception {
+        JobConfig cfg = JobConfig.of(
+                        kafka.bootstrapServers(), topic, "bench-copy", "bench-copy-dead", DecisionParams.defaults())
+                .withDelivery(Delivery.AT_LEAST_ONCE)
+                .withParallelism(parallelism)
+                .withBounded(true)
+                .withIds("bench-pass", "bench-pass");
+        return timed(samples, env -> {
+            env.setParallelism(parallelism);
+            DataStream<SampleEvent> events =
+                    env.fromSource(VigilJob.source(cfg), WatermarkStrategy.noWatermarks(), "Kafka samples");
+            Probe.tap(events)
+                    .sinkTo(VigilJob.sink(
+                            cfg,
+                            (e, ctx, ts) -> new ProducerRecord<>(
+                                    cfg.output(), e.series.getBytes(StandardCharsets.UTF_8), e.raw),
+                            "p"))
+                    .name("Kafka copy");
+        });
+    }
+
+    /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
+    private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.getConfig().enableObjectReuse();
+        build.accept(env);
+        PROBE_FIRST.set(0);
+        PROBE_COUNT.set(0);
+        env.execute("vigil bench");
+        long end = System.nanoTime();
+        if (PROBE_COUNT.get() != expected) {
+            throw new IllegalStateException("the job read " + PROBE_COUNT.get() + " of " + expected + " samples");
+        }
+        return expected / ((end - PROBE_FIRST.get()) / 1e9);
+    }
+
+    /** p50, p99 (ms) and count of sample → decision latencies with the job fed at {@code rate}. */
+    private static double[] latency(LoopbackKafka kafka, Dataset test, byte[] modelBytes, Settings s, double rate)
+            throws Exception {
+        String in = "bench-live";
+        String out = "bench-live-decisions";
+        kafka.createTopic(in, s.partitions());
+        kafka.createTopic(out, s.partitions());
+        int n = (int) Math.max(1, Math.min(test.size(), rate * s.latencySeconds() / test.length()));
+        Dataset part = test.subset(java.util.stream.IntStream.range(0, n).toArray());
+        JobConfig cfg = JobConfig.of(kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
+                .withDelivery(Delivery.AT_LEAST_ONCE)
+                .withParallelism(s.parallelism())
+                .withCheckpointInterval(Duration.ofSeconds(5))
+                .withIds("bench-live", "bench-live");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        VigilJob.attach(env, cfg, modelBytes);
+        JobClient job = env.executeAsync("vigil bench latency");
+        List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts = c.partitionsFor(out).stream()
+                    .map(i -> new TopicPartition(out, i.partition()))
+                    .toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Thread replay = new Thread(() -> Replay.run(
+                    part,
+                    Replay.Split.TEST,
+                    new Replay.Settings(in, null, rate, 100, 1),
+                    kafka.clientProperties(),
+                    Progress.none()));
+            replay.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) s.latencySeconds() + 120);
+            while (latencies.size() < n && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(5))) {
+                    long now = System.currentTimeMillis();
+                    DecisionRecord d = StreamJson.readDecision(r.value());
+                    latencies.add((double) (now - d.sampleTime));
+                }
+            }
+            replay.join();
+        } finally {
+            job.cancel().get(60, TimeUnit.SECONDS);
+        }
+        return new double[] {
+            Percentiles.nearestRank(latencies, 0.5), Percentiles.nearestRank(latencies, 0.99), latencies.size()
+        };
+    }
+}
