@@ -67,13 +67,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Generator seed (default: 1).")
     long seed;
 
-    @Option(
-            names = "--tau",
-            paramLabel = "T",
-            defaultValue = "" + DecisionParams.DEFAULT_TAU,
-            description = "Required probability that the early label matches the complete-series label "
-                    + "(default: ${DEFAULT-VALUE}).")
-    double tau;
+    @Mixin
+    TauOption tau;
 
     @Mixin
     DecisionOptions decision;
@@ -130,7 +125,7 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter live = json ? cl.getErr() : out;
         DecisionParams params;
         try {
-            params = decision.params(tau);
+            params = decision.params(tau.tau);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
@@ -160,7 +155,7 @@ public final class DemoCommand implements Callable<Integer> {
                 model.dims(),
                 model.qdaNeighbors(),
                 stream.delivery,
-                tau);
+                params.tau());
         live.flush();
         JobConfig job = stream.apply(cl, JobConfig.of("127.0.0.1:0", "samples", "decisions", "dead-letters", params));
         StreamDemo.Settings settings = new StreamDemo.Settings(

@@ -63,13 +63,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "here or in --job).")
     String deadLetter;
 
-    @Option(
-            names = "--tau",
-            paramLabel = "T",
-            defaultValue = "" + DecisionParams.DEFAULT_TAU,
-            description = "Required probability that the early label matches the complete-series label "
-                    + "(default: ${DEFAULT-VALUE}).")
-    double tau;
+    @Mixin
+    TauOption tau;
 
     @Mixin
     DecisionOptions decision;
@@ -185,7 +180,7 @@ public final class RunCommand implements Callable<Integer> {
     JobConfig config(CommandLine cl) throws IOException {
         DecisionParams params;
         try {
-            params = decision.params(tau);
+            params = decision.params(tau.tau);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }

@@ -127,20 +127,10 @@ public final class StreamDemo {
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
-            JobConfig cfg = new JobConfig(
-                    kafka.bootstrapServers(),
-                    SAMPLES,
-                    DECISIONS,
-                    DEAD_LETTERS,
-                    s.job().decision(),
-                    s.job().session(),
-                    s.job().delivery(),
-                    false,
-                    s.job().parallelism(),
-                    s.job().checkpointInterval(),
-                    s.job().kafkaProperties(),
-                    "vigil-demo",
-                    "vigil-demo");
+            JobConfig cfg = s.job()
+                    .withEndpoints(kafka.bootstrapServers(), SAMPLES, DECISIONS, DEAD_LETTERS)
+                    .withBounded(false)
+                    .withIds("vigil-demo", "vigil-demo");
             Map<String, Received> decisions = new ConcurrentHashMap<>();
             AtomicLong duplicates = new AtomicLong();
             AtomicLong lastReceived = new AtomicLong();

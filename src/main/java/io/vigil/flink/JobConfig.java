@@ -97,127 +97,160 @@ public record JobConfig(
 
     /** The same with another delivery guarantee. */
     public JobConfig withDelivery(Delivery d) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                d,
-                bounded,
-                parallelism,
-                checkpointInterval,
-                kafkaProperties,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().delivery(d).build();
     }
 
     /** The same, bounded or not. */
     public JobConfig withBounded(boolean b) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                delivery,
-                b,
-                parallelism,
-                checkpointInterval,
-                kafkaProperties,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().bounded(b).build();
     }
 
     /** The same with another parallelism. */
     public JobConfig withParallelism(int p) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                delivery,
-                bounded,
-                p,
-                checkpointInterval,
-                kafkaProperties,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().parallelism(p).build();
     }
 
     /** The same with another checkpoint interval. */
     public JobConfig withCheckpointInterval(Duration interval) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                delivery,
-                bounded,
-                parallelism,
-                interval,
-                kafkaProperties,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().checkpointInterval(interval).build();
     }
 
     /** The same with other session settings. */
     public JobConfig withSession(SessionSettings s) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                s,
-                delivery,
-                bounded,
-                parallelism,
-                checkpointInterval,
-                kafkaProperties,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().session(s).build();
     }
 
     /** The same with other Kafka client properties. */
     public JobConfig withKafkaProperties(Map<String, String> props) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                delivery,
-                bounded,
-                parallelism,
-                checkpointInterval,
-                props,
-                groupId,
-                transactionalIdPrefix);
+        return toBuilder().kafkaProperties(props).build();
     }
 
     /** The same with another consumer group and transactional id prefix. */
     public JobConfig withIds(String group, String txPrefix) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                decision,
-                session,
-                delivery,
-                bounded,
-                parallelism,
-                checkpointInterval,
-                kafkaProperties,
-                group,
-                txPrefix);
+        return toBuilder().groupId(group).transactionalIdPrefix(txPrefix).build();
+    }
+
+    /** The same with other endpoints. */
+    public JobConfig withEndpoints(String servers, String in, String out, String dead) {
+        return toBuilder()
+                .bootstrap(servers)
+                .input(in)
+                .output(out)
+                .deadLetter(dead)
+                .build();
+    }
+
+    private Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Mutable copy of every field, so each {@code with…} method changes one thing. */
+    private static final class Builder {
+        private String bootstrap;
+        private String input;
+        private String output;
+        private String deadLetter;
+        private final DecisionParams decision;
+        private SessionSettings session;
+        private Delivery delivery;
+        private boolean bounded;
+        private int parallelism;
+        private Duration checkpointInterval;
+        private Map<String, String> kafkaProperties;
+        private String groupId;
+        private String transactionalIdPrefix;
+
+        Builder(JobConfig c) {
+            bootstrap = c.bootstrap;
+            input = c.input;
+            output = c.output;
+            deadLetter = c.deadLetter;
+            decision = c.decision;
+            session = c.session;
+            delivery = c.delivery;
+            bounded = c.bounded;
+            parallelism = c.parallelism;
+            checkpointInterval = c.checkpointInterval;
+            kafkaProperties = c.kafkaProperties;
+            groupId = c.groupId;
+            transactionalIdPrefix = c.transactionalIdPrefix;
+        }
+
+        Builder bootstrap(String v) {
+            bootstrap = v;
+            return this;
+        }
+
+        Builder input(String v) {
+            input = v;
+            return this;
+        }
+
+        Builder output(String v) {
+            output = v;
+            return this;
+        }
+
+        Builder deadLetter(String v) {
+            deadLetter = v;
+            return this;
+        }
+
+        Builder session(SessionSettings v) {
+            session = v;
+            return this;
+        }
+
+        Builder delivery(Delivery v) {
+            delivery = v;
+            return this;
+        }
+
+        Builder bounded(boolean v) {
+            bounded = v;
+            return this;
+        }
+
+        Builder parallelism(int v) {
+            parallelism = v;
+            return this;
+        }
+
+        Builder checkpointInterval(Duration v) {
+            checkpointInterval = v;
+            return this;
+        }
+
+        Builder kafkaProperties(Map<String, String> v) {
+            kafkaProperties = v;
+            return this;
+        }
+
+        Builder groupId(String v) {
+            groupId = v;
+            return this;
+        }
+
+        Builder transactionalIdPrefix(String v) {
+            transactionalIdPrefix = v;
+            return this;
+        }
+
+        JobConfig build() {
+            return new JobConfig(
+                    bootstrap,
+                    input,
+                    output,
+                    deadLetter,
+                    decision,
+                    session,
+                    delivery,
+                    bounded,
+                    parallelism,
+                    checkpointInterval,
+                    kafkaProperties,
+                    groupId,
+                    transactionalIdPrefix);
+        }
     }
 }
