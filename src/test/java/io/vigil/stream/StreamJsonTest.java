@@ -1,0 +1,87 @@
+package io.vigil.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StreamJsonTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Test
+    void decisionRecordHasTheDocumentedFieldsAndReadsBack() throws Exception {
+        DecisionRecord r = DecisionRecord.decided("CBF/test/\"17\"", "2", 41, 128, 0.9, 0.97, "abc", 1000L, 990L);
+        byte[] json = StreamJson.decision(r);
+        JsonNode j = MAPPER.readTree(json);
+        List<String> names = new java.util.ArrayList<>();
+        j.fieldNames().forEachRemaining(names::add);
+        assertEquals(
+                List.of(
+                        "series",
+                        "label",
+                        "t",
+                        "length",
+                        "early",
+                        "tau",
+                        "reliability",
+                        "model",
+                        "emitted_at",
+                        "status",
+                        "sample_time"),
+                names);
+        assertTrue(j.get("early").asBoolean());
+        assertEquals(r, StreamJson.readDecision(json));
+    }
+
+    @Test
+    void abandonedRecordHasNullLabelAndReliability() throws Exception {
+        DecisionRecord r = DecisionRecord.abandoned("s", 12, 128, 0.9, "abc", 5L);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertTrue(j.get("label").isNull());
+        assertTrue(j.get("reliability").isNull());
+        assertEquals("abandoned", j.get("status").asText());
+        assertEquals(r, StreamJson.readDecision(StreamJson.decision(r)));
+    }
+
+    @Test
+    void deadLetterKeepsTheExactBytesAndTextOnlyWhenUtf8() throws Exception {
+        byte[] notUtf8 = {(byte) 0xff, (byte) 0xfe, '{'};
+        DeadLetter d = DeadLetter.of("s", DeadLetterReason.UNPARSEABLE_JSON, "bad", 0, 3, 77L, 5L, notUtf8, 9L);
+        JsonNode j = MAPPER.readTree(StreamJson.deadLetter(d, "samples"));
+        assertTrue(j.get("value").isNull());
+        assertEquals(
+                List.of((byte) 0xff, (byte) 0xfe, (byte) '{'),
+                toList(Base64.getDecoder().decode(j.get("value_base64").asText())));
+        assertEquals("samples", j.get("topic").asText());
+        assertEquals(3, j.get("partition").asInt());
+        assertEquals(77, j.get("offset").asLong());
+        assertEquals("unparseable_json", j.get("reason").asText());
+
+        byte[] text = "{\"series\":\"s\",\"t\":0}".getBytes(StandardCharsets.UTF_8);
+        DeadLetter t = DeadLetter.of("s", DeadLetterReason.T_BELOW_ONE, "t is 0", 0, 0, 1L, 5L, text, 9L);
+        assertEquals(
+                new String(text, StandardCharsets.UTF_8),
+                MAPPER.readTree(StreamJson.deadLetter(t, "x")).get("value").asText());
+    }
+
+    @Test
+    void readingSomethingElseIsAClearError() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> StreamJson.readDecision("[1]".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().startsWith("not a decision record"), e.getMessage());
+    }
+
+    private static List<Byte> toList(byte[] b) {
+        List<Byte> l = new java.util.ArrayList<>();
+        for (byte x : b) {
+            l.add(x);
+        }
+        return l;
+    }
+}
