@@ -36,7 +36,12 @@ public enum DeadLetterReason {
      */
     LATE_SAMPLE,
     /** Buffered when its series expired waiting for an earlier sample that never arrived. */
-    GAP_UNFILLED;
+    GAP_UNFILLED,
+    /**
+     * Processing the sample failed unexpectedly (e.g. restored state that does not fit the model); the series is
+     * dropped and restarts with its next t = 1, the job carries on.
+     */
+    PROCESSING_ERROR;
 
     /** Lower-case name, e.g. {@code gap_beyond_buffer}. */
     public String code() {

@@ -25,6 +25,9 @@ import java.util.Objects;
  *   <li>t is next: consumed, then every buffered successor; otherwise buffered.
  * </ol>
  *
+ * An unexpected failure while processing a sample (e.g. restored state that does not fit the model) dead-letters
+ * the sample with {@link DeadLetterReason#PROCESSING_ERROR} and drops the series instead of failing the job.
+ *
  * A consumed sample updates the classifier state while no decision is out; the first decision is emitted once.
  * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series.
  */
@@ -94,6 +97,23 @@ public final class SeriesTracker {
         if (!e.isAccepted()) {
             throw new IllegalArgumentException("sample was rejected by the decoder: " + e);
         }
+        try {
+            return process(session, e, now, out, ws);
+        } catch (RuntimeException failure) {
+            // One series must not stop the job: the sample is dead-lettered with the cause, the series dropped.
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.PROCESSING_ERROR,
+                    failure.getClass().getSimpleName() + ": " + failure.getMessage()
+                            + "; the series' state was dropped",
+                    e.t,
+                    now));
+            return null;
+        }
+    }
+
+    private SeriesSession process(
+            SeriesSession session, SampleEvent e, long now, Output out, EarlyClassifier.Workspace ws) {
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
             out.restartedIncompatible(s);

@@ -213,6 +213,20 @@ class SeriesTrackerTest {
     }
 
     @Test
+    void aFailureWhileProcessingDeadLettersTheSampleAndDropsTheSeries() {
+        // A session stamped with this model's tag but holding state of another shape (d = 10): observe() refuses it.
+        SeriesSession misfit = SeriesSession.start(TAG, new io.vigil.gauss.SeriesState(10, 2, 1));
+        SampleEvent e = StreamFixtures.events(0, 0).get(0);
+        assertNull(tracker.onSample(misfit, e, 0L, out, ws));
+        assertEquals(1, out.deadLetters.size());
+        DeadLetter d = out.deadLetters.get(0);
+        assertEquals("processing_error", d.reason);
+        assertTrue(d.detail.contains("IllegalArgumentException"), d.detail);
+        assertTrue(out.decisions.isEmpty());
+        assertNotNull(tracker.onSample(null, e, 0L, out, ws), "the series starts afresh with its next sample");
+    }
+
+    @Test
     void corruptSessionBytesAreRejectedWithAReason() {
         byte[] bad = {9, 0, 0};
         IOException e = org.junit.jupiter.api.Assertions.assertThrows(
