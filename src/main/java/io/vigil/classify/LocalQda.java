@@ -28,6 +28,27 @@ public final class LocalQda {
      */
     public static final double COVARIANCE_RIDGE = 1e-4;
 
+    /**
+     * Candidates a {@link NeighbourCache} keeps per class, as a multiple of k: the K = 2k points nearest the
+     * anchor. Larger K lets the anchor serve queries farther away (fewer full searches) at the cost of more
+     * per-series memory and more candidates to screen; 2k measured best on the benchmark (n_g = 100, k = 32).
+     */
+    static final int CANDIDATE_FACTOR = 2;
+
+    /**
+     * Relative widening of every triangle-inequality bound of the neighbour cache. Computed distances carry a
+     * relative rounding error of about (ℓ + 2)·2⁻⁵³ (&lt; 1e-13 for ℓ ≤ 1,000); 1e-9 is four orders of magnitude
+     * above that, so a certified exclusion or inclusion also holds for the computed distances the full search
+     * compares, ties included, and costs nothing measurable in certificate hits.
+     */
+    static final double BOUND_SLACK = 1e-9;
+
+    /**
+     * Absolute widening of the same bounds, for distances so small that squared differences underflow (below
+     * ~1e-154), where the relative error analysis of {@link #BOUND_SLACK} does not apply.
+     */
+    static final double BOUND_FLOOR = 1e-150;
+
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (method notes §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
 
@@ -187,11 +208,8 @@ public final class LocalQda {
                 continue;
             }
             int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
-            double[] pts = classPoints[g];
-            resetMoments(ws);
-            for (int j = 0; j < m; j++) {
-                addMoment(pts, ws.order[j], ws);
-            }
+            maskOf(ws.order, m, ws.mask);
+            momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
             double f = discriminantFromMoments(q, m, logPriors[g], ws);
             if (best < 0 || f > bestScore) {
                 best = g;
@@ -266,6 +284,26 @@ public final class LocalQda {
      */
     public void classGaussians(
             double[] q, Workspace ws, double[][] means, double[][] variances, double[] logPriorsOut) {
+        classGaussians(q, ws, null, means, variances, logPriorsOut);
+    }
+
+    /**
+     * {@link #classGaussians(double[], Workspace, double[][], double[][], double[])} accelerated by a {@link
+     * NeighbourCache} for a sequence of nearby queries, as the conditional mean m_y of one series is (thesis
+     * §5.6.1 refits the class Gaussians around it every sample). The results are bit-for-bit those of the
+     * uncached call: the cache only ever skips distance computations that a triangle-inequality certificate
+     * proves irrelevant, and reuses moments only for an identical neighbour set.
+     *
+     * @param cache a cache of this model, or null for the uncached search; updated
+     * @throws IllegalArgumentException as the uncached overload, or when the cache belongs to another model
+     */
+    public void classGaussians(
+            double[] q,
+            Workspace ws,
+            NeighbourCache cache,
+            double[][] means,
+            double[][] variances,
+            double[] logPriorsOut) {
         checkQuery(q, ws);
         checkRows("means", means);
         checkRows("variances", variances);
@@ -273,21 +311,334 @@ public final class LocalQda {
             throw new IllegalArgumentException(
                     "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
         }
+        if (cache != null && cache.owner != this) {
+            throw new IllegalArgumentException("local QDA: neighbour cache belongs to another model");
+        }
         for (int g = 0; g < numClasses; g++) {
             logPriorsOut[g] = logPriors[g];
-            if (classSizes[g] == 0) {
+            int n = classSizes[g];
+            if (n == 0) {
                 Arrays.fill(means[g], 0, dim, Double.NaN);
                 Arrays.fill(variances[g], 0, dim, Double.NaN);
                 continue;
             }
-            int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
-            resetMoments(ws);
-            for (int j = 0; j < m; j++) {
-                addMoment(classPoints[g], ws.order[j], ws);
+            int m = Math.min(k, n);
+            ClassCache cc = cache == null ? null : cache.classes[g];
+            if (m == n) {
+                allOf(n, ws.mask);
+            } else if (cc == null) {
+                distances(q, g, ws);
+                System.arraycopy(ws.dist, 0, ws.values, 0, n);
+                maskOfSmallest(ws.dist, n, kthSmallest(ws.values, n, m), m, ws.mask);
+            } else if (!cc.anchored || !certifiedSet(q, g, m, cc, ws)) {
+                anchor(q, g, m, cc, ws);
             }
+            if (cc != null && cc.hasMoments && Arrays.equals(cc.mask, ws.mask)) {
+                System.arraycopy(cc.mean, 0, means[g], 0, dim);
+                System.arraycopy(cc.variance, 0, variances[g], 0, dim);
+                continue;
+            }
+            momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
             for (int t = 0; t < dim; t++) {
                 means[g][t] = ws.mean[t];
                 variances[g][t] = ws.m2[t] / m + COVARIANCE_RIDGE;
+            }
+            if (cc != null) {
+                System.arraycopy(ws.mask, 0, cc.mask, 0, cc.mask.length);
+                System.arraycopy(means[g], 0, cc.mean, 0, dim);
+                System.arraycopy(variances[g], 0, cc.variance, 0, dim);
+                cc.hasMoments = true;
+            }
+        }
+    }
+
+    /**
+     * A fresh, empty neighbour cache for one sequence of queries (one series). See {@link NeighbourCache}.
+     */
+    public NeighbourCache newCache() {
+        return new NeighbourCache(this);
+    }
+
+    /**
+     * Full search for class g that also re-anchors {@code cc} at q: all distances, the K = min(n_g, {@value
+     * #CANDIDATE_FACTOR}·k) nearest as candidates, the smallest distance R of the rest, and the anchor's k-th and
+     * (k+1)-th neighbour distances. Leaves the k-nearest set in {@code ws.mask}.
+     */
+    private void anchor(double[] q, int g, int m, ClassCache cc, Workspace ws) {
+        int n = classSizes[g];
+        distances(q, g, ws);
+        double[] dist = ws.dist;
+        double[] vals = ws.values;
+        System.arraycopy(dist, 0, vals, 0, n);
+        int kk = Math.min(n, CANDIDATE_FACTOR * m);
+        double outer = Double.POSITIVE_INFINITY;
+        double cut = Double.POSITIVE_INFINITY;
+        if (kk < n) {
+            cut = kthSmallest(vals, n, kk);
+            double min = Double.POSITIVE_INFINITY;
+            for (int j = kk; j < n; j++) {
+                min = Math.min(min, vals[j]);
+            }
+            outer = Math.sqrt(min);
+        }
+        double kth = kthSmallest(vals, kk, m);
+        double next = Double.POSITIVE_INFINITY;
+        for (int j = m; j < kk; j++) {
+            next = Math.min(next, vals[j]);
+        }
+        int c = collect(dist, n, cut, kk, cc.candidates);
+        for (int j = 0; j < c; j++) {
+            cc.candidateDistances[j] = Math.sqrt(dist[cc.candidates[j]]);
+        }
+        System.arraycopy(q, 0, cc.anchor, 0, dim);
+        cc.candidateCount = c;
+        cc.outerBound = outer;
+        cc.kthDistance = Math.sqrt(kth);
+        cc.nextDistance = Math.sqrt(next);
+        cc.anchored = true;
+        maskOfSmallest(dist, n, kth, m, ws.mask);
+    }
+
+    /**
+     * The indices of the m points of {@code dist[0..n)} smallest by (distance, index), given the m-th smallest
+     * distance {@code cut}, into {@code out} in increasing index order (points at distance {@code cut} fill the
+     * remaining places by increasing index). Returns m.
+     */
+    private static int collect(double[] dist, int n, double cut, int m, int[] out) {
+        int less = 0;
+        for (int i = 0; i < n; i++) {
+            if (dist[i] < cut) {
+                less++;
+            }
+        }
+        int ties = m - less;
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            double d = dist[i];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                out[c++] = i;
+            }
+        }
+        return c;
+    }
+
+    /** As {@link #collect}, into a bit mask over the class's point indices. */
+    private static void maskOfSmallest(double[] dist, int n, double cut, int m, long[] mask) {
+        Arrays.fill(mask, 0L);
+        int less = 0;
+        for (int i = 0; i < n; i++) {
+            if (dist[i] < cut) {
+                less++;
+            }
+        }
+        int ties = m - less;
+        for (int i = 0; i < n; i++) {
+            double d = dist[i];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                mask[i >>> 6] |= 1L << i;
+            }
+        }
+    }
+
+    /**
+     * The m-th smallest of {@code v[0..n)} (1 ≤ m ≤ n), rearranging {@code v} so that {@code v[0..m)} holds the m
+     * smallest values: Hoare-partition quickselect on the values themselves (median-of-three pivot), which is
+     * cheaper than selecting indices by (distance, index) and, with {@link #collect}, yields the same set.
+     */
+    private static double kthSmallest(double[] v, int n, int m) {
+        int lo = 0;
+        int hi = n - 1;
+        int target = m - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            double a = v[lo];
+            double b = v[mid];
+            double c = v[hi];
+            double pivot = a < b ? (b < c ? b : Math.max(a, c)) : (a < c ? a : Math.max(b, c));
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (v[i] < pivot) {
+                    i++;
+                }
+                while (v[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    double tmp = v[i];
+                    v[i] = v[j];
+                    v[j] = tmp;
+                    i++;
+                    j--;
+                }
+            }
+            if (target <= j) {
+                hi = j;
+            } else if (target >= i) {
+                lo = i;
+            } else {
+                return v[target];
+            }
+        }
+        return v[target];
+    }
+
+    /**
+     * The k-nearest set of class g at q from the cache's anchor a, without a full search, when the triangle
+     * inequality settles it. With δ = ‖q − a‖ and r_k, r_{k+1} the anchor's k-th and (k+1)-th neighbour
+     * distances, a candidate x with ‖x − a‖ + 2δ &lt; r_{k+1} is certainly among the k nearest (only the anchor's
+     * k neighbours can be nearer), and one with ‖x − a‖ − δ &gt; r_k + δ certainly is not (the anchor's k
+     * neighbours are all nearer). Exact distances — computed exactly as the full search does, so ties resolve
+     * identically — are needed only for the candidates in between; they give ρ, an upper bound on the distance
+     * of every chosen neighbour, and the points that are not candidates (all at least R from a) are excluded
+     * when R − δ &gt; ρ. Otherwise this returns false and the caller searches in full. All bounds are widened by
+     * {@link #BOUND_SLACK} (relative) and {@link #BOUND_FLOOR} (absolute), far above the distances' rounding.
+     */
+    private boolean certifiedSet(double[] q, int g, int m, ClassCache cc, Workspace ws) {
+        double delta = 0;
+        double[] a = cc.anchor;
+        for (int t = 0; t < dim; t++) {
+            double diff = q[t] - a[t];
+            delta += diff * diff;
+        }
+        double deltaUp = up(Math.sqrt(delta));
+        double twoDelta = 2 * deltaUp;
+        double outerLow = down(cc.outerBound) - deltaUp;
+        double kth = up(cc.kthDistance);
+        if (outerLow <= kth - deltaUp) {
+            // Not even the anchor's own neighbours are certainly nearer than the non-candidates.
+            return false;
+        }
+        double sureIn = down(cc.nextDistance);
+        int[] band = ws.order;
+        long[] mask = ws.mask;
+        Arrays.fill(mask, 0L);
+        int sure = 0;
+        double sureMax = 0;
+        int b = 0;
+        for (int j = 0; j < cc.candidateCount; j++) {
+            double d0 = cc.candidateDistances[j];
+            if (up(d0) + twoDelta < sureIn) {
+                int idx = cc.candidates[j];
+                mask[idx >>> 6] |= 1L << idx;
+                sure++;
+                sureMax = Math.max(sureMax, d0);
+            } else if (down(d0) - twoDelta <= kth) {
+                band[b++] = cc.candidates[j];
+            }
+        }
+        double[] dist = ws.dist;
+        exactDistances(q, classPoints[g], band, b, dist);
+        int need = m - sure;
+        if (need > 0 && need < b) {
+            select(band, b, need, dist);
+        }
+        double rho = sure > 0 ? up(sureMax) + deltaUp : 0;
+        for (int j = 0; j < need; j++) {
+            int idx = band[j];
+            mask[idx >>> 6] |= 1L << idx;
+            rho = Math.max(rho, up(Math.sqrt(dist[idx])));
+        }
+        return outerLow > rho;
+    }
+
+    /**
+     * Squared distances from q to the class points {@code idx[0..b)} into {@code dist[idx[j]]}, each summed in
+     * coordinate order from 0 exactly as {@link #distances} does (bit-identical), four points at a time so the
+     * four sums' dependency chains overlap.
+     */
+    private void exactDistances(double[] q, double[] pts, int[] idx, int b, double[] dist) {
+        int j = 0;
+        for (; j + 4 <= b; j += 4) {
+            int b0 = idx[j] * dim;
+            int b1 = idx[j + 1] * dim;
+            int b2 = idx[j + 2] * dim;
+            int b3 = idx[j + 3] * dim;
+            double s0 = 0;
+            double s1 = 0;
+            double s2 = 0;
+            double s3 = 0;
+            for (int t = 0; t < dim; t++) {
+                double qt = q[t];
+                double e0 = qt - pts[b0 + t];
+                double e1 = qt - pts[b1 + t];
+                double e2 = qt - pts[b2 + t];
+                double e3 = qt - pts[b3 + t];
+                s0 += e0 * e0;
+                s1 += e1 * e1;
+                s2 += e2 * e2;
+                s3 += e3 * e3;
+            }
+            dist[idx[j]] = s0;
+            dist[idx[j + 1]] = s1;
+            dist[idx[j + 2]] = s2;
+            dist[idx[j + 3]] = s3;
+        }
+        for (; j < b; j++) {
+            int base = idx[j] * dim;
+            double s = 0;
+            for (int t = 0; t < dim; t++) {
+                double e = q[t] - pts[base + t];
+                s += e * e;
+            }
+            dist[idx[j]] = s;
+        }
+    }
+
+    private static double up(double x) {
+        return x * (1 + BOUND_SLACK) + BOUND_FLOOR;
+    }
+
+    private static double down(double x) {
+        return x * (1 - BOUND_SLACK) - BOUND_FLOOR;
+    }
+
+    private static void maskOf(int[] order, int m, long[] mask) {
+        Arrays.fill(mask, 0L);
+        for (int j = 0; j < m; j++) {
+            int idx = order[j];
+            mask[idx >>> 6] |= 1L << idx;
+        }
+    }
+
+    private static void allOf(int n, long[] mask) {
+        Arrays.fill(mask, 0L);
+        for (int i = 0; i < n; i++) {
+            mask[i >>> 6] |= 1L << i;
+        }
+    }
+
+    /**
+     * Mean and sum of squared deviations of the class-g points in {@code mask} (m of them), two-pass, summed in
+     * increasing index order: a function of the neighbour set alone, however the set was found.
+     */
+    private void momentsOfMask(int g, long[] mask, int m, double[] mean, double[] m2) {
+        double[] pts = classPoints[g];
+        Arrays.fill(mean, 0.0);
+        Arrays.fill(m2, 0.0);
+        for (int w = 0; w < mask.length; w++) {
+            long bits = mask[w];
+            while (bits != 0) {
+                int base = ((w << 6) + Long.numberOfTrailingZeros(bits)) * dim;
+                bits &= bits - 1;
+                for (int t = 0; t < dim; t++) {
+                    mean[t] += pts[base + t];
+                }
+            }
+        }
+        double inv = 1.0 / m;
+        for (int t = 0; t < dim; t++) {
+            mean[t] *= inv;
+        }
+        for (int w = 0; w < mask.length; w++) {
+            long bits = mask[w];
+            while (bits != 0) {
+                int base = ((w << 6) + Long.numberOfTrailingZeros(bits)) * dim;
+                bits &= bits - 1;
+                for (int t = 0; t < dim; t++) {
+                    double diff = pts[base + t] - mean[t];
+                    m2[t] += diff * diff;
+                }
             }
         }
     }
@@ -339,10 +690,6 @@ public final class LocalQda {
         }
     }
 
-    /**
-     * Finds the m nearest class-g points to q and leaves their within-class indices in {@code ws.order[0..m)}
-     * sorted by (distance, index). Uses a bounded max-heap: O(n_g·dim + n_g·log m).
-     */
     /**
      * The m nearest class-g points to q — the same set as {@link #nearestSorted} (ties broken by the smaller
      * index) — in {@code ws.order[0..m)}, in no particular (but deterministic) order. Quickselect on the
@@ -429,6 +776,10 @@ public final class LocalQda {
         a[j] = tmp;
     }
 
+    /**
+     * Finds the m nearest class-g points to q and leaves their within-class indices in {@code ws.order[0..m)}
+     * sorted by (distance, index). Uses a bounded max-heap: O(n_g·dim + n_g·log m).
+     */
     private int nearestSorted(double[] q, int g, int m, Workspace ws) {
         int n = classSizes[g];
         int[] heap = ws.order;
@@ -530,6 +881,78 @@ public final class LocalQda {
     }
 
     /**
+     * The per-series memo of {@link #classGaussians(double[], Workspace, NeighbourCache, double[][], double[][],
+     * double[])}: per class, an anchor point a (the last query that needed a full search), the K = min(n_g,
+     * {@value #CANDIDATE_FACTOR}·k) training points nearest to a with their distances, a lower bound on the
+     * distance from a of every other point, a's k-th and (k+1)-th neighbour distances, and the last neighbour set
+     * with its moments.
+     *
+     * <p>Why: the early-decision rule refits the class Gaussians around the conditional mean m_y every sample
+     * (thesis §5.6.1), a k-nearest-neighbour search over all n training points. m_y moves little from one
+     * sample to the next, so the triangle inequality usually settles the new neighbour set from the anchor's
+     * candidates with a handful of exact distances, and the set is often unchanged, so its moments are reused.
+     *
+     * <p>The cache is validated by what it stores, not by whose queries filled it: every answer is certified
+     * for the query at hand, so it stays correct for any query of the same model — after a series restarts,
+     * when the state is restored, or when it is handed another series. Losing it costs one full search per
+     * class. Memory per cache: G·(ℓ·3 + 1.5·K + ⌈max n_g/64⌉ + 6) doubles-worth, about 15 KB for G = 10, ℓ = 30,
+     * k = 32, n_g = 100. Not thread-safe: one series, one thread at a time.
+     */
+    public static final class NeighbourCache {
+        private final LocalQda owner;
+        private final ClassCache[] classes;
+
+        private NeighbourCache(LocalQda owner) {
+            this.owner = owner;
+            this.classes = new ClassCache[owner.numClasses];
+            int words = maskWords(owner);
+            for (int g = 0; g < owner.numClasses; g++) {
+                int n = owner.classSizes[g];
+                int kk = Math.min(n, CANDIDATE_FACTOR * Math.min(owner.k, n));
+                classes[g] = new ClassCache(owner.dim, kk, words);
+            }
+        }
+
+        /** True when this cache was made by {@code model}'s {@link LocalQda#newCache()}. */
+        public boolean belongsTo(LocalQda model) {
+            return owner == model;
+        }
+    }
+
+    /** One class's part of a {@link NeighbourCache}. */
+    private static final class ClassCache {
+        private final double[] anchor;
+        private final int[] candidates;
+        private final double[] candidateDistances;
+        private final long[] mask;
+        private final double[] mean;
+        private final double[] variance;
+        private int candidateCount;
+        private double outerBound;
+        private double kthDistance;
+        private double nextDistance;
+        private boolean anchored;
+        private boolean hasMoments;
+
+        private ClassCache(int dim, int maxCandidates, int words) {
+            this.anchor = new double[dim];
+            this.candidates = new int[maxCandidates];
+            this.candidateDistances = new double[maxCandidates];
+            this.mask = new long[words];
+            this.mean = new double[dim];
+            this.variance = new double[dim];
+        }
+    }
+
+    private static int maskWords(LocalQda model) {
+        int maxClass = 0;
+        for (int s : model.classSizes) {
+            maxClass = Math.max(maxClass, s);
+        }
+        return Math.max(1, (maxClass + 63) >>> 6);
+    }
+
+    /**
      * Per-thread scratch space of one {@link LocalQda}: neighbour heap, distances and running moments. Not
      * thread-safe; create one per thread with {@link LocalQda#newWorkspace()}.
      */
@@ -539,6 +962,8 @@ public final class LocalQda {
         private final double[] dist;
         private final double[] mean;
         private final double[] m2;
+        private final long[] mask;
+        private final double[] values;
         private double[] bestScore = new double[K_GRID.length];
         private int added;
 
@@ -552,6 +977,8 @@ public final class LocalQda {
             this.dist = new double[maxClass];
             this.mean = new double[owner.dim];
             this.m2 = new double[owner.dim];
+            this.mask = new long[maskWords(owner)];
+            this.values = new double[maxClass];
         }
 
         private void ensureKs(int n) {
