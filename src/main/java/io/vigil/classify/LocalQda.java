@@ -49,6 +49,12 @@ public final class LocalQda {
      */
     static final double BOUND_FLOOR = 1e-150;
 
+    /**
+     * Relative guard of one addition in the cache's bound updates: 2⁻⁴⁹ ≈ 1.8e-15, eight times the unit
+     * round-off, so that a bound widened by one addition stays a bound of the exact sum whatever the rounding.
+     */
+    static final double ROUND_GUARD = 0x1p-49;
+
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (method notes §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
 
@@ -314,6 +320,10 @@ public final class LocalQda {
         if (cache != null && cache.owner != this) {
             throw new IllegalArgumentException("local QDA: neighbour cache belongs to another model");
         }
+        double step = Double.NaN;
+        if (cache != null) {
+            step = cache.step(q);
+        }
         for (int g = 0; g < numClasses; g++) {
             logPriorsOut[g] = logPriors[g];
             int n = classSizes[g];
@@ -330,7 +340,7 @@ public final class LocalQda {
                 distances(q, g, ws);
                 System.arraycopy(ws.dist, 0, ws.values, 0, n);
                 maskOfSmallest(ws.dist, n, kthSmallest(ws.values, n, m), m, ws.mask);
-            } else if (!cc.anchored || !certifiedSet(q, g, m, cc, ws)) {
+            } else if (Double.isNaN(step) || !certifiedSet(q, g, m, step, cc, ws)) {
                 anchor(q, g, m, cc, ws);
             }
             if (cc != null && cc.hasMoments && Arrays.equals(cc.mask, ws.mask)) {
@@ -361,8 +371,8 @@ public final class LocalQda {
 
     /**
      * Full search for class g that also re-anchors {@code cc} at q: all distances, the K = min(n_g, {@value
-     * #CANDIDATE_FACTOR}·k) nearest as candidates, the smallest distance R of the rest, and the anchor's k-th and
-     * (k+1)-th neighbour distances. Leaves the k-nearest set in {@code ws.mask}.
+     * #CANDIDATE_FACTOR}·k) nearest become the candidates with exact bounds, the smallest distance of the rest
+     * bounds every non-candidate. Leaves the k-nearest set in {@code ws.mask}.
      */
     private void anchor(double[] q, int g, int m, ClassCache cc, Workspace ws) {
         int n = classSizes[g];
@@ -382,21 +392,19 @@ public final class LocalQda {
             outer = Math.sqrt(min);
         }
         double kth = kthSmallest(vals, kk, m);
-        double next = Double.POSITIVE_INFINITY;
-        for (int j = m; j < kk; j++) {
-            next = Math.min(next, vals[j]);
-        }
         int c = collect(dist, n, cut, kk, cc.candidates);
+        maskOfSmallest(dist, n, kth, m, ws.mask);
+        long[] mask = ws.mask;
         for (int j = 0; j < c; j++) {
-            cc.candidateDistances[j] = Math.sqrt(dist[cc.candidates[j]]);
+            int idx = cc.candidates[j];
+            double d = Math.sqrt(dist[idx]);
+            cc.lower[j] = down(d);
+            cc.upper[j] = up(d);
+            cc.inSet[j] = (mask[idx >>> 6] & (1L << idx)) != 0;
         }
         System.arraycopy(q, 0, cc.anchor, 0, dim);
         cc.candidateCount = c;
-        cc.outerBound = outer;
-        cc.kthDistance = Math.sqrt(kth);
-        cc.nextDistance = Math.sqrt(next);
-        cc.anchored = true;
-        maskOfSmallest(dist, n, kth, m, ws.mask);
+        cc.outerBound = down(outer);
     }
 
     /**
@@ -484,62 +492,105 @@ public final class LocalQda {
     }
 
     /**
-     * The k-nearest set of class g at q from the cache's anchor a, without a full search, when the triangle
-     * inequality settles it. With δ = ‖q − a‖ and r_k, r_{k+1} the anchor's k-th and (k+1)-th neighbour
-     * distances, a candidate x with ‖x − a‖ + 2δ &lt; r_{k+1} is certainly among the k nearest (only the anchor's
-     * k neighbours can be nearer), and one with ‖x − a‖ − δ &gt; r_k + δ certainly is not (the anchor's k
-     * neighbours are all nearer). Exact distances — computed exactly as the full search does, so ties resolve
-     * identically — are needed only for the candidates in between; they give ρ, an upper bound on the distance
-     * of every chosen neighbour, and the points that are not candidates (all at least R from a) are excluded
-     * when R − δ &gt; ρ. Otherwise this returns false and the caller searches in full. All bounds are widened by
-     * {@link #BOUND_SLACK} (relative) and {@link #BOUND_FLOOR} (absolute), far above the distances' rounding.
+     * The k-nearest set of class g at q from the cache's bounds, without a full search, when they settle it.
+     * The cache holds, for each candidate x, bounds lo ≤ ‖x − q′‖ ≤ hi at the previous query q′, a lower bound R
+     * on the distance of every non-candidate, and the previous neighbour set S. Moving to q widens every bound by
+     * the step s = ‖q − q′‖ (triangle inequality). Then, with U = max over S of hi (at least k points lie within
+     * U), a point with lo &gt; U is certainly not among the k nearest (all of S is nearer), and a member of S with
+     * hi below every lo outside S certainly is (only the other k − 1 members of S can be nearer). Only the
+     * candidates in between get exact distances — computed exactly as the full search does, so ties resolve
+     * identically — which also makes their bounds exact again; the k nearest are the certain members plus the
+     * nearest of those. Returns false, leaving the caller to search in full, when the non-candidates cannot be
+     * excluded (R ≤ U). Comparisons are widened by {@link #BOUND_SLACK} and {@link #BOUND_FLOOR}, far above the
+     * distances' rounding, so every certified order also holds for the computed distances.
      */
-    private boolean certifiedSet(double[] q, int g, int m, ClassCache cc, Workspace ws) {
+    private boolean certifiedSet(double[] q, int g, int m, double step, ClassCache cc, Workspace ws) {
+        int c = cc.candidateCount;
+        double[] lo = cc.lower;
+        double[] hi = cc.upper;
+        boolean[] in = cc.inSet;
         double delta = 0;
         double[] a = cc.anchor;
         for (int t = 0; t < dim; t++) {
             double diff = q[t] - a[t];
             delta += diff * diff;
         }
-        double deltaUp = up(Math.sqrt(delta));
-        double twoDelta = 2 * deltaUp;
-        double outerLow = down(cc.outerBound) - deltaUp;
-        double kth = up(cc.kthDistance);
-        if (outerLow <= kth - deltaUp) {
-            // Not even the anchor's own neighbours are certainly nearer than the non-candidates.
+        delta = up(Math.sqrt(delta));
+        double outer = widenDown(cc.outerBound, delta);
+        double reach = 0;
+        double outside = outer;
+        for (int j = 0; j < c; j++) {
+            double l = widenDown(lo[j], step);
+            double h = widenUp(hi[j], step);
+            lo[j] = l;
+            hi[j] = h;
+            if (in[j]) {
+                reach = Math.max(reach, h);
+            } else {
+                outside = Math.min(outside, l);
+            }
+        }
+        double reachUp = up(reach);
+        if (down(outer) <= reachUp) {
             return false;
         }
-        double sureIn = down(cc.nextDistance);
+        double outsideDown = down(outside);
         int[] band = ws.order;
+        int[] slot = ws.slot;
         long[] mask = ws.mask;
         Arrays.fill(mask, 0L);
         int sure = 0;
-        double sureMax = 0;
         int b = 0;
-        for (int j = 0; j < cc.candidateCount; j++) {
-            double d0 = cc.candidateDistances[j];
-            if (up(d0) + twoDelta < sureIn) {
+        for (int j = 0; j < c; j++) {
+            if (in[j] && up(hi[j]) < outsideDown) {
                 int idx = cc.candidates[j];
                 mask[idx >>> 6] |= 1L << idx;
                 sure++;
-                sureMax = Math.max(sureMax, d0);
-            } else if (down(d0) - twoDelta <= kth) {
-                band[b++] = cc.candidates[j];
+            } else {
+                in[j] = false;
+                if (down(lo[j]) <= reachUp) {
+                    slot[cc.candidates[j]] = j;
+                    band[b++] = cc.candidates[j];
+                }
             }
         }
         double[] dist = ws.dist;
         exactDistances(q, classPoints[g], band, b, dist);
-        int need = m - sure;
-        if (need > 0 && need < b) {
-            select(band, b, need, dist);
-        }
-        double rho = sure > 0 ? up(sureMax) + deltaUp : 0;
-        for (int j = 0; j < need; j++) {
+        for (int j = 0; j < b; j++) {
             int idx = band[j];
-            mask[idx >>> 6] |= 1L << idx;
-            rho = Math.max(rho, up(Math.sqrt(dist[idx])));
+            double d = Math.sqrt(dist[idx]);
+            lo[slot[idx]] = down(d);
+            hi[slot[idx]] = up(d);
         }
-        return outerLow > rho;
+        int need = m - sure;
+        if (need == 0) {
+            return true;
+        }
+        double cut = Double.POSITIVE_INFINITY;
+        if (need < b) {
+            double[] vals = ws.values;
+            for (int j = 0; j < b; j++) {
+                vals[j] = dist[band[j]];
+            }
+            cut = kthSmallest(vals, b, need);
+        }
+        // The band is in increasing index order, so distance ties at the cut go to the lower indices.
+        int less = 0;
+        for (int j = 0; j < b; j++) {
+            if (dist[band[j]] < cut) {
+                less++;
+            }
+        }
+        int ties = need - less;
+        for (int j = 0; j < b; j++) {
+            int idx = band[j];
+            double d = dist[idx];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                mask[idx >>> 6] |= 1L << idx;
+                in[slot[idx]] = true;
+            }
+        }
+        return true;
     }
 
     /**
@@ -583,6 +634,19 @@ public final class LocalQda {
             }
             dist[idx[j]] = s;
         }
+    }
+
+    /**
+     * A lower bound of the exact lo − s (s ≥ 0): the computed difference less {@link #ROUND_GUARD} times the
+     * operands' magnitude, which exceeds its rounding error; cheap and branch-free, unlike {@code Math.nextDown}.
+     */
+    private static double widenDown(double lo, double s) {
+        return lo - s - ROUND_GUARD * (Math.abs(lo) + s);
+    }
+
+    /** An upper bound of the exact hi + s (hi, s ≥ 0), as {@link #widenDown}. */
+    private static double widenUp(double hi, double s) {
+        return hi + s + ROUND_GUARD * (hi + s);
     }
 
     private static double up(double x) {
@@ -882,28 +946,33 @@ public final class LocalQda {
 
     /**
      * The per-series memo of {@link #classGaussians(double[], Workspace, NeighbourCache, double[][], double[][],
-     * double[])}: per class, an anchor point a (the last query that needed a full search), the K = min(n_g,
-     * {@value #CANDIDATE_FACTOR}·k) training points nearest to a with their distances, a lower bound on the
-     * distance from a of every other point, a's k-th and (k+1)-th neighbour distances, and the last neighbour set
-     * with its moments.
+     * double[])}. Per class it keeps an anchor a (the last query that needed a full search), the K = min(n_g,
+     * {@value #CANDIDATE_FACTOR}·k) training points nearest to a as candidates, with a lower and an upper bound
+     * on each candidate's distance from the current query (exact after each evaluation, widened by each step of
+     * the query, triangle inequality), a lower bound on the distance of every other point (from a, widened by
+     * ‖q − a‖), the current neighbour set and its moments; and, once, the previous query.
      *
      * <p>Why: the early-decision rule refits the class Gaussians around the conditional mean m_y every sample
      * (thesis §5.6.1), a k-nearest-neighbour search over all n training points. m_y moves little from one
-     * sample to the next, so the triangle inequality usually settles the new neighbour set from the anchor's
-     * candidates with a handful of exact distances, and the set is often unchanged, so its moments are reused.
+     * sample to the next, so the bounds usually settle most of the new neighbour set and exclude the far points,
+     * leaving exact distances only for the candidates near the k-th neighbour; and the set is often unchanged,
+     * so its moments are reused.
      *
      * <p>The cache is validated by what it stores, not by whose queries filled it: every answer is certified
      * for the query at hand, so it stays correct for any query of the same model — after a series restarts,
      * when the state is restored, or when it is handed another series. Losing it costs one full search per
-     * class. Memory per cache: G·(ℓ·3 + 1.5·K + ⌈max n_g/64⌉ + 6) doubles-worth, about 15 KB for G = 10, ℓ = 30,
-     * k = 32, n_g = 100. Not thread-safe: one series, one thread at a time.
+     * class. Memory per cache: about G·(3ℓ + 2.6·K) doubles, ≈ 22 KB for G = 10, ℓ = 30, k = 32 (K = 64). Not
+     * thread-safe: one series, one thread at a time.
      */
     public static final class NeighbourCache {
         private final LocalQda owner;
         private final ClassCache[] classes;
+        private final double[] previous;
+        private boolean started;
 
         private NeighbourCache(LocalQda owner) {
             this.owner = owner;
+            this.previous = new double[owner.dim];
             this.classes = new ClassCache[owner.numClasses];
             int words = maskWords(owner);
             for (int g = 0; g < owner.numClasses; g++) {
@@ -911,6 +980,24 @@ public final class LocalQda {
                 int kk = Math.min(n, CANDIDATE_FACTOR * Math.min(owner.k, n));
                 classes[g] = new ClassCache(owner.dim, kk, words);
             }
+        }
+
+        /**
+         * Records q as the current query and returns the distance from the previous one, rounded up (NaN for
+         * the first query, when every class must be searched in full).
+         */
+        private double step(double[] q) {
+            double s = 0;
+            for (int t = 0; t < previous.length; t++) {
+                double diff = q[t] - previous[t];
+                s += diff * diff;
+            }
+            System.arraycopy(q, 0, previous, 0, previous.length);
+            if (!started) {
+                started = true;
+                return Double.NaN;
+            }
+            return up(Math.sqrt(s));
         }
 
         /** True when this cache was made by {@code model}'s {@link LocalQda#newCache()}. */
@@ -923,21 +1010,22 @@ public final class LocalQda {
     private static final class ClassCache {
         private final double[] anchor;
         private final int[] candidates;
-        private final double[] candidateDistances;
+        private final double[] lower;
+        private final double[] upper;
+        private final boolean[] inSet;
         private final long[] mask;
         private final double[] mean;
         private final double[] variance;
         private int candidateCount;
         private double outerBound;
-        private double kthDistance;
-        private double nextDistance;
-        private boolean anchored;
         private boolean hasMoments;
 
         private ClassCache(int dim, int maxCandidates, int words) {
             this.anchor = new double[dim];
             this.candidates = new int[maxCandidates];
-            this.candidateDistances = new double[maxCandidates];
+            this.lower = new double[maxCandidates];
+            this.upper = new double[maxCandidates];
+            this.inSet = new boolean[maxCandidates];
             this.mask = new long[words];
             this.mean = new double[dim];
             this.variance = new double[dim];
@@ -964,6 +1052,7 @@ public final class LocalQda {
         private final double[] m2;
         private final long[] mask;
         private final double[] values;
+        private final int[] slot;
         private double[] bestScore = new double[K_GRID.length];
         private int added;
 
@@ -979,6 +1068,7 @@ public final class LocalQda {
             this.m2 = new double[owner.dim];
             this.mask = new long[maskWords(owner)];
             this.values = new double[maxClass];
+            this.slot = new int[maxClass];
         }
 
         private void ensureKs(int n) {

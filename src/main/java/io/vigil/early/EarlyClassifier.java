@@ -32,7 +32,7 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Immutable and thread-safe; the per-series {@link SeriesState} and the per-thread {@link Workspace} are
  * the only mutable parts, so a stream job keeps one state per key and one workspace per operator instance.
- * {@link #observe} allocates nothing, except, with local QDA, a neighbour cache of ≈ 15 KB (G = 10, ℓ = 30,
+ * {@link #observe} allocates nothing, except, with local QDA, a neighbour cache of ≈ 22 KB (G = 10, ℓ = 30,
  * k = 32) attached to a state the first time it is observed after creation or deserialisation (see {@link
  * LocalQda.NeighbourCache}); it makes the per-sample refit of the class Gaussians incremental and exact.
  */
