@@ -393,14 +393,27 @@ public final class LocalQda {
         }
         double kth = kthSmallest(vals, kk, m);
         int c = collect(dist, n, cut, kk, cc.candidates);
-        maskOfSmallest(dist, n, kth, m, ws.mask);
+        // The k nearest are the k smallest candidates by (distance, index); candidates are in index order.
         long[] mask = ws.mask;
+        Arrays.fill(mask, 0L);
+        int less = 0;
+        for (int j = 0; j < c; j++) {
+            if (dist[cc.candidates[j]] < kth) {
+                less++;
+            }
+        }
+        int ties = m - less;
         for (int j = 0; j < c; j++) {
             int idx = cc.candidates[j];
-            double d = Math.sqrt(dist[idx]);
+            double e = dist[idx];
+            boolean in = e < kth || (e == kth && ties-- > 0);
+            if (in) {
+                mask[idx >>> 6] |= 1L << idx;
+            }
+            cc.inSet[j] = in;
+            double d = Math.sqrt(e);
             cc.lower[j] = down(d);
             cc.upper[j] = up(d);
-            cc.inSet[j] = (mask[idx >>> 6] & (1L << idx)) != 0;
         }
         System.arraycopy(q, 0, cc.anchor, 0, dim);
         cc.candidateCount = c;
