@@ -17,9 +17,11 @@ import java.util.Arrays;
  *
  * <p>Instances are immutable and thread-safe; every query method is allocation-free given a {@link
  * Workspace}, which belongs to one thread at a time. Neighbour ties (equal distances) are broken by the
- * lower training index, so results are deterministic. The statistics of the neighbours are accumulated
- * one-pass (Welford) in order of increasing distance, which lets {@link #predictEachK} score every
- * candidate k of a cross-validation grid from one neighbour search.
+ * lower training index, so results are deterministic. {@link #predict} and {@link #classGaussians} sum the
+ * neighbours' statistics two-pass in increasing index order, a function of the neighbour set alone, so the
+ * cached search of {@link NeighbourCache} gives bit-identical Gaussians; {@link #predictEachK} accumulates them
+ * one-pass (Welford) in order of increasing distance, which scores every candidate k of a cross-validation grid
+ * from one neighbour search.
  */
 public final class LocalQda {
     /**
@@ -54,6 +56,17 @@ public final class LocalQda {
      * round-off, so that a bound widened by one addition stays a bound of the exact sum whatever the rounding.
      */
     static final double ROUND_GUARD = 0x1p-49;
+
+    /**
+     * Consecutive failed certificates after which a class of a {@link NeighbourCache} stops re-anchoring and
+     * searches in full (cheaper than a re-anchor) for 2^failures samples, at most {@link #MAX_PAUSE}: when m_y
+     * moves fast (short series, early samples) the bounds rarely settle the set and maintaining them costs more
+     * than it saves. Both paths are exact; this only chooses the cheaper one.
+     */
+    static final int PAUSE_AFTER_FAILURES = 2;
+
+    /** Longest run of plain searches between attempts to re-anchor; see {@link #PAUSE_AFTER_FAILURES}. */
+    static final int MAX_PAUSE = 32;
 
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (method notes §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -337,11 +350,22 @@ public final class LocalQda {
             if (m == n) {
                 allOf(n, ws.mask);
             } else if (cc == null) {
-                distances(q, g, ws);
-                System.arraycopy(ws.dist, 0, ws.values, 0, n);
-                maskOfSmallest(ws.dist, n, kthSmallest(ws.values, n, m), m, ws.mask);
-            } else if (Double.isNaN(step) || !certifiedSet(q, g, m, step, cc, ws)) {
+                fullSearch(q, g, m, ws);
+            } else if (cc.pause > 0) {
+                cc.pause--;
+                cc.bounded = false;
+                fullSearch(q, g, m, ws);
+            } else if (!cc.bounded || Double.isNaN(step)) {
                 anchor(q, g, m, cc, ws);
+            } else if (certifiedSet(q, g, m, step, cc, ws)) {
+                cc.failures = 0;
+            } else if (++cc.failures < PAUSE_AFTER_FAILURES) {
+                anchor(q, g, m, cc, ws);
+            } else {
+                // The query moves too fast for the bounds to pay for themselves: plain searches for a while.
+                cc.pause = Math.min(MAX_PAUSE, 1 << cc.failures);
+                cc.bounded = false;
+                fullSearch(q, g, m, ws);
             }
             if (cc != null && cc.hasMoments && Arrays.equals(cc.mask, ws.mask)) {
                 System.arraycopy(cc.mean, 0, means[g], 0, dim);
@@ -374,7 +398,16 @@ public final class LocalQda {
      * #CANDIDATE_FACTOR}·k) nearest become the candidates with exact bounds, the smallest distance of the rest
      * bounds every non-candidate. Leaves the k-nearest set in {@code ws.mask}.
      */
+    /** The k-nearest set of class g at q into {@code ws.mask}: all distances and a value quickselect. */
+    private void fullSearch(double[] q, int g, int m, Workspace ws) {
+        int n = classSizes[g];
+        distances(q, g, ws);
+        System.arraycopy(ws.dist, 0, ws.values, 0, n);
+        maskOfSmallest(ws.dist, n, kthSmallest(ws.values, n, m), m, ws.mask);
+    }
+
     private void anchor(double[] q, int g, int m, ClassCache cc, Workspace ws) {
+        cc.bounded = true;
         int n = classSizes[g];
         distances(q, g, ws);
         double[] dist = ws.dist;
@@ -770,8 +803,8 @@ public final class LocalQda {
     /**
      * The m nearest class-g points to q — the same set as {@link #nearestSorted} (ties broken by the smaller
      * index) — in {@code ws.order[0..m)}, in no particular (but deterministic) order. Quickselect on the
-     * distances costs O(n_g) expected comparisons instead of the heap's O(n_g log m); this runs for every class
-     * on every sample of the early-decision path, where the order of the moments' accumulation does not matter.
+     * distances costs O(n_g) expected comparisons instead of the heap's O(n_g log m); {@link #predict} needs
+     * only the set, whose moments are summed in index order.
      */
     private int nearestSet(double[] q, int g, int m, Workspace ws) {
         int n = classSizes[g];
@@ -1031,6 +1064,13 @@ public final class LocalQda {
         private final double[] variance;
         private int candidateCount;
         private double outerBound;
+        /** False when the bounds are stale (not widened by every step since the anchor): re-anchor first. */
+        private boolean bounded;
+        /** Consecutive failed certificates. */
+        private int failures;
+        /** Samples left to search in full without bounds, after repeated failures. */
+        private int pause;
+
         private boolean hasMoments;
 
         private ClassCache(int dim, int maxCandidates, int words) {
