@@ -68,6 +68,14 @@ public final class LocalQda {
     /** Longest run of plain searches between attempts to re-anchor; see {@link #PAUSE_AFTER_FAILURES}. */
     static final int MAX_PAUSE = 32;
 
+    /**
+     * Smallest n_g·ℓ of a class for which {@link #newCache()} keeps bounds; smaller classes are searched in full
+     * every time. Measured: on SyntheticControl (n_g·ℓ = 50·5) the cache made {@code vigil evaluate} slower (≈ 9
+     * vs 5 µs per sample), on the benchmark (100·30) faster; the full search of a small class is too cheap for
+     * the bookkeeping to pay. The value between the two was not tuned further.
+     */
+    static final int CACHE_MIN_WORK = 1024;
+
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (method notes §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
 
@@ -390,7 +398,15 @@ public final class LocalQda {
      * A fresh, empty neighbour cache for one sequence of queries (one series). See {@link NeighbourCache}.
      */
     public NeighbourCache newCache() {
-        return new NeighbourCache(this);
+        return new NeighbourCache(this, CACHE_MIN_WORK);
+    }
+
+    /**
+     * A neighbour cache that keeps bounds for every class with n_g·ℓ ≥ {@code minWork} (0: every class that has
+     * more than k points); for tests that must exercise the cache on small data.
+     */
+    NeighbourCache newCache(int minWork) {
+        return new NeighbourCache(this, minWork);
     }
 
     /**
@@ -1007,8 +1023,9 @@ public final class LocalQda {
      * <p>The cache is validated by what it stores, not by whose queries filled it: every answer is certified
      * for the query at hand, so it stays correct for any query of the same model — after a series restarts,
      * when the state is restored, or when it is handed another series. Losing it costs one full search per
-     * class. Memory per cache: about G·(3ℓ + 2.6·K) doubles, ≈ 22 KB for G = 10, ℓ = 30, k = 32 (K = 64). Not
-     * thread-safe: one series, one thread at a time.
+     * class. Memory per cache: about G·(3ℓ + 2.6·K) doubles, ≈ 22 KB for G = 10, ℓ = 30, k = 32 (K = 64); classes
+     * with n_g·ℓ &lt; {@value #CACHE_MIN_WORK} or n_g ≤ k keep nothing and are searched in full. Not thread-safe:
+     * one series, one thread at a time.
      */
     public static final class NeighbourCache {
         private final LocalQda owner;
@@ -1016,15 +1033,17 @@ public final class LocalQda {
         private final double[] previous;
         private boolean started;
 
-        private NeighbourCache(LocalQda owner) {
+        private NeighbourCache(LocalQda owner, int minWork) {
             this.owner = owner;
             this.previous = new double[owner.dim];
             this.classes = new ClassCache[owner.numClasses];
             int words = maskWords(owner);
             for (int g = 0; g < owner.numClasses; g++) {
                 int n = owner.classSizes[g];
-                int kk = Math.min(n, CANDIDATE_FACTOR * Math.min(owner.k, n));
-                classes[g] = new ClassCache(owner.dim, kk, words);
+                if ((long) n * owner.dim >= minWork && owner.k < n) {
+                    int kk = Math.min(n, CANDIDATE_FACTOR * owner.k);
+                    classes[g] = new ClassCache(owner.dim, kk, words);
+                }
             }
         }
 
@@ -1044,6 +1063,17 @@ public final class LocalQda {
                 return Double.NaN;
             }
             return up(Math.sqrt(s));
+        }
+
+        /** The number of classes for which this cache keeps bounds (the others are searched in full). */
+        public int boundedClasses() {
+            int c = 0;
+            for (ClassCache cc : classes) {
+                if (cc != null) {
+                    c++;
+                }
+            }
+            return c;
         }
 
         /** True when this cache was made by {@code model}'s {@link LocalQda#newCache()}. */

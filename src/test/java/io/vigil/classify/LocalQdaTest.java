@@ -150,7 +150,7 @@ class LocalQdaTest {
         for (int k : new int[] {1, 5, 16, 40, 200}) {
             LocalQda qda = LocalQda.fit(pts, y, classes + 1, k); // class 4 has no points
             LocalQda.Workspace ws = qda.newWorkspace();
-            LocalQda.NeighbourCache cache = qda.newCache();
+            LocalQda.NeighbourCache cache = qda.newCache(0); // bounds for every class, however small
             double[][] mc = new double[classes + 1][dim];
             double[][] vc = new double[classes + 1][dim];
             double[][] mu = new double[classes + 1][dim];

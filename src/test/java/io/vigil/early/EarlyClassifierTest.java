@@ -163,26 +163,30 @@ class EarlyClassifierTest {
      */
     @Test
     void neighbourCacheGivesTheSameDecisionsAsAFullSearchEverySample() {
-        for (VigilModel model : List.of(EarlyFixtures.CBF_MODEL, EarlyFixtures.CBF_STANDARDIZED_MODEL)) {
-            for (SetKind kind : SetKind.values()) {
-                for (double tau : new double[] {0.001, 0.5, 0.9}) {
-                    EarlyClassifier c = EarlyClassifier.of(model, params(kind, tau));
-                    List<SeriesDecision> cached = EarlyReplay.replay(c, TEST);
-                    EarlyClassifier.Workspace ws = c.newWorkspace();
-                    SeriesState s = c.newState();
-                    for (int i = 0; i < TEST.size(); i++) {
-                        double[] x = TEST.series(i);
-                        s.reset();
-                        int t = 0;
-                        int label = EarlyClassifier.NO_DECISION;
-                        while (label == EarlyClassifier.NO_DECISION) {
-                            s.attach(null);
-                            label = c.observe(s, x[t++], ws);
-                        }
-                        String what = kind + ", τ = " + tau + ", series " + i;
-                        assertEquals(cached.get(i).t(), t, what);
-                        assertEquals(cached.get(i).label(), label, what);
+        VigilModel model = EarlyFixtures.CBF_LARGE_MODEL;
+        Dataset test = EarlyFixtures.CBF_LARGE.test();
+        assertEquals(
+                model.numClasses(),
+                model.localQda().newCache().boundedClasses(),
+                "the fixture must be large enough for the cache to keep bounds for every class");
+        for (SetKind kind : SetKind.values()) {
+            for (double tau : new double[] {0.001, 0.5, 0.9}) {
+                EarlyClassifier c = EarlyClassifier.of(model, params(kind, tau));
+                List<SeriesDecision> cached = EarlyReplay.replay(c, test);
+                EarlyClassifier.Workspace ws = c.newWorkspace();
+                SeriesState s = c.newState();
+                for (int i = 0; i < test.size(); i++) {
+                    double[] x = test.series(i);
+                    s.reset();
+                    int t = 0;
+                    int label = EarlyClassifier.NO_DECISION;
+                    while (label == EarlyClassifier.NO_DECISION) {
+                        s.attach(null);
+                        label = c.observe(s, x[t++], ws);
                     }
+                    String what = kind + ", τ = " + tau + ", series " + i;
+                    assertEquals(cached.get(i).t(), t, what);
+                    assertEquals(cached.get(i).label(), label, what);
                 }
             }
         }
