@@ -17,9 +17,11 @@ import java.util.Arrays;
  *
  * <p>Instances are immutable and thread-safe; every query method is allocation-free given a {@link
  * Workspace}, which belongs to one thread at a time. Neighbour ties (equal distances) are broken by the
- * lower training index, so results are deterministic. The statistics of the neighbours are accumulated
- * one-pass (Welford) in order of increasing distance, which lets {@link #predictEachK} score every
- * candidate k of a cross-validation grid from one neighbour search.
+ * lower training index, so results are deterministic. {@link #predict} and {@link #classGaussians} sum the
+ * neighbours' statistics two-pass in increasing index order, a function of the neighbour set alone, so the
+ * cached search of {@link NeighbourCache} gives bit-identical Gaussians; {@link #predictEachK} accumulates them
+ * one-pass (Welford) in order of increasing distance, which scores every candidate k of a cross-validation grid
+ * from one neighbour search.
  */
 public final class LocalQda {
     /**
@@ -27,6 +29,52 @@ public final class LocalQda {
      * (Σ_g + 1e-4·I). It keeps Σ_g invertible when k = 1 or a coordinate is constant among the neighbours.
      */
     public static final double COVARIANCE_RIDGE = 1e-4;
+
+    /**
+     * Candidates a {@link NeighbourCache} keeps per class, as a multiple of k: the K = 2k points nearest the
+     * anchor. Larger K lets the anchor serve queries farther away (fewer full searches) at the cost of more
+     * per-series memory and more candidates to screen; 2k measured best on the benchmark (n_g = 100, k = 32).
+     */
+    static final int CANDIDATE_FACTOR = 2;
+
+    /**
+     * Relative widening of every triangle-inequality bound of the neighbour cache. Computed distances carry a
+     * relative rounding error of about (ℓ + 2)·2⁻⁵³ (&lt; 1e-13 for ℓ ≤ 1,000); 1e-9 is four orders of magnitude
+     * above that, so a certified exclusion or inclusion also holds for the computed distances the full search
+     * compares, ties included, and costs nothing measurable in certificate hits.
+     */
+    static final double BOUND_SLACK = 1e-9;
+
+    /**
+     * Absolute widening of the same bounds, for distances so small that squared differences underflow (below
+     * ~1e-154), where the relative error analysis of {@link #BOUND_SLACK} does not apply.
+     */
+    static final double BOUND_FLOOR = 1e-150;
+
+    /**
+     * Relative guard of one addition in the cache's bound updates: 2⁻⁴⁹ ≈ 1.8e-15, eight times the unit
+     * round-off, so that a bound widened by one addition stays a bound of the exact sum whatever the rounding.
+     */
+    static final double ROUND_GUARD = 0x1p-49;
+
+    /**
+     * Consecutive failed certificates after which a class of a {@link NeighbourCache} stops re-anchoring and
+     * searches in full (cheaper than a re-anchor) for 2^failures samples, at most {@link #MAX_PAUSE}: when m_y
+     * moves fast (short series, early samples) the bounds rarely settle the set and maintaining them costs more
+     * than it saves. Both paths are exact; this only chooses the cheaper one.
+     */
+    static final int PAUSE_AFTER_FAILURES = 2;
+
+    /** Longest run of plain searches between attempts to re-anchor; see {@link #PAUSE_AFTER_FAILURES}. */
+    static final int MAX_PAUSE = 32;
+
+    /**
+     * Smallest n_g·ℓ of a class for which {@link #newCache()} keeps bounds; smaller classes are searched in full
+     * every time. Measured: on SyntheticControl (n_g·ℓ = 50·5) the cache made {@code vigil evaluate} slower (≈ 9
+     * vs 5 µs per sample), on the benchmark (100·30) faster; the full search of a small class is too cheap for
+     * the bookkeeping to pay. The value between the two was not tuned further.
+     */
+    static final int CACHE_MIN_WORK = 1024;
 
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (method notes §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -187,11 +235,8 @@ public final class LocalQda {
                 continue;
             }
             int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
-            double[] pts = classPoints[g];
-            resetMoments(ws);
-            for (int j = 0; j < m; j++) {
-                addMoment(pts, ws.order[j], ws);
-            }
+            maskOf(ws.order, m, ws.mask);
+            momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
             double f = discriminantFromMoments(q, m, logPriors[g], ws);
             if (best < 0 || f > bestScore) {
                 best = g;
@@ -266,6 +311,26 @@ public final class LocalQda {
      */
     public void classGaussians(
             double[] q, Workspace ws, double[][] means, double[][] variances, double[] logPriorsOut) {
+        classGaussians(q, ws, null, means, variances, logPriorsOut);
+    }
+
+    /**
+     * {@link #classGaussians(double[], Workspace, double[][], double[][], double[])} accelerated by a {@link
+     * NeighbourCache} for a sequence of nearby queries, as the conditional mean m_y of one series is (thesis
+     * §5.6.1 refits the class Gaussians around it every sample). The results are bit-for-bit those of the
+     * uncached call: the cache only ever skips distance computations that a triangle-inequality certificate
+     * proves irrelevant, and reuses moments only for an identical neighbour set.
+     *
+     * @param cache a cache of this model, or null for the uncached search; updated
+     * @throws IllegalArgumentException as the uncached overload, or when the cache belongs to another model
+     */
+    public void classGaussians(
+            double[] q,
+            Workspace ws,
+            NeighbourCache cache,
+            double[][] means,
+            double[][] variances,
+            double[] logPriorsOut) {
         checkQuery(q, ws);
         checkRows("means", means);
         checkRows("variances", variances);
@@ -273,21 +338,433 @@ public final class LocalQda {
             throw new IllegalArgumentException(
                     "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
         }
+        if (cache != null && cache.owner != this) {
+            throw new IllegalArgumentException("local QDA: neighbour cache belongs to another model");
+        }
+        double step = Double.NaN;
+        if (cache != null) {
+            step = cache.step(q);
+        }
         for (int g = 0; g < numClasses; g++) {
             logPriorsOut[g] = logPriors[g];
-            if (classSizes[g] == 0) {
+            int n = classSizes[g];
+            if (n == 0) {
                 Arrays.fill(means[g], 0, dim, Double.NaN);
                 Arrays.fill(variances[g], 0, dim, Double.NaN);
                 continue;
             }
-            int m = nearestSet(q, g, Math.min(k, classSizes[g]), ws);
-            resetMoments(ws);
-            for (int j = 0; j < m; j++) {
-                addMoment(classPoints[g], ws.order[j], ws);
+            int m = Math.min(k, n);
+            ClassCache cc = cache == null ? null : cache.classes[g];
+            if (m == n) {
+                allOf(n, ws.mask);
+            } else if (cc == null) {
+                fullSearch(q, g, m, ws);
+            } else if (cc.pause > 0) {
+                cc.pause--;
+                cc.bounded = false;
+                fullSearch(q, g, m, ws);
+            } else if (!cc.bounded || Double.isNaN(step)) {
+                anchor(q, g, m, cc, ws);
+            } else if (certifiedSet(q, g, m, step, cc, ws)) {
+                cc.failures = 0;
+            } else if (++cc.failures < PAUSE_AFTER_FAILURES) {
+                anchor(q, g, m, cc, ws);
+            } else {
+                // The query moves too fast for the bounds to pay for themselves: plain searches for a while.
+                cc.pause = Math.min(MAX_PAUSE, 1 << cc.failures);
+                cc.bounded = false;
+                fullSearch(q, g, m, ws);
             }
+            if (cc != null && cc.hasMoments && Arrays.equals(cc.mask, ws.mask)) {
+                System.arraycopy(cc.mean, 0, means[g], 0, dim);
+                System.arraycopy(cc.variance, 0, variances[g], 0, dim);
+                continue;
+            }
+            momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
             for (int t = 0; t < dim; t++) {
                 means[g][t] = ws.mean[t];
                 variances[g][t] = ws.m2[t] / m + COVARIANCE_RIDGE;
+            }
+            if (cc != null) {
+                System.arraycopy(ws.mask, 0, cc.mask, 0, cc.mask.length);
+                System.arraycopy(means[g], 0, cc.mean, 0, dim);
+                System.arraycopy(variances[g], 0, cc.variance, 0, dim);
+                cc.hasMoments = true;
+            }
+        }
+    }
+
+    /**
+     * A fresh, empty neighbour cache for one sequence of queries (one series). See {@link NeighbourCache}.
+     */
+    public NeighbourCache newCache() {
+        return new NeighbourCache(this, CACHE_MIN_WORK);
+    }
+
+    /**
+     * A neighbour cache that keeps bounds for every class with n_g·ℓ ≥ {@code minWork} (0: every class that has
+     * more than k points); for tests that must exercise the cache on small data.
+     */
+    NeighbourCache newCache(int minWork) {
+        return new NeighbourCache(this, minWork);
+    }
+
+    /**
+     * Full search for class g that also re-anchors {@code cc} at q: all distances, the K = min(n_g, {@value
+     * #CANDIDATE_FACTOR}·k) nearest become the candidates with exact bounds, the smallest distance of the rest
+     * bounds every non-candidate. Leaves the k-nearest set in {@code ws.mask}.
+     */
+    /** The k-nearest set of class g at q into {@code ws.mask}: all distances and a value quickselect. */
+    private void fullSearch(double[] q, int g, int m, Workspace ws) {
+        int n = classSizes[g];
+        distances(q, g, ws);
+        System.arraycopy(ws.dist, 0, ws.values, 0, n);
+        maskOfSmallest(ws.dist, n, kthSmallest(ws.values, n, m), m, ws.mask);
+    }
+
+    private void anchor(double[] q, int g, int m, ClassCache cc, Workspace ws) {
+        cc.bounded = true;
+        int n = classSizes[g];
+        distances(q, g, ws);
+        double[] dist = ws.dist;
+        double[] vals = ws.values;
+        System.arraycopy(dist, 0, vals, 0, n);
+        int kk = Math.min(n, CANDIDATE_FACTOR * m);
+        double outer = Double.POSITIVE_INFINITY;
+        double cut = Double.POSITIVE_INFINITY;
+        if (kk < n) {
+            cut = kthSmallest(vals, n, kk);
+            double min = Double.POSITIVE_INFINITY;
+            for (int j = kk; j < n; j++) {
+                min = Math.min(min, vals[j]);
+            }
+            outer = Math.sqrt(min);
+        }
+        double kth = kthSmallest(vals, kk, m);
+        int c = collect(dist, n, cut, kk, cc.candidates);
+        // The k nearest are the k smallest candidates by (distance, index); candidates are in index order.
+        long[] mask = ws.mask;
+        Arrays.fill(mask, 0L);
+        int less = 0;
+        for (int j = 0; j < c; j++) {
+            if (dist[cc.candidates[j]] < kth) {
+                less++;
+            }
+        }
+        int ties = m - less;
+        for (int j = 0; j < c; j++) {
+            int idx = cc.candidates[j];
+            double e = dist[idx];
+            boolean in = e < kth || (e == kth && ties-- > 0);
+            if (in) {
+                mask[idx >>> 6] |= 1L << idx;
+            }
+            cc.inSet[j] = in;
+            double d = Math.sqrt(e);
+            cc.lower[j] = down(d);
+            cc.upper[j] = up(d);
+        }
+        System.arraycopy(q, 0, cc.anchor, 0, dim);
+        cc.candidateCount = c;
+        cc.outerBound = down(outer);
+    }
+
+    /**
+     * The indices of the m points of {@code dist[0..n)} smallest by (distance, index), given the m-th smallest
+     * distance {@code cut}, into {@code out} in increasing index order (points at distance {@code cut} fill the
+     * remaining places by increasing index). Returns m.
+     */
+    private static int collect(double[] dist, int n, double cut, int m, int[] out) {
+        int less = 0;
+        for (int i = 0; i < n; i++) {
+            if (dist[i] < cut) {
+                less++;
+            }
+        }
+        int ties = m - less;
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            double d = dist[i];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                out[c++] = i;
+            }
+        }
+        return c;
+    }
+
+    /** As {@link #collect}, into a bit mask over the class's point indices. */
+    private static void maskOfSmallest(double[] dist, int n, double cut, int m, long[] mask) {
+        Arrays.fill(mask, 0L);
+        int less = 0;
+        for (int i = 0; i < n; i++) {
+            if (dist[i] < cut) {
+                less++;
+            }
+        }
+        int ties = m - less;
+        for (int i = 0; i < n; i++) {
+            double d = dist[i];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                mask[i >>> 6] |= 1L << i;
+            }
+        }
+    }
+
+    /**
+     * The m-th smallest of {@code v[0..n)} (1 ≤ m ≤ n), rearranging {@code v} so that {@code v[0..m)} holds the m
+     * smallest values: Hoare-partition quickselect on the values themselves (median-of-three pivot), which is
+     * cheaper than selecting indices by (distance, index) and, with {@link #collect}, yields the same set.
+     */
+    private static double kthSmallest(double[] v, int n, int m) {
+        int lo = 0;
+        int hi = n - 1;
+        int target = m - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            double a = v[lo];
+            double b = v[mid];
+            double c = v[hi];
+            double pivot = a < b ? (b < c ? b : Math.max(a, c)) : (a < c ? a : Math.max(b, c));
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (v[i] < pivot) {
+                    i++;
+                }
+                while (v[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    double tmp = v[i];
+                    v[i] = v[j];
+                    v[j] = tmp;
+                    i++;
+                    j--;
+                }
+            }
+            if (target <= j) {
+                hi = j;
+            } else if (target >= i) {
+                lo = i;
+            } else {
+                return v[target];
+            }
+        }
+        return v[target];
+    }
+
+    /**
+     * The k-nearest set of class g at q from the cache's bounds, without a full search, when they settle it.
+     * The cache holds, for each candidate x, bounds lo ≤ ‖x − q′‖ ≤ hi at the previous query q′, a lower bound R
+     * on the distance of every non-candidate, and the previous neighbour set S. Moving to q widens every bound by
+     * the step s = ‖q − q′‖ (triangle inequality). Then, with U = max over S of hi (at least k points lie within
+     * U), a point with lo &gt; U is certainly not among the k nearest (all of S is nearer), and a member of S with
+     * hi below every lo outside S certainly is (only the other k − 1 members of S can be nearer). Only the
+     * candidates in between get exact distances — computed exactly as the full search does, so ties resolve
+     * identically — which also makes their bounds exact again; the k nearest are the certain members plus the
+     * nearest of those. Returns false, leaving the caller to search in full, when the non-candidates cannot be
+     * excluded (R ≤ U). Comparisons are widened by {@link #BOUND_SLACK} and {@link #BOUND_FLOOR}, far above the
+     * distances' rounding, so every certified order also holds for the computed distances.
+     */
+    private boolean certifiedSet(double[] q, int g, int m, double step, ClassCache cc, Workspace ws) {
+        int c = cc.candidateCount;
+        double[] lo = cc.lower;
+        double[] hi = cc.upper;
+        boolean[] in = cc.inSet;
+        double delta = 0;
+        double[] a = cc.anchor;
+        for (int t = 0; t < dim; t++) {
+            double diff = q[t] - a[t];
+            delta += diff * diff;
+        }
+        delta = up(Math.sqrt(delta));
+        double outer = widenDown(cc.outerBound, delta);
+        double reach = 0;
+        double outside = outer;
+        for (int j = 0; j < c; j++) {
+            double l = widenDown(lo[j], step);
+            double h = widenUp(hi[j], step);
+            lo[j] = l;
+            hi[j] = h;
+            if (in[j]) {
+                reach = Math.max(reach, h);
+            } else {
+                outside = Math.min(outside, l);
+            }
+        }
+        double reachUp = up(reach);
+        if (down(outer) <= reachUp) {
+            return false;
+        }
+        double outsideDown = down(outside);
+        int[] band = ws.order;
+        int[] slot = ws.slot;
+        long[] mask = ws.mask;
+        Arrays.fill(mask, 0L);
+        int sure = 0;
+        int b = 0;
+        for (int j = 0; j < c; j++) {
+            if (in[j] && up(hi[j]) < outsideDown) {
+                int idx = cc.candidates[j];
+                mask[idx >>> 6] |= 1L << idx;
+                sure++;
+            } else {
+                in[j] = false;
+                if (down(lo[j]) <= reachUp) {
+                    slot[cc.candidates[j]] = j;
+                    band[b++] = cc.candidates[j];
+                }
+            }
+        }
+        double[] dist = ws.dist;
+        exactDistances(q, classPoints[g], band, b, dist);
+        for (int j = 0; j < b; j++) {
+            int idx = band[j];
+            double d = Math.sqrt(dist[idx]);
+            lo[slot[idx]] = down(d);
+            hi[slot[idx]] = up(d);
+        }
+        int need = m - sure;
+        if (need == 0) {
+            return true;
+        }
+        double cut = Double.POSITIVE_INFINITY;
+        if (need < b) {
+            double[] vals = ws.values;
+            for (int j = 0; j < b; j++) {
+                vals[j] = dist[band[j]];
+            }
+            cut = kthSmallest(vals, b, need);
+        }
+        // The band is in increasing index order, so distance ties at the cut go to the lower indices.
+        int less = 0;
+        for (int j = 0; j < b; j++) {
+            if (dist[band[j]] < cut) {
+                less++;
+            }
+        }
+        int ties = need - less;
+        for (int j = 0; j < b; j++) {
+            int idx = band[j];
+            double d = dist[idx];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                mask[idx >>> 6] |= 1L << idx;
+                in[slot[idx]] = true;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Squared distances from q to the class points {@code idx[0..b)} into {@code dist[idx[j]]}, each summed in
+     * coordinate order from 0 exactly as {@link #distances} does (bit-identical), four points at a time so the
+     * four sums' dependency chains overlap.
+     */
+    private void exactDistances(double[] q, double[] pts, int[] idx, int b, double[] dist) {
+        int j = 0;
+        for (; j + 4 <= b; j += 4) {
+            int b0 = idx[j] * dim;
+            int b1 = idx[j + 1] * dim;
+            int b2 = idx[j + 2] * dim;
+            int b3 = idx[j + 3] * dim;
+            double s0 = 0;
+            double s1 = 0;
+            double s2 = 0;
+            double s3 = 0;
+            for (int t = 0; t < dim; t++) {
+                double qt = q[t];
+                double e0 = qt - pts[b0 + t];
+                double e1 = qt - pts[b1 + t];
+                double e2 = qt - pts[b2 + t];
+                double e3 = qt - pts[b3 + t];
+                s0 += e0 * e0;
+                s1 += e1 * e1;
+                s2 += e2 * e2;
+                s3 += e3 * e3;
+            }
+            dist[idx[j]] = s0;
+            dist[idx[j + 1]] = s1;
+            dist[idx[j + 2]] = s2;
+            dist[idx[j + 3]] = s3;
+        }
+        for (; j < b; j++) {
+            int base = idx[j] * dim;
+            double s = 0;
+            for (int t = 0; t < dim; t++) {
+                double e = q[t] - pts[base + t];
+                s += e * e;
+            }
+            dist[idx[j]] = s;
+        }
+    }
+
+    /**
+     * A lower bound of the exact lo − s (s ≥ 0): the computed difference less {@link #ROUND_GUARD} times the
+     * operands' magnitude, which exceeds its rounding error; cheap and branch-free, unlike {@code Math.nextDown}.
+     */
+    private static double widenDown(double lo, double s) {
+        return lo - s - ROUND_GUARD * (Math.abs(lo) + s);
+    }
+
+    /** An upper bound of the exact hi + s (hi, s ≥ 0), as {@link #widenDown}. */
+    private static double widenUp(double hi, double s) {
+        return hi + s + ROUND_GUARD * (hi + s);
+    }
+
+    private static double up(double x) {
+        return x * (1 + BOUND_SLACK) + BOUND_FLOOR;
+    }
+
+    private static double down(double x) {
+        return x * (1 - BOUND_SLACK) - BOUND_FLOOR;
+    }
+
+    private static void maskOf(int[] order, int m, long[] mask) {
+        Arrays.fill(mask, 0L);
+        for (int j = 0; j < m; j++) {
+            int idx = order[j];
+            mask[idx >>> 6] |= 1L << idx;
+        }
+    }
+
+    private static void allOf(int n, long[] mask) {
+        Arrays.fill(mask, 0L);
+        for (int i = 0; i < n; i++) {
+            mask[i >>> 6] |= 1L << i;
+        }
+    }
+
+    /**
+     * Mean and sum of squared deviations of the class-g points in {@code mask} (m of them), two-pass, summed in
+     * increasing index order: a function of the neighbour set alone, however the set was found.
+     */
+    private void momentsOfMask(int g, long[] mask, int m, double[] mean, double[] m2) {
+        double[] pts = classPoints[g];
+        Arrays.fill(mean, 0.0);
+        Arrays.fill(m2, 0.0);
+        for (int w = 0; w < mask.length; w++) {
+            long bits = mask[w];
+            while (bits != 0) {
+                int base = ((w << 6) + Long.numberOfTrailingZeros(bits)) * dim;
+                bits &= bits - 1;
+                for (int t = 0; t < dim; t++) {
+                    mean[t] += pts[base + t];
+                }
+            }
+        }
+        double inv = 1.0 / m;
+        for (int t = 0; t < dim; t++) {
+            mean[t] *= inv;
+        }
+        for (int w = 0; w < mask.length; w++) {
+            long bits = mask[w];
+            while (bits != 0) {
+                int base = ((w << 6) + Long.numberOfTrailingZeros(bits)) * dim;
+                bits &= bits - 1;
+                for (int t = 0; t < dim; t++) {
+                    double diff = pts[base + t] - mean[t];
+                    m2[t] += diff * diff;
+                }
             }
         }
     }
@@ -340,14 +817,10 @@ public final class LocalQda {
     }
 
     /**
-     * Finds the m nearest class-g points to q and leaves their within-class indices in {@code ws.order[0..m)}
-     * sorted by (distance, index). Uses a bounded max-heap: O(n_g·dim + n_g·log m).
-     */
-    /**
      * The m nearest class-g points to q — the same set as {@link #nearestSorted} (ties broken by the smaller
      * index) — in {@code ws.order[0..m)}, in no particular (but deterministic) order. Quickselect on the
-     * distances costs O(n_g) expected comparisons instead of the heap's O(n_g log m); this runs for every class
-     * on every sample of the early-decision path, where the order of the moments' accumulation does not matter.
+     * distances costs O(n_g) expected comparisons instead of the heap's O(n_g log m); {@link #predict} needs
+     * only the set, whose moments are summed in index order.
      */
     private int nearestSet(double[] q, int g, int m, Workspace ws) {
         int n = classSizes[g];
@@ -429,6 +902,10 @@ public final class LocalQda {
         a[j] = tmp;
     }
 
+    /**
+     * Finds the m nearest class-g points to q and leaves their within-class indices in {@code ws.order[0..m)}
+     * sorted by (distance, index). Uses a bounded max-heap: O(n_g·dim + n_g·log m).
+     */
     private int nearestSorted(double[] q, int g, int m, Workspace ws) {
         int n = classSizes[g];
         int[] heap = ws.order;
@@ -530,6 +1007,123 @@ public final class LocalQda {
     }
 
     /**
+     * The per-series memo of {@link #classGaussians(double[], Workspace, NeighbourCache, double[][], double[][],
+     * double[])}. Per class it keeps an anchor a (the last query that needed a full search), the K = min(n_g,
+     * {@value #CANDIDATE_FACTOR}·k) training points nearest to a as candidates, with a lower and an upper bound
+     * on each candidate's distance from the current query (exact after each evaluation, widened by each step of
+     * the query, triangle inequality), a lower bound on the distance of every other point (from a, widened by
+     * ‖q − a‖), the current neighbour set and its moments; and, once, the previous query.
+     *
+     * <p>Why: the early-decision rule refits the class Gaussians around the conditional mean m_y every sample
+     * (thesis §5.6.1), a k-nearest-neighbour search over all n training points. m_y moves little from one
+     * sample to the next, so the bounds usually settle most of the new neighbour set and exclude the far points,
+     * leaving exact distances only for the candidates near the k-th neighbour; and the set is often unchanged,
+     * so its moments are reused.
+     *
+     * <p>The cache is validated by what it stores, not by whose queries filled it: every answer is certified
+     * for the query at hand, so it stays correct for any query of the same model — after a series restarts,
+     * when the state is restored, or when it is handed another series. Losing it costs one full search per
+     * class. Memory per cache: about G·(3ℓ + 2.6·K) doubles, ≈ 22 KB for G = 10, ℓ = 30, k = 32 (K = 64); classes
+     * with n_g·ℓ &lt; {@value #CACHE_MIN_WORK} or n_g ≤ k keep nothing and are searched in full. Not thread-safe:
+     * one series, one thread at a time.
+     */
+    public static final class NeighbourCache {
+        private final LocalQda owner;
+        private final ClassCache[] classes;
+        private final double[] previous;
+        private boolean started;
+
+        private NeighbourCache(LocalQda owner, int minWork) {
+            this.owner = owner;
+            this.previous = new double[owner.dim];
+            this.classes = new ClassCache[owner.numClasses];
+            int words = maskWords(owner);
+            for (int g = 0; g < owner.numClasses; g++) {
+                int n = owner.classSizes[g];
+                if ((long) n * owner.dim >= minWork && owner.k < n) {
+                    int kk = Math.min(n, CANDIDATE_FACTOR * owner.k);
+                    classes[g] = new ClassCache(owner.dim, kk, words);
+                }
+            }
+        }
+
+        /**
+         * Records q as the current query and returns the distance from the previous one, rounded up (NaN for
+         * the first query, when every class must be searched in full).
+         */
+        private double step(double[] q) {
+            double s = 0;
+            for (int t = 0; t < previous.length; t++) {
+                double diff = q[t] - previous[t];
+                s += diff * diff;
+            }
+            System.arraycopy(q, 0, previous, 0, previous.length);
+            if (!started) {
+                started = true;
+                return Double.NaN;
+            }
+            return up(Math.sqrt(s));
+        }
+
+        /** The number of classes for which this cache keeps bounds (the others are searched in full). */
+        public int boundedClasses() {
+            int c = 0;
+            for (ClassCache cc : classes) {
+                if (cc != null) {
+                    c++;
+                }
+            }
+            return c;
+        }
+
+        /** True when this cache was made by {@code model}'s {@link LocalQda#newCache()}. */
+        public boolean belongsTo(LocalQda model) {
+            return owner == model;
+        }
+    }
+
+    /** One class's part of a {@link NeighbourCache}. */
+    private static final class ClassCache {
+        private final double[] anchor;
+        private final int[] candidates;
+        private final double[] lower;
+        private final double[] upper;
+        private final boolean[] inSet;
+        private final long[] mask;
+        private final double[] mean;
+        private final double[] variance;
+        private int candidateCount;
+        private double outerBound;
+        /** False when the bounds are stale (not widened by every step since the anchor): re-anchor first. */
+        private boolean bounded;
+        /** Consecutive failed certificates. */
+        private int failures;
+        /** Samples left to search in full without bounds, after repeated failures. */
+        private int pause;
+
+        private boolean hasMoments;
+
+        private ClassCache(int dim, int maxCandidates, int words) {
+            this.anchor = new double[dim];
+            this.candidates = new int[maxCandidates];
+            this.lower = new double[maxCandidates];
+            this.upper = new double[maxCandidates];
+            this.inSet = new boolean[maxCandidates];
+            this.mask = new long[words];
+            this.mean = new double[dim];
+            this.variance = new double[dim];
+        }
+    }
+
+    private static int maskWords(LocalQda model) {
+        int maxClass = 0;
+        for (int s : model.classSizes) {
+            maxClass = Math.max(maxClass, s);
+        }
+        return Math.max(1, (maxClass + 63) >>> 6);
+    }
+
+    /**
      * Per-thread scratch space of one {@link LocalQda}: neighbour heap, distances and running moments. Not
      * thread-safe; create one per thread with {@link LocalQda#newWorkspace()}.
      */
@@ -539,6 +1133,9 @@ public final class LocalQda {
         private final double[] dist;
         private final double[] mean;
         private final double[] m2;
+        private final long[] mask;
+        private final double[] values;
+        private final int[] slot;
         private double[] bestScore = new double[K_GRID.length];
         private int added;
 
@@ -552,6 +1149,9 @@ public final class LocalQda {
             this.dist = new double[maxClass];
             this.mean = new double[owner.dim];
             this.m2 = new double[owner.dim];
+            this.mask = new long[maskWords(owner)];
+            this.values = new double[maxClass];
+            this.slot = new int[maxClass];
         }
 
         private void ensureKs(int n) {

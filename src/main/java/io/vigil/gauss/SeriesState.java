@@ -20,6 +20,14 @@ import java.util.Arrays;
  * {@code 17 + 8·G·(d + ℓ + 1)} at t = d (joint, d = 1,024, ℓ = 30: 8,457 bytes; gmm with G = 5: 42,217).
  * In memory the state holds G·(d + ℓ + 1) + 2ℓ + G doubles (the last 2ℓ + G are transient scratch for
  * the mixture moments). Not thread-safe: one series, one thread at a time.
+ *
+ * <p><b>Attachment.</b> A consumer of the state may hang one derived, transient object on it ({@link #attach}),
+ * e.g. the early classifier's local-QDA neighbour cache (thesis §5.6.1 refits class Gaussians around m_y every
+ * sample; the cache makes that search incremental, ≈ 22 KB per series for G = 10 classes, ℓ = 30, k = 32). The
+ * attachment is never serialised and is not part of {@link #contentEquals}; {@link #copy} does not carry it,
+ * and {@link #reset}, {@link #copyFrom} and {@link #readFrom} keep it, so an attachment must be correct for any
+ * content of the state (validated by what it stores) or be rebuilt lazily when missing. This package knows
+ * nothing of what is attached.
  */
 public final class SeriesState {
     /** Leading byte of the serialised form. */
@@ -37,6 +45,7 @@ public final class SeriesState {
     final double[] scratchMean; // ℓ, transient
     final double[] scratchDiff; // ℓ, transient
     final double[] scratchPosterior; // G, transient
+    private Object attachment; // transient, see the class comment
 
     /**
      * An empty state (t = 0) for series of length d, ℓ features and G components.
@@ -114,7 +123,21 @@ public final class SeriesState {
         return logLikelihood[component];
     }
 
-    /** Back to t = 0 (all zeros); allocation-free. */
+    /** The object attached with {@link #attach}, or null (always null after {@link #read} and {@link #copy}). */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /**
+     * Attaches a derived, transient object (see the class comment), replacing any previous one.
+     *
+     * @param value the attachment, or null to drop it
+     */
+    public void attach(Object value) {
+        attachment = value;
+    }
+
+    /** Back to t = 0 (all zeros); allocation-free. Keeps the attachment. */
     public void reset() {
         Arrays.fill(innovations, 0.0);
         Arrays.fill(meanShift, 0.0);

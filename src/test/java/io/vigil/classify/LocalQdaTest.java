@@ -121,6 +121,100 @@ class LocalQdaTest {
         }
     }
 
+    /**
+     * The neighbour cache must give exactly the uncached class Gaussians (bit for bit: same neighbour set, same
+     * summation order) and the brute-force reference's neighbour sets (full sort by (distance, index), as the
+     * search did before the cache), for query walks with small and large steps and jumps (a new series), on
+     * points with many exactly tied distances and repeated points.
+     */
+    @Test
+    void neighbourCacheMatchesTheUncachedSearchAndTheBruteForceSets() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        int dim = 4;
+        int classes = 4;
+        int n = 400;
+        double[][] pts = new double[n][dim];
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = i % classes == 3 ? 3 : rnd.nextInt(3);
+            if (i >= 20 && rnd.nextInt(5) == 0) {
+                pts[i] = pts[rnd.nextInt(i)].clone(); // repeated point
+                continue;
+            }
+            for (int t = 0; t < dim; t++) {
+                // Integer coordinates on a small grid: many exactly equal distances from grid-point queries.
+                pts[i][t] = rnd.nextInt(7) - 3 + y[i];
+            }
+        }
+        y[n - 1] = 3;
+        for (int k : new int[] {1, 5, 16, 40, 200}) {
+            LocalQda qda = LocalQda.fit(pts, y, classes + 1, k); // class 4 has no points
+            LocalQda.Workspace ws = qda.newWorkspace();
+            LocalQda.NeighbourCache cache = qda.newCache(0); // bounds for every class, however small
+            double[][] mc = new double[classes + 1][dim];
+            double[][] vc = new double[classes + 1][dim];
+            double[][] mu = new double[classes + 1][dim];
+            double[][] vu = new double[classes + 1][dim];
+            double[] lp = new double[classes + 1];
+            double[] q = new double[dim];
+            for (int step = 0; step < 3000; step++) {
+                int kind = rnd.nextInt(20);
+                for (int t = 0; t < dim; t++) {
+                    if (kind == 0) {
+                        q[t] = rnd.nextInt(9) - 4; // jump to a grid point: ties
+                    } else if (kind == 1) {
+                        q[t] = rnd.nextGaussian() * 3; // jump: another series
+                    } else {
+                        q[t] += rnd.nextGaussian() * (kind < 10 ? 0.01 : 0.2);
+                    }
+                }
+                qda.classGaussians(q, ws, cache, mc, vc, lp);
+                qda.classGaussians(q, ws, mu, vu, lp);
+                for (int g = 0; g < classes + 1; g++) {
+                    assertArrayEquals(mu[g], mc[g], 0.0, "k=" + k + " step " + step + " class " + g);
+                    assertArrayEquals(vu[g], vc[g], 0.0, "k=" + k + " step " + step + " class " + g);
+                    if (g < classes) {
+                        double[][] ref = referenceGaussian(pts, y, g, k, q);
+                        assertArrayEquals(ref[0], mc[g], MOMENT_TOL, "k=" + k + " step " + step + " class " + g);
+                        assertArrayEquals(ref[1], vc[g], MOMENT_TOL, "k=" + k + " step " + step + " class " + g);
+                    }
+                }
+            }
+            LocalQda other = LocalQda.fit(pts, y, classes + 1, k);
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> other.classGaussians(q, other.newWorkspace(), cache, mc, vc, lp));
+        }
+    }
+
+    /**
+     * Mean and ridged ML variance of the k nearest class-g points by full sort on (distance, index), Welford in
+     * order of increasing distance: the search and moments as they were before the neighbour cache.
+     */
+    private static double[][] referenceGaussian(double[][] pts, int[] y, int g, int k, double[] q) {
+        Integer[] idx =
+                IntStream.range(0, pts.length).filter(i -> y[i] == g).boxed().toArray(Integer[]::new);
+        Arrays.sort(
+                idx, Comparator.<Integer>comparingDouble(i -> dist2(pts[i], q)).thenComparingInt(i -> i));
+        int m = Math.min(k, idx.length);
+        int dim = q.length;
+        double[] mean = new double[dim];
+        double[] m2 = new double[dim];
+        for (int j = 0; j < m; j++) {
+            double inv = 1.0 / (j + 1);
+            for (int t = 0; t < dim; t++) {
+                double x = pts[idx[j]][t];
+                double delta = x - mean[t];
+                mean[t] += delta * inv;
+                m2[t] += delta * (x - mean[t]);
+            }
+        }
+        for (int t = 0; t < dim; t++) {
+            m2[t] = m2[t] / m + LocalQda.COVARIANCE_RIDGE;
+        }
+        return new double[][] {mean, m2};
+    }
+
     @Test
     void emptyClassIsNeverPredictedAndReportsNaNGaussian() {
         LocalQda qda = LocalQda.fit(new double[][] {{0}, {1}}, new int[] {0, 2}, 3, 1);

@@ -155,6 +155,43 @@ class EarlyClassifierTest {
                         EarlyFixtures.CBF_MODEL, DecisionParams.defaults().withClassOfInterest("no-such-class")));
     }
 
+    /**
+     * The local-QDA neighbour cache attached to the state (the fast path) must not change a single decision: a
+     * replay whose state keeps its cache across samples and series (as {@link EarlyReplay} and a stream job do)
+     * gives the same labels and times as one that drops the cache before every sample, which makes every
+     * sample a full neighbour search.
+     */
+    @Test
+    void neighbourCacheGivesTheSameDecisionsAsAFullSearchEverySample() {
+        VigilModel model = EarlyFixtures.CBF_LARGE_MODEL;
+        Dataset test = EarlyFixtures.CBF_LARGE.test();
+        assertEquals(
+                model.numClasses(),
+                model.localQda().newCache().boundedClasses(),
+                "the fixture must be large enough for the cache to keep bounds for every class");
+        for (SetKind kind : SetKind.values()) {
+            for (double tau : new double[] {0.001, 0.5, 0.9}) {
+                EarlyClassifier c = EarlyClassifier.of(model, params(kind, tau));
+                List<SeriesDecision> cached = EarlyReplay.replay(c, test);
+                EarlyClassifier.Workspace ws = c.newWorkspace();
+                SeriesState s = c.newState();
+                for (int i = 0; i < test.size(); i++) {
+                    double[] x = test.series(i);
+                    s.reset();
+                    int t = 0;
+                    int label = EarlyClassifier.NO_DECISION;
+                    while (label == EarlyClassifier.NO_DECISION) {
+                        s.attach(null);
+                        label = c.observe(s, x[t++], ws);
+                    }
+                    String what = kind + ", τ = " + tau + ", series " + i;
+                    assertEquals(cached.get(i).t(), t, what);
+                    assertEquals(cached.get(i).label(), label, what);
+                }
+            }
+        }
+    }
+
     @Test
     void stateSerialisedMidSeriesGivesTheSameDecisions() throws IOException {
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, params(SetKind.NB_QUADRATIC, 0.9));

@@ -20,6 +20,25 @@ public final class EarlyFixtures {
 
     public static final VigilModel CBF_STANDARDIZED_MODEL = train(CBF, true);
 
+    /**
+     * CBF with 300 training series (≈ 100 per class) and ℓ = 12: large enough (n_g·ℓ ≥ 1,024) for local QDA's
+     * neighbour cache to keep bounds, which the smaller fixtures are not.
+     */
+    static final TrainTest CBF_LARGE = SyntheticData.generate(SyntheticKind.CBF, 300, 60, 7L);
+
+    static final VigilModel CBF_LARGE_MODEL = EarlyModelTrainer.addSections(
+            Trainer.train(
+                    CBF_LARGE.train(),
+                    TrainParams.defaults()
+                            .withGamma(0.3)
+                            .withDims(12)
+                            .withNeighbors(8)
+                            .withQdaNeighbors(16),
+                    Instant.parse("2026-01-01T00:00:00Z"),
+                    Progress.none()),
+            CBF_LARGE.train(),
+            EarlyModelTrainer.Params.defaults());
+
     public static VigilModel train(TrainTest data, boolean standardize) {
         TrainParams p = TrainParams.defaults()
                 .withGamma(0.3)

@@ -44,6 +44,26 @@ class SeriesStateTest {
     }
 
     @Test
+    void attachmentIsTransient() throws IOException {
+        SeriesState s = new SeriesState(8, 2, 1);
+        Object cache = new Object();
+        s.attach(cache);
+        byte[] withAttachment = bytes(s);
+        s.attach(null);
+        assertArrayEquals(bytes(s), withAttachment, "the attachment is never serialised");
+        assertEquals(s.serializedSizeBytes(), withAttachment.length);
+        s.attach(cache);
+        assertEquals(null, s.copy().attachment(), "a copy does not share the attachment");
+        assertTrue(s.contentEquals(s.copy()));
+        s.reset();
+        assertEquals(cache, s.attachment(), "reset keeps the attachment");
+        assertEquals(
+                null,
+                SeriesState.read(new DataInputStream(new ByteArrayInputStream(withAttachment)))
+                        .attachment());
+    }
+
+    @Test
     void roundTripAtEveryTimeAndTheDocumentedSize() throws IOException {
         int d = 11;
         int l = 4;
