@@ -148,7 +148,7 @@ class FlinkClusterIT {
         kafka = LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(PARTITIONS));
         cluster = FlinkProcessCluster.start(
                 Path.of("config", "flink", "config.yaml"),
-                Files.createTempDirectory("vigil-cluster-"),
+                Files.createTempDirectory(WORK, "cluster-"),
                 WORK.resolve("logs"),
                 classpath,
                 2,

@@ -70,8 +70,8 @@ public final class FlinkProcessCluster implements AutoCloseable {
             "/org/slf4j/");
 
     /** Artifacts under the kept groups that a Flink distribution's lib/ does not hold. */
-    private static final List<String> DROP = List.of(
-            "/flink-connector-kafka/", "/flink-test-utils", "-tests.jar", "/flink-table-", "/flink-connector-datagen/");
+    private static final List<String> DROP =
+            List.of("/flink-connector-kafka/", "/flink-test-utils", "-tests.jar", "/flink-table-");
 
     private final Path home;
     private final Path confDir;
@@ -151,8 +151,8 @@ public final class FlinkProcessCluster implements AutoCloseable {
     public static FlinkProcessCluster start(
             Path template, Path home, Path logDir, String classpath, int taskManagers, Map<String, String> overrides)
             throws IOException, InterruptedException {
-        Files.createDirectories(home);
-        Files.createDirectories(logDir);
+        home = Files.createDirectories(home).toAbsolutePath();
+        logDir = Files.createDirectories(logDir).toAbsolutePath();
         Map<String, String> conf = flatten(new ObjectMapper(new YAMLFactory()).readTree(template.toFile()));
         List<String> javaOpts = Arrays.stream(
                         conf.remove("env.java.opts.all").trim().split("\\s+"))
