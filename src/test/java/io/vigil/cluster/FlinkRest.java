@@ -143,6 +143,16 @@ public final class FlinkRest {
         throw new IOException("no vertex named like '" + vertexName + "' in job " + jobId);
     }
 
+    /** A job-level metric ({@code GET /jobs/:id/metrics?get=…}), e.g. {@code numRestarts}; -1 when absent. */
+    public long jobMetric(String jobId, String metric) throws IOException, InterruptedException {
+        for (JsonNode e : get("/jobs/" + jobId + "/metrics?get=" + metric)) {
+            if (metric.equals(e.path("id").asText())) {
+                return (long) Double.parseDouble(e.path("value").asText());
+            }
+        }
+        return -1;
+    }
+
     /**
      * Stop-with-savepoint ({@code POST /jobs/:id/stop}, then polling {@code /jobs/:id/savepoints/:trigger}); returns
      * the savepoint's location.
