@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
@@ -79,7 +80,10 @@ public final class FlinkProcessCluster implements AutoCloseable {
     private final String classpath;
     private final List<String> javaOpts;
     private final int restPort;
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<Node> nodes = new CopyOnWriteArrayList<>();
+    /** Kills what is still running if the test JVM exits without {@link #close} (e.g. a failsafe timeout). */
+    private final Thread killOnExit = new Thread(this::killAll, "flink-process-cluster-kill");
+
     private int taskManagersStarted;
 
     /** A started JVM of the cluster. */
@@ -135,6 +139,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
         this.classpath = classpath;
         this.javaOpts = javaOpts;
         this.restPort = restPort;
+        Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
     /**
@@ -307,6 +312,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
     private Node launch(String name, String memoryFlags, String main, List<String> args) throws IOException {
         Path log = logDir.resolve(name + ".log");
         Path out = logDir.resolve(name + ".out");
+        Files.deleteIfExists(log);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(memoryFlags.trim().split("\\s+")));
@@ -362,9 +368,21 @@ public final class FlinkProcessCluster implements AutoCloseable {
         }
     }
 
+    private void killAll() {
+        for (Node n : nodes) {
+            n.process.destroyForcibly();
+        }
+    }
+
     /** Stops every process by PID: SIGTERM, a grace period, then SIGKILL. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down: the hook runs (or ran) anyway.
+            killAll();
+        }
         for (int i = nodes.size() - 1; i >= 0; i--) {
             nodes.get(i).process.destroy();
         }
@@ -414,7 +432,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
             "logger.kafka.level = WARN",
             "appender.main.name = MainAppender",
             "appender.main.type = File",
-            "appender.main.append = true",
+            "appender.main.append = false",
             "appender.main.fileName = ${sys:log.file}",
             "appender.main.layout.type = PatternLayout",
             "appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
