@@ -312,6 +312,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
     private Node launch(String name, String memoryFlags, String main, List<String> args) throws IOException {
         Path log = logDir.resolve(name + ".log");
         Path out = logDir.resolve(name + ".out");
+        // Appended to, not truncated: Flink's RPC system logs through a second Log4j context in its own class loader.
         Files.deleteIfExists(log);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -432,7 +433,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
             "logger.kafka.level = WARN",
             "appender.main.name = MainAppender",
             "appender.main.type = File",
-            "appender.main.append = false",
+            "appender.main.append = true",
             "appender.main.fileName = ${sys:log.file}",
             "appender.main.layout.type = PatternLayout",
             "appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
