@@ -352,7 +352,8 @@ class FlinkClusterIT {
         kafka.createTopic(input, PARTITIONS);
         Path savepoints = cluster.home().resolve("savepoints");
         try (DecisionCollector out = new DecisionCollector(kafka.clientProperties(), output)) {
-            String v1 = rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelA, input, output, "exactly-once", "sp"), 4, null);
+            String v1 = rest.runJar(
+                    jarId, ENTRY_CLASS, jobArgs(modelA, input, output, "exactly-once", "sp"), PARALLELISM, null);
             rest.awaitAllTasksRunning(v1, JOB_TIMEOUT);
             CompletableFuture<Replay.Summary> replay = replayAsync(test, input);
             assertTrue(out.awaitAtLeast(SERIES / 4, DECISIONS_TIMEOUT), "decisions before the first savepoint");
@@ -360,9 +361,10 @@ class FlinkClusterIT {
             String sp1 = rest.stopWithSavepoint(v1, savepoints, JOB_TIMEOUT);
             long stopMs = (System.nanoTime() - t0) / 1_000_000;
             int atSp1 = out.size();
-            assertTrue(!replay.isDone(), "the first savepoint is taken mid-replay");
+            assertTrue(atSp1 < SERIES, "the first savepoint is taken mid-stream: " + atSp1 + " decisions already");
             t0 = System.nanoTime();
-            String v2 = rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelA, input, output, "exactly-once", "sp"), 4, sp1);
+            String v2 = rest.runJar(
+                    jarId, ENTRY_CLASS, jobArgs(modelA, input, output, "exactly-once", "sp"), PARALLELISM, sp1);
             rest.awaitAllTasksRunning(v2, JOB_TIMEOUT);
             long resumeMs = (System.nanoTime() - t0) / 1_000_000;
             replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -401,8 +403,10 @@ class FlinkClusterIT {
         CompletableFuture<Replay.Summary> replay = replayAsync(upgradeTest, input);
         assertTrue(out.awaitAtLeast(before + UPGRADE_SERIES / 4, DECISIONS_TIMEOUT), "decisions before the upgrade");
         String sp2 = rest.stopWithSavepoint(v2, savepoints, JOB_TIMEOUT);
-        assertTrue(!replay.isDone(), "the second savepoint is taken mid-replay");
-        String v3 = rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelB, input, output, "exactly-once", "sp"), 4, sp2);
+        int atSp2 = out.size() - before;
+        assertTrue(atSp2 < UPGRADE_SERIES, "the second savepoint is taken mid-stream: " + atSp2 + " decisions already");
+        String v3 =
+                rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelB, input, output, "exactly-once", "sp"), PARALLELISM, sp2);
         rest.awaitAllTasksRunning(v3, JOB_TIMEOUT);
         replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         awaitQuiet(out, Duration.ofSeconds(5));

@@ -39,7 +39,11 @@ import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
  *
  * <p>The classpath is the Flink part of the test classpath Maven resolved ({@link #flinkClasspath}): the Flink
  * artifacts flink-dist bundles and their third-party dependencies, without Vigil, the Kafka connector and clients,
- * the Kafka server and test libraries, so the job jar's own classes are the only copies the cluster sees.
+ * the Kafka server and test libraries, so the job jar's own classes are the only copies the cluster sees (Flink
+ * loads {@code org.apache.flink.*} parent-first, so a connector on the cluster classpath would shadow the job
+ * jar's). It comes from {@code dependency:build-classpath} (the {@code cluster-it} profile writes it before the
+ * integration tests) rather than {@code java.class.path}, because failsafe starts tests from a manifest-only jar
+ * and the property then names only that jar; versions are exactly the pom's, with no download at test time.
  */
 public final class FlinkProcessCluster implements AutoCloseable {
     /** The JobManager's main class (standalone session mode). */
