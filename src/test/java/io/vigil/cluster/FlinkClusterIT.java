@@ -12,13 +12,15 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
-import io.vigil.early.EarlyFixtures;
+import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.ModelId;
 import io.vigil.util.Progress;
@@ -29,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -68,7 +71,7 @@ import picocli.CommandLine;
  *   <li>At-least-once under the same failure: every series decided, every record equal to the offline decision;
  *       duplicates are counted.
  *   <li>Stop-with-savepoint and resume with the same model mid-replay: no loss, no duplicates; then a second
- *       stop-with-savepoint mid-replay and a resume with a different model (trained on other data): series
+ *       stop-with-savepoint mid-replay and a resume with a different model (other data, ℓ = 3 instead of 4): series
  *       whose state came from the old model are restarted (metric and log), and every decision equals the
  *       offline decision of the model it names, so no decision mixes the two models.
  * </ol>
@@ -87,6 +90,10 @@ class FlinkClusterIT {
     private static final int SERIES = 5_000;
     private static final int UPGRADE_SERIES = 1_500;
     private static final int TRAIN = 100;
+    /** LDG dimensions ℓ of model A and of the upgrade's model B (different, so restored state cannot fit B). */
+    private static final int DIMS_A = 4;
+
+    private static final int DIMS_B = 3;
     private static final int PARALLELISM = 4;
     private static final int PARTITIONS = 4;
     /** Replay rate while a job runs (samples/s across all series) and series interleaved at a time. */
@@ -141,8 +148,8 @@ class FlinkClusterIT {
         Files.createDirectories(WORK);
         modelA = WORK.resolve("cbf-a.model.json");
         modelB = WORK.resolve("cbf-b.model.json");
-        idA = saveModel(EarlyFixtures.train(dataA, false), modelA);
-        idB = saveModel(EarlyFixtures.train(dataB, false), modelB);
+        idA = saveModel(train(dataA, DIMS_A), modelA);
+        idB = saveModel(train(dataB, DIMS_B), modelB);
         assertTrue(!idA.equals(idB), "the two models differ");
 
         kafka = LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(PARTITIONS));
@@ -155,6 +162,17 @@ class FlinkClusterIT {
                 Map.of());
         rest = new FlinkRest(cluster.restUrl());
         jarId = rest.uploadJar(JOB_JAR);
+    }
+
+    /** EarlyFixtures' fixed small parameters (fast to train), with the LDG dimension ℓ given. */
+    private static VigilModel train(TrainTest data, int dims) {
+        TrainParams p = TrainParams.defaults()
+                .withGamma(0.3)
+                .withDims(dims)
+                .withNeighbors(8)
+                .withQdaNeighbors(8);
+        VigilModel m = Trainer.train(data.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
+        return EarlyModelTrainer.addSections(m, data.train(), EarlyModelTrainer.Params.defaults());
     }
 
     private static String saveModel(VigilModel model, Path file) throws IOException {
