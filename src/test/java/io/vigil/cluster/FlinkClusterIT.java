@@ -468,7 +468,10 @@ class FlinkClusterIT {
                 undecided <= restarted,
                 "only restarted series lack a decision: " + undecided + " undecided, " + restarted + " restarted");
         long logged = loggedRestarts();
-        assertEquals(restarted, logged, "the restarts logged by the TaskManagers (totals at close) match the metric");
+        assertEquals(
+                restarted,
+                logged,
+                "the sessions discarded at restore, as logged by the TaskManagers, match the metric");
         FIGURE_LINES.put(
                 "Model upgrade by savepoint (" + UPGRADE_SERIES + " more series, resumed with model B)",
                 String.format(
@@ -482,9 +485,9 @@ class FlinkClusterIT {
                         undecided));
     }
 
-    /** Sums the totals the keyed function logs at close ("… N series … restarted … in total"). */
+    /** Sums the counts the early-decision subtasks log at restore ("… discarded N restored series sessions …"). */
     private static long loggedRestarts() throws IOException {
-        Pattern total = Pattern.compile("restarted (\\d+) series in total");
+        Pattern total = Pattern.compile("discarded (\\d+) restored series sessions");
         long sum = 0;
         for (FlinkProcessCluster.Node n : cluster.liveTaskManagers()) {
             for (String line : Files.readAllLines(n.log(), StandardCharsets.UTF_8)) {
