@@ -183,24 +183,6 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         sessions.update(alive);
     }
 
-    /**
-     * Logs, once per parallel instance, the total of series restarted because their restored state came from
-     * another model or estimator (the WARNs while running are rate-limited to powers of two).
-     */
-    @Override
-    public void close() throws Exception {
-        long n = incompatibleRestarts == null ? 0 : incompatibleRestarts.getCount();
-        if (n > 0) {
-            LOG.warn(
-                    "Subtask {} of the early-decision stage restarted {} series in total: their restored state came "
-                            + "from another model or estimator; model now {}",
-                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                    n,
-                    ModelId.of(modelBytes));
-        }
-        super.close();
-    }
-
     /** Routes tracker output to the collector and side output, counting as it goes. */
     private final class Emitter implements SeriesTracker.Output {
         private final Counter early;
