@@ -39,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * <p>The model travels inside the function as the model file's bytes, so a cluster needs no shared model path;
  * each parallel instance parses it once in {@link #open}.
  *
+ * <p>Restored sessions of another model or estimator are discarded at restore by {@link EarlyDecisionOperator}
+ * (counted and logged once per subtask); without that operator (e.g. a plain {@code KeyedProcessOperator}) the
+ * {@link SeriesTracker} restarts each such series on its next sample instead.
+ *
  * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
  * {@code deadLetters_<reason>}, {@code incompatibleStateRestarts}, histograms {@code decisionFractionPermille}
  * (1000·t/d per decision) and {@code sampleProcessingNanos}.
@@ -94,12 +98,39 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         return new SeriesTracker(classifier, settings, id, ModelId.tag(id, params.estimator()));
     }
 
+    /** The descriptor of the per-series session state. */
+    static ValueStateDescriptor<SeriesSession> stateDescriptor() {
+        return new ValueStateDescriptor<>(STATE_NAME, SeriesSessionSerializer.INSTANCE);
+    }
+
+    /** The tag this function's sessions carry (model file id and estimator). */
+    long modelTag() {
+        return ModelId.tag(ModelId.of(modelBytes), params.estimator());
+    }
+
+    /**
+     * Called once after {@link #open} by {@link EarlyDecisionOperator} with the number of restored sessions it
+     * discarded because they came from another model or estimator: counted in {@code incompatibleStateRestarts}
+     * and logged once with the total.
+     */
+    void restoredIncompatible(long discarded) {
+        if (discarded <= 0) {
+            return;
+        }
+        incompatibleRestarts.inc(discarded);
+        LOG.warn(
+                "Subtask {} of the early-decision stage discarded {} restored series sessions of another model or "
+                        + "estimator; those series restart with their next sample under model {}",
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                discarded,
+                ModelId.of(modelBytes));
+    }
+
     @Override
     public void open(OpenContext openContext) {
         tracker = buildTracker();
         workspace = tracker.classifier().newWorkspace();
-        sessions =
-                getRuntimeContext().getState(new ValueStateDescriptor<>(STATE_NAME, SeriesSessionSerializer.INSTANCE));
+        sessions = getRuntimeContext().getState(stateDescriptor());
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         samplesIn = metrics.counter("samplesIn");
         incompatibleRestarts = metrics.counter("incompatibleStateRestarts");

@@ -24,7 +24,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
  * The Vigil stream job: Kafka samples → decode (bad records to dead letters) → {@code keyBy(series)} → {@link
- * EarlyDecisionFunction} → decisions topic, plus the dead-letter topic. {@link #pipeline} is the topology between
+ * EarlyDecisionFunction} (run by {@link EarlyDecisionOperator}, which also discards restored state of another model)
+ * → decisions topic, plus the dead-letter topic. {@link #pipeline} is the topology between
  * source and sinks, so tests run the production pipeline on bounded inputs; {@link #attach} adds the Kafka edges.
  * {@link #main} is the entry point of {@code flink run} and takes {@code vigil run}'s flags.
  *
@@ -64,10 +65,11 @@ public final class VigilJob {
                 .name("Route rejected records")
                 .returns(TypeInformation.of(SampleEvent.class));
         SingleOutputStreamOperator<DecisionRecord> decisions = accepted.keyBy(e -> e.series, Types.STRING)
-                .process(new EarlyDecisionFunction(modelBytes, params, settings))
-                .uid("early-decision")
-                .name("Reliable early decision")
-                .returns(TypeInformation.of(DecisionRecord.class));
+                .transform(
+                        "Reliable early decision",
+                        TypeInformation.of(DecisionRecord.class),
+                        new EarlyDecisionOperator(new EarlyDecisionFunction(modelBytes, params, settings)))
+                .uid("early-decision");
         DataStream<DeadLetter> dead = accepted.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS)
                 .union(decisions.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS));
         return new Outputs(decisions, dead);

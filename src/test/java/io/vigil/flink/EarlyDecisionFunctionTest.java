@@ -267,4 +267,58 @@ class EarlyDecisionFunctionTest {
             assertEquals(0, h.numKeyedStateEntries());
         }
     }
+
+    @Test
+    void restoredStateOfAnotherModelIsDiscardedAtRestore() throws Exception {
+        OperatorSubtaskState snapshot;
+        List<SampleEvent> ea = StreamFixtures.events(2, 0);
+        List<SampleEvent> eb = StreamFixtures.events(3, 100);
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new EarlyDecisionOperator(
+                        new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS)),
+                (SampleEvent e) -> e.series,
+                Types.STRING)) {
+            h.open();
+            for (int t = 0; t < 2; t++) {
+                h.processElement(ea.get(t), 0L);
+                h.processElement(eb.get(t), 0L);
+            }
+            assertTrue(h.extractOutputValues().isEmpty());
+            assertEquals(2, h.numKeyedStateEntries());
+            snapshot = h.snapshot(1L, 0L);
+        }
+        byte[] otherModel = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
+        otherModel[otherModel.length - 1] = (byte) '\n';
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new EarlyDecisionOperator(new EarlyDecisionFunction(otherModel, StreamFixtures.PARAMS, SETTINGS)),
+                (SampleEvent e) -> e.series,
+                Types.STRING)) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            assertEquals(0, h.numKeyedStateEntries(), "both sessions discarded at restore");
+            for (SampleEvent e : ea) {
+                h.processElement(e, 0L);
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size());
+            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
+        }
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new EarlyDecisionOperator(
+                        new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS)),
+                (SampleEvent e) -> e.series,
+                Types.STRING)) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            assertEquals(2, h.numKeyedStateEntries(), "same model: sessions kept");
+            for (int t = 2; t < ea.size(); t++) {
+                h.processElement(ea.get(t), 0L);
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size());
+            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
+        }
+    }
 }
