@@ -1244,8 +1244,11 @@ public final class LocalQda {
 
     /**
      * The k-nearest set of class g at q into {@code ws.mask} from the tracker's estimates (see {@link
-     * #classGaussians(double[], Workspace, DotTracker, int, double, double[][], double[][], double[])}). Every
-     * estimate a_i lies within {@code tol} of the distance D_i the full search computes. With a_(k) and a_(k+1) the
+     * #classGaussians(double[], Workspace, DotTracker, int, double, double[][], double[][], double[])}). The
+     * estimate a_i = fl(‖y_i‖² − 2 dot_i) leaves out ‖q‖², common to every point, so that a_i and its order
+     * statistics move little from one query to the next; with ‖q‖² added exactly, every a_i lies within τ =
+     * {@code tol} of the distance D_i the full search computes (the comparisons below are differences, where the
+     * common term cancels; read a_i as a_i + ‖q‖²). With a_(k) and a_(k+1) the
      * k-th and (k+1)-th smallest estimates: at least k points have D ≤ a_(k) + τ, so a point with a_i &gt; a_(k) +
      * 2τ has D_i &gt; a_(k) + τ and is out (strictly, so no tie can bring it back); at most k points (i among them)
      * have a &lt; a_(k+1), so a point with a_i &lt; a_(k+1) − 2τ, whose D_i is below every D_j of the others, is in.
@@ -1257,18 +1260,29 @@ public final class LocalQda {
         int off = tr.table.offsets[g];
         double[] dot = tr.dot;
         double[] sq = tr.table.squaredNorms;
-        double qq = tr.queryNormSquared;
         double[] est = ws.estimate;
         double[] vals = ws.values;
-        for (int i = 0; i < n; i++) {
-            double a = (qq - 2 * dot[off + i]) + sq[off + i];
-            est[i] = a;
-            vals[i] = a;
-        }
-        double kth = kthSmallest(vals, n, m);
+        // a_(k) and a_(k+1) in the same pass when the previous query's neighbour set S (m points) still holds the m
+        // smallest estimates, max over S < min outside S (the usual case: the set changes in a minority of
+        // samples); otherwise a quickselect.
+        long[] prev = tr.masks[g];
+        boolean known = tr.hasMoments[g];
+        double kth = Double.NEGATIVE_INFINITY;
         double next = Double.POSITIVE_INFINITY;
-        for (int j = m; j < n; j++) {
-            next = Math.min(next, vals[j]);
+        for (int i = 0; i < n; i++) {
+            double a = sq[off + i] - 2 * dot[off + i];
+            est[i] = a;
+            boolean was = ((prev[i >>> 6] >>> i) & 1L) != 0;
+            kth = was ? Math.max(kth, a) : kth;
+            next = was ? next : Math.min(next, a);
+        }
+        if (!known || !(kth < next) || bitCount(prev) != m) {
+            System.arraycopy(est, 0, vals, 0, n);
+            kth = kthSmallest(vals, n, m);
+            next = Double.POSITIVE_INFINITY;
+            for (int j = m; j < n; j++) {
+                next = Math.min(next, vals[j]);
+            }
         }
         double margin = 2 * tol;
         double outCut = kth + margin;
@@ -1280,12 +1294,11 @@ public final class LocalQda {
         int b = 0;
         for (int i = 0; i < n; i++) {
             double a = est[i];
-            if (a < inCut) {
-                mask[i >>> 6] |= 1L << i;
-                sure++;
-            } else if (a <= outCut) {
-                band[b++] = i;
-            }
+            int in = a < inCut ? 1 : 0;
+            mask[i >>> 6] |= (long) in << i;
+            sure += in;
+            band[b] = i;
+            b += (in == 0 && a <= outCut) ? 1 : 0;
         }
         int need = m - sure;
         if (need == 0) {
@@ -1449,8 +1462,6 @@ public final class LocalQda {
         private int time = -1;
         /** Bound on |dot_i − q·y_i| (exact product of the stored query and the point) for every i. */
         private double drift;
-        /** ‖q‖², computed. */
-        private double queryNormSquared;
         /** Queries answered with a full recomputation of the dot products (for tests and diagnostics). */
         private long resyncs;
 
@@ -1483,15 +1494,15 @@ public final class LocalQda {
         /**
          * Moves the dot products to q: by the step when it follows the last query, otherwise (or when the
          * accumulated bound grows past {@link #RESYNC_FRACTION}) recomputed. Returns the screening tolerance τ:
-         * a bound on |â_i − D_i| for the estimate â_i = (‖q‖² − 2 dot_i) + ‖y_i‖² as computed and the distance
-         * D_i the full search computes; +∞ when q is not finite.
+         * a bound on |(â_i + ‖q‖²) − D_i| for the estimate â_i = fl(‖y_i‖² − 2 dot_i) and the distance D_i the
+         * full search computes (‖q‖² exact); +∞ when q is not finite.
          *
          * <p>Error analysis (u = 2⁻⁵³, Y = max‖y_i‖, first order; every term is multiplied by {@link #TRACK_GUARD}):
          * one step changes the exact product q·y_i by (q − q′)·y_i = e·(p·y_i) + r·y_i, with r = (q − q′) − p·e
          * measured as computed (its rounding ≤ 2u(‖q‖ + ‖q′‖ + |e|‖p‖)); the table entry has |T − p·y_i| ≤
          * ℓu‖p‖Y, the update fl(dot + fl(e·T)) rounds by ≤ u(|e|‖p‖Y + ‖q‖Y + drift). A recomputed fl(q·y_i) errs
-         * by ≤ ℓu‖q‖Y. In the estimate, ‖q‖² and ‖y_i‖² err by ≤ ℓu times themselves and the two additions by
-         * ≤ 2u(‖q‖ + Y)²; the full search's D_i by ≤ (ℓ + 1)u·D_i ≤ (ℓ + 1)u(‖q‖ + Y)². So τ = 2·drift +
+         * by ≤ ℓu‖q‖Y. In the estimate, the stored ‖y_i‖² errs by ≤ ℓu·Y² and the subtraction by
+         * ≤ u(Y² + 2‖q‖Y + 2·drift); the computed ‖q‖ that scales the bound is itself within ℓu; the full search's D_i by ≤ (ℓ + 1)u·D_i ≤ (ℓ + 1)u(‖q‖ + Y)². So τ = 2·drift +
          * (2ℓ + 8)u(‖q‖ + Y)², times the guard, plus {@link #TRACK_FLOOR}.
          */
         private double advance(double[] q, int step, double e) {
@@ -1539,7 +1550,6 @@ public final class LocalQda {
                 resyncs++;
             }
             System.arraycopy(q, 0, query, 0, dim);
-            queryNormSquared = qq;
             time = step >= 0 && step < table.steps ? step + 1 : -1;
             return (2 * drift + TRACK_GUARD * (2 * dim + 8) * u * scale) * (1 + 8 * u) + TRACK_FLOOR;
         }
@@ -1573,6 +1583,14 @@ public final class LocalQda {
                 }
             }
         }
+    }
+
+    private static int bitCount(long[] mask) {
+        int c = 0;
+        for (long w : mask) {
+            c += Long.bitCount(w);
+        }
+        return c;
     }
 
     private static int maskWords(LocalQda model) {
