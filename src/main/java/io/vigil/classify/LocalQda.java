@@ -1276,17 +1276,50 @@ public final class LocalQda {
             kth = was ? Math.max(kth, a) : kth;
             next = was ? next : Math.min(next, a);
         }
-        if (!known || !(kth < next) || bitCount(prev) != m) {
+        boolean sameSet = known && bitCount(prev) == m;
+        if (sameSet && kth >= next) {
+            // The set changed: a_(k) and a_(k+1) lie in the zone [min outside S, max over S], below which there are
+            // only members of S (fewer than m), and above whose top there are at least m + 1 points in all.
+            int below = 0;
+            int z = 0;
+            for (int i = 0; i < n; i++) {
+                double a = est[i];
+                below += a < next ? 1 : 0;
+                vals[z] = a;
+                z += (a >= next && a <= kth) ? 1 : 0;
+            }
+            int rank = m - below;
+            if (rank >= 1 && rank < z) {
+                double lo = kthSmallest(vals, z, rank);
+                double hi = Double.POSITIVE_INFINITY;
+                for (int j = rank; j < z; j++) {
+                    hi = Math.min(hi, vals[j]);
+                }
+                kth = lo;
+                next = hi;
+            } else {
+                sameSet = false; // not finite: select among all
+            }
+            known = false;
+        }
+        if (!sameSet) {
             System.arraycopy(est, 0, vals, 0, n);
             kth = kthSmallest(vals, n, m);
             next = Double.POSITIVE_INFINITY;
             for (int j = m; j < n; j++) {
                 next = Math.min(next, vals[j]);
             }
+            known = false;
         }
         double margin = 2 * tol;
         double outCut = kth + margin;
         double inCut = next - margin;
+        if (known && kth < inCut && next > outCut) {
+            // S is still the set of the m smallest estimates, with a gap of more than 2τ to the rest: every member
+            // is certainly in and every other point certainly out, which the pass below would find point by point.
+            System.arraycopy(prev, 0, ws.mask, 0, prev.length);
+            return true;
+        }
         long[] mask = ws.mask;
         Arrays.fill(mask, 0L);
         int[] band = ws.order;
