@@ -19,7 +19,8 @@ import java.util.Arrays;
  * Workspace}, which belongs to one thread at a time. Neighbour ties (equal distances) are broken by the
  * lower training index, so results are deterministic. {@link #predict} and {@link #classGaussians} sum the
  * neighbours' statistics two-pass in increasing index order, a function of the neighbour set alone, so the
- * cached search of {@link NeighbourCache} gives bit-identical Gaussians; {@link #predictEachK} accumulates them
+ * cached search of {@link NeighbourCache} and the dot-product screening of {@link DotTracker} give bit-identical
+ * Gaussians; {@link #predictEachK} accumulates them
  * one-pass (Welford) in order of increasing distance, which scores every candidate k of a cross-validation grid
  * from one neighbour search.
  */
