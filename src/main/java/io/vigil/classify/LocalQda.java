@@ -19,7 +19,8 @@ import java.util.Arrays;
  * Workspace}, which belongs to one thread at a time. Neighbour ties (equal distances) are broken by the
  * lower training index, so results are deterministic. {@link #predict} and {@link #classGaussians} sum the
  * neighbours' statistics two-pass in increasing index order, a function of the neighbour set alone, so the
- * cached search of {@link NeighbourCache} gives bit-identical Gaussians; {@link #predictEachK} accumulates them
+ * cached search of {@link NeighbourCache} and the dot-product screening of {@link DotTracker} give bit-identical
+ * Gaussians; {@link #predictEachK} accumulates them
  * one-pass (Welford) in order of increasing distance, which scores every candidate k of a cross-validation grid
  * from one neighbour search.
  */
@@ -1115,6 +1116,517 @@ public final class LocalQda {
         }
     }
 
+    /**
+     * Most doubles a {@link DotTable} may hold, d·n ≤ 2²⁴ (128 MB): beyond that {@link #fitsDotTable} is false and
+     * the early classifier keeps the {@link NeighbourCache}. The benchmark's table (d = 1,024, n = 1,000) is 8 MB.
+     */
+    public static final long MAX_DOT_TABLE_DOUBLES = 1L << 24;
+
+    /**
+     * Safety factor on every rounding-error bound of the dot-product screening ({@link DotTracker}): each bound
+     * below is a first-order bound of the form c·u·(magnitudes), u = 2⁻⁵³; multiplying by 4 covers the
+     * second-order terms, the rounding of the bounds' own arithmetic (norms, sums) and of the comparisons.
+     */
+    static final double TRACK_GUARD = 4.0;
+
+    /**
+     * Largest accumulated drift of a {@link DotTracker}'s dot products, relative to (‖m‖ + max‖y‖)², before they are
+     * recomputed exactly (O(nℓ)). A step of the conditional mean adds ≈ 1e-14 of that scale, so over d = 1,024
+     * samples the drift stays near 1e-11 and this only triggers when the query jumps (a reset, a restored or reused
+     * state), where the measured residual is of the order of the jump itself; the screening stays exact either way,
+     * this only keeps the band of exactly evaluated points narrow.
+     */
+    static final double RESYNC_FRACTION = 1e-8;
+
+    /** Absolute floor of the screening tolerance, far above the rounding of squared distances that underflow. */
+    static final double TRACK_FLOOR = 1e-290;
+
+    private static final double UNIT_ROUNDOFF = 0x1p-53;
+
+    /**
+     * True when a {@link DotTable} for {@code steps} gain vectors fits under {@link #MAX_DOT_TABLE_DOUBLES}.
+     *
+     * @param steps number of gain vectors (the series length d)
+     */
+    public boolean fitsDotTable(int steps) {
+        return steps >= 1 && (long) steps * size <= MAX_DOT_TABLE_DOUBLES;
+    }
+
+    /**
+     * The table T[t][i] = p_t·y_i of a known sequence of query steps p_0..p_{d−1} against every training point y_i,
+     * for {@link DotTracker}s (thesis §5.6.1; method notes §3.1: for the joint estimator the conditional mean moves
+     * as m_y(t+1) = m_y(t) + p_t·e_t with p_t = (BᵀL)[:, t]). Built once, O(d·n·ℓ); immutable and shared by every
+     * series. Memory 8·d·n bytes (8 MB at d = 1,024, n = 1,000) plus 16·n + 8·d for the norms.
+     *
+     * @param gains d rows p_t, each of length {@link #dim()}; copied into the table, not kept
+     * @throws IllegalArgumentException on a row of the wrong length, non-finite values, or a table above {@link
+     *     #MAX_DOT_TABLE_DOUBLES}
+     */
+    public DotTable dotTable(double[][] gains) {
+        if (!fitsDotTable(gains.length)) {
+            throw new IllegalArgumentException("local QDA: a dot table for " + gains.length + " steps and " + size
+                    + " training points exceeds " + MAX_DOT_TABLE_DOUBLES + " doubles");
+        }
+        return new DotTable(this, gains);
+    }
+
+    /**
+     * {@link #classGaussians(double[], Workspace, double[][], double[][], double[])} for a query that moves by known
+     * steps, q(t+1) = q(t) + p_t·e_t (the conditional mean m_y of the joint estimator, thesis §5.6.1, method notes
+     * §3.1), with bit-for-bit the same results as the plain search. The tracker keeps dot_i ≈ q·y_i for every
+     * training point, advanced by e_t·T[t][i] in O(n), so ‖q − y_i‖² ≈ ‖q‖² − 2 dot_i + ‖y_i‖² costs O(n) per
+     * query instead of O(nℓ). That expansion cancels and drifts, so it only screens: with a rigorous bound τ on its
+     * distance from the distance the full search computes, a point more than 2τ above the k-th smallest estimate is
+     * certainly out, a point more than 2τ below the (k+1)-th certainly in, and only the points in between (usually
+     * none or a few) get exact distances, computed as the full search does, so ties resolve identically.
+     *
+     * <p>The tracker is validated by what it stores: the step is applied only when the tracker last saw step − 1,
+     * and the bound grows by the measured residual ‖(q − q_prev) − p_t·e_t‖ (times max‖y_i‖), so any other query
+     * (a reset, restored, copied or reused state, or a caller's inconsistent e) only widens the band or, above
+     * {@link #RESYNC_FRACTION}, makes the tracker recompute its dot products exactly (O(nℓ)).
+     *
+     * @param q the query (m_y after the step); not modified
+     * @param tracker the series' tracker of this model; updated
+     * @param step t, the index of the gain p_t the query has just moved by (0-based)
+     * @param innovation e_t
+     * @throws IllegalArgumentException as the plain overload, or when the tracker belongs to another model
+     */
+    public void classGaussians(
+            double[] q,
+            Workspace ws,
+            DotTracker tracker,
+            int step,
+            double innovation,
+            double[][] means,
+            double[][] variances,
+            double[] logPriorsOut) {
+        checkQuery(q, ws);
+        checkRows("means", means);
+        checkRows("variances", variances);
+        if (logPriorsOut.length < numClasses) {
+            throw new IllegalArgumentException(
+                    "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
+        }
+        if (tracker.table.owner != this) {
+            throw new IllegalArgumentException("local QDA: dot tracker belongs to another model");
+        }
+        double tol = tracker.advance(q, step, innovation);
+        for (int g = 0; g < numClasses; g++) {
+            logPriorsOut[g] = logPriors[g];
+            int n = classSizes[g];
+            if (n == 0) {
+                Arrays.fill(means[g], 0, dim, Double.NaN);
+                Arrays.fill(variances[g], 0, dim, Double.NaN);
+                continue;
+            }
+            int m = Math.min(k, n);
+            if (m == n) {
+                allOf(n, ws.mask);
+            } else if (!(tol < Double.POSITIVE_INFINITY) || !screenedSet(q, g, m, tracker, tol, ws)) {
+                fullSearch(q, g, m, ws);
+            }
+            long[] cachedMask = tracker.masks[g];
+            if (tracker.hasMoments[g] && Arrays.equals(cachedMask, ws.mask)) {
+                System.arraycopy(tracker.means[g], 0, means[g], 0, dim);
+                System.arraycopy(tracker.variances[g], 0, variances[g], 0, dim);
+                continue;
+            }
+            momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
+            for (int t = 0; t < dim; t++) {
+                means[g][t] = ws.mean[t];
+                variances[g][t] = ws.m2[t] / m + COVARIANCE_RIDGE;
+            }
+            System.arraycopy(ws.mask, 0, cachedMask, 0, cachedMask.length);
+            System.arraycopy(means[g], 0, tracker.means[g], 0, dim);
+            System.arraycopy(variances[g], 0, tracker.variances[g], 0, dim);
+            tracker.hasMoments[g] = true;
+        }
+    }
+
+    /**
+     * The k-nearest set of class g at q into {@code ws.mask} from the tracker's estimates (see {@link
+     * #classGaussians(double[], Workspace, DotTracker, int, double, double[][], double[][], double[])}). The
+     * estimate a_i = fl(‖y_i‖² − 2 dot_i) leaves out ‖q‖², common to every point, so that a_i and its order
+     * statistics move little from one query to the next; with ‖q‖² added exactly, every a_i lies within τ =
+     * {@code tol} of the distance D_i the full search computes (the comparisons below are differences, where the
+     * common term cancels; read a_i as a_i + ‖q‖²). With a_(k) and a_(k+1) the
+     * k-th and (k+1)-th smallest estimates: at least k points have D ≤ a_(k) + τ, so a point with a_i &gt; a_(k) +
+     * 2τ has D_i &gt; a_(k) + τ and is out (strictly, so no tie can bring it back); at most k points (i among them)
+     * have a &lt; a_(k+1), so a point with a_i &lt; a_(k+1) − 2τ, whose D_i is below every D_j of the others, is in.
+     * The rest, the band, get exact distances and fill the remaining places by (distance, index). Returns false
+     * (caller searches in full) only if the band is too small, which the bound rules out.
+     */
+    private boolean screenedSet(double[] q, int g, int m, DotTracker tr, double tol, Workspace ws) {
+        int n = classSizes[g];
+        int off = tr.table.offsets[g];
+        double[] dot = tr.dot;
+        double[] sq = tr.table.squaredNorms;
+        double[] est = ws.estimate;
+        double[] vals = ws.values;
+        // a_(k) and a_(k+1) in the same pass when the previous query's neighbour set S (m points) still holds the m
+        // smallest estimates, max over S < min outside S (the usual case: the set changes in a minority of
+        // samples); otherwise a quickselect.
+        long[] prev = tr.masks[g];
+        boolean known = tr.hasMoments[g];
+        double kth = Double.NEGATIVE_INFINITY;
+        double next = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            double a = sq[off + i] - 2 * dot[off + i];
+            est[i] = a;
+            boolean was = ((prev[i >>> 6] >>> i) & 1L) != 0;
+            kth = was ? Math.max(kth, a) : kth;
+            next = was ? next : Math.min(next, a);
+        }
+        boolean sameSet = known && bitCount(prev) == m;
+        if (sameSet && kth >= next) {
+            // The set changed: a_(k) and a_(k+1) lie in the zone [min outside S, max over S], below which there are
+            // only members of S (fewer than m), and above whose top there are at least m + 1 points in all.
+            int below = 0;
+            int z = 0;
+            for (int i = 0; i < n; i++) {
+                double a = est[i];
+                below += a < next ? 1 : 0;
+                vals[z] = a;
+                z += (a >= next && a <= kth) ? 1 : 0;
+            }
+            int rank = m - below;
+            if (rank >= 1 && rank < z) {
+                double lo = kthSmallest(vals, z, rank);
+                double hi = Double.POSITIVE_INFINITY;
+                for (int j = rank; j < z; j++) {
+                    hi = Math.min(hi, vals[j]);
+                }
+                kth = lo;
+                next = hi;
+            } else {
+                sameSet = false; // not finite: select among all
+            }
+            known = false;
+        }
+        if (!sameSet) {
+            System.arraycopy(est, 0, vals, 0, n);
+            kth = kthSmallest(vals, n, m);
+            next = Double.POSITIVE_INFINITY;
+            for (int j = m; j < n; j++) {
+                next = Math.min(next, vals[j]);
+            }
+            known = false;
+        }
+        double margin = 2 * tol;
+        double outCut = kth + margin;
+        double inCut = next - margin;
+        if (known && kth < inCut && next > outCut) {
+            // S is still the set of the m smallest estimates, with a gap of more than 2τ to the rest: every member
+            // is certainly in and every other point certainly out, which the pass below would find point by point.
+            System.arraycopy(prev, 0, ws.mask, 0, prev.length);
+            return true;
+        }
+        long[] mask = ws.mask;
+        Arrays.fill(mask, 0L);
+        int[] band = ws.order;
+        int sure = 0;
+        int b = 0;
+        for (int i = 0; i < n; i++) {
+            double a = est[i];
+            int in = a < inCut ? 1 : 0;
+            mask[i >>> 6] |= (long) in << i;
+            sure += in;
+            band[b] = i;
+            b += (in == 0 && a <= outCut) ? 1 : 0;
+        }
+        int need = m - sure;
+        if (need == 0) {
+            return true;
+        }
+        if (need > b) {
+            return false; // impossible when the bound holds; the full search is the safe answer
+        }
+        double[] dist = ws.dist;
+        exactDistances(q, classPoints[g], band, b, dist);
+        double cut = Double.POSITIVE_INFINITY;
+        if (need < b) {
+            for (int j = 0; j < b; j++) {
+                vals[j] = dist[band[j]];
+            }
+            cut = kthSmallest(vals, b, need);
+        }
+        // The band is in increasing index order, so distance ties at the cut go to the lower indices.
+        int less = 0;
+        for (int j = 0; j < b; j++) {
+            if (dist[band[j]] < cut) {
+                less++;
+            }
+        }
+        int ties = need - less;
+        for (int j = 0; j < b; j++) {
+            int idx = band[j];
+            double d = dist[idx];
+            if (d < cut || (d == cut && ties-- > 0)) {
+                mask[idx >>> 6] |= 1L << idx;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A fresh dot tracker for one series (see {@link DotTracker}).
+     *
+     * @param table a table of this model
+     * @throws IllegalArgumentException when the table belongs to another model
+     */
+    public DotTracker newTracker(DotTable table) {
+        if (table.owner != this) {
+            throw new IllegalArgumentException("local QDA: dot table belongs to another model");
+        }
+        return new DotTracker(table);
+    }
+
+    /** See {@link LocalQda#dotTable}. Immutable, thread-safe. */
+    public static final class DotTable {
+        private final LocalQda owner;
+        private final int steps;
+        /** Row t (length n, classes concatenated in class order, points in class order) = p_t·y_i. */
+        private final double[] table;
+        /** ‖p_t‖, rounded up. */
+        private final double[] gainNorms;
+        /** ‖y_i‖², classes concatenated. */
+        private final double[] squaredNorms;
+        /** max_i ‖y_i‖, rounded up. */
+        private final double maxNorm;
+        /** Start of each class in a row. */
+        private final int[] offsets;
+        /** The gains p_t, row-major d × ℓ, for the step residual. */
+        private final double[] gains;
+
+        private DotTable(LocalQda owner, double[][] gains) {
+            this.owner = owner;
+            int dim = owner.dim;
+            int n = owner.size;
+            this.steps = gains.length;
+            this.offsets = new int[owner.numClasses];
+            for (int g = 1; g < owner.numClasses; g++) {
+                offsets[g] = offsets[g - 1] + owner.classSizes[g - 1];
+            }
+            this.squaredNorms = new double[n];
+            double max = 0;
+            for (int g = 0; g < owner.numClasses; g++) {
+                double[] pts = owner.classPoints[g];
+                for (int i = 0; i < owner.classSizes[g]; i++) {
+                    double s = 0;
+                    for (int t = 0; t < dim; t++) {
+                        s += pts[i * dim + t] * pts[i * dim + t];
+                    }
+                    squaredNorms[offsets[g] + i] = s;
+                    max = Math.max(max, s);
+                }
+            }
+            this.maxNorm = Math.sqrt(max) * (1 + 4 * dim * UNIT_ROUNDOFF);
+            this.table = new double[steps * n];
+            this.gainNorms = new double[steps];
+            this.gains = new double[steps * dim];
+            for (int s = 0; s < steps; s++) {
+                double[] p = gains[s];
+                if (p.length != dim) {
+                    throw new IllegalArgumentException(
+                            "local QDA: gain " + s + " has length " + p.length + ", model has dimension " + dim);
+                }
+                double pp = 0;
+                for (int t = 0; t < dim; t++) {
+                    if (!Double.isFinite(p[t])) {
+                        throw new IllegalArgumentException("local QDA: gain " + s + " is not finite");
+                    }
+                    pp += p[t] * p[t];
+                }
+                gainNorms[s] = Math.sqrt(pp) * (1 + 4 * dim * UNIT_ROUNDOFF);
+                System.arraycopy(p, 0, this.gains, s * dim, dim);
+                int row = s * n;
+                for (int g = 0; g < owner.numClasses; g++) {
+                    int ng = owner.classSizes[g];
+                    double[] byDim = owner.classPointsByDim[g];
+                    int base = row + offsets[g];
+                    for (int t = 0; t < dim; t++) {
+                        double pt = p[t];
+                        int col = t * ng;
+                        for (int i = 0; i < ng; i++) {
+                            table[base + i] += pt * byDim[col + i];
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Number of steps d (rows). */
+        public int steps() {
+            return steps;
+        }
+
+        /** True when this table was made by {@code model}'s {@link LocalQda#dotTable}. */
+        public boolean belongsTo(LocalQda model) {
+            return owner == model;
+        }
+    }
+
+    /**
+     * The per-series state of the screened search of {@link #classGaussians(double[], Workspace, DotTracker, int,
+     * double, double[][], double[][], double[])} (thesis §5.6.1; method notes §3.1): the dot products dot_i ≈
+     * q·y_i of the last query with every training point, a rigorous bound on their error, the last query and the
+     * index of the next expected step; and per class the last neighbour set and its Gaussian, reused when the set is
+     * unchanged (the set changes in a minority of samples).
+     *
+     * <p>Why: the early-decision rule refits local QDA's class Gaussians around the conditional mean m_y every
+     * sample, a k-nearest-neighbour search over all n training points in ℓ dimensions; with the dot products
+     * advanced by the known step the screening costs O(n) and exact distances are needed only at the k-th
+     * neighbour's boundary.
+     *
+     * <p>Derived and transient: never serialised; when missing, stale or handed another series it recomputes its
+     * dot products from the query in O(nℓ) (see the method). Memory: n + ℓ doubles for the dot products and the
+     * query, plus per class 2ℓ doubles and ⌈max n_g/64⌉ longs for the cached Gaussian — 8·(n + ℓ + 2Gℓ) + 8·G·⌈max n_g/64⌉
+     * ≈ 13 KB for n = 1,000, G = 10, ℓ = 30 (the {@link NeighbourCache} it replaces for the joint estimator took
+     * ≈ 22 KB). Not thread-safe: one series, one thread at a time.
+     */
+    public static final class DotTracker {
+        private final DotTable table;
+        private final double[] dot;
+        private final double[] query;
+        private final long[][] masks;
+        private final double[][] means;
+        private final double[][] variances;
+        private final boolean[] hasMoments;
+        /** The step expected next (the number of steps folded into {@link #dot}); −1 before the first query. */
+        private int time = -1;
+        /** Bound on |dot_i − q·y_i| (exact product of the stored query and the point) for every i. */
+        private double drift;
+        /** Queries answered with a full recomputation of the dot products (for tests and diagnostics). */
+        private long resyncs;
+
+        private DotTracker(DotTable table) {
+            this.table = table;
+            LocalQda owner = table.owner;
+            this.dot = new double[owner.size];
+            this.query = new double[owner.dim];
+            int g = owner.numClasses;
+            this.masks = new long[g][];
+            this.means = new double[g][owner.dim];
+            this.variances = new double[g][owner.dim];
+            this.hasMoments = new boolean[g];
+            int words = maskWords(owner);
+            for (int c = 0; c < g; c++) {
+                masks[c] = new long[words];
+            }
+        }
+
+        /** True when this tracker uses {@code t}, a table of the model. */
+        public boolean belongsTo(DotTable t) {
+            return table == t;
+        }
+
+        /** How many queries recomputed the dot products in full (first query, jumps). */
+        public long resyncs() {
+            return resyncs;
+        }
+
+        /**
+         * Moves the dot products to q: by the step when it follows the last query, otherwise (or when the
+         * accumulated bound grows past {@link #RESYNC_FRACTION}) recomputed. Returns the screening tolerance τ:
+         * a bound on |(â_i + ‖q‖²) − D_i| for the estimate â_i = fl(‖y_i‖² − 2 dot_i) and the distance D_i the
+         * full search computes (‖q‖² exact); +∞ when q is not finite.
+         *
+         * <p>Error analysis (u = 2⁻⁵³, Y = max‖y_i‖, first order; every term is multiplied by {@link #TRACK_GUARD}):
+         * one step changes the exact product q·y_i by (q − q′)·y_i = e·(p·y_i) + r·y_i, with r = (q − q′) − p·e
+         * measured as computed (its rounding ≤ 2u(‖q‖ + ‖q′‖ + |e|‖p‖)); the table entry has |T − p·y_i| ≤
+         * ℓu‖p‖Y, the update fl(dot + fl(e·T)) rounds by ≤ u(|e|‖p‖Y + ‖q‖Y + drift). A recomputed fl(q·y_i) errs
+         * by ≤ ℓu‖q‖Y. In the estimate, the stored ‖y_i‖² errs by ≤ ℓu·Y² and the subtraction by
+         * ≤ u(Y² + 2‖q‖Y + 2·drift); the computed ‖q‖ that scales the bound is itself within ℓu; the full search's D_i by ≤ (ℓ + 1)u·D_i ≤ (ℓ + 1)u(‖q‖ + Y)². So τ = 2·drift +
+         * (2ℓ + 8)u(‖q‖ + Y)², times the guard, plus {@link #TRACK_FLOOR}.
+         */
+        private double advance(double[] q, int step, double e) {
+            LocalQda owner = table.owner;
+            int dim = owner.dim;
+            double qq = 0;
+            double prevSq = 0;
+            for (int t = 0; t < dim; t++) {
+                qq += q[t] * q[t];
+                prevSq += query[t] * query[t];
+            }
+            double y = table.maxNorm;
+            double qNorm = Math.sqrt(qq);
+            double scale = (qNorm + y) * (qNorm + y);
+            if (!(scale < Double.POSITIVE_INFINITY)) {
+                time = -1;
+                return Double.POSITIVE_INFINITY;
+            }
+            double u = UNIT_ROUNDOFF;
+            boolean stepped = false;
+            if (step >= 0 && step == time && step < table.steps && Double.isFinite(e)) {
+                int pRow = step * owner.size;
+                double pNorm = table.gainNorms[step];
+                double rr = residualSquared(q, step, e);
+                double moved = Math.abs(e) * pNorm;
+                double prevNorm = Math.sqrt(prevSq);
+                double inc = y * (Math.sqrt(rr) + 2 * u * (qNorm + prevNorm + moved))
+                        + (dim + 2) * u * moved * y
+                        + u * (qNorm * y + drift);
+                double next = (drift + TRACK_GUARD * inc) * (1 + 4 * u);
+                if (2 * next <= RESYNC_FRACTION * scale) {
+                    double[] row = table.table;
+                    double[] d = dot;
+                    int n = d.length;
+                    for (int i = 0; i < n; i++) {
+                        d[i] += e * row[pRow + i];
+                    }
+                    drift = next;
+                    stepped = true;
+                }
+            }
+            if (!stepped) {
+                recompute(q);
+                drift = TRACK_GUARD * (dim + 2) * u * qNorm * y;
+                resyncs++;
+            }
+            System.arraycopy(q, 0, query, 0, dim);
+            time = step >= 0 && step < table.steps ? step + 1 : -1;
+            return (2 * drift + TRACK_GUARD * (2 * dim + 8) * u * scale) * (1 + 8 * u) + TRACK_FLOOR;
+        }
+
+        /** ‖(q − q′) − p_step·e‖² as computed, q′ the stored query. */
+        private double residualSquared(double[] q, int step, double e) {
+            double[] p = table.gains;
+            int base = step * query.length;
+            double s = 0;
+            for (int t = 0; t < query.length; t++) {
+                double r = (q[t] - query[t]) - p[base + t] * e;
+                s += r * r;
+            }
+            return s;
+        }
+
+        /** dot_i = fl(q·y_i) for every training point, O(nℓ). */
+        private void recompute(double[] q) {
+            LocalQda owner = table.owner;
+            Arrays.fill(dot, 0.0);
+            for (int g = 0; g < owner.numClasses; g++) {
+                int ng = owner.classSizes[g];
+                double[] byDim = owner.classPointsByDim[g];
+                int off = table.offsets[g];
+                for (int t = 0; t < owner.dim; t++) {
+                    double qt = q[t];
+                    int col = t * ng;
+                    for (int i = 0; i < ng; i++) {
+                        dot[off + i] += qt * byDim[col + i];
+                    }
+                }
+            }
+        }
+    }
+
+    private static int bitCount(long[] mask) {
+        int c = 0;
+        for (long w : mask) {
+            c += Long.bitCount(w);
+        }
+        return c;
+    }
+
     private static int maskWords(LocalQda model) {
         int maxClass = 0;
         for (int s : model.classSizes) {
@@ -1135,6 +1647,7 @@ public final class LocalQda {
         private final double[] m2;
         private final long[] mask;
         private final double[] values;
+        private final double[] estimate;
         private final int[] slot;
         private double[] bestScore = new double[K_GRID.length];
         private int added;
@@ -1151,6 +1664,7 @@ public final class LocalQda {
             this.m2 = new double[owner.dim];
             this.mask = new long[maskWords(owner)];
             this.values = new double[maxClass];
+            this.estimate = new double[maxClass];
             this.slot = new int[maxClass];
         }
 

@@ -32,9 +32,13 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Immutable and thread-safe; the per-series {@link SeriesState} and the per-thread {@link Workspace} are
  * the only mutable parts, so a stream job keeps one state per key and one workspace per operator instance.
- * {@link #observe} allocates nothing, except, with local QDA, a neighbour cache of ≈ 22 KB (G = 10, ℓ = 30,
- * k = 32) attached to a state the first time it is observed after creation or deserialisation (see {@link
- * LocalQda.NeighbourCache}); it makes the per-sample refit of the class Gaussians incremental and exact.
+ * {@link #observe} allocates nothing, except, with local QDA, a derived transient object attached to a state the
+ * first time it is observed after creation or deserialisation, which makes the per-sample refit of the class
+ * Gaussians around m_y (thesis §5.6.1) cheaper and stays exact: with the joint estimator a {@link
+ * LocalQda.DotTracker} (dot products of m_y with every training point, advanced by m_y's known step p_t·e_t,
+ * method notes §3.1; 8·(n + ℓ + 2Gℓ) bytes plus the class masks, ≈ 13 KB for n = 1,000, G = 10, ℓ = 30), backed
+ * by one shared table of 8·d·n bytes per classifier (8 MB at d = 1,024, n = 1,000); with the GMM estimator a
+ * {@link LocalQda.NeighbourCache} (≈ 22 KB for G = 10, ℓ = 30, k = 32).
  */
 public final class EarlyClassifier {
     /** Returned by {@link #observe} while the decision must wait. */
@@ -49,13 +53,22 @@ public final class EarlyClassifier {
     private final Standardizer standardizer;
     private final SetConstruction sets;
     private final LocalQda localQda;
+    /**
+     * For local QDA with the joint estimator: p_t·y_i for every step and training point, so each series' search
+     * around m_y is screened in O(n) per sample ({@link LocalQda.DotTracker}); null otherwise (GMM estimator,
+     * linear SVM, or a table above {@link LocalQda#MAX_DOT_TABLE_DOUBLES}), which keep the {@link
+     * LocalQda.NeighbourCache}.
+     */
+    private final LocalQda.DotTable dotTable;
+
     private final LinearDiscriminants linear;
     private final int classOfInterest;
     private final int length;
     private final int dims;
     private final int numClasses;
 
-    private EarlyClassifier(VigilModel model, DecisionParams params, CompleteSeriesEstimator estimator) {
+    private EarlyClassifier(
+            VigilModel model, DecisionParams params, CompleteSeriesEstimator estimator, boolean screened) {
         this.model = model;
         this.params = params;
         this.estimator = estimator;
@@ -73,6 +86,21 @@ public final class EarlyClassifier {
                             + "with this Vigil's `vigil train` to use --classifier linear-svm"));
             this.localQda = null;
             this.linear = svm.discriminants();
+        }
+        if (screened
+                && localQda != null
+                && estimator instanceof JointGaussianEstimator joint
+                && localQda.fitsDotTable(length)) {
+            DMatrixRMaj p = joint.model().projectedFactor();
+            double[][] gains = new double[length][dims];
+            for (int t = 0; t < length; t++) {
+                for (int k = 0; k < dims; k++) {
+                    gains[t][k] = p.get(k, t);
+                }
+            }
+            this.dotTable = localQda.dotTable(gains);
+        } else {
+            this.dotTable = null;
         }
         if (params.classOfInterest() == null) {
             this.classOfInterest = -1;
@@ -93,6 +121,15 @@ public final class EarlyClassifier {
      *     parameters ask for, or the class of interest is not one of its classes
      */
     public static EarlyClassifier of(VigilModel model, DecisionParams params) {
+        return of(model, params, true);
+    }
+
+    /**
+     * As {@link #of(VigilModel, DecisionParams)}; with {@code screened} false, local QDA with the joint estimator
+     * keeps the {@link LocalQda.NeighbourCache} instead of the dot-product screening (for tests that compare the
+     * two; decisions are identical).
+     */
+    static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
         CompleteSeriesSection section = model.section(CompleteSeriesSection.class)
@@ -110,7 +147,7 @@ public final class EarlyClassifier {
             }
             est = GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), basis);
         }
-        return new EarlyClassifier(model, params, est);
+        return new EarlyClassifier(model, params, est, screened);
     }
 
     private static IllegalArgumentException missing(CompleteSeriesSection section, EstimatorType wanted) {
@@ -189,7 +226,21 @@ public final class EarlyClassifier {
         double v = standardizer == null ? rawValue : standardizer.apply(t, rawValue);
         estimator.update(state, v);
         estimator.conditionalMean(state, ws.mean);
-        Discriminants f = discriminantsAt(ws.mean, neighbourCache(state), ws);
+        Discriminants f;
+        if (dotTable != null) {
+            localQda.classGaussians(
+                    ws.mean,
+                    ws.qda,
+                    tracker(state),
+                    t,
+                    state.innovation(0, t),
+                    ws.classMeans,
+                    ws.classVariances,
+                    ws.logPriors);
+            f = quadraticFromClassGaussians(ws);
+        } else {
+            f = discriminantsAt(ws.mean, neighbourCache(state), ws);
+        }
         if (state.isComplete()) {
             ws.set.setDiagonalEllipsoid(ws.mean, ws.zeros, 0.0);
             ws.lastDecision = argmax(f, ws.mean);
@@ -259,17 +310,35 @@ public final class EarlyClassifier {
         return c;
     }
 
+    /**
+     * The local-QDA dot tracker attached to the series' state (joint estimator), created on first use and after
+     * the state was deserialised or copied, which drops it. It validates itself against the query and the step it
+     * is given, so a reset, restored or reused state only costs one O(nℓ) recomputation.
+     */
+    private LocalQda.DotTracker tracker(SeriesState state) {
+        if (state.attachment() instanceof LocalQda.DotTracker c && c.belongsTo(dotTable)) {
+            return c;
+        }
+        LocalQda.DotTracker c = localQda.newTracker(dotTable);
+        state.attach(c);
+        return c;
+    }
+
+    private Discriminants quadraticFromClassGaussians(Workspace ws) {
+        for (int g = 0; g < numClasses; g++) {
+            ws.quadratic.setClass(g, ws.classMeans[g], ws.classVariances[g], ws.logPriors[g]);
+        }
+        ws.lastF = ws.quadratic;
+        return ws.quadratic;
+    }
+
     private Discriminants discriminantsAt(double[] m, LocalQda.NeighbourCache cache, Workspace ws) {
         if (linear != null) {
             ws.lastF = linear;
             return linear;
         }
         localQda.classGaussians(m, ws.qda, cache, ws.classMeans, ws.classVariances, ws.logPriors);
-        for (int g = 0; g < numClasses; g++) {
-            ws.quadratic.setClass(g, ws.classMeans[g], ws.classVariances[g], ws.logPriors[g]);
-        }
-        ws.lastF = ws.quadratic;
-        return ws.quadratic;
+        return quadraticFromClassGaussians(ws);
     }
 
     private int argmax(Discriminants f, double[] y) {

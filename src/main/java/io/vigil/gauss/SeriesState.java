@@ -22,8 +22,10 @@ import java.util.Arrays;
  * the mixture moments). Not thread-safe: one series, one thread at a time.
  *
  * <p><b>Attachment.</b> A consumer of the state may hang one derived, transient object on it ({@link #attach}),
- * e.g. the early classifier's local-QDA neighbour cache (thesis §5.6.1 refits class Gaussians around m_y every
- * sample; the cache makes that search incremental, ≈ 22 KB per series for G = 10 classes, ℓ = 30, k = 32). The
+ * e.g. the early classifier's local-QDA search state (thesis §5.6.1 refits class Gaussians around m_y every
+ * sample): with the joint estimator the dot products of m_y with the n training points, advanced by m_y's known
+ * step (method notes §3.1; ≈ 13 KB per series for n = 1,000, G = 10, ℓ = 30), with the GMM estimator a neighbour
+ * cache (≈ 22 KB for G = 10, ℓ = 30, k = 32). The
  * attachment is never serialised and is not part of {@link #contentEquals}; {@link #copy} does not carry it,
  * and {@link #reset}, {@link #copyFrom} and {@link #readFrom} keep it, so an attachment must be correct for any
  * content of the state (validated by what it stores) or be rebuilt lazily when missing. This package knows

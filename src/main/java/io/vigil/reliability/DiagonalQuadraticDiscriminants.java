@@ -1,5 +1,7 @@
 package io.vigil.reliability;
 
+import java.util.Arrays;
+
 /**
  * Quadratic discriminants of local QDA with diagonal class covariances (method notes §2, thesis §2.1.2 and §5.6.1):
  *
@@ -82,8 +84,17 @@ public final class DiagonalQuadraticDiscriminants implements Discriminants {
         if (!Double.isFinite(logPriorG)) {
             throw new IllegalArgumentException("class " + g + ": log prior is " + logPriorG);
         }
+        if (filled[g]
+                && Double.doubleToLongBits(logPrior[g]) == Double.doubleToLongBits(logPriorG)
+                && Arrays.equals(this.mean[g], mean)
+                && Arrays.equals(this.var[g], variance)) {
+            // The same class Gaussian as stored (bitwise; local QDA's set is often unchanged from one sample to
+            // the next): every derived value would be recomputed identically.
+            return;
+        }
         // log|Σ_g| = Σ log σ²_gi as the log of a product kept in [1, 2)·2^exponent: one logarithm per class instead of
         // ℓ (this runs per sample and class when local QDA refits around each conditional mean), no overflow.
+        this.filled[g] = false; // until every value is checked and stored (a throw leaves the class unset)
         double mantissa = 1.0;
         long exponent = 0;
         for (int i = 0; i < dim; i++) {

@@ -188,6 +188,93 @@ class LocalQdaTest {
     }
 
     /**
+     * The dot-product screening gives bit-identical class Gaussians to the plain full search along long random walks
+     * q(t+1) = q(t) + p_t·e_t (as m_y moves for the joint estimator), on integer-grid points with many repeated
+     * points and exactly tied distances, through resets to t = 0, jumps (another series' state), a fresh tracker
+     * mid-series (a restored state, whose tracker is rebuilt) and an inconsistent innovation. Compared with 0.0
+     * tolerance: the neighbour sets must be identical, not close.
+     */
+    @Test
+    void dotScreeningMatchesTheFullSearchBitForBitAlongRandomWalks() {
+        SplittableRandom rnd = new SplittableRandom(23);
+        int dim = 6;
+        int classes = 4;
+        int n = 600;
+        int steps = 400;
+        double[][] pts = new double[n][dim];
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = rnd.nextInt(classes);
+            if (i >= 20 && rnd.nextInt(5) == 0) {
+                pts[i] = pts[rnd.nextInt(i)].clone(); // repeated point: tied distances from every query
+                continue;
+            }
+            for (int t = 0; t < dim; t++) {
+                pts[i][t] = rnd.nextInt(7) - 3 + y[i];
+            }
+        }
+        double[][] gains = new double[steps][dim];
+        for (int s = 0; s < steps; s++) {
+            for (int t = 0; t < dim; t++) {
+                // Dyadic gains on some steps keep the walk on the grid (exact ties); the others are generic.
+                gains[s][t] = s % 3 == 0 ? (rnd.nextInt(3) - 1) * 0.5 : rnd.nextGaussian() * 0.3 / Math.sqrt(s + 1);
+            }
+        }
+        for (int k : new int[] {1, 7, 32, 200}) {
+            LocalQda qda = LocalQda.fit(pts, y, classes + 1, k); // class 4 has no points
+            LocalQda.DotTable table = qda.dotTable(gains);
+            LocalQda.Workspace ws = qda.newWorkspace();
+            LocalQda.DotTracker tracker = qda.newTracker(table);
+            double[][] ms = new double[classes + 1][dim];
+            double[][] vs = new double[classes + 1][dim];
+            double[][] mu = new double[classes + 1][dim];
+            double[][] vu = new double[classes + 1][dim];
+            double[] lp = new double[classes + 1];
+            double[] start = new double[dim];
+            double[] shift = new double[dim];
+            double[] q = new double[dim];
+            int step = 0;
+            for (int iter = 0; iter < 4000; iter++) {
+                int kind = rnd.nextInt(200);
+                if (step == steps || kind == 0) {
+                    step = 0; // the next series (state reset)
+                    Arrays.fill(shift, 0.0);
+                    for (int t = 0; t < dim; t++) {
+                        start[t] = rnd.nextInt(5) - 2;
+                    }
+                } else if (kind == 1) {
+                    for (int t = 0; t < dim; t++) {
+                        shift[t] += rnd.nextGaussian(); // jump: another state at the same t
+                    }
+                } else if (kind == 2) {
+                    tracker = qda.newTracker(table); // restored mid-series: the attachment is rebuilt
+                }
+                double e = step % 3 == 0 ? rnd.nextInt(5) - 2 : rnd.nextGaussian();
+                for (int t = 0; t < dim; t++) {
+                    shift[t] += gains[step][t] * e;
+                    q[t] = start[t] + shift[t];
+                }
+                double told = kind == 3 ? e + 1 : e; // a caller passing the wrong innovation
+                qda.classGaussians(q, ws, tracker, step, told, ms, vs, lp);
+                qda.classGaussians(q, ws, mu, vu, lp);
+                for (int g = 0; g < classes + 1; g++) {
+                    String what = "k=" + k + " iteration " + iter + " step " + step + " class " + g;
+                    assertArrayEquals(mu[g], ms[g], 0.0, what);
+                    assertArrayEquals(vu[g], vs[g], 0.0, what);
+                }
+                step++;
+            }
+            assertTrue(tracker.resyncs() < 200, "resyncs: " + tracker.resyncs());
+            LocalQda other = LocalQda.fit(pts, y, classes + 1, k);
+            LocalQda.DotTracker foreign = tracker;
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> other.classGaussians(q, other.newWorkspace(), foreign, 0, 0.0, ms, vs, lp));
+            assertThrows(IllegalArgumentException.class, () -> other.newTracker(table));
+        }
+    }
+
+    /**
      * Mean and ridged ML variance of the k nearest class-g points by full sort on (distance, index), Welford in
      * order of increasing distance: the search and moments as they were before the neighbour cache.
      */

@@ -192,6 +192,49 @@ class EarlyClassifierTest {
         }
     }
 
+    /**
+     * The dot-product screening of the joint estimator (LocalQda.DotTracker) against the neighbour-cache path it
+     * replaces, sample by sample: identical decisions and reliabilities (0.0 tolerance) on a plain and a
+     * standardised model and on the fixture large enough for the cache, including states serialised and restored
+     * mid-series, whose tracker is rebuilt.
+     */
+    @Test
+    void dotScreeningGivesTheSameDecisionsAsTheNeighbourCacheEverySample() throws IOException {
+        for (VigilModel model :
+                List.of(EarlyFixtures.CBF_STANDARDIZED_MODEL, EarlyFixtures.CBF_MODEL, EarlyFixtures.CBF_LARGE_MODEL)) {
+            Dataset test = model == EarlyFixtures.CBF_LARGE_MODEL ? EarlyFixtures.CBF_LARGE.test() : TEST;
+            for (double tau : new double[] {0.001, 0.9}) {
+                DecisionParams p = params(SetKind.NB_QUADRATIC, tau);
+                EarlyClassifier screened = EarlyClassifier.of(model, p);
+                EarlyClassifier cached = EarlyClassifier.of(model, p, false);
+                EarlyClassifier.Workspace ws1 = screened.newWorkspace();
+                EarlyClassifier.Workspace ws2 = cached.newWorkspace();
+                SeriesState s1 = screened.newState();
+                SeriesState s2 = cached.newState();
+                for (int i = 0; i < test.size(); i++) {
+                    double[] x = test.series(i);
+                    s1.reset(); // keeps the tracker of the previous series: it must notice
+                    s2.reset();
+                    for (int t = 0; t < x.length; t++) {
+                        if (t == x.length / 3 && i % 2 == 0) {
+                            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                            s1.writeTo(new DataOutputStream(bytes));
+                            s1 = SeriesState.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+                        }
+                        int a = screened.observe(s1, x[t], ws1);
+                        int b = cached.observe(s2, x[t], ws2);
+                        String what = "τ = " + tau + ", series " + i + ", t = " + t;
+                        assertEquals(b, a, what);
+                        if (a != EarlyClassifier.NO_DECISION) {
+                            assertEquals(cached.reliability(ws2), screened.reliability(ws1), 0.0, what);
+                        }
+                    }
+                    assertTrue(s1.attachment() instanceof LocalQda.DotTracker);
+                }
+            }
+        }
+    }
+
     @Test
     void stateSerialisedMidSeriesGivesTheSameDecisions() throws IOException {
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, params(SetKind.NB_QUADRATIC, 0.9));
