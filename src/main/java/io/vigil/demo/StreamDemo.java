@@ -9,6 +9,7 @@ import io.vigil.flink.JobConfig;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
+import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.SeriesId;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
@@ -18,16 +19,22 @@ import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Runs the stream job against a replayed test split and checks it: starts {@link LoopbackKafka}, starts {@link
@@ -41,6 +48,12 @@ public final class StreamDemo {
 
     static final String DECISIONS = "decisions";
     static final String DEAD_LETTERS = "dead-letters";
+
+    /** Id of the training series sent first to warm the job up; its decision is not counted. */
+    static final String WARM_UP_SERIES = "warm-up/0";
+
+    /** Longest wait for the job to start and decide the warm-up series. */
+    private static final Duration WARM_UP_TIMEOUT = Duration.ofMinutes(2);
 
     /**
      * What to run.
@@ -137,14 +150,20 @@ public final class StreamDemo {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             VigilJob.attach(env, cfg, modelBytes);
             JobClient job = env.executeAsync("vigil demo");
+            CountDownLatch warm = new CountDownLatch(1);
             try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
                 DecisionRecord d = StreamJson.readDecision(r.record().value());
+                if (d.series.equals(WARM_UP_SERIES)) {
+                    warm.countDown();
+                    return;
+                }
                 if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
                     duplicates.incrementAndGet();
                 }
                 lastReceived.set(r.receivedAt());
                 live.accept(d);
             })) {
+                warmUp(kafka, s.data().train().series(0), warm, job);
                 long start = System.currentTimeMillis();
                 long total = (long) test.size() * test.length();
                 try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
@@ -169,6 +188,35 @@ public final class StreamDemo {
                 return summarise(test, classifier, offline, decisions, duplicates.intValue(), dead, start, end);
             } finally {
                 job.cancel().get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * Sends one training series as {@link #WARM_UP_SERIES} and waits for its decision, so that the measured replay
+     * starts with the job running (job start-up is not sample-to-decision latency).
+     */
+    private static void warmUp(LoopbackKafka kafka, double[] series, CountDownLatch decided, JobClient job)
+            throws Exception {
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            for (int t = 1; t <= series.length; t++) {
+                producer.send(new ProducerRecord<>(
+                        SAMPLES,
+                        SampleRecord.key(WARM_UP_SERIES),
+                        SampleRecord.encode(WARM_UP_SERIES, t, series[t - 1])));
+            }
+        }
+        long deadline = System.nanoTime() + WARM_UP_TIMEOUT.toNanos();
+        while (!decided.await(100, TimeUnit.MILLISECONDS)) {
+            if (System.nanoTime() > deadline
+                    || job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
+                throw new IllegalStateException("the Flink job did not decide the warm-up series within "
+                        + WARM_UP_TIMEOUT.toSeconds() + " s (status "
+                        + job.getJobStatus().get(10, TimeUnit.SECONDS)
+                        + ")");
             }
         }
     }
