@@ -629,15 +629,24 @@ public final class LocalQda {
         if (need == 0) {
             return true;
         }
+        selectBand(dist, band, b, need, ws.values, mask, in, slot);
+        return true;
+    }
+
+    /**
+     * Adds to {@code mask} the {@code need} band points with the smallest exact distances; the band is in
+     * increasing index order, so distance ties at the cut go to the lower indices (as in the full search). When
+     * {@code in} is given, also marks {@code in[slot[idx]]} for each chosen point.
+     */
+    private static void selectBand(
+            double[] dist, int[] band, int b, int need, double[] vals, long[] mask, boolean[] in, int[] slot) {
         double cut = Double.POSITIVE_INFINITY;
         if (need < b) {
-            double[] vals = ws.values;
             for (int j = 0; j < b; j++) {
                 vals[j] = dist[band[j]];
             }
             cut = kthSmallest(vals, b, need);
         }
-        // The band is in increasing index order, so distance ties at the cut go to the lower indices.
         int less = 0;
         for (int j = 0; j < b; j++) {
             if (dist[band[j]] < cut) {
@@ -650,10 +659,11 @@ public final class LocalQda {
             double d = dist[idx];
             if (d < cut || (d == cut && ties-- > 0)) {
                 mask[idx >>> 6] |= 1L << idx;
-                in[slot[idx]] = true;
+                if (in != null) {
+                    in[slot[idx]] = true;
+                }
             }
         }
-        return true;
     }
 
     /**
@@ -1343,28 +1353,7 @@ public final class LocalQda {
         }
         double[] dist = ws.dist;
         exactDistances(q, classPoints[g], band, b, dist);
-        double cut = Double.POSITIVE_INFINITY;
-        if (need < b) {
-            for (int j = 0; j < b; j++) {
-                vals[j] = dist[band[j]];
-            }
-            cut = kthSmallest(vals, b, need);
-        }
-        // The band is in increasing index order, so distance ties at the cut go to the lower indices.
-        int less = 0;
-        for (int j = 0; j < b; j++) {
-            if (dist[band[j]] < cut) {
-                less++;
-            }
-        }
-        int ties = need - less;
-        for (int j = 0; j < b; j++) {
-            int idx = band[j];
-            double d = dist[idx];
-            if (d < cut || (d == cut && ties-- > 0)) {
-                mask[idx >>> 6] |= 1L << idx;
-            }
-        }
+        selectBand(dist, band, b, need, vals, mask, null, null);
         return true;
     }
 
