@@ -6,16 +6,12 @@ import io.vigil.model.ModelFile;
 import io.vigil.model.ModelFormatException;
 import io.vigil.model.VigilModel;
 import io.vigil.stream.DeadLetter;
-import io.vigil.stream.DeadLetterReason;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.ModelId;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SeriesSession;
 import io.vigil.stream.SeriesTracker;
 import io.vigil.stream.SessionSettings;
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
@@ -62,6 +58,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private static final int HISTOGRAM_WINDOW = 10_000;
 
     private final byte[] modelBytes;
+    private final String modelId;
+    private final long modelTag;
     private final DecisionParams params;
     private final SessionSettings settings;
 
@@ -81,6 +79,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
      */
     public EarlyDecisionFunction(byte[] modelBytes, DecisionParams params, SessionSettings settings) {
         this.modelBytes = Objects.requireNonNull(modelBytes, "modelBytes").clone();
+        this.modelId = ModelId.of(this.modelBytes);
+        this.modelTag = ModelId.tag(modelId, params.estimator());
         this.params = Objects.requireNonNull(params, "params");
         this.settings = Objects.requireNonNull(settings, "settings");
         buildTracker();
@@ -94,8 +94,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         EarlyClassifier classifier = EarlyClassifier.of(model, params);
-        String id = ModelId.of(modelBytes);
-        return new SeriesTracker(classifier, settings, id, ModelId.tag(id, params.estimator()));
+        return new SeriesTracker(classifier, settings, modelId, modelTag);
     }
 
     /** The descriptor of the per-series session state. */
@@ -105,7 +104,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
 
     /** The tag this function's sessions carry (model file id and estimator). */
     long modelTag() {
-        return ModelId.tag(ModelId.of(modelBytes), params.estimator());
+        return modelTag;
     }
 
     /**
@@ -123,7 +122,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                         + "estimator; those series restart with their next sample under model {}",
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 discarded,
-                ModelId.of(modelBytes));
+                modelId);
     }
 
     @Override
@@ -189,7 +188,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         private final Counter complete;
         private final Counter abandoned;
         private final Histogram fraction;
-        private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
+        private final DeadLetterCounters deadLetters;
         private Context ctx;
         private Collector<DecisionRecord> out;
 
@@ -199,9 +198,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             abandoned = metrics.counter("seriesAbandoned");
             fraction =
                     metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-            for (DeadLetterReason r : DeadLetterReason.values()) {
-                deadLetters.put(r, metrics.counter("deadLetters_" + r.code()));
-            }
+            deadLetters = new DeadLetterCounters(metrics);
         }
 
         void bind(Context context, Collector<DecisionRecord> collector) {
@@ -222,9 +219,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
 
         @Override
         public void deadLetter(DeadLetter letter) {
-            deadLetters
-                    .get(DeadLetterReason.valueOf(letter.reason.toUpperCase(Locale.ROOT)))
-                    .inc();
+            deadLetters.inc(letter.reason);
             ctx.output(DEAD_LETTERS, letter);
         }
 

@@ -1,12 +1,8 @@
 package io.vigil.flink;
 
 import io.vigil.stream.DeadLetter;
-import io.vigil.stream.DeadLetterReason;
 import io.vigil.stream.SampleEvent;
-import java.util.EnumMap;
-import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -19,14 +15,11 @@ import org.apache.flink.util.OutputTag;
 public final class RejectRouter extends ProcessFunction<SampleEvent, SampleEvent> {
     private static final long serialVersionUID = 1L;
 
-    private transient Map<DeadLetterReason, Counter> counters;
+    private transient DeadLetterCounters counters;
 
     @Override
     public void open(OpenContext openContext) {
-        counters = new EnumMap<>(DeadLetterReason.class);
-        for (DeadLetterReason r : DeadLetterReason.values()) {
-            counters.put(r, getRuntimeContext().getMetricGroup().counter("deadLetters_" + r.code()));
-        }
+        counters = new DeadLetterCounters(getRuntimeContext().getMetricGroup());
     }
 
     @Override
@@ -35,11 +28,9 @@ public final class RejectRouter extends ProcessFunction<SampleEvent, SampleEvent
             out.collect(e);
             return;
         }
-        DeadLetterReason reason = DeadLetterReason.valueOf(e.problem.toUpperCase(java.util.Locale.ROOT));
-        counters.get(reason).inc();
+        counters.inc(e.problem);
         ctx.output(
-                deadLetters(),
-                DeadLetter.of(e, reason, e.detail, e.t, ctx.timerService().currentProcessingTime()));
+                deadLetters(), DeadLetter.decoderRejected(e, ctx.timerService().currentProcessingTime()));
     }
 
     private static OutputTag<DeadLetter> deadLetters() {

@@ -45,6 +45,14 @@ public final class DeadLetter {
         return of(e.series, reason, detail, t, e.partition, e.offset, e.timestamp, e.raw, now);
     }
 
+    /** The dead letter of a record the decoder rejected (its reason and detail travel in the event). */
+    public static DeadLetter decoderRejected(SampleEvent e, long now) {
+        if (e.isAccepted()) {
+            throw new IllegalArgumentException("the event was not rejected: " + e);
+        }
+        return build(e.series, e.problem, e.detail, e.t, e.partition, e.offset, e.timestamp, e.raw, now);
+    }
+
     /** A dead letter for a sample that waited in the reorder buffer. */
     public static DeadLetter of(String series, BufferedSample b, DeadLetterReason reason, String detail, long now) {
         return of(series, reason, detail, b.t(), b.partition(), b.offset(), b.timestamp(), b.raw(), now);
@@ -61,9 +69,22 @@ public final class DeadLetter {
             long timestamp,
             byte[] raw,
             long now) {
+        return build(series, reason.code(), detail, t, partition, offset, timestamp, raw, now);
+    }
+
+    private static DeadLetter build(
+            String series,
+            String reasonCode,
+            String detail,
+            int t,
+            int partition,
+            long offset,
+            long timestamp,
+            byte[] raw,
+            long now) {
         DeadLetter d = new DeadLetter();
         d.series = series == null ? "" : series;
-        d.reason = reason.code();
+        d.reason = reasonCode;
         d.detail = Objects.requireNonNull(detail, "detail");
         d.t = t;
         d.partition = partition;
