@@ -13,6 +13,7 @@ import io.vigil.kafka.Decoded;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
+import io.vigil.kafka.TopicReader;
 import io.vigil.model.CreationTime;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
@@ -42,8 +43,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
@@ -199,17 +198,10 @@ public final class StreamBenchmark {
 
     private static double consume(LoopbackKafka kafka, String topic, long expected) {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         long start = System.nanoTime();
         long n = 0;
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(i -> new TopicPartition(topic, i.partition()))
-                    .toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
+        try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(p, topic, false)) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
             while (n < expected && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
@@ -313,15 +305,7 @@ public final class StreamBenchmark {
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil bench latency");
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
-        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts = c.partitionsFor(out).stream()
-                    .map(i -> new TopicPartition(out, i.partition()))
-                    .toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
+        try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(kafka.clientProperties(), out, false)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) s.latencySeconds() + 120);
             // Warm-up, not measured: until the job runs, samples wait in Kafka and their latency is start-up time.
             Dataset warm = test.subset(java.util.stream.IntStream.range(0, Math.min(n, WARM_UP_SERIES))

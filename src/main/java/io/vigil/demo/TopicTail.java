@@ -1,15 +1,11 @@
 package io.vigil.demo;
 
+import io.vigil.kafka.TopicReader;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Follows a topic from its beginning with a read_committed consumer on a background thread (no consumer group:
@@ -26,17 +22,7 @@ final class TopicTail implements AutoCloseable {
     private volatile RuntimeException failure;
 
     TopicTail(Map<String, Object> clientProps, String topic, Consumer<Received> sink) {
-        Map<String, Object> p = new HashMap<>(clientProps);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p);
-        List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(i -> new TopicPartition(topic, i.partition()))
-                .toList();
-        consumer.assign(parts);
-        consumer.seekToBeginning(parts);
+        KafkaConsumer<byte[], byte[]> consumer = TopicReader.fromBeginning(clientProps, topic, true);
         thread = new Thread(
                 () -> {
                     try (consumer) {

@@ -1,7 +1,7 @@
 package io.vigil.util;
 
-import java.util.Arrays;
 import java.util.Collection;
+import org.hipparchus.stat.descriptive.rank.Percentile;
 
 /** Nearest-rank percentiles of latency samples (the definition load tools report: an observed value). */
 public final class Percentiles {
@@ -16,11 +16,12 @@ public final class Percentiles {
         if (!(p > 0 && p <= 1)) {
             throw new IllegalArgumentException("p must be in (0, 1], got " + p);
         }
-        double[] sorted = values.stream().mapToDouble(Number::doubleValue).toArray();
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        Arrays.sort(sorted);
-        return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)];
+        double[] v = values.stream().mapToDouble(Number::doubleValue).toArray();
+        // Hipparchus' R_1 estimator is the inverse of the empirical distribution function: the nearest rank.
+        return v.length == 0
+                ? Double.NaN
+                : new Percentile()
+                        .withEstimationType(Percentile.EstimationType.R_1)
+                        .evaluate(v, 100 * p);
     }
 }
