@@ -237,14 +237,8 @@ class FlinkClusterIT {
             Check c = check(out.arrivals(), test, idA);
             assertEquals(0, c.lost, "lost: " + c.lostExamples);
             assertEquals(0, c.duplicated, "duplicated");
-            FIGURE_LINES.put(
-                    "Throughput, 2-TaskManager cluster (bounded, exactly-once, p = 4, job duration)",
-                    String.format(
-                            Locale.ROOT,
-                            "%,d samples in %.1f s = %,.0f samples/s",
-                            samples,
-                            ms / 1e3,
-                            samples * 1e3 / ms));
+            throughputFigure(
+                    "Throughput, 2-TaskManager cluster (bounded, exactly-once, p = 4, job duration)", samples, ms);
         }
 
         try (DecisionCollector out = new DecisionCollector(kafka.clientProperties(), "tp-mini-decisions")) {
@@ -265,14 +259,8 @@ class FlinkClusterIT {
             Check c = check(out.arrivals(), test, idA);
             assertEquals(0, c.lost, "lost: " + c.lostExamples);
             assertEquals(0, c.duplicated, "duplicated");
-            FIGURE_LINES.put(
-                    "Throughput, MiniCluster in the test JVM (same job, same input, p = 4, job run time)",
-                    String.format(
-                            Locale.ROOT,
-                            "%,d samples in %.1f s = %,.0f samples/s",
-                            samples,
-                            ms / 1e3,
-                            samples * 1e3 / ms));
+            throughputFigure(
+                    "Throughput, MiniCluster in the test JVM (same job, same input, p = 4, job run time)", samples, ms);
         }
     }
 
@@ -619,6 +607,13 @@ class FlinkClusterIT {
 
     private static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.0f s", nanos / 1e9);
+    }
+
+    private static void throughputFigure(String label, long samples, long ms) {
+        FIGURE_LINES.put(
+                label,
+                String.format(
+                        Locale.ROOT, "%,d samples in %.1f s = %,.0f samples/s", samples, ms / 1e3, samples * 1e3 / ms));
     }
 
     private static void writeFigures() throws IOException {
