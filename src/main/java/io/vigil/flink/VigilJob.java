@@ -12,6 +12,7 @@ import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
@@ -127,10 +128,7 @@ public final class VigilJob {
     }
 
     /** A Kafka sink with the job's delivery guarantee, client properties and a transactional id per suffix. */
-    public static <T> KafkaSink<T> sink(
-            JobConfig cfg,
-            org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema<T> schema,
-            String suffix) {
+    public static <T> KafkaSink<T> sink(JobConfig cfg, KafkaRecordSerializationSchema<T> schema, String suffix) {
         Properties p = properties(cfg);
         // Flink's default transaction timeout (1 h) exceeds Kafka's default transaction.max.timeout.ms (15 min).
         p.putIfAbsent("transaction.timeout.ms", "600000");

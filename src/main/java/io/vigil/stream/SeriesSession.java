@@ -258,8 +258,9 @@ public final class SeriesSession {
             samples[i] = new BufferedSample(t, value, ts, partition, offset, raw);
         }
         for (BufferedSample b : samples) {
-            if (b.t() <= s.consumed || b.t() > s.consumed + SessionSettings.MAX_REORDER_WINDOW) {
-                throw new IOException("corrupt series session: buffered t=" + b.t() + " with consumed " + s.consumed);
+            if (b.t() <= s.consumed || b.t() > s.consumed + SessionSettings.MAX_REORDER_WINDOW || s.isBuffered(b.t())) {
+                throw new IOException(
+                        "corrupt series session: buffered t=" + b.t() + " (again?) with consumed " + s.consumed);
             }
             s.buffer(b);
         }
