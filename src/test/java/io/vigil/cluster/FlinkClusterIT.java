@@ -102,6 +102,7 @@ class FlinkClusterIT {
     private static final int CONCURRENCY = 50;
     private static final Duration JOB_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration DECISIONS_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration METRIC_TIMEOUT = Duration.ofSeconds(30);
 
     private static LoopbackKafka kafka;
     private static FlinkProcessCluster cluster;
@@ -314,7 +315,7 @@ class FlinkClusterIT {
             // The last switch to RUNNING: the first attempt after the kill may still pick the dead TaskManager's
             // slots (until its heartbeat times out) and fail once more.
             long runningAgain = rest.job(job).path("timestamps").path("RUNNING").asLong();
-            long restarts = rest.jobMetric(job, "numRestarts");
+            long restarts = rest.jobMetric(job, "numRestarts", METRIC_TIMEOUT);
             assertTrue(restarts >= 1, "the job restarted after the kill: numRestarts " + restarts);
             rest.cancel(job);
             rest.awaitState(job, "CANCELED", JOB_TIMEOUT);
@@ -384,7 +385,7 @@ class FlinkClusterIT {
             assertEquals(0, same.wrong, () -> "unlike the offline decisions: " + same.wrongExamples);
             assertEquals(
                     0,
-                    rest.vertexMetricSum(v2, "Reliable early decision", "incompatibleStateRestarts"),
+                    rest.vertexMetricSum(v2, "Reliable early decision", "incompatibleStateRestarts", METRIC_TIMEOUT),
                     "same model: no series restarted");
             FIGURE_LINES.put(
                     "Stop-with-savepoint mid-replay and resume, same model (exactly-once, " + SERIES + " series)",
@@ -416,7 +417,8 @@ class FlinkClusterIT {
         rest.awaitAllTasksRunning(v3, JOB_TIMEOUT);
         replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         awaitQuiet(out, Duration.ofSeconds(5));
-        long restarted = rest.vertexMetricSum(v3, "Reliable early decision", "incompatibleStateRestarts");
+        long restarted =
+                rest.vertexMetricSum(v3, "Reliable early decision", "incompatibleStateRestarts", METRIC_TIMEOUT);
         rest.cancel(v3);
         rest.awaitState(v3, "CANCELED", JOB_TIMEOUT);
 

@@ -122,35 +122,77 @@ public final class FlinkRest {
     /**
      * The sum over subtasks of a metric of the vertex whose name contains {@code vertexName}: the metric id is
      * {@code metric} itself or, for an operator metric, ends with {@code "." + metric} ({@code GET
-     * /jobs/:id/vertices/:vid/subtasks/metrics?get=…&agg=sum}); -1 when not (yet) reported.
+     * /jobs/:id/vertices/:vid/subtasks/:i/metrics}). The REST API serves metrics from a store the JobManager
+     * refreshes asynchronously (at most {@code metrics.fetcher.update-interval} old, and empty for a job it has not
+     * fetched yet), so this polls until every subtask has reported the metric or {@code timeout} passes.
      */
-    public long vertexMetricSum(String jobId, String vertexName, String metric)
+    public long vertexMetricSum(String jobId, String vertexName, String metric, Duration timeout)
             throws IOException, InterruptedException {
+        JsonNode vertex = null;
         for (JsonNode v : job(jobId).path("vertices")) {
             if (v.path("name").asText().contains(vertexName)) {
-                String path = "/jobs/" + jobId + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
-                for (JsonNode available : get(path)) {
-                    String id = available.path("id").asText();
-                    if (id.equals(metric) || id.endsWith("." + metric)) {
-                        for (JsonNode e : get(path + "?agg=sum&get=" + id)) {
-                            return (long) e.path("sum").asDouble();
-                        }
-                    }
-                }
-                return -1;
+                vertex = v;
+                break;
             }
         }
-        throw new IOException("no vertex named like '" + vertexName + "' in job " + jobId);
+        if (vertex == null) {
+            throw new IOException("no vertex named like '" + vertexName + "' in job " + jobId);
+        }
+        String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/";
+        int parallelism = vertex.path("parallelism").asInt();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long sum = 0;
+            int reported = 0;
+            for (int i = 0; i < parallelism; i++) {
+                Long value = metricValue(get(path + i + "/metrics"), metric, path + i + "/metrics");
+                if (value != null) {
+                    sum += value;
+                    reported++;
+                }
+            }
+            if (reported == parallelism) {
+                return sum;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(metric + " of '" + vertexName + "' in job " + jobId + " reported by " + reported
+                        + " of " + parallelism + " subtasks after " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(250);
+        }
     }
 
-    /** A job-level metric ({@code GET /jobs/:id/metrics?get=…}), e.g. {@code numRestarts}; -1 when absent. */
-    public long jobMetric(String jobId, String metric) throws IOException, InterruptedException {
-        for (JsonNode e : get("/jobs/" + jobId + "/metrics?get=" + metric)) {
-            if (metric.equals(e.path("id").asText())) {
-                return (long) Double.parseDouble(e.path("value").asText());
+    /**
+     * A job-level metric ({@code GET /jobs/:id/metrics?get=…}), e.g. {@code numRestarts}, polled until the
+     * JobManager's metric store has it (see {@link #vertexMetricSum}).
+     */
+    public long jobMetric(String jobId, String metric, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (JsonNode e : get("/jobs/" + jobId + "/metrics?get=" + metric)) {
+                if (metric.equals(e.path("id").asText())) {
+                    return (long) Double.parseDouble(e.path("value").asText());
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(
+                        "job metric " + metric + " of " + jobId + " not reported after " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** The value of {@code metric} (id equal or ending in "." + metric) in a metrics listing; null when absent. */
+    private Long metricValue(JsonNode listing, String metric, String path) throws IOException, InterruptedException {
+        for (JsonNode available : listing) {
+            String id = available.path("id").asText();
+            if (id.equals(metric) || id.endsWith("." + metric)) {
+                for (JsonNode e : get(path + "?get=" + id)) {
+                    return (long) Double.parseDouble(e.path("value").asText());
+                }
             }
         }
-        return -1;
+        return null;
     }
 
     /**
