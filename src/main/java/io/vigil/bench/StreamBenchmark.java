@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.core.execution.JobClient;
@@ -255,7 +256,6 @@ public final class StreamBenchmark {
         return expected / ((end - PROBE_FIRST.get()) / 1e9);
     }
 
-    /** p50, p99 (ms) and count of sample → decision latencies with the job fed at {@code rate}. */
     /** Series replayed (at the same rate) and decided before the latency is measured. */
     private static final int WARM_UP_SERIES = 300;
 
@@ -288,6 +288,7 @@ public final class StreamBenchmark {
         }
     }
 
+    /** p50, p99 (ms) and count of sample → decision latencies with the job fed at {@code rate}. */
     private static double[] latency(LoopbackKafka kafka, Dataset test, byte[] modelBytes, Settings s, double rate)
             throws Exception {
         String in = "bench-live";
@@ -295,7 +296,7 @@ public final class StreamBenchmark {
         kafka.createTopic(in, s.partitions());
         kafka.createTopic(out, s.partitions());
         int n = (int) Math.max(1, Math.min(test.size(), rate * s.latencySeconds() / test.length()));
-        Dataset part = test.subset(java.util.stream.IntStream.range(0, n).toArray());
+        Dataset part = test.subset(IntStream.range(0, n).toArray());
         JobConfig cfg = JobConfig.of(kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
                 .withDelivery(Delivery.AT_LEAST_ONCE)
                 .withParallelism(s.parallelism())
@@ -308,8 +309,8 @@ public final class StreamBenchmark {
         try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(kafka.clientProperties(), out, false)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) s.latencySeconds() + 120);
             // Warm-up, not measured: until the job runs, samples wait in Kafka and their latency is start-up time.
-            Dataset warm = test.subset(java.util.stream.IntStream.range(0, Math.min(n, WARM_UP_SERIES))
-                    .toArray());
+            Dataset warm =
+                    test.subset(IntStream.range(0, Math.min(n, WARM_UP_SERIES)).toArray());
             replayAt(kafka, warm, in, rate).join();
             collect(c, warm.size(), deadline, new ArrayList<>());
             Thread replay = replayAt(kafka, part, in, rate);

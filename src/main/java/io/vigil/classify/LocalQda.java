@@ -332,13 +332,7 @@ public final class LocalQda {
             double[][] means,
             double[][] variances,
             double[] logPriorsOut) {
-        checkQuery(q, ws);
-        checkRows("means", means);
-        checkRows("variances", variances);
-        if (logPriorsOut.length < numClasses) {
-            throw new IllegalArgumentException(
-                    "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
-        }
+        checkGaussiansCall(q, ws, means, variances, logPriorsOut);
         if (cache != null && cache.owner != this) {
             throw new IllegalArgumentException("local QDA: neighbour cache belongs to another model");
         }
@@ -814,6 +808,18 @@ public final class LocalQda {
         }
     }
 
+    /** The dimension and buffer checks every {@code classGaussians} overload makes. */
+    private void checkGaussiansCall(
+            double[] q, Workspace ws, double[][] means, double[][] variances, double[] logPriorsOut) {
+        checkQuery(q, ws);
+        checkRows("means", means);
+        checkRows("variances", variances);
+        if (logPriorsOut.length < numClasses) {
+            throw new IllegalArgumentException(
+                    "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
+        }
+    }
+
     private void checkRows(String what, double[][] rows) {
         if (rows.length < numClasses) {
             throw new IllegalArgumentException(
@@ -1210,13 +1216,7 @@ public final class LocalQda {
             double[][] means,
             double[][] variances,
             double[] logPriorsOut) {
-        checkQuery(q, ws);
-        checkRows("means", means);
-        checkRows("variances", variances);
-        if (logPriorsOut.length < numClasses) {
-            throw new IllegalArgumentException(
-                    "local QDA: log-prior buffer has length " + logPriorsOut.length + ", need " + numClasses);
-        }
+        checkGaussiansCall(q, ws, means, variances, logPriorsOut);
         if (tracker.table.owner != this) {
             throw new IllegalArgumentException("local QDA: dot tracker belongs to another model");
         }

@@ -11,6 +11,7 @@ import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.SeriesId;
+import io.vigil.kafka.TopicReader;
 import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
 import io.vigil.stream.DecisionRecord;
@@ -54,6 +55,8 @@ public final class StreamDemo {
 
     /** Longest wait for the job to start and decide the warm-up series. */
     private static final Duration WARM_UP_TIMEOUT = Duration.ofMinutes(2);
+    /** Longest wait for reading the dead-letter topic to its end. */
+    private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * What to run.
@@ -184,7 +187,7 @@ public final class StreamDemo {
                     Thread.sleep(50);
                 }
                 long end = Math.max(lastReceived.get(), start + 1);
-                long dead = countRecords(kafka, DEAD_LETTERS);
+                long dead = TopicReader.countCommitted(kafka.clientProperties(), DEAD_LETTERS, COUNT_TIMEOUT);
                 return summarise(test, classifier, offline, decisions, duplicates.intValue(), dead, start, end);
             } finally {
                 job.cancel().get(60, TimeUnit.SECONDS);
@@ -223,14 +226,6 @@ public final class StreamDemo {
 
     /** A decision and when it was received. */
     record Received(DecisionRecord decision, long receivedAt) {}
-
-    private static long countRecords(LoopbackKafka kafka, String topic) throws InterruptedException {
-        AtomicLong n = new AtomicLong();
-        try (TopicTail tail = new TopicTail(kafka.clientProperties(), topic, r -> n.incrementAndGet())) {
-            Thread.sleep(500);
-        }
-        return n.get();
-    }
 
     static Result summarise(
             Dataset test,

@@ -11,7 +11,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A byte-array consumer that reads a whole topic from its beginning without a consumer group (every partition
- * assigned, no offsets committed): how the demo and the benchmarks follow the job's outputs.
+ * assigned, no offsets committed): how the demo and the benchmarks follow and count the job's outputs.
  */
 public final class TopicReader {
     /** Longest wait for the topic's partition metadata. */
@@ -44,5 +44,37 @@ public final class TopicReader {
             consumer.close();
             throw e;
         }
+    }
+
+    /**
+     * The number of records in {@code topic} visible to a read_committed consumer now: reads every partition from
+     * its beginning up to the end offset taken at the start (the last stable offset, so open transactions are not
+     * waited for). Counting records, not offsets, because transaction markers occupy offsets too.
+     *
+     * @throws IllegalStateException when the end is not reached within {@code timeout}
+     */
+    public static long countCommitted(Map<String, Object> clientProps, String topic, Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(clientProps, topic, true)) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), METADATA_TIMEOUT);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long n = 0;
+            while (!reached(consumer, end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "counting " + topic + ": end offsets " + end + " not reached within " + timeout);
+                }
+                n += consumer.poll(Duration.ofMillis(100)).count();
+            }
+            return n;
+        }
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (consumer.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 }

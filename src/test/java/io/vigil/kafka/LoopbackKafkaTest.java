@@ -145,6 +145,8 @@ class LoopbackKafkaTest {
         // The aborted records did reach the log: a read_uncommitted consumer sees all 15.
         List<String> everything = values(consumeAll(topic, 15, "read_uncommitted"));
         assertEquals(5, everything.stream().filter(v -> v.startsWith("aborted")).count());
+        // Transaction markers and aborted records occupy offsets but are not counted.
+        assertEquals(10, TopicReader.countCommitted(kafka.clientProperties(), topic, Duration.ofSeconds(30)));
     }
 
     private static void sendInTransaction(KafkaProducer<String, String> producer, String topic, String tag, int n) {
