@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.util.Failures;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,8 +51,7 @@ public final class VigilCli implements Runnable {
 
     private static int onFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
-        String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        err.println("vigil " + cl.getCommandName() + ": " + reason.replace('\n', ' '));
+        err.println("vigil " + cl.getCommandName() + ": " + Failures.describe(e));
         if (System.getenv("VIGIL_DEBUG") != null) {
             e.printStackTrace(err);
         }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -50,13 +51,14 @@ public final class DatasetReader {
         Rows rows = new Rows(file, options);
         try (BufferedReader in = open(file)) {
             switch (format) {
-                case TSV, UCR2015 -> readDelimited(in, file, options, rows);
+                case TSV -> readDelimited(in, file, options, rows, Separator.TAB);
+                case UCR2015 -> readDelimited(in, file, options, rows, null);
                 case TS -> TsParser.read(in, file, options, rows);
                 case ARFF -> ArffParser.read(in, file, options, rows);
                 default -> throw new IllegalStateException("unknown format " + format);
             }
         } catch (ZipException | EOFException e) {
-            throw new DataFormatException(file, 0, "corrupt or truncated gzip data (" + e.getMessage() + ")");
+            throw corruptGzip(file, e);
         }
         String empty = format == DataFormat.TS || format == DataFormat.ARFF
                 ? "no series after @data (the file holds no data rows)"
@@ -117,16 +119,27 @@ public final class DatasetReader {
                 if (s.startsWith("#") || s.startsWith("@")) {
                     return DataFormat.TS;
                 }
-                return s.indexOf('\t') >= 0 ? DataFormat.TSV : DataFormat.UCR2015;
+                return separatorOf(s) == Separator.TAB ? DataFormat.TSV : DataFormat.UCR2015;
             }
         } catch (ZipException | EOFException e) {
-            throw new DataFormatException(file, 0, "corrupt or truncated gzip data (" + e.getMessage() + ")");
+            throw corruptGzip(file, e);
         }
         return DataFormat.UCR2015;
     }
 
+    private static DataFormatException corruptGzip(Path file, IOException e) {
+        String detail = e.getMessage() == null ? "the compressed data ends early" : e.getMessage();
+        return new DataFormatException(file, 0, "corrupt or truncated gzip data (" + detail + ")");
+    }
+
     /** Opens a text file, transparently decompressing gzip (recognised by its magic bytes, not its name). */
     static BufferedReader open(Path file) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new DataFormatException(file, 0, "is a directory, not a data file");
+        }
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file.toString(), null, "no such file");
+        }
         InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER);
         try {
             in.mark(2);
@@ -147,32 +160,63 @@ public final class DatasetReader {
         return !line.isEmpty() && line.charAt(0) == '\uFEFF' ? line.substring(1) : line;
     }
 
-    /** How the fields of a UCR text line are separated; decided once per file from its first line. */
-    private enum Separator {
+    /**
+     * How the fields of a line are separated: fixed by the format for TSV (a label may then contain blanks,
+     * e.g. {@code class one}); for the UCR 2015 text format, which allows commas, tabs or blanks, decided once
+     * per file from its first line.
+     */
+    enum Separator {
         TAB,
         COMMA,
         WHITESPACE
     }
 
-    private static Separator separatorOf(String line) {
+    /**
+     * The separator of a UCR 2015 text line: a comma when it has one; tabs when the tab-separated fields after
+     * the label are single tokens and the label is not itself the start of blank-separated values (so a label
+     * such as {@code class one} survives); otherwise runs of blanks.
+     */
+    static Separator separatorOf(String line) {
         if (line.indexOf(',') >= 0) {
             return Separator.COMMA;
         }
-        if (line.indexOf('\t') >= 0 && line.strip().indexOf(' ') < 0) {
-            return Separator.TAB;
+        if (line.indexOf('\t') < 0) {
+            return Separator.WHITESPACE;
         }
-        return Separator.WHITESPACE;
+        String[] fields = line.split("\t", -1);
+        for (int i = 1; i < fields.length; i++) {
+            if (hasInteriorBlank(fields[i].strip())) {
+                return Separator.WHITESPACE;
+            }
+        }
+        String[] labelTokens = fields[0].strip().split("\\s+");
+        if (labelTokens.length > 1 && Values.isNumber(labelTokens[labelTokens.length - 1])) {
+            return Separator.WHITESPACE;
+        }
+        return Separator.TAB;
+    }
+
+    private static boolean hasInteriorBlank(String field) {
+        for (int i = 0; i < field.length(); i++) {
+            if (Values.isBlank(field.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * UCR 2018 TSV and 2015 text: label first, then the values. Tab- and comma-separated files have one
      * field per separator (an empty field is a missing value); whitespace-separated files use runs of
      * blanks.
+     *
+     * @param fixed the separator the format prescribes, or null to guess it from the first line
      */
-    private static void readDelimited(BufferedReader in, Path file, ReadOptions options, Rows rows) throws IOException {
+    private static void readDelimited(BufferedReader in, Path file, ReadOptions options, Rows rows, Separator fixed)
+            throws IOException {
         Values values = new Values(file, options.interpolateMissing(), c -> "column " + c);
         double[] buf = new double[256];
-        Separator sep = null;
+        Separator sep = fixed;
         String line;
         long lineNo = 0;
         while ((line = in.readLine()) != null) {

@@ -26,7 +26,7 @@ final class Values {
 
     /** The message fragment every missing-value error ends with: how to opt in to interpolation. */
     static final String MISSING_HINT = "missing values are rejected unless --interpolate-missing is given"
-            + " (ReadOptions.interpolateMissing: linear interpolation between observed neighbours)";
+            + " (it fills each gap by linear interpolation between the observed neighbours)";
 
     /**
      * The value of {@code line[start, end)} (surrounding blanks ignored), or {@code NaN} for a missing
@@ -83,6 +83,18 @@ final class Values {
 
     static boolean isBlank(char c) {
         return c == ' ' || c == '\t' || c == '\r' || c == '\u00a0';
+    }
+
+    /** Whether a token is a finite or missing value, as {@link #parse} would read it (separator guessing). */
+    static boolean isNumber(String token) {
+        if (isMissingToken(token)) {
+            return true;
+        }
+        try {
+            return Double.isFinite(Double.parseDouble(token));
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** {@code NaN} in any case, or {@code ?} (ARFF and {@code .ts} missing marker). */

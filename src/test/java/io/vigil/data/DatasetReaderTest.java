@@ -64,6 +64,21 @@ class DatasetReaderTest {
     }
 
     @Test
+    void tsvLabelsMayContainBlanksWhateverTheRowOrder() throws IOException {
+        String a = "class one\t1\t2\t3\n";
+        String b = "two\t4\t5\t6\n";
+        for (String content : List.of(a + b, b + a)) {
+            Path f = write("Spaced_TRAIN.tsv", content);
+            Dataset ds = DatasetReader.read(f);
+            assertEquals(List.of("class one", "two"), ds.classNames(), content);
+            assertEquals(3, ds.length());
+        }
+        Path noTabs = write("NoTabs_TRAIN.tsv", "1 2 3\n");
+        DataFormatException e = fails(noTabs);
+        assertNames(e, noTabs, 1, "tab separated");
+    }
+
+    @Test
     void readsUcr2015CommaAndWhitespaceWithOrWithoutExtension() throws IOException {
         Path comma = write("Foo_TRAIN", "1.0000000e+00, 1.5,2.5 ,3.5\n2.0000000e+00,4,5,6\n");
         Path blank = write("Foo_TEST.txt", "  1   1.5  2.5\t 3.5  \n 2 4 5 6\n\n");
