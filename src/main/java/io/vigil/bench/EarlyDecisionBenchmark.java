@@ -2,6 +2,7 @@ package io.vigil.bench;
 
 import io.vigil.data.Dataset;
 import io.vigil.early.ClassifierKind;
+import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
@@ -66,6 +67,7 @@ public class EarlyDecisionBenchmark {
 
     private EarlyClassifier classifier;
     private EarlyClassifier.Workspace workspace;
+    private final Decision decision = Decision.labelOnly();
     private SeriesState state;
     private double[][] series;
     private int current;
@@ -111,6 +113,7 @@ public class EarlyDecisionBenchmark {
             state.reset();
             current = (current + 1) % TEST;
         }
-        return classifier.observe(state, series[current][state.time()], workspace);
+        classifier.observe(state, series[current][state.time()], workspace, decision);
+        return decision.label();
     }
 }

@@ -1,6 +1,8 @@
 package io.vigil.early;
 
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.ClassGaussianSearch;
+import io.vigil.classify.qda.ClassGaussians;
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.GaussianMixtureEstimator;
@@ -30,19 +32,17 @@ import org.ejml.data.DMatrixRMaj;
  * guess-and-check, exact min/max). At t = d the set is the single point Bᵀx and the announced class is the
  * classifier's complete-series label, so every series ends with exactly one decision.
  *
- * <p>Immutable and thread-safe; the per-series {@link SeriesState} and the per-thread {@link Workspace} are
- * the only mutable parts, so a stream job keeps one state per key and one workspace per operator instance.
- * {@link #observe} allocates nothing, except, with local QDA, a derived transient object attached to a state the
- * first time it is observed after creation or deserialisation, which makes the per-sample refit of the class
- * Gaussians around m_y (thesis §5.6.1) cheaper and stays exact: with the joint estimator a {@link
- * LocalQda.DotTracker} (dot products of m_y with every training point, advanced by m_y's known step p_t·e_t,
- * method notes §3.1; 8·(n + ℓ + 2Gℓ) bytes plus the class masks, ≈ 13 KB for n = 1,000, G = 10, ℓ = 30), backed
- * by one shared table of 8·d·n bytes per classifier (8 MB at d = 1,024, n = 1,000); with the GMM estimator a
- * {@link LocalQda.NeighbourCache} (≈ 22 KB for G = 10, ℓ = 30, k = 32).
+ * <p>Immutable and thread-safe; the per-series {@link SeriesState}, the per-thread {@link Workspace} and the
+ * caller's {@link Decision} are the only mutable parts, so a stream job keeps one state per key and one workspace
+ * per operator instance. {@link #observe} allocates nothing, except, with local QDA, the series' {@link
+ * ClassGaussianSearch}, kept in the state's typed accelerator slot the first time it is observed after creation or
+ * deserialisation: it makes the per-sample refit of the class Gaussians around m_y (thesis §5.6.1) cheaper and
+ * stays exact (see {@link LocalQda#searches}; with the joint estimator ≈ 13 KB per series for n = 1,000, G = 10,
+ * ℓ = 30, backed by one shared table of 8·d·n bytes per classifier; with the GMM estimator ≈ 22 KB).
  */
 public final class EarlyClassifier {
-    /** Returned by {@link #observe} while the decision must wait. */
-    public static final int NO_DECISION = ReliableDecisionRule.NO_DECISION;
+    /** The label of a {@link Decision} while the decision must wait. */
+    public static final int NO_DECISION = Decision.NO_DECISION;
 
     /** Absolute tolerance of {@link #reliability}'s bisection on τ: three decimals are what a report shows. */
     static final double RELIABILITY_TOLERANCE = 1e-3;
@@ -53,13 +53,10 @@ public final class EarlyClassifier {
     private final Standardizer standardizer;
     private final SetConstruction sets;
     private final LocalQda localQda;
-    /**
-     * For local QDA with the joint estimator: p_t·y_i for every step and training point, so each series' search
-     * around m_y is screened in O(n) per sample ({@link LocalQda.DotTracker}); null otherwise (GMM estimator,
-     * linear SVM, or a table above {@link LocalQda#MAX_DOT_TABLE_DOUBLES}), which keep the {@link
-     * LocalQda.NeighbourCache}.
-     */
-    private final LocalQda.DotTable dotTable;
+    /** Local QDA's searches for new series (null for the linear SVM); see {@link LocalQda#searches}. */
+    private final ClassGaussianSearch.Factory searches;
+    /** Where each series' search is kept; owned by this classifier, so a state only hands back its own. */
+    private final SeriesState.Slot<ClassGaussianSearch> searchSlot = new SeriesState.Slot<>("local QDA search");
 
     private final LinearDiscriminants linear;
     private final int classOfInterest;
@@ -87,10 +84,10 @@ public final class EarlyClassifier {
             this.localQda = null;
             this.linear = svm.discriminants();
         }
-        if (screened
-                && localQda != null
-                && estimator instanceof JointGaussianEstimator joint
-                && localQda.fitsDotTable(length)) {
+        if (localQda == null) {
+            this.searches = null;
+        } else if (screened && estimator instanceof JointGaussianEstimator joint) {
+            // The joint estimator's m_y moves by known steps p_t = (BᵀL)[:, t] (method notes §3.1).
             DMatrixRMaj p = joint.model().projectedFactor();
             double[][] gains = new double[length][dims];
             for (int t = 0; t < length; t++) {
@@ -98,9 +95,9 @@ public final class EarlyClassifier {
                     gains[t][k] = p.get(k, t);
                 }
             }
-            this.dotTable = localQda.dotTable(gains);
+            this.searches = localQda.searches(gains);
         } else {
-            this.dotTable = null;
+            this.searches = localQda.searches(null);
         }
         if (params.classOfInterest() == null) {
             this.classOfInterest = -1;
@@ -126,8 +123,8 @@ public final class EarlyClassifier {
 
     /**
      * As {@link #of(VigilModel, DecisionParams)}; with {@code screened} false, local QDA with the joint estimator
-     * keeps the {@link LocalQda.NeighbourCache} instead of the dot-product screening (for tests that compare the
-     * two; decisions are identical).
+     * keeps a neighbour cache instead of the dot-product screening (for tests that compare the two; decisions are
+     * identical).
      */
     static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened) {
         Objects.requireNonNull(model, "model");
@@ -213,12 +210,14 @@ public final class EarlyClassifier {
      * @param state the series' state, holding t &lt; d samples; advanced by one
      * @param rawValue the sample as it arrives (before the model's standardisation), finite
      * @param ws this thread's workspace
-     * @return the announced class index, or {@link #NO_DECISION}; never {@code NO_DECISION} when the sample
-     *     completes the series
+     * @param decision receives the announced class or {@link #NO_DECISION} — never {@code NO_DECISION} when the
+     *     sample completes the series — and, if it was made {@link Decision#withReliability()}, the largest τ at
+     *     which the label is reliable
+     * @return {@code decision.decided()}
      * @throws IllegalArgumentException when the value is not finite or the state belongs to another shape
      * @throws IllegalStateException when the state already holds d samples
      */
-    public int observe(SeriesState state, double rawValue, Workspace ws) {
+    public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
         if (!Double.isFinite(rawValue)) {
             throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
         }
@@ -227,24 +226,15 @@ public final class EarlyClassifier {
         estimator.update(state, v);
         estimator.conditionalMean(state, ws.mean);
         Discriminants f;
-        if (dotTable != null) {
-            localQda.classGaussians(
-                    ws.mean,
-                    ws.qda,
-                    tracker(state),
-                    t,
-                    state.innovation(0, t),
-                    ws.classMeans,
-                    ws.classVariances,
-                    ws.logPriors);
+        if (searches != null) {
+            search(state).find(ws.mean, t, state.innovation(0, t), ws.qda, ws.gaussians);
             f = quadraticFromClassGaussians(ws);
         } else {
-            f = discriminantsAt(ws.mean, neighbourCache(state), ws);
+            f = linear;
         }
         if (state.isComplete()) {
-            ws.set.setDiagonalEllipsoid(ws.mean, ws.zeros, 0.0);
-            ws.lastDecision = argmax(f, ws.mean);
-            return ws.lastDecision;
+            decision.set(argmax(f, ws.mean), 1.0);
+            return true;
         }
         if (params.set().usesFullCovariance()) {
             estimator.conditionalCovariance(state, ws.covariance);
@@ -256,30 +246,18 @@ public final class EarlyClassifier {
             }
             sets.buildDiagonal(ws.mean, ws.diagonal, ws.set);
         }
-        int decision;
+        int label;
         if (classOfInterest >= 0) {
-            decision = ws.rule.reliableAs(f, ws.set, classOfInterest) ? classOfInterest : NO_DECISION;
+            label = ws.rule.reliableAs(f, ws.set, classOfInterest) ? classOfInterest : NO_DECISION;
         } else {
-            decision = ws.rule.decide(f, ws.set);
+            label = ws.rule.decide(f, ws.set);
         }
-        ws.lastDecision = decision;
-        return decision;
-    }
-
-    /**
-     * The largest τ at which the last {@link #observe} call's decision holds (§5.7, "what is the probability
-     * that the label will match?"), to within {@value #RELIABILITY_TOLERANCE}; 1 for a complete series.
-     *
-     * @throws IllegalStateException when the last call did not decide
-     */
-    public double reliability(Workspace ws) {
-        if (ws.lastDecision == NO_DECISION) {
-            throw new IllegalStateException("the last observe() call did not decide");
+        double reliability = Double.NaN;
+        if (label != NO_DECISION && decision.computesReliability()) {
+            reliability = ws.rule.largestReliableTau(f, ws.set, params.set(), RELIABILITY_TOLERANCE);
         }
-        if (ws.set.shape() == TauSet.Shape.POINT) {
-            return 1.0;
-        }
-        return ws.rule.largestReliableTau(ws.lastF, ws.set, params.set(), RELIABILITY_TOLERANCE);
+        decision.set(label, reliability);
+        return label != NO_DECISION;
     }
 
     /**
@@ -290,55 +268,38 @@ public final class EarlyClassifier {
      */
     public int completeLabel(double[] series, Workspace ws) {
         model.project(series, ws.mean);
-        return argmax(discriminantsAt(ws.mean, null, ws), ws.mean);
-    }
-
-    /**
-     * The local-QDA neighbour cache attached to the series' state, created on first use (and after the state was
-     * deserialised or copied, which drops it); null for the linear SVM. The cache certifies every answer for the
-     * query at hand, so it needs no invalidation when the state is reset, restored or reused for another series.
-     */
-    private LocalQda.NeighbourCache neighbourCache(SeriesState state) {
         if (localQda == null) {
-            return null;
+            return argmax(linear, ws.mean);
         }
-        if (state.attachment() instanceof LocalQda.NeighbourCache c && c.belongsTo(localQda)) {
-            return c;
-        }
-        LocalQda.NeighbourCache c = localQda.newCache();
-        state.attach(c);
-        return c;
+        localQda.classGaussians(ws.mean, ws.qda, ws.gaussians);
+        return argmax(quadraticFromClassGaussians(ws), ws.mean);
     }
 
     /**
-     * The local-QDA dot tracker attached to the series' state (joint estimator), created on first use and after
-     * the state was deserialised or copied, which drops it. It validates itself against the query and the step it
-     * is given, so a reset, restored or reused state only costs one O(nℓ) recomputation.
+     * The local-QDA search kept in the series' state, created on first use and after the state was deserialised or
+     * copied, which drops it. It validates itself against the query and the step it is given, so a reset, restored
+     * or reused state only costs one recomputation.
      */
-    private LocalQda.DotTracker tracker(SeriesState state) {
-        if (state.attachment() instanceof LocalQda.DotTracker c && c.belongsTo(dotTable)) {
-            return c;
+    private ClassGaussianSearch search(SeriesState state) {
+        ClassGaussianSearch s = state.accelerator(searchSlot);
+        if (s == null) {
+            s = searches.newSearch();
+            state.attach(searchSlot, s);
         }
-        LocalQda.DotTracker c = localQda.newTracker(dotTable);
-        state.attach(c);
-        return c;
+        return s;
+    }
+
+    /** The search kept in the state, or null (for tests of the accelerator's life cycle). */
+    ClassGaussianSearch searchOf(SeriesState state) {
+        return state.accelerator(searchSlot);
     }
 
     private Discriminants quadraticFromClassGaussians(Workspace ws) {
-        for (int g = 0; g < numClasses; g++) {
-            ws.quadratic.setClass(g, ws.classMeans[g], ws.classVariances[g], ws.logPriors[g]);
+        ClassGaussians g = ws.gaussians;
+        for (int c = 0; c < numClasses; c++) {
+            ws.quadratic.setClass(c, g.mean(c), g.variance(c), g.logPrior(c));
         }
-        ws.lastF = ws.quadratic;
         return ws.quadratic;
-    }
-
-    private Discriminants discriminantsAt(double[] m, LocalQda.NeighbourCache cache, Workspace ws) {
-        if (linear != null) {
-            ws.lastF = linear;
-            return linear;
-        }
-        localQda.classGaussians(m, ws.qda, cache, ws.classMeans, ws.classVariances, ws.logPriors);
-        return quadraticFromClassGaussians(ws);
     }
 
     private int argmax(Discriminants f, double[] y) {
@@ -362,21 +323,16 @@ public final class EarlyClassifier {
         private final double[] mean = new double[dims];
         private final double[] packed = new double[SymmetricPacked.size(dims)];
         private final double[] diagonal = new double[dims];
-        private final double[] zeros = new double[dims];
         private final DMatrixRMaj covariance = new DMatrixRMaj(dims, dims);
         private final TauSet set = new TauSet(dims);
         private final ReliableDecisionRule rule = new ReliableDecisionRule(dims, numClasses);
         private final LocalQda.Workspace qda = localQda == null ? null : localQda.newWorkspace();
-        private final double[][] classMeans = new double[numClasses][dims];
-        private final double[][] classVariances = new double[numClasses][dims];
-        private final double[] logPriors = new double[numClasses];
+        private final ClassGaussians gaussians = localQda == null ? null : localQda.newClassGaussians();
         private final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);
-        private Discriminants lastF;
-        private int lastDecision = NO_DECISION;
 
         private Workspace() {}
 
-        /** The conditional mean m_y after the last {@link #observe} (a view; do not modify). */
+        /** The conditional mean m_y after the last {@link EarlyClassifier#observe} (a view; do not modify). */
         public double[] conditionalMean() {
             return mean;
         }

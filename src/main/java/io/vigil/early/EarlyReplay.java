@@ -52,6 +52,7 @@ public final class EarlyReplay {
                     "test series have length " + test.length() + " but the model expects " + classifier.length());
         }
         EarlyClassifier.Workspace ws = classifier.newWorkspace();
+        Decision decision = Decision.labelOnly();
         SeriesState state = classifier.newState();
         List<SeriesDecision> out = new ArrayList<>(test.size());
         int d = test.length();
@@ -60,13 +61,14 @@ public final class EarlyReplay {
         for (int i = 0; i < test.size(); i++) {
             double[] x = test.series(i);
             state.reset();
-            int label = EarlyClassifier.NO_DECISION;
             int t = 0;
             long start = System.nanoTime();
-            while (label == EarlyClassifier.NO_DECISION) {
-                label = classifier.observe(state, x[t], ws);
+            boolean decided = false;
+            while (!decided) {
+                decided = classifier.observe(state, x[t], ws, decision);
                 t++;
             }
+            int label = decision.label();
             nanos += System.nanoTime() - start;
             samples += t;
             int complete = classifier.completeLabel(x, ws);

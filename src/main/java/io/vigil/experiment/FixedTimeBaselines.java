@@ -1,7 +1,7 @@
 package io.vigil.experiment;
 
 import io.vigil.classify.Knn;
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.data.Dataset;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;

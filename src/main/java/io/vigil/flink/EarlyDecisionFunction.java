@@ -64,7 +64,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private final SessionSettings settings;
 
     private transient SeriesTracker tracker;
-    private transient EarlyClassifier.Workspace workspace;
+    private transient SeriesTracker.Workspace workspace;
     private transient ValueState<SeriesSession> sessions;
     private transient Emitter emitter;
     private transient Counter samplesIn;
@@ -128,7 +128,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     @Override
     public void open(OpenContext openContext) {
         tracker = buildTracker();
-        workspace = tracker.classifier().newWorkspace();
+        workspace = tracker.newWorkspace();
         sessions = getRuntimeContext().getState(stateDescriptor());
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         samplesIn = metrics.counter("samplesIn");

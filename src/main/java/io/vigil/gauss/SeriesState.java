@@ -21,15 +21,16 @@ import java.util.Arrays;
  * In memory the state holds G·(d + ℓ + 1) + 2ℓ + G doubles (the last 2ℓ + G are transient scratch for
  * the mixture moments). Not thread-safe: one series, one thread at a time.
  *
- * <p><b>Attachment.</b> A consumer of the state may hang one derived, transient object on it ({@link #attach}),
- * e.g. the early classifier's local-QDA search state (thesis §5.6.1 refits class Gaussians around m_y every
- * sample): with the joint estimator the dot products of m_y with the n training points, advanced by m_y's known
- * step (method notes §3.1; ≈ 13 KB per series for n = 1,000, G = 10, ℓ = 30), with the GMM estimator a neighbour
- * cache (≈ 22 KB for G = 10, ℓ = 30, k = 32). The
- * attachment is never serialised and is not part of {@link #contentEquals}; {@link #copy} does not carry it,
- * and {@link #reset}, {@link #copyFrom} and {@link #readFrom} keep it, so an attachment must be correct for any
- * content of the state (validated by what it stores) or be rebuilt lazily when missing. This package knows
- * nothing of what is attached.
+ * <p><b>Accelerator slot.</b> A consumer of the state may keep one derived, transient object beside it under a
+ * typed {@link Slot} ({@link #attach}, {@link #accelerator}), e.g. the early classifier's local-QDA search (thesis
+ * §5.6.1 refits class Gaussians around m_y every sample): with the joint estimator the dot products of m_y with
+ * the n training points, advanced by m_y's known step (method notes §3.1; ≈ 13 KB per series for n = 1,000, G =
+ * 10, ℓ = 30), with the GMM estimator a neighbour cache (≈ 22 KB for G = 10, ℓ = 30, k = 32). The slot key is
+ * owned by the consumer, so an object is only ever handed back to the consumer (and the type) that put it there.
+ * The accelerator is never serialised and is not part of {@link #contentEquals}; {@link #copy} does not carry
+ * it, and {@link #reset}, {@link #copyFrom} and {@link #readFrom} keep it, so it must be correct for any content
+ * of the state (validated by what it stores) or be rebuilt lazily when missing. This package knows nothing of
+ * what is kept there.
  */
 public final class SeriesState {
     /** Leading byte of the serialised form. */
@@ -47,7 +48,8 @@ public final class SeriesState {
     final double[] scratchMean; // ℓ, transient
     final double[] scratchDiff; // ℓ, transient
     final double[] scratchPosterior; // G, transient
-    private Object attachment; // transient, see the class comment
+    private Slot<?> acceleratorSlot; // transient, see the class comment
+    private Object accelerator; // transient, of the slot's type
 
     /**
      * An empty state (t = 0) for series of length d, ℓ features and G components.
@@ -125,21 +127,46 @@ public final class SeriesState {
         return logLikelihood[component];
     }
 
-    /** The object attached with {@link #attach}, or null (always null after {@link #read} and {@link #copy}). */
-    public Object attachment() {
-        return attachment;
+    /**
+     * The accelerator kept under {@code slot}, or null when there is none or another slot's (always null after
+     * {@link #read} and {@link #copy}).
+     */
+    @SuppressWarnings("unchecked") // attach(Slot<T>, T) is the only writer: the value has the slot's type
+    public <T> T accelerator(Slot<T> slot) {
+        return acceleratorSlot == slot ? (T) accelerator : null;
     }
 
     /**
-     * Attaches a derived, transient object (see the class comment), replacing any previous one.
+     * Keeps a derived, transient object under {@code slot} (see the class comment), replacing any previous one.
      *
-     * @param value the attachment, or null to drop it
+     * @param value the accelerator, or null to drop it
      */
-    public void attach(Object value) {
-        attachment = value;
+    public <T> void attach(Slot<T> slot, T value) {
+        acceleratorSlot = value == null ? null : slot;
+        accelerator = value;
     }
 
-    /** Back to t = 0 (all zeros); allocation-free. Keeps the attachment. */
+    /**
+     * The typed key of a {@link SeriesState}'s accelerator slot; identity-based, so each consumer (e.g. each
+     * early classifier) makes its own and gets back only what it kept.
+     *
+     * @param <T> the type of the accelerator
+     */
+    public static final class Slot<T> {
+        private final String name;
+
+        /** A new key; {@code name} is for diagnostics only. */
+        public Slot(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String toString() {
+            return "SeriesState.Slot[" + name + "]";
+        }
+    }
+
+    /** Back to t = 0 (all zeros); allocation-free. Keeps the accelerator. */
     public void reset() {
         Arrays.fill(innovations, 0.0);
         Arrays.fill(meanShift, 0.0);

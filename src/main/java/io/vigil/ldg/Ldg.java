@@ -8,7 +8,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * Local discriminative Gaussian (LDG) dimensionality reduction (thesis ch. 3): finds B ∈ ℝ<sup>d×ℓ</sup>,
  * BᵀB = I, minimising tr(Bᵀ(V − γA)B) (eq. 3.12), whose solution is the eigenvectors of V − γA with the
  * smallest eigenvalues (Prop. 1). Here, for training point x<sub>i</sub> and class j,
- * μ<sub>i,j</sub> is the mean of the k nearest class-j training points (see {@link NeighbourSets} for the
+ * μ<sub>i,j</sub> is the mean of the k nearest class-j training points (see {@link NeighborSets} for the
  * exact rules), Δ<sub>i,j</sub> = x<sub>i</sub> − μ<sub>i,j</sub>, V = Σ<sub>i</sub> Δ<sub>i,g_i</sub>Δ<sub>i,g_i</sub>ᵀ
  * (3.9) and A = Σ<sub>i</sub>Σ<sub>j</sub> p<sub>j</sub>Δ<sub>i,j</sub>Δ<sub>i,j</sub>ᵀ with p<sub>j</sub> = n<sub>j</sub>/n (3.10).
  *
@@ -68,7 +68,7 @@ public final class Ldg {
         Objects.requireNonNull(form, "form");
         int d = checkTrainingSet(x, y, numClasses);
         int n = x.length;
-        NeighbourSets ns = NeighbourSets.fromRows(x, y, numClasses, params.neighbors());
+        NeighborSets ns = NeighborSets.fromRows(x, y, numClasses, params.neighbors());
         double[][] xc = centred(x, mean(x));
         Form chosen = form == Form.AUTO ? formFor(n, d) : form;
         double[][] bt;

@@ -244,7 +244,7 @@ public final class LdgCrossValidation {
             this.neighbors = neighbors;
             this.n = x.length;
             this.d = d;
-            this.orders = NeighbourSets.sortedOrders(NeighbourSets.distances(x));
+            this.orders = NeighborSets.sortedOrders(NeighborSets.distances(x));
             this.xg = Ldg.centred(x, Ldg.mean(x));
             boolean anyKernel = false;
             boolean anyPrimal = false;
@@ -276,7 +276,7 @@ public final class LdgCrossValidation {
                 trainY[i] = y[train[i]];
             }
             int[] testY = Folds.labels(y, test);
-            NeighbourSets ns = NeighbourSets.build(trainY, numClasses, neighbors, i -> orders[train[i]], toLocal);
+            NeighborSets ns = NeighborSets.build(trainY, numClasses, neighbors, i -> orders[train[i]], toLocal);
             DMatrixRMaj trainCoords;
             DMatrixRMaj testCoords;
             if (Ldg.formFor(m, d) == Ldg.Form.KERNEL) {

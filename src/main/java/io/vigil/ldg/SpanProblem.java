@@ -28,7 +28,7 @@ final class SpanProblem {
      *
      * @param y coordinates of the m training points, m×r; not modified
      */
-    static SpanProblem of(DMatrixRMaj y, NeighbourSets ns) {
+    static SpanProblem of(DMatrixRMaj y, NeighborSets ns) {
         int m = y.numRows;
         int r = y.numCols;
         if (ns.numPoints() != m) {
@@ -69,7 +69,7 @@ final class SpanProblem {
      * costs Σ<sub>i,j</sub>(|ℋ<sub>i,j</sub>|·r + r²), the dense one Σ<sub>i,j</sub>|ℋ<sub>i,j</sub>|² + m²r + mr². The
      * choice depends only on sizes, so it is deterministic.
      */
-    static boolean useDenseLaplacian(NeighbourSets ns, int r) {
+    static boolean useDenseLaplacian(NeighborSets ns, int r) {
         int m = ns.numPoints();
         double sparse = 0;
         double dense = (double) m * m * r + (double) m * r * r;
@@ -89,7 +89,7 @@ final class SpanProblem {
      * A<sub>r</sub> = Yᵀ L<sub>A</sub> Y with L<sub>A</sub> = Σ<sub>j</sub> p<sub>j</sub>(I − N<sub>j</sub>)ᵀ(I − N<sub>j</sub>)
      * assembled densely (eq. 3.25).
      */
-    static DMatrixRMaj betweenDense(DMatrixRMaj y, NeighbourSets ns) {
+    static DMatrixRMaj betweenDense(DMatrixRMaj y, NeighborSets ns) {
         int m = y.numRows;
         int r = y.numCols;
         DMatrixRMaj la = new DMatrixRMaj(m, m);
@@ -124,7 +124,7 @@ final class SpanProblem {
     }
 
     /** A<sub>r</sub> = Σ<sub>i,j</sub> p<sub>j</sub> δ<sub>i,j</sub>δ<sub>i,j</sub>ᵀ summed from the difference rows (eq. 3.10). */
-    static DMatrixRMaj betweenSparse(DMatrixRMaj y, NeighbourSets ns) {
+    static DMatrixRMaj betweenSparse(DMatrixRMaj y, NeighborSets ns) {
         int m = y.numRows;
         int r = y.numCols;
         double[] yd = y.data;

@@ -1,6 +1,6 @@
 package io.vigil.model;
 
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.ldg.Standardizer;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -43,10 +43,6 @@ public final class QuadraticMinMax {
     private final DMatrixRMaj hess;
     private final SymmetricEigenPool eigenPool;
 
-    private double lastBound;
-    private int lastIterations;
-    private boolean lastConverged;
-
     /**
      * @param maxDim the largest dimension ℓ of the sets this instance will see
      */
@@ -67,28 +63,6 @@ public final class QuadraticMinMax {
     }
 
     /**
-     * The certified bound from the last call: a lower bound on the minimum after {@link #minimum} or {@link
-     * #minAtLeastZero}, an upper bound on the maximum after {@link #maximum}. Equal to the returned value up to the
-     * gap tolerance ({@link DiagonalTrustRegion#GAP_REL}·scale) when {@link #lastConverged()}.
-     */
-    public double lastBound() {
-        return lastBound;
-    }
-
-    /** Secular-equation iterations of the last call (0 for closed forms). */
-    public int lastIterations() {
-        return lastIterations;
-    }
-
-    /**
-     * Whether the last {@link #minimum}/{@link #maximum} met the duality-gap tolerance (always true for closed forms;
-     * false only if the iteration cap was hit, which the tests never observe).
-     */
-    public boolean lastConverged() {
-        return lastConverged;
-    }
-
-    /**
      * The exact global minimum of f over A.
      *
      * @param set the set A (centre m, dimension ℓ)
@@ -96,28 +70,32 @@ public final class QuadraticMinMax {
      * @param grad g, first ℓ entries used (not modified)
      * @param f0 f(m)
      * @param argmin if non-null, receives a minimiser y* ∈ A (first ℓ entries) with f(y*) equal to the returned value
-     * @return min_{y∈A} f(y)
+     * @param out receives the value, the certified lower bound and the iteration count
+     * @return min_{y∈A} f(y), also in {@code out.value()}
      */
-    public double minimum(TauSet set, double[] curv, double[] grad, double f0, double[] argmin) {
+    public double minimum(TauSet set, double[] curv, double[] grad, double f0, double[] argmin, MinMaxResult out) {
         checkInputs(set, curv, grad, f0, argmin);
-        return solve(set, curv, grad, f0, argmin, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        out.value = solve(set, curv, grad, f0, argmin, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, out);
+        return out.value;
     }
 
     /**
      * The exact global maximum of f over A, as −min(−f).
      *
      * @param argmax if non-null, receives a maximiser y* ∈ A
-     * @return max_{y∈A} f(y)
+     * @param out receives the value, the certified upper bound and the iteration count
+     * @return max_{y∈A} f(y), also in {@code out.value()}
      */
-    public double maximum(TauSet set, double[] curv, double[] grad, double f0, double[] argmax) {
+    public double maximum(TauSet set, double[] curv, double[] grad, double f0, double[] argmax, MinMaxResult out) {
         checkInputs(set, curv, grad, f0, argmax);
         int ell = set.dimension();
         for (int i = 0; i < ell; i++) {
             negCurv[i] = -curv[i];
             negGrad[i] = -grad[i];
         }
-        double v = -solve(set, negCurv, negGrad, -f0, argmax, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
-        lastBound = -lastBound;
+        double v = -solve(set, negCurv, negGrad, -f0, argmax, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, out);
+        out.bound = -out.bound;
+        out.value = v;
         return v;
     }
 
@@ -126,49 +104,58 @@ public final class QuadraticMinMax {
      * found: m itself, then (full ellipsoid) points on rays along E∇f and along the columns of E, then the secular
      * iterates. True as soon as a lower bound is ≥ 0: the separable bound f0 − r‖γ‖ − r²·(largest negative curvature
      * over the set) — for the full ellipsoid with λ_max(DED) bounded by Gershgorin, D = sqrt(max(−a, 0)) — then the
-     * Lagrange dual values of the secular iteration. Returns true only on a certified bound ({@link #lastBound()}).
+     * Lagrange dual values of the secular iteration. Returns true only on a certified bound ({@code out.bound()} ≥ 0);
+     * {@code out.value()} is then an attained value, an upper bound on the minimum.
      */
-    public boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0) {
+    public boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0, MinMaxResult out) {
         checkInputs(set, curv, grad, f0, null);
         if (f0 < 0.0) {
-            lastBound = Double.NEGATIVE_INFINITY;
-            lastIterations = 0;
-            lastConverged = true;
+            out.value = f0;
+            out.bound = Double.NEGATIVE_INFINITY;
+            out.iterations = 0;
+            out.converged = true;
             return false;
         }
-        solve(set, curv, grad, f0, null, 0.0, 0.0);
-        return lastBound >= 0.0;
+        out.value = solve(set, curv, grad, f0, null, 0.0, 0.0, out);
+        return out.bound >= 0.0;
     }
 
     /**
      * Dispatches on the shape. {@code stopBelow}/{@code stopAbove} are thresholds on f itself: the search stops once an
      * attained value is below stopBelow or a certified lower bound reaches stopAbove. With finite thresholds the
-     * returned value is an attained value (an upper bound on the minimum) and {@link #lastBound} the certified lower
+     * returned value is an attained value (an upper bound on the minimum) and {@code out.bound} the certified lower
      * bound; with infinite thresholds it is the minimum.
      */
     private double solve(
-            TauSet set, double[] curv, double[] grad, double f0, double[] argmin, double stopBelow, double stopAbove) {
-        lastIterations = 0;
-        lastConverged = true;
+            TauSet set,
+            double[] curv,
+            double[] grad,
+            double f0,
+            double[] argmin,
+            double stopBelow,
+            double stopAbove,
+            MinMaxResult out) {
+        out.iterations = 0;
+        out.converged = true;
         switch (set.shape()) {
             case POINT:
                 if (argmin != null) {
                     set.copyCenter(argmin);
                 }
-                lastBound = f0;
+                out.bound = f0;
                 return f0;
             case BOX:
-                return box(set, curv, grad, f0, argmin);
+                return box(set, curv, grad, f0, argmin, out);
             case DIAGONAL_ELLIPSOID:
-                return diagonalEllipsoid(set, curv, grad, f0, argmin, stopBelow, stopAbove);
+                return diagonalEllipsoid(set, curv, grad, f0, argmin, stopBelow, stopAbove, out);
             case FULL_ELLIPSOID:
-                return fullEllipsoid(set, curv, grad, f0, argmin, stopBelow, stopAbove);
+                return fullEllipsoid(set, curv, grad, f0, argmin, stopBelow, stopAbove, out);
             default:
                 throw new IllegalStateException("unhandled shape " + set.shape());
         }
     }
 
-    private double box(TauSet set, double[] curv, double[] grad, double f0, double[] argmin) {
+    private double box(TauSet set, double[] curv, double[] grad, double f0, double[] argmin, MinMaxResult out) {
         double r = set.radius();
         double total = f0;
         int k = set.numActive();
@@ -193,12 +180,19 @@ public final class QuadraticMinMax {
                 argmin[i] = set.center(i) + (vertex ? -g / (2.0 * a) : (g > 0.0 ? -half : half));
             }
         }
-        lastBound = total;
+        out.bound = total;
         return total;
     }
 
     private double diagonalEllipsoid(
-            TauSet set, double[] curv, double[] grad, double f0, double[] argmin, double stopBelow, double stopAbove) {
+            TauSet set,
+            double[] curv,
+            double[] grad,
+            double f0,
+            double[] argmin,
+            double stopBelow,
+            double stopAbove,
+            MinMaxResult out) {
         int k = set.numActive();
         double r = set.radius();
         boolean linear = true;
@@ -224,11 +218,11 @@ public final class QuadraticMinMax {
                 }
             }
             double v = f0 - r * gn;
-            lastBound = v;
+            out.bound = v;
             return v;
         }
         trs.solve(k, h, gamma, r, stopBelow - f0, stopAbove - f0);
-        record();
+        record(out);
         if (argmin != null) {
             double[] z = trs.minimiser();
             for (int c = 0; c < k; c++) {
@@ -236,12 +230,19 @@ public final class QuadraticMinMax {
                 argmin[i] += set.sd(i) * z[c];
             }
         }
-        lastBound = f0 + trs.dual();
+        out.bound = f0 + trs.dual();
         return f0 + trs.primal();
     }
 
     private double fullEllipsoid(
-            TauSet set, double[] curv, double[] grad, double f0, double[] argmin, double stopBelow, double stopAbove) {
+            TauSet set,
+            double[] curv,
+            double[] grad,
+            double f0,
+            double[] argmin,
+            double stopBelow,
+            double stopAbove,
+            MinMaxResult out) {
         int ell = set.dimension();
         int k = set.numActive();
         double r = set.radius();
@@ -272,14 +273,14 @@ public final class QuadraticMinMax {
                 addFactorTimes(c, ell, k, gamma, -r / gn, argmin);
             }
             double v = f0 - r * gn;
-            lastBound = v;
+            out.bound = v;
             return v;
         }
         // Cheap lower bound without the eigendecomposition: f ≥ f0 + gᵀu − uᵀA⁻u with A⁻ = diag(max(−a, 0)), and over
         // the ellipsoid gᵀu ≥ −r‖Cᵀg‖ while uᵀA⁻u = zᵀCᵀA⁻Cz ≤ r² λ_max(DED), D = sqrt(A⁻).
         double lower = f0 - r * gn - r * r * negativeCurvatureBound(set, curv, minCurv);
         if (lower >= stopAbove) {
-            lastBound = lower;
+            out.bound = lower;
             return f0;
         }
         if (gn > 0.0 && stopBelow > Double.NEGATIVE_INFINITY) {
@@ -315,7 +316,7 @@ public final class QuadraticMinMax {
                 best = Math.min(best, rayMinimum(f0, Math.abs(eg) / Math.sqrt(eii), quad / eii, r));
             }
             if (best < stopBelow) {
-                lastBound = lower;
+                out.bound = lower;
                 return best;
             }
         }
@@ -348,7 +349,7 @@ public final class QuadraticMinMax {
         // The diagonal solver reads h and γ̂; keep γ (needed for nothing else) overwritten by γ̂.
         System.arraycopy(zFull, 0, gamma, 0, k);
         trs.solve(k, h, gamma, r, stopBelow - f0, stopAbove - f0);
-        record();
+        record(out);
         if (argmin != null) {
             // z = Σ_j ŵ_j v_j, then u = C z.
             double[] w = trs.minimiser();
@@ -364,7 +365,7 @@ public final class QuadraticMinMax {
             }
             addFactorTimes(c, ell, k, zFull, 1.0, argmin);
         }
-        lastBound = Math.max(lower, f0 + trs.dual());
+        out.bound = Math.max(lower, f0 + trs.dual());
         return f0 + trs.primal();
     }
 
@@ -419,10 +420,9 @@ public final class QuadraticMinMax {
         }
     }
 
-    private void record() {
-        lastIterations = trs.iterations();
-        DiagonalTrustRegion.Status st = trs.status();
-        lastConverged = st != DiagonalTrustRegion.Status.ITERATION_LIMIT;
+    private void record(MinMaxResult out) {
+        out.iterations = trs.iterations();
+        out.converged = trs.status() != DiagonalTrustRegion.Status.ITERATION_LIMIT;
     }
 
     private void checkInputs(TauSet set, double[] curv, double[] grad, double f0, double[] out) {

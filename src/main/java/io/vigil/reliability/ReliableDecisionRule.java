@@ -29,6 +29,7 @@ public final class ReliableDecisionRule {
     private final int maxDim;
     private final int maxClasses;
     private final QuadraticMinMax solver;
+    private final MinMaxResult check = new MinMaxResult();
     private final double[][] grad;
     private final double[][] curv;
     private final double[] value;
@@ -279,7 +280,7 @@ public final class ReliableDecisionRule {
             diffCurv[i] = cc[i] - ch[i];
         }
         lastChecks++;
-        return solver.minAtLeastZero(a, diffCurv, diffGrad, value[c] - value[h]);
+        return solver.minAtLeastZero(a, diffCurv, diffGrad, value[c] - value[h], check);
     }
 
     /** order[0..G−2] = classes other than c, by decreasing f_h(m) (insertion sort; G is small). */

@@ -1,6 +1,6 @@
 package io.vigil.select;
 
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.data.Folds;
 import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;

@@ -1,5 +1,6 @@
 package io.vigil.stream;
 
+import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.gauss.SeriesState;
 import java.util.List;
@@ -92,8 +93,7 @@ public final class SeriesTracker {
      * @param ws this thread's classifier workspace
      * @return the session to keep, or null when the series has finished (state to clear)
      */
-    public SeriesSession onSample(
-            SeriesSession session, SampleEvent e, long now, Output out, EarlyClassifier.Workspace ws) {
+    public SeriesSession onSample(SeriesSession session, SampleEvent e, long now, Output out, Workspace ws) {
         if (!e.isAccepted()) {
             throw new IllegalArgumentException("sample was rejected by the decoder: " + e);
         }
@@ -112,8 +112,7 @@ public final class SeriesTracker {
         }
     }
 
-    private SeriesSession process(
-            SeriesSession session, SampleEvent e, long now, Output out, EarlyClassifier.Workspace ws) {
+    private SeriesSession process(SeriesSession session, SampleEvent e, long now, Output out, Workspace ws) {
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
             out.restartedIncompatible(s);
@@ -172,27 +171,20 @@ public final class SeriesTracker {
     }
 
     private void consume(
-            SeriesSession s,
-            String series,
-            int t,
-            double value,
-            long sampleTime,
-            long now,
-            Output out,
-            EarlyClassifier.Workspace ws) {
+            SeriesSession s, String series, int t, double value, long sampleTime, long now, Output out, Workspace ws) {
         s.consumedUpTo(t);
         if (s.phase() != SeriesSession.Phase.COLLECTING) {
             return;
         }
         SeriesState state = s.state();
-        int label = classifier.observe(state, value, ws);
+        Decision d = ws.decision;
+        classifier.observe(state, value, ws.classifier, d);
         if (state.time() != t) {
             throw new IllegalStateException("classifier state at t=" + state.time() + " after consuming t=" + t);
         }
-        if (label != EarlyClassifier.NO_DECISION) {
-            double reliability = classifier.reliability(ws);
+        if (d.decided()) {
             out.decision(DecisionRecord.decided(
-                    series, labels.get(label), t, length, tau, reliability, modelId, now, sampleTime));
+                    series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime));
             s.decided();
         }
     }
@@ -237,5 +229,20 @@ public final class SeriesTracker {
             out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now));
         }
         return null;
+    }
+
+    /** Scratch of one thread (one operator instance): the classifier's workspace and the decision storage. */
+    public Workspace newWorkspace() {
+        return new Workspace(classifier);
+    }
+
+    /** Per-thread scratch for {@link #onSample}; see {@link #newWorkspace()}. Not thread-safe. */
+    public static final class Workspace {
+        private final EarlyClassifier.Workspace classifier;
+        private final Decision decision = Decision.withReliability();
+
+        private Workspace(EarlyClassifier c) {
+            this.classifier = c.newWorkspace();
+        }
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class KnnTest {
     @Test
-    void majorityOfNearestNeighbours() {
+    void majorityOfNearestNeighbors() {
         double[][] p = {{0}, {1}, {2}, {10}, {11}};
         int[] y = {0, 0, 1, 1, 1};
         Knn knn = Knn.fit(p, y, 2);
@@ -24,7 +24,7 @@ class KnnTest {
     }
 
     @Test
-    void voteTieGoesToNearestNeighboursClass() {
+    void voteTieGoesToNearestNeighborsClass() {
         double[][] p = {{0}, {1}, {3}, {4}};
         int[] y = {0, 1, 1, 0};
         Knn knn = Knn.fit(p, y, 2);

@@ -76,14 +76,14 @@ class UcrArchiveTest {
             assertEquals(kind.classes(), archive.train().classNames());
             assertEquals(kind.length(), archive.train().length());
             Dataset generated = SyntheticData.generate(kind, 300, 1, 1).train();
-            double accuracy = nearestNeighbourAccuracy(generated, archive.test());
+            double accuracy = nearestNeighborAccuracy(generated, archive.test());
             assertTrue(
                     accuracy >= MIN_GENERATED_ACCURACY,
                     kind + ": 1-NN trained on generated data scores " + accuracy + " on the archive test split");
         }
     }
 
-    private static double nearestNeighbourAccuracy(Dataset train, Dataset test) {
+    private static double nearestNeighborAccuracy(Dataset train, Dataset test) {
         double[][] a = train.rows();
         double[][] b = test.rows();
         int correct = 0;

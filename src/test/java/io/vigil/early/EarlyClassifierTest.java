@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.DotTracker;
+import io.vigil.classify.qda.LocalQda;
+import io.vigil.classify.qda.NeighborCache;
 import io.vigil.data.Dataset;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesState;
@@ -34,16 +36,18 @@ class EarlyClassifierTest {
                 EarlyClassifier c = EarlyClassifier.of(
                         model, DecisionParams.defaults().withClassifier(kind).withEstimator(est));
                 EarlyClassifier.Workspace ws = c.newWorkspace();
+                Decision d = Decision.withReliability();
                 for (int i = 0; i < TEST.size(); i++) {
                     double[] x = TEST.series(i);
                     SeriesState s = c.newState();
                     int last = EarlyClassifier.NO_DECISION;
                     for (double v : x) {
-                        last = c.observe(s, v, ws);
+                        c.observe(s, v, ws, d);
+                        last = d.label();
                     }
                     assertTrue(s.isComplete());
                     assertEquals(c.completeLabel(x, ws), last, "series " + i + ", " + kind + ", " + est);
-                    assertEquals(1.0, c.reliability(ws), "a complete series is reliable with probability 1");
+                    assertEquals(1.0, d.reliability(), "a complete series is reliable with probability 1");
                 }
             }
         }
@@ -119,15 +123,16 @@ class EarlyClassifierTest {
         double tau = 0.6;
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, params(SetKind.NB_QUADRATIC, tau));
         EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision d = Decision.withReliability();
         int checked = 0;
         for (int i = 0; i < TEST.size(); i++) {
             SeriesState s = c.newState();
             double[] x = TEST.series(i);
             int t = 0;
-            while (c.observe(s, x[t++], ws) == EarlyClassifier.NO_DECISION) {
+            while (!c.observe(s, x[t++], ws, d)) {
                 // feed until the first decision
             }
-            double r = c.reliability(ws);
+            double r = d.reliability();
             // Bisection returns the last τ verified reliable, so it can sit up to one tolerance below τ.
             assertTrue(r >= tau - EarlyClassifier.RELIABILITY_TOLERANCE && r <= 1.0, "series " + i + ": " + r);
             checked++;
@@ -162,18 +167,19 @@ class EarlyClassifierTest {
      * sample a full neighbour search.
      */
     @Test
-    void neighbourCacheGivesTheSameDecisionsAsAFullSearchEverySample() {
+    void neighborCacheGivesTheSameDecisionsAsAFullSearchEverySample() {
         VigilModel model = EarlyFixtures.CBF_LARGE_MODEL;
         Dataset test = EarlyFixtures.CBF_LARGE.test();
         assertEquals(
                 model.numClasses(),
-                model.localQda().newCache().boundedClasses(),
+                model.localQda().newNeighborCache().boundedClasses(),
                 "the fixture must be large enough for the cache to keep bounds for every class");
         for (SetKind kind : SetKind.values()) {
             for (double tau : new double[] {0.001, 0.5, 0.9}) {
                 EarlyClassifier c = EarlyClassifier.of(model, params(kind, tau));
                 List<SeriesDecision> cached = EarlyReplay.replay(c, test);
                 EarlyClassifier.Workspace ws = c.newWorkspace();
+                Decision d = Decision.labelOnly();
                 SeriesState s = c.newState();
                 for (int i = 0; i < test.size(); i++) {
                     double[] x = test.series(i);
@@ -181,8 +187,9 @@ class EarlyClassifierTest {
                     int t = 0;
                     int label = EarlyClassifier.NO_DECISION;
                     while (label == EarlyClassifier.NO_DECISION) {
-                        s.attach(null);
-                        label = c.observe(s, x[t++], ws);
+                        s = s.copy(); // a copy drops the accelerator: a full search at every sample
+                        c.observe(s, x[t++], ws, d);
+                        label = d.label();
                     }
                     String what = kind + ", τ = " + tau + ", series " + i;
                     assertEquals(cached.get(i).t(), t, what);
@@ -193,13 +200,13 @@ class EarlyClassifierTest {
     }
 
     /**
-     * The dot-product screening of the joint estimator (LocalQda.DotTracker) against the neighbour-cache path it
+     * The dot-product screening of the joint estimator (DotTracker) against the neighbour-cache path it
      * replaces, sample by sample: identical decisions and reliabilities (0.0 tolerance) on a plain and a
      * standardised model and on the fixture large enough for the cache, including states serialised and restored
      * mid-series, whose tracker is rebuilt.
      */
     @Test
-    void dotScreeningGivesTheSameDecisionsAsTheNeighbourCacheEverySample() throws IOException {
+    void dotScreeningGivesTheSameDecisionsAsTheNeighborCacheEverySample() throws IOException {
         for (VigilModel model :
                 List.of(EarlyFixtures.CBF_STANDARDIZED_MODEL, EarlyFixtures.CBF_MODEL, EarlyFixtures.CBF_LARGE_MODEL)) {
             Dataset test = model == EarlyFixtures.CBF_LARGE_MODEL ? EarlyFixtures.CBF_LARGE.test() : TEST;
@@ -209,6 +216,8 @@ class EarlyClassifierTest {
                 EarlyClassifier cached = EarlyClassifier.of(model, p, false);
                 EarlyClassifier.Workspace ws1 = screened.newWorkspace();
                 EarlyClassifier.Workspace ws2 = cached.newWorkspace();
+                Decision d1 = Decision.withReliability();
+                Decision d2 = Decision.withReliability();
                 SeriesState s1 = screened.newState();
                 SeriesState s2 = cached.newState();
                 for (int i = 0; i < test.size(); i++) {
@@ -221,15 +230,18 @@ class EarlyClassifierTest {
                             s1.writeTo(new DataOutputStream(bytes));
                             s1 = SeriesState.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
                         }
-                        int a = screened.observe(s1, x[t], ws1);
-                        int b = cached.observe(s2, x[t], ws2);
+                        screened.observe(s1, x[t], ws1, d1);
+                        cached.observe(s2, x[t], ws2, d2);
+                        int a = d1.label();
+                        int b = d2.label();
                         String what = "τ = " + tau + ", series " + i + ", t = " + t;
                         assertEquals(b, a, what);
                         if (a != EarlyClassifier.NO_DECISION) {
-                            assertEquals(cached.reliability(ws2), screened.reliability(ws1), 0.0, what);
+                            assertEquals(d2.reliability(), d1.reliability(), 0.0, what);
                         }
                     }
-                    assertTrue(s1.attachment() instanceof LocalQda.DotTracker);
+                    assertTrue(screened.searchOf(s1) instanceof DotTracker);
+                    assertTrue(cached.searchOf(s2) instanceof NeighborCache);
                 }
             }
         }
@@ -239,13 +251,15 @@ class EarlyClassifierTest {
     void stateSerialisedMidSeriesGivesTheSameDecisions() throws IOException {
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, params(SetKind.NB_QUADRATIC, 0.9));
         EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision d = Decision.labelOnly();
         List<SeriesDecision> direct = EarlyReplay.replay(c, TEST);
         for (int i = 0; i < TEST.size(); i++) {
             double[] x = TEST.series(i);
             SeriesState s = c.newState();
             int cut = Math.max(1, direct.get(i).t() / 2);
             for (int t = 0; t < cut - 1; t++) {
-                assertEquals(EarlyClassifier.NO_DECISION, c.observe(s, x[t], ws));
+                c.observe(s, x[t], ws, d);
+                assertEquals(EarlyClassifier.NO_DECISION, d.label());
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             s.writeTo(new DataOutputStream(bytes));
@@ -253,7 +267,8 @@ class EarlyClassifierTest {
             int t = cut - 1;
             int label = EarlyClassifier.NO_DECISION;
             while (label == EarlyClassifier.NO_DECISION) {
-                label = c.observe(restored, x[t++], ws);
+                c.observe(restored, x[t++], ws, d);
+                label = d.label();
             }
             assertEquals(direct.get(i).t(), t, "series " + i);
             assertEquals(direct.get(i).label(), label, "series " + i);
@@ -288,8 +303,8 @@ class EarlyClassifierTest {
         assertTrue(e.getMessage().contains("complete_series"), e.getMessage());
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, DecisionParams.defaults());
         SeriesState s = c.newState();
-        IllegalArgumentException nan =
-                assertThrows(IllegalArgumentException.class, () -> c.observe(s, Double.NaN, c.newWorkspace()));
+        IllegalArgumentException nan = assertThrows(
+                IllegalArgumentException.class, () -> c.observe(s, Double.NaN, c.newWorkspace(), Decision.labelOnly()));
         assertTrue(nan.getMessage().contains("NaN"));
         assertEquals(0, s.time(), "a rejected sample leaves the state untouched");
         assertNotEquals(null, c.fingerprint());

@@ -27,7 +27,7 @@ class SeriesSessionSerializerTest {
             @Override
             public void deadLetter(io.vigil.stream.DeadLetter letter) {}
         };
-        EarlyClassifier.Workspace ws = c.newWorkspace();
+        SeriesTracker.Workspace ws = tracker.newWorkspace();
         List<SampleEvent> events = StreamFixtures.events(3, 0);
         SeriesSession s = null;
         for (int t = 0; t < samples; t++) {

@@ -46,21 +46,23 @@ class SeriesStateTest {
     @Test
     void attachmentIsTransient() throws IOException {
         SeriesState s = new SeriesState(8, 2, 1);
-        Object cache = new Object();
-        s.attach(cache);
+        SeriesState.Slot<StringBuilder> slot = new SeriesState.Slot<>("test");
+        StringBuilder cache = new StringBuilder("derived");
+        s.attach(slot, cache);
         byte[] withAttachment = bytes(s);
-        s.attach(null);
+        s.attach(slot, null);
         assertArrayEquals(bytes(s), withAttachment, "the attachment is never serialised");
         assertEquals(s.serializedSizeBytes(), withAttachment.length);
-        s.attach(cache);
-        assertEquals(null, s.copy().attachment(), "a copy does not share the attachment");
+        s.attach(slot, cache);
+        assertEquals(null, s.copy().accelerator(slot), "a copy does not share the attachment");
         assertTrue(s.contentEquals(s.copy()));
         s.reset();
-        assertEquals(cache, s.attachment(), "reset keeps the attachment");
+        assertEquals(cache, s.accelerator(slot), "reset keeps the attachment");
+        assertEquals(null, s.accelerator(new SeriesState.Slot<StringBuilder>("other")), "only its own slot sees it");
         assertEquals(
                 null,
                 SeriesState.read(new DataInputStream(new ByteArrayInputStream(withAttachment)))
-                        .attachment());
+                        .accelerator(slot));
     }
 
     @Test

@@ -291,7 +291,7 @@ class LdgTest {
     void denseAndSparseBetweenTermsAgree() {
         int[] y = LdgReference.blocks(3, 9);
         double[][] x = LdgReference.randomData(y, 3, 7, 1.0, 4L);
-        NeighbourSets ns = NeighbourSets.fromRows(x, y, 3, 4);
+        NeighborSets ns = NeighborSets.fromRows(x, y, 3, 4);
         DMatrixRMaj coords = new DMatrixRMaj(Ldg.centred(x, Ldg.mean(x)));
         DMatrixRMaj dense = SpanProblem.betweenDense(coords, ns);
         DMatrixRMaj sparse = SpanProblem.betweenSparse(coords, ns);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vigil.classify.Knn;
-import io.vigil.classify.LocalQda;
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;

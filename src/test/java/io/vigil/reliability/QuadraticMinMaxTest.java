@@ -12,6 +12,9 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 import org.junit.jupiter.api.Test;
 
 class QuadraticMinMaxTest {
+    /** Storage for the solver's report (bound, iterations, convergence) of the last call. */
+    private final MinMaxResult result = new MinMaxResult();
+
     /**
      * Value tolerance relative to the instance scale (|f0| + Σ|a_i|E_ii r² + r·sqrt(gᵀEg), the size of the values
      * involved): the solver's duality gap is 1e-11·scale and evaluating f at a point adds O(ℓ ε scale); 1e-9 leaves
@@ -48,15 +51,15 @@ class QuadraticMinMaxTest {
             double scale = scaleOf(a, g, f0, var, r);
 
             double[] argmin = new double[ell];
-            double min = solver.minimum(set, a, g, f0, argmin);
-            assertTrue(solver.lastConverged(), "instance " + inst);
-            assertTrue(solver.lastBound() <= min + VALUE_TOL * scale, "dual bound above the value, instance " + inst);
+            double min = solver.minimum(set, a, g, f0, argmin, result);
+            assertTrue(result.converged(), "instance " + inst);
+            assertTrue(result.bound() <= min + VALUE_TOL * scale, "dual bound above the value, instance " + inst);
             double[] argmax = new double[ell];
-            double max = solver.maximum(set, a, g, f0, argmax);
+            double max = solver.maximum(set, a, g, f0, argmax, result);
             assertTrue(
-                    solver.lastBound() >= max - VALUE_TOL * scale,
-                    "instance " + inst + ": upper bound " + solver.lastBound() + " below the maximum " + max + " after "
-                            + solver.lastIterations() + " iterations");
+                    result.bound() >= max - VALUE_TOL * scale,
+                    "instance " + inst + ": upper bound " + result.bound() + " below the maximum " + max + " after "
+                            + result.iterations() + " iterations");
 
             assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
             assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
@@ -82,8 +85,8 @@ class QuadraticMinMaxTest {
             double[] g = Samples.gaussianVector(rnd, 2, 1.0);
             set.setDiagonalEllipsoid(m, var, r);
             double scale = scaleOf(a, g, 0.0, var, r);
-            double min = solver.minimum(set, a, g, 0.0, null);
-            double max = solver.maximum(set, a, g, 0.0, null);
+            double min = solver.minimum(set, a, g, 0.0, null, result);
+            double max = solver.maximum(set, a, g, 0.0, null, result);
             double gridMin = Double.POSITIVE_INFINITY;
             double gridMax = Double.NEGATIVE_INFINITY;
             int angles = 2000;
@@ -121,9 +124,9 @@ class QuadraticMinMaxTest {
         set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, r);
         QuadraticMinMax solver = new QuadraticMinMax(3);
         double[] z = new double[3];
-        double min = solver.minimum(set, a, g, 0.0, z);
+        double min = solver.minimum(set, a, g, 0.0, z, result);
         assertEquals(expected, min, 1e-12);
-        assertEquals(0, solver.lastIterations(), "closed form");
+        assertEquals(0, result.iterations(), "closed form");
         assertEquals(-0.125, z[1], 1e-15);
         assertEquals(-0.06, z[2], 1e-15);
         assertEquals(Math.sqrt(4 - 0.019225), Math.abs(z[0]), 1e-12);
@@ -140,12 +143,12 @@ class QuadraticMinMaxTest {
         double[] g = {0.0, 0.0, 1.0};
         double expected = -0.5 * (1.0 / 3.0) + 0.5 * (-1.0) * 1.0;
         double[] z = new double[3];
-        assertEquals(expected, solver.minimum(set, a, g, 0.0, z), 1e-12);
+        assertEquals(expected, solver.minimum(set, a, g, 0.0, z, result), 1e-12);
         assertEquals(1.0, Math.sqrt(Samples.dot(z, z)), 1e-12);
         // h = (0, 2, 2), γ = (0, 1, 0): λ₁ = 0 with γ₁ = 0, interior on the rest: z₂ = −1/2, value −1/4.
         double[] a0 = {0.0, 1.0, 1.0};
         double[] g0 = {0.0, 1.0, 0.0};
-        assertEquals(-0.25, solver.minimum(set, a0, g0, 0.0, z), 1e-12);
+        assertEquals(-0.25, solver.minimum(set, a0, g0, 0.0, z, result), 1e-12);
         assertTrue(set.contains(z, FEASIBILITY_TOL));
     }
 
@@ -164,9 +167,9 @@ class QuadraticMinMaxTest {
         for (double eps : new double[] {1e-2, 1e-4, 1e-8, 1e-12, 1e-100, 1e-300, -1e-8}) {
             double[] g = {eps, 0.5, 0.3};
             double[] z = new double[3];
-            double min = solver.minimum(set, a, g, 0.0, z);
-            assertTrue(solver.lastConverged(), "eps " + eps);
-            assertTrue(solver.lastIterations() < 60, "eps " + eps + ": " + solver.lastIterations() + " iterations");
+            double min = solver.minimum(set, a, g, 0.0, z, result);
+            assertTrue(result.converged(), "eps " + eps);
+            assertTrue(result.iterations() < 60, "eps " + eps + ": " + result.iterations() + " iterations");
             assertTrue(Math.abs(min - hardValue) <= Math.abs(eps) * r + 1e-12, "eps " + eps + ": " + min);
             assertAttained(set, m, a, g, 0.0, z, min, 10.0, "eps " + eps);
             // The minimiser leans to the side opposite γ₁.
@@ -191,8 +194,8 @@ class QuadraticMinMaxTest {
                 double[] g = {g1, 2.0 * (1.0 + eta)};
                 set.setDiagonalEllipsoid(m, new double[] {1, 1}, 1.0);
                 double[] z = new double[2];
-                double min = solver.minimum(set, a, g, 0.0, z);
-                assertTrue(solver.lastConverged());
+                double min = solver.minimum(set, a, g, 0.0, z, result);
+                assertTrue(result.converged());
                 assertAttained(set, m, a, g, 0.0, z, min, 4.0, "eta " + eta + " g1 " + g1);
                 double grid = Double.POSITIVE_INFINITY;
                 for (int t = 0; t < 200000; t++) {
@@ -217,12 +220,12 @@ class QuadraticMinMaxTest {
         double pg = projectedGradient(h, gamma, r, new double[3], 20000);
         TauSet set = new TauSet(3);
         set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, r);
-        double exact = new QuadraticMinMax(3).minimum(set, half(h), gamma, 0.0, null);
+        double exact = new QuadraticMinMax(3).minimum(set, half(h), gamma, 0.0, null, result);
         assertTrue(pg > exact + 4.0, "projected gradient " + pg + " vs exact " + exact);
         // With f0 between the two values the thesis's rule would call the set one-sided — wrongly.
         double f0 = 0.5 * (pg + exact) * -1.0;
         assertTrue(f0 + pg > 0 && f0 + exact < 0);
-        assertFalse(new QuadraticMinMax(3).minAtLeastZero(set, half(h), gamma, f0));
+        assertFalse(new QuadraticMinMax(3).minAtLeastZero(set, half(h), gamma, f0, result));
     }
 
     @Test
@@ -237,10 +240,10 @@ class QuadraticMinMaxTest {
         TauSet set = new TauSet(3);
         set.setDiagonalEllipsoid(new double[3], new double[] {1, 1, 1}, 1.0);
         QuadraticMinMax solver = new QuadraticMinMax(3);
-        double exact = solver.minimum(set, half(h), gamma, 0.0, null);
-        assertTrue(solver.lastIterations() < 60, solver.lastIterations() + " iterations");
+        double exact = solver.minimum(set, half(h), gamma, 0.0, null, result);
+        assertTrue(result.iterations() < 60, result.iterations() + " iterations");
         assertTrue(0.0175 + pg > 0 && 0.0175 + exact < 0, "pg " + pg + ", exact " + exact);
-        assertFalse(solver.minAtLeastZero(set, half(h), gamma, 0.0175));
+        assertFalse(solver.minAtLeastZero(set, half(h), gamma, 0.0175, result));
     }
 
     @Test
@@ -260,12 +263,12 @@ class QuadraticMinMaxTest {
         TauSet set = new TauSet(2);
         set.setDiagonalEllipsoid(new double[2], new double[] {1, 1}, 1.0);
         double[] z = new double[2];
-        double exact = new QuadraticMinMax(2).minimum(set, half(h), gamma, 0.0, z);
+        double exact = new QuadraticMinMax(2).minimum(set, half(h), gamma, 0.0, z, result);
         assertEquals(-1.3345074947, exact, 1e-9);
         assertTrue(z[0] < 0);
         // f0 = 1: the local minimiser says min f > 0 (reliable), the global one says otherwise.
         assertTrue(1.0 + pg > 0 && 1.0 + exact < 0);
-        assertFalse(new QuadraticMinMax(2).minAtLeastZero(set, half(h), gamma, 1.0));
+        assertFalse(new QuadraticMinMax(2).minAtLeastZero(set, half(h), gamma, 1.0, result));
     }
 
     // ---------------------------------------------------------------- full ellipsoid (Chebyshev, Gaussian)
@@ -287,10 +290,10 @@ class QuadraticMinMaxTest {
             set.setFullEllipsoid(m, e, r);
             double scale = scaleOfFull(a, g, f0, e, r);
             double[] argmin = new double[ell];
-            double min = solver.minimum(set, a, g, f0, argmin);
-            assertTrue(solver.lastConverged());
+            double min = solver.minimum(set, a, g, f0, argmin, result);
+            assertTrue(result.converged());
             double[] argmax = new double[ell];
-            double max = solver.maximum(set, a, g, f0, argmax);
+            double max = solver.maximum(set, a, g, f0, argmax, result);
             assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
             assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
             for (int s = 0; s < SAMPLES; s++) {
@@ -329,13 +332,13 @@ class QuadraticMinMaxTest {
             fullSet.setFullEllipsoid(m, e, r);
             double scale = scaleOf(a, g, 0.0, var, r);
             assertEquals(
-                    solver.minimum(diagSet, a, g, 0.0, null),
-                    solver.minimum(fullSet, a, g, 0.0, null),
+                    solver.minimum(diagSet, a, g, 0.0, null, result),
+                    solver.minimum(fullSet, a, g, 0.0, null, result),
                     VALUE_TOL * scale,
                     "min instance " + inst);
             assertEquals(
-                    solver.maximum(diagSet, a, g, 0.0, null),
-                    solver.maximum(fullSet, a, g, 0.0, null),
+                    solver.maximum(diagSet, a, g, 0.0, null, result),
+                    solver.maximum(fullSet, a, g, 0.0, null, result),
                     VALUE_TOL * scale,
                     "max instance " + inst);
         }
@@ -407,7 +410,7 @@ class QuadraticMinMaxTest {
             set.setFullEllipsoid(m, e, r);
             double[] y = new double[ell];
             QuadraticMinMax solver = new QuadraticMinMax(ell);
-            double min = solver.minimum(set, a, g, 0.0, y);
+            double min = solver.minimum(set, a, g, 0.0, y, result);
             double scale = Math.abs(lambda1) * r * r;
             assertEquals(expected, min, VALUE_TOL * scale, "instance " + inst);
             assertAttained(set, m, a, g, 0.0, y, min, scale, "instance " + inst);
@@ -439,7 +442,7 @@ class QuadraticMinMaxTest {
             set.setFullEllipsoid(m, e, r);
             assertEquals(TauSet.Shape.FULL_ELLIPSOID, set.shape());
             double[] y = new double[4];
-            double min = solver.minimum(set, a, g, 0.0, y);
+            double min = solver.minimum(set, a, g, 0.0, y, result);
             double scale = scaleOfFull(a, g, 0.0, e, r);
             assertAttained(set, m, a, g, 0.0, y, min, scale, "instance " + inst);
             for (int s = 0; s < SAMPLES; s++) {
@@ -470,8 +473,8 @@ class QuadraticMinMaxTest {
             double scale = scaleOf(a, g, f0, var, r);
             double[] argmin = new double[ell];
             double[] argmax = new double[ell];
-            double min = solver.minimum(set, a, g, f0, argmin);
-            double max = solver.maximum(set, a, g, f0, argmax);
+            double min = solver.minimum(set, a, g, f0, argmin, result);
+            double max = solver.maximum(set, a, g, f0, argmax, result);
             assertAttained(set, m, a, g, f0, argmin, min, scale, "min instance " + inst);
             assertAttained(set, m, a, g, f0, argmax, max, scale, "max instance " + inst);
             int n = 41;
@@ -534,15 +537,15 @@ class QuadraticMinMaxTest {
             }
             double tol = 1e-12 * (1 + Math.abs(b) + r * Math.sqrt(wEw + wDiagW) + boxSpan);
             double[] y = new double[ell];
-            assertEquals(f0 - r * Math.sqrt(wDiagW), solver.minimum(diagSet, zero, w, f0, y), tol);
+            assertEquals(f0 - r * Math.sqrt(wDiagW), solver.minimum(diagSet, zero, w, f0, y, result), tol);
             assertTrue(diagSet.contains(y, FEASIBILITY_TOL));
-            assertEquals(f0 + r * Math.sqrt(wDiagW), solver.maximum(diagSet, zero, w, f0, y), tol);
-            assertEquals(f0 - r * Math.sqrt(wEw), solver.minimum(fullSet, zero, w, f0, y), tol);
+            assertEquals(f0 + r * Math.sqrt(wDiagW), solver.maximum(diagSet, zero, w, f0, y, result), tol);
+            assertEquals(f0 - r * Math.sqrt(wEw), solver.minimum(fullSet, zero, w, f0, y, result), tol);
             assertTrue(fullSet.contains(y, FEASIBILITY_TOL));
             assertEquals(f0 - r * Math.sqrt(wEw), Samples.eval(m, zero, w, f0, y), tol);
-            assertEquals(f0 + r * Math.sqrt(wEw), solver.maximum(fullSet, zero, w, f0, y), tol);
-            assertEquals(f0 - boxSpan, solver.minimum(box, zero, w, f0, y), tol);
-            assertEquals(f0 + boxSpan, solver.maximum(box, zero, w, f0, y), tol);
+            assertEquals(f0 + r * Math.sqrt(wEw), solver.maximum(fullSet, zero, w, f0, y, result), tol);
+            assertEquals(f0 - boxSpan, solver.minimum(box, zero, w, f0, y, result), tol);
+            assertEquals(f0 + boxSpan, solver.maximum(box, zero, w, f0, y, result), tol);
             double minFull = f0 - r * Math.sqrt(wEw);
             for (int s = 0; s < 500; s++) {
                 double[] z = Samples.ballPoint(rnd, ell, s % 2 == 0);
@@ -575,17 +578,17 @@ class QuadraticMinMaxTest {
             sets[1].setFullEllipsoid(m, Samples.randomSpd(rnd, ell, 0.1, 2.0), r);
             sets[2].setBox(m, var, r);
             for (TauSet set : sets) {
-                double min0 = solver.minimum(set, a, g, 0.0, null);
+                double min0 = solver.minimum(set, a, g, 0.0, null, result);
                 // Shift so that the minimum lands on either side of zero.
                 double f0 = -min0 + (rnd.nextDouble() - 0.5) * 2.0;
                 double exact = min0 + f0;
                 if (Math.abs(exact) < 1e-6) {
                     continue;
                 }
-                boolean sign = solver.minAtLeastZero(set, a, g, f0);
+                boolean sign = solver.minAtLeastZero(set, a, g, f0, result);
                 assertEquals(exact >= 0, sign, "instance " + inst + " " + set.shape() + ": min " + exact);
                 // Whatever exit was taken, the reported bound is a certified lower bound.
-                assertTrue(solver.lastBound() <= exact + 1e-12, "instance " + inst + " " + set.shape());
+                assertTrue(result.bound() <= exact + 1e-12, "instance " + inst + " " + set.shape());
                 if (sign) {
                     positives++;
                 } else {
@@ -606,22 +609,22 @@ class QuadraticMinMaxTest {
         set.setDiagonalEllipsoid(m, new double[3], 2.0);
         assertEquals(TauSet.Shape.POINT, set.shape());
         double[] y = new double[3];
-        assertEquals(0.25, solver.minimum(set, a, g, 0.25, y));
+        assertEquals(0.25, solver.minimum(set, a, g, 0.25, y, result));
         assertEquals(1.0, y[0]);
         set.setFullEllipsoid(m, new DMatrixRMaj(3, 3), 2.0);
         assertEquals(TauSet.Shape.POINT, set.shape());
-        assertEquals(0.25, solver.maximum(set, a, g, 0.25, y));
+        assertEquals(0.25, solver.maximum(set, a, g, 0.25, y, result));
         set.setBox(m, new double[3], 2.0);
         assertEquals(TauSet.Shape.POINT, set.shape());
-        assertTrue(solver.minAtLeastZero(set, a, g, 0.0));
-        assertFalse(solver.minAtLeastZero(set, a, g, -1e-300));
+        assertTrue(solver.minAtLeastZero(set, a, g, 0.0, result));
+        assertFalse(solver.minAtLeastZero(set, a, g, -1e-300, result));
 
         set.setDiagonalEllipsoid(m, new double[] {1.0, 0.0, 1.0}, 2.0);
-        solver.minimum(set, a, g, 0.0, y);
+        solver.minimum(set, a, g, 0.0, y, result);
         assertEquals(-2.0, y[1], "the exactly known coordinate stays at m");
         DMatrixRMaj e = new DMatrixRMaj(new double[][] {{1, 0, 0.5}, {0, 0, 0}, {0.5, 0, 1}});
         set.setFullEllipsoid(m, e, 2.0);
-        solver.minimum(set, a, g, 0.0, y);
+        solver.minimum(set, a, g, 0.0, y, result);
         assertEquals(-2.0, y[1], 1e-12, "the exactly known coordinate stays at m (full path)");
         assertTrue(set.contains(y, FEASIBILITY_TOL));
     }
@@ -644,9 +647,9 @@ class QuadraticMinMaxTest {
             for (int k = 0; k < 2000; k++) {
                 ellipsoid.setDiagonalEllipsoid(m, var, 1.0 + 0.001 * k);
                 box.setBox(m, var, 1.0 + 0.001 * k);
-                solver.minimum(ellipsoid, a, g, 0.0, y);
-                solver.minAtLeastZero(ellipsoid, a, g, 0.1 * k);
-                solver.maximum(box, a, g, 0.0, y);
+                solver.minimum(ellipsoid, a, g, 0.0, y, result);
+                solver.minAtLeastZero(ellipsoid, a, g, 0.1 * k, result);
+                solver.maximum(box, a, g, 0.0, y, result);
             }
         };
         work.run();
@@ -664,11 +667,12 @@ class QuadraticMinMaxTest {
         TauSet set = new TauSet(4);
         set.setDiagonalEllipsoid(new double[4], new double[] {1, 1, 1, 1}, 1.0);
         IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class, () -> solver.minimum(set, new double[3], new double[4], 0, null));
+                IllegalArgumentException.class,
+                () -> solver.minimum(set, new double[3], new double[4], 0, null, result));
         assertTrue(e.getMessage().contains("3") && e.getMessage().contains("4"), e.getMessage());
         assertThrows(
                 IllegalArgumentException.class,
-                () -> solver.minimum(set, new double[4], new double[] {0, Double.NaN, 0, 0}, 0, null));
+                () -> solver.minimum(set, new double[4], new double[] {0, Double.NaN, 0, 0}, 0, null, result));
         IllegalArgumentException big = assertThrows(
                 IllegalArgumentException.class, () -> new TauSet(2).setBox(new double[3], new double[3], 1));
         assertTrue(big.getMessage().contains("3") && big.getMessage().contains("2"), big.getMessage());

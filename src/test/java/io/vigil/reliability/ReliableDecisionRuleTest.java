@@ -10,6 +10,9 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 class ReliableDecisionRuleTest {
+    /** Storage for the solver's report (bound, iterations, convergence) of the last call. */
+    private final MinMaxResult result = new MinMaxResult();
+
     private static final int NO = ReliableDecisionRule.NO_DECISION;
 
     /** Relative slack for the witness point returned by the exact minimiser (it lies on the boundary). */
@@ -132,7 +135,7 @@ class ReliableDecisionRuleTest {
                 g[i] = gc[i] - gh[i];
             }
             double[] y = new double[ell];
-            double min = solver.minimum(set, a, g, vc - vh, y);
+            double min = solver.minimum(set, a, g, vc - vh, y, new MinMaxResult());
             if (min < 0 && set.contains(y, FEASIBILITY_TOL) && f.value(c, y) < f.value(h, y)) {
                 return true;
             }

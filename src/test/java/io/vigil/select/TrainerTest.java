@@ -127,7 +127,7 @@ class TrainerTest {
     }
 
     @Test
-    void jointNeighbourSelectionScoresEveryKAtItsBestGamma() {
+    void jointNeighborSelectionScoresEveryKAtItsBestGamma() {
         Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 79).train();
         TrainParams base =
                 TrainParams.defaults().withDims(2).withQdaNeighbors(2).withCv(CvScheme.kFold(4));

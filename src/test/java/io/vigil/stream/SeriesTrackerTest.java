@@ -26,7 +26,7 @@ class SeriesTrackerTest {
 
     private final EarlyClassifier classifier = StreamFixtures.classifier();
     private final SeriesTracker tracker = new SeriesTracker(classifier, SETTINGS, "model-id", TAG);
-    private final EarlyClassifier.Workspace ws = classifier.newWorkspace();
+    private final SeriesTracker.Workspace ws = tracker.newWorkspace();
     private final Recorder out = new Recorder();
 
     /** Collects what the tracker emits. */

@@ -13,14 +13,14 @@ import java.util.function.IntFunction;
  * other member has an empty own-class set, and Δ<sub>i,g_i</sub> is then taken as 0 (it contributes
  * nothing to V nor to the own-class term of A).
  */
-final class NeighbourSets {
+final class NeighborSets {
     private final int numPoints;
     private final int numClasses;
     private final int[] y;
     private final int[] classCounts;
     private final int[][] sets;
 
-    private NeighbourSets(int numPoints, int numClasses, int[] y, int[] classCounts, int[][] sets) {
+    private NeighborSets(int numPoints, int numClasses, int[] y, int[] classCounts, int[][] sets) {
         this.numPoints = numPoints;
         this.numClasses = numClasses;
         this.y = y;
@@ -37,7 +37,7 @@ final class NeighbourSets {
      *     i itself and indices outside the training set
      * @param toLocal maps a candidate index to a local index, or −1 to skip it; null means identity
      */
-    static NeighbourSets build(int[] y, int numClasses, int k, IntFunction<int[]> orders, int[] toLocal) {
+    static NeighborSets build(int[] y, int numClasses, int k, IntFunction<int[]> orders, int[] toLocal) {
         int m = y.length;
         int[] counts = new int[numClasses];
         for (int c : y) {
@@ -72,14 +72,14 @@ final class NeighbourSets {
                         + " training points (internal error)");
             }
         }
-        return new NeighbourSets(m, numClasses, y, counts, sets);
+        return new NeighborSets(m, numClasses, y, counts, sets);
     }
 
     /**
      * Builds the sets from the rows themselves: all pairwise distances (Kernels#squaredDistance), then
      * per point a stable sort by distance.
      */
-    static NeighbourSets fromRows(double[][] x, int[] y, int numClasses, int k) {
+    static NeighborSets fromRows(double[][] x, int[] y, int numClasses, int k) {
         int m = x.length;
         int[][] orders = sortedOrders(distances(x));
         return build(y, numClasses, k, i -> orders[i], null);

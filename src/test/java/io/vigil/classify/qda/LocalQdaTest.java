@@ -1,4 +1,4 @@
-package io.vigil.classify;
+package io.vigil.classify.qda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +34,7 @@ class LocalQdaTest {
         double[][] means = new double[2][2];
         double[][] vars = new double[2][2];
         double[] lp = new double[2];
-        qda.classGaussians(q, ws, means, vars, lp);
+        gaussians(qda, q, ws, means, vars, lp);
         assertArrayEquals(new double[] {1, 0}, means[0], MOMENT_TOL);
         assertArrayEquals(new double[] {1, 2}, means[1], MOMENT_TOL);
         assertArrayEquals(new double[] {1 + r, r}, vars[0], MOMENT_TOL);
@@ -63,8 +63,8 @@ class LocalQdaTest {
         double[][] vExact = new double[2][2];
         double[] lp = new double[2];
         double[] q = {0.5, 0.5};
-        big.classGaussians(q, big.newWorkspace(), mBig, vBig, lp);
-        exact.classGaussians(q, exact.newWorkspace(), mExact, vExact, lp);
+        gaussians(big, q, big.newWorkspace(), mBig, vBig, lp);
+        gaussians(exact, q, exact.newWorkspace(), mExact, vExact, lp);
         assertArrayEquals(mExact[0], mBig[0], 0);
         assertArrayEquals(vExact[1], vBig[1], 0);
         // Class 0 with all 3 points: mean (4, 10/3).
@@ -79,7 +79,7 @@ class LocalQdaTest {
         LocalQda qda = LocalQda.fit(pts, y, 2, 1);
         double[][] means = new double[2][1];
         double[][] vars = new double[2][1];
-        qda.classGaussians(new double[] {0}, qda.newWorkspace(), means, vars, new double[2]);
+        gaussians(qda, new double[] {0}, qda.newWorkspace(), means, vars, new double[2]);
         assertEquals(-1, means[0][0]);
     }
 
@@ -128,7 +128,7 @@ class LocalQdaTest {
      * points with many exactly tied distances and repeated points.
      */
     @Test
-    void neighbourCacheMatchesTheUncachedSearchAndTheBruteForceSets() {
+    void neighborCacheMatchesTheUncachedSearchAndTheBruteForceSets() {
         SplittableRandom rnd = new SplittableRandom(11);
         int dim = 4;
         int classes = 4;
@@ -150,7 +150,7 @@ class LocalQdaTest {
         for (int k : new int[] {1, 5, 16, 40, 200}) {
             LocalQda qda = LocalQda.fit(pts, y, classes + 1, k); // class 4 has no points
             LocalQda.Workspace ws = qda.newWorkspace();
-            LocalQda.NeighbourCache cache = qda.newCache(0); // bounds for every class, however small
+            NeighborCache cache = qda.newNeighborCache(0); // bounds for every class, however small
             double[][] mc = new double[classes + 1][dim];
             double[][] vc = new double[classes + 1][dim];
             double[][] mu = new double[classes + 1][dim];
@@ -168,8 +168,8 @@ class LocalQdaTest {
                         q[t] += rnd.nextGaussian() * (kind < 10 ? 0.01 : 0.2);
                     }
                 }
-                qda.classGaussians(q, ws, cache, mc, vc, lp);
-                qda.classGaussians(q, ws, mu, vu, lp);
+                find(cache, q, -1, Double.NaN, ws, mc, vc, lp);
+                gaussians(qda, q, ws, mu, vu, lp);
                 for (int g = 0; g < classes + 1; g++) {
                     assertArrayEquals(mu[g], mc[g], 0.0, "k=" + k + " step " + step + " class " + g);
                     assertArrayEquals(vu[g], vc[g], 0.0, "k=" + k + " step " + step + " class " + g);
@@ -183,7 +183,7 @@ class LocalQdaTest {
             LocalQda other = LocalQda.fit(pts, y, classes + 1, k);
             assertThrows(
                     IllegalArgumentException.class,
-                    () -> other.classGaussians(q, other.newWorkspace(), cache, mc, vc, lp));
+                    () -> find(cache, q, -1, Double.NaN, other.newWorkspace(), mc, vc, lp));
         }
     }
 
@@ -222,9 +222,9 @@ class LocalQdaTest {
         }
         for (int k : new int[] {1, 7, 32, 200}) {
             LocalQda qda = LocalQda.fit(pts, y, classes + 1, k); // class 4 has no points
-            LocalQda.DotTable table = qda.dotTable(gains);
+            DotTable table = qda.dotTable(gains);
             LocalQda.Workspace ws = qda.newWorkspace();
-            LocalQda.DotTracker tracker = qda.newTracker(table);
+            DotTracker tracker = qda.newTracker(table);
             double[][] ms = new double[classes + 1][dim];
             double[][] vs = new double[classes + 1][dim];
             double[][] mu = new double[classes + 1][dim];
@@ -255,8 +255,8 @@ class LocalQdaTest {
                     q[t] = start[t] + shift[t];
                 }
                 double told = kind == 3 ? e + 1 : e; // a caller passing the wrong innovation
-                qda.classGaussians(q, ws, tracker, step, told, ms, vs, lp);
-                qda.classGaussians(q, ws, mu, vu, lp);
+                find(tracker, q, step, told, ws, ms, vs, lp);
+                gaussians(qda, q, ws, mu, vu, lp);
                 for (int g = 0; g < classes + 1; g++) {
                     String what = "k=" + k + " iteration " + iter + " step " + step + " class " + g;
                     assertArrayEquals(mu[g], ms[g], 0.0, what);
@@ -266,10 +266,9 @@ class LocalQdaTest {
             }
             assertTrue(tracker.resyncs() < 200, "resyncs: " + tracker.resyncs());
             LocalQda other = LocalQda.fit(pts, y, classes + 1, k);
-            LocalQda.DotTracker foreign = tracker;
+            DotTracker foreign = tracker;
             assertThrows(
-                    IllegalArgumentException.class,
-                    () -> other.classGaussians(q, other.newWorkspace(), foreign, 0, 0.0, ms, vs, lp));
+                    IllegalArgumentException.class, () -> find(foreign, q, 0, 0.0, other.newWorkspace(), ms, vs, lp));
             assertThrows(IllegalArgumentException.class, () -> other.newTracker(table));
         }
     }
@@ -310,7 +309,7 @@ class LocalQdaTest {
         double[][] means = new double[3][1];
         double[][] vars = new double[3][1];
         double[] lp = new double[3];
-        qda.classGaussians(new double[] {0}, ws, means, vars, lp);
+        gaussians(qda, new double[] {0}, ws, means, vars, lp);
         assertEquals(Double.NEGATIVE_INFINITY, lp[1]);
         assertTrue(Double.isNaN(means[1][0]));
     }
@@ -328,8 +327,7 @@ class LocalQdaTest {
         assertThrows(IllegalArgumentException.class, () -> qda.predict(new double[2], other.newWorkspace()));
         assertThrows(
                 IllegalArgumentException.class,
-                () -> qda.classGaussians(
-                        new double[2], qda.newWorkspace(), new double[1][2], new double[2][2], new double[2]));
+                () -> qda.classGaussians(new double[2], qda.newWorkspace(), new ClassGaussians(1, 2)));
     }
 
     /** Independent reference: full sort, two-pass mean and ML variance, explicit discriminant. */
@@ -375,5 +373,35 @@ class LocalQdaTest {
             s += (a[t] - b[t]) * (a[t] - b[t]);
         }
         return s;
+    }
+
+    /** {@link LocalQda#classGaussians} into per-class rows (the layout the assertions below read). */
+    private static void gaussians(
+            LocalQda qda, double[] q, LocalQda.Workspace ws, double[][] means, double[][] vars, double[] lp) {
+        find(qda.fullSearch(), q, -1, Double.NaN, ws, means, vars, lp);
+    }
+
+    /** One search step into per-class rows; the rows may be larger than the model's dimension. */
+    private static void find(
+            ClassGaussianSearch search,
+            double[] q,
+            int step,
+            double e,
+            LocalQda.Workspace ws,
+            double[][] means,
+            double[][] vars,
+            double[] lp) {
+        LocalQda qda = search.model();
+        if (means.length < qda.numClasses() || vars.length < qda.numClasses() || lp.length < qda.numClasses()) {
+            throw new IllegalArgumentException(
+                    "storage for " + means.length + " classes, model has " + qda.numClasses());
+        }
+        ClassGaussians out = qda.newClassGaussians();
+        search.find(q, step, e, ws, out);
+        for (int g = 0; g < qda.numClasses(); g++) {
+            System.arraycopy(out.mean(g), 0, means[g], 0, qda.dim());
+            System.arraycopy(out.variance(g), 0, vars[g], 0, qda.dim());
+            lp[g] = out.logPrior(g);
+        }
     }
 }

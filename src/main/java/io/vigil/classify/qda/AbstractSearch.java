@@ -1,0 +1,111 @@
+package io.vigil.classify.qda;
+
+import io.vigil.classify.qda.LocalQda.Workspace;
+import java.util.Arrays;
+
+/**
+ * The per-class loop every {@link ClassGaussianSearch} shares: a class whose k covers it takes all its points,
+ * otherwise the subclass selects the k nearest into the workspace mask; the Gaussian follows from the mask (two-pass
+ * moments in index order), reused from the previous query when the set is unchanged. Subclasses differ only in
+ * {@link #prepare} and {@link #selectSet}.
+ */
+abstract class AbstractSearch implements ClassGaussianSearch {
+    final LocalQda model;
+    final ClassPoints points;
+    /** Per class, the last neighbour set and its Gaussian (null for a memo-less, shareable search). */
+    final long[][] masks;
+
+    final double[][] means;
+    final double[][] variances;
+    final boolean[] hasMoments;
+
+    AbstractSearch(LocalQda model, boolean memoize) {
+        this.model = model;
+        this.points = model.points;
+        int g = points.numClasses;
+        if (memoize) {
+            this.masks = new long[g][points.maskWords()];
+            this.means = new double[g][points.dim];
+            this.variances = new double[g][points.dim];
+            this.hasMoments = new boolean[g];
+        } else {
+            this.masks = null;
+            this.means = null;
+            this.variances = null;
+            this.hasMoments = null;
+        }
+    }
+
+    @Override
+    public final LocalQda model() {
+        return model;
+    }
+
+    @Override
+    public final void find(double[] q, int step, double innovation, Workspace ws, ClassGaussians out) {
+        model.checkQuery(q, ws);
+        model.checkStorage(out);
+        prepare(q, step, innovation);
+        int dim = points.dim;
+        for (int g = 0; g < points.numClasses; g++) {
+            out.logPriors[g] = model.logPrior(g);
+            int n = points.sizes[g];
+            if (n == 0) {
+                Arrays.fill(out.means[g], 0, dim, Double.NaN);
+                Arrays.fill(out.variances[g], 0, dim, Double.NaN);
+                continue;
+            }
+            int m = Math.min(model.k(), n);
+            if (m == n) {
+                KNearest.allOf(n, ws.mask);
+            } else {
+                selectSet(q, g, m, ws);
+            }
+            if (masks != null && hasMoments[g] && Arrays.equals(masks[g], ws.mask)) {
+                System.arraycopy(means[g], 0, out.means[g], 0, dim);
+                System.arraycopy(variances[g], 0, out.variances[g], 0, dim);
+                continue;
+            }
+            points.momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
+            for (int t = 0; t < dim; t++) {
+                out.means[g][t] = ws.mean[t];
+                out.variances[g][t] = ws.m2[t] / m + LocalQda.COVARIANCE_RIDGE;
+            }
+            if (masks != null) {
+                System.arraycopy(ws.mask, 0, masks[g], 0, masks[g].length);
+                System.arraycopy(out.means[g], 0, means[g], 0, dim);
+                System.arraycopy(out.variances[g], 0, variances[g], 0, dim);
+                hasMoments[g] = true;
+            }
+        }
+    }
+
+    /** Called once per query before the classes are searched. */
+    abstract void prepare(double[] q, int step, double innovation);
+
+    /** Leaves the m (&lt; n_g) nearest class-g points to q in {@code ws.mask}. */
+    abstract void selectSet(double[] q, int g, int m, Workspace ws);
+
+    /** The k-nearest set of class g at q into {@code ws.mask}: all distances and a value quickselect. */
+    final void fullSearch(double[] q, int g, int m, Workspace ws) {
+        int n = points.sizes[g];
+        points.distances(q, g, ws.dist);
+        System.arraycopy(ws.dist, 0, ws.values, 0, n);
+        KNearest.maskOfSmallest(ws.dist, n, KNearest.kthSmallest(ws.values, n, m), m, ws.mask);
+    }
+
+    /** The search without memory: every query searches every class in full. Stateless, so one is shared. */
+    static final class Full extends AbstractSearch {
+        Full(LocalQda model) {
+            super(model, false);
+        }
+
+        @Override
+        void prepare(double[] q, int step, double innovation) {}
+
+        @Override
+        void selectSet(double[] q, int g, int m, Workspace ws) {
+            fullSearch(q, g, m, ws);
+        }
+    }
+}

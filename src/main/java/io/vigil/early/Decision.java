@@ -1,0 +1,64 @@
+package io.vigil.early;
+
+/**
+ * The outcome of one {@link EarlyClassifier#observe} call, in caller-owned storage (reused from sample to sample,
+ * so the per-sample path allocates nothing): the announced class or "wait", and — when the caller asked for it at
+ * construction — the largest τ at which the announced label is reliable (thesis §5.7), computed by {@code observe}
+ * at the moment it decides, from the same set and discriminants.
+ */
+public final class Decision {
+    /** {@link #label()} while the decision must wait. */
+    public static final int NO_DECISION = -1;
+
+    private final boolean computesReliability;
+    int label = NO_DECISION;
+    double reliability = Double.NaN;
+
+    private Decision(boolean computesReliability) {
+        this.computesReliability = computesReliability;
+    }
+
+    /** Storage for the label alone (offline replays and benchmarks: no reliability search). */
+    public static Decision labelOnly() {
+        return new Decision(false);
+    }
+
+    /** Storage for the label and, when a class is announced, its reliability (what a decision record carries). */
+    public static Decision withReliability() {
+        return new Decision(true);
+    }
+
+    boolean computesReliability() {
+        return computesReliability;
+    }
+
+    /** Whether the last call announced a class. */
+    public boolean decided() {
+        return label != NO_DECISION;
+    }
+
+    /** The announced class index, or {@link #NO_DECISION}. */
+    public int label() {
+        return label;
+    }
+
+    /**
+     * The largest τ at which the announced label holds (1 at t = d).
+     *
+     * @throws IllegalStateException when the last call did not decide or this storage was made {@link #labelOnly()}
+     */
+    public double reliability() {
+        if (!decided()) {
+            throw new IllegalStateException("the last observe() call did not decide");
+        }
+        if (!computesReliability) {
+            throw new IllegalStateException("this decision storage was made labelOnly(); use withReliability()");
+        }
+        return reliability;
+    }
+
+    void set(int label, double reliability) {
+        this.label = label;
+        this.reliability = reliability;
+    }
+}
