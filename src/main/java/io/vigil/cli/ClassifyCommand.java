@@ -2,8 +2,8 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.experiment.Evaluation;
-import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

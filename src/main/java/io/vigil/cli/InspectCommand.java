@@ -1,9 +1,9 @@
 package io.vigil.cli;
 
 import io.vigil.model.GridScores;
-import io.vigil.model.ModelFile;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

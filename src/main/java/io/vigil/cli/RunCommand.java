@@ -2,7 +2,6 @@ package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
-import io.vigil.flink.JobFile;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
 import java.io.IOException;

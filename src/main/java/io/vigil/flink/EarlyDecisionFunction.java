@@ -2,9 +2,9 @@ package io.vigil.flink;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
-import io.vigil.model.ModelFile;
-import io.vigil.model.ModelFormatException;
 import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
+import io.vigil.model.json.ModelFormatException;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.ModelId;

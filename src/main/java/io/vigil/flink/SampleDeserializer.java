@@ -33,7 +33,24 @@ public final class SampleDeserializer implements KafkaRecordDeserializationSchem
         Decoded.Rejected<SampleRecord.Sample> bad = (Decoded.Rejected<SampleRecord.Sample>) d;
         String keyText = key == null ? "" : new String(key, StandardCharsets.UTF_8);
         return SampleEvent.rejected(
-                keyText, DeadLetterReason.of(bad.problem()), bad.detail(), timestamp, partition, offset, value);
+                keyText, reasonOf(bad.problem()), bad.detail(), timestamp, partition, offset, value);
+    }
+
+    /**
+     * The dead-letter reason for a record the decoder rejected. An exhaustive switch, so a new decoder problem fails
+     * to compile until it has its reason; the stream layer itself knows nothing of the Kafka record codec.
+     */
+    static DeadLetterReason reasonOf(Decoded.Problem problem) {
+        return switch (problem) {
+            case EMPTY_VALUE -> DeadLetterReason.EMPTY_VALUE;
+            case UNPARSEABLE_JSON -> DeadLetterReason.UNPARSEABLE_JSON;
+            case NOT_AN_OBJECT -> DeadLetterReason.NOT_AN_OBJECT;
+            case MISSING_FIELD -> DeadLetterReason.MISSING_FIELD;
+            case WRONG_TYPE -> DeadLetterReason.WRONG_TYPE;
+            case NON_FINITE_VALUE -> DeadLetterReason.NON_FINITE_VALUE;
+            case T_BELOW_ONE -> DeadLetterReason.T_BELOW_ONE;
+            case KEY_MISMATCH -> DeadLetterReason.KEY_MISMATCH;
+        };
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.vigil.flink;
 
-import io.vigil.cli.RunCommand;
-import io.vigil.cli.VigilCli;
 import io.vigil.early.DecisionParams;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
@@ -28,7 +26,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * EarlyDecisionFunction} (run by {@link EarlyDecisionOperator}, which also discards restored state of another model)
  * → decisions topic, plus the dead-letter topic. {@link #pipeline} is the topology between
  * source and sinks, so tests run the production pipeline on bounded inputs; {@link #attach} adds the Kafka edges.
- * {@link #main} is the entry point of {@code flink run} and takes {@code vigil run}'s flags.
+ * The entry point of {@code flink run} is {@code io.vigil.cli.VigilJobMain}, which takes {@code vigil run}'s flags.
  *
  * <p>Operator uids are fixed ({@code samples-source}, {@code reject-router}, {@code early-decision}, {@code
  * decisions-sink}, {@code dead-letter-sink}) so savepoints map to operators across releases.
@@ -45,14 +43,6 @@ public final class VigilJob {
     public record Outputs(DataStream<DecisionRecord> decisions, DataStream<DeadLetter> deadLetters) {}
 
     private VigilJob() {}
-
-    /** Entry point of {@code flink run target/vigil-flink-job.jar …}: the flags of {@code vigil run}. */
-    public static void main(String[] args) {
-        int code = VigilCli.standalone(new RunCommand()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
-    }
 
     /**
      * The keyed decision stage on a stream of events (accepted and rejected), for any source.

@@ -5,7 +5,7 @@ package io.vigil.model;
  * complete-series Gaussian of thesis §5.4). Sections let the format grow without a version bump: files
  * without a section still load, and a reader that meets a section it does not know skips it when the
  * section is optional and rejects the file when the section is {@linkplain #required() required}. Each
- * section type has a {@link SectionCodec} registered in {@link ModelSections#all()}.
+ * section type has a codec registered in {@code io.vigil.model.json.ModelSections#all()}.
  */
 public interface ModelSection {
     /** Name of the section in the file's {@code sections} object, lower_snake_case. */

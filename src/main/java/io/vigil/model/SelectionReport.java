@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * How the model's parameters were chosen (method notes §1, thesis §3.4–3.5): the cross-validation schemes,
  * the dimension at which γ was chosen, every score of every grid, and the final cross-validated 3-NN
- * accuracy. Stored in the model file so a selection is auditable and repeatable.
+ * accuracy. Stored in the model file so a selection is auditable and repeatable. Value equality is the
+ * record's (doubles compared as by {@link Double#compare}, so a NaN accuracy equals itself).
  *
  * @param cv scheme used for γ, ℓ and the local-QDA neighbours
  * @param neighborMethod how the LDG neighbour count was scored: {@code local-qda} (thesis §3.4, local QDA on
@@ -39,25 +40,5 @@ public record SelectionReport(
         Objects.requireNonNull(gamma, "gamma");
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(qdaNeighbors, "qdaNeighbors");
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof SelectionReport s
-                && cv.equals(s.cv)
-                && neighborMethod.equals(s.neighborMethod)
-                && neighborCv.equals(s.neighborCv)
-                && gammaDims == s.gammaDims
-                && ldgNeighbors.equals(s.ldgNeighbors)
-                && gamma.equals(s.gamma)
-                && dims.equals(s.dims)
-                && qdaNeighbors.equals(s.qdaNeighbors)
-                && Double.compare(cvAccuracy, s.cvAccuracy) == 0;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                cv, neighborMethod, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy);
     }
 }

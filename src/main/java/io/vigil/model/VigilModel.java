@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,12 +14,12 @@ import java.util.TreeMap;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * A trained Vigil classifier: optional per-feature standardisation, the LDG basis B ∈ R^{d×ℓ} (thesis
- * (3.12)), the training series projected to LDG space with their classes, and local QDA (thesis §2.1.2) on
- * those points — plus everything needed to audit and reproduce it (data fingerprint, seed, every
- * cross-validation score, creation time, Vigil version). Immutable; built with {@link #builder()}, which
- * checks that every dimension fits (the same checks run when a file is loaded). Persisted by {@link
- * ModelFile}; optional {@link ModelSection}s extend it without changing this class.
+ * A trained Vigil classifier, composed of four immutable parts: its {@link Provenance} (version, time, seed, every
+ * cross-validation score), the {@link DatasetInfo} it was trained on, the {@link Projection} to LDG space (thesis
+ * (3.12)), and the {@link ClassifierParams} local QDA (thesis §2.1.2) is fitted from; optional {@link
+ * ModelSection}s extend it without changing this class. Built with {@link #builder()}, which checks that every
+ * dimension fits across the parts (the same checks run when a file is loaded); persisted by {@code
+ * io.vigil.model.json.ModelFile}. Local QDA is fitted on first use, not on construction.
  */
 public final class VigilModel {
     /** The {@code format} field of every model file. */
@@ -36,56 +35,27 @@ public final class VigilModel {
      */
     static final double PRIOR_TOLERANCE = 1e-12;
 
-    private final String vigilVersion;
-    private final Instant created;
-    private final String datasetName;
-    private final List<String> classNames;
-    private final int length;
-    private final int trainSize;
-    private final int[] classCounts;
-    private final String fingerprint;
-    private final long seed;
-    private final Standardizer standardizer;
-    private final int ldgNeighbors;
-    private final double gamma;
-    private final int dims;
-    private final double[] eigenvalues;
-    /** B, row-major d×ℓ. */
-    private final double[] basis;
-
-    private final double[][] trainingPoints;
-    private final int[] trainingClasses;
-    private final double[] priors;
-    private final int qdaNeighbors;
-    private final SelectionReport selection;
+    private final Provenance provenance;
+    private final DatasetInfo dataset;
+    private final Projection projection;
+    private final ClassifierParams classifier;
     private final Map<String, ModelSection> sections;
     private final List<String> ignoredSections;
-    private final LocalQda localQda;
+    private volatile LocalQda localQda;
 
-    private VigilModel(Builder b) {
-        this.vigilVersion = b.vigilVersion;
-        this.created = b.created;
-        this.datasetName = b.datasetName;
-        this.classNames = List.copyOf(b.classNames);
-        this.length = b.length;
-        this.trainSize = b.trainSize;
-        this.classCounts = b.classCounts.clone();
-        this.fingerprint = b.fingerprint;
-        this.seed = b.seed;
-        this.standardizer = b.standardizer;
-        this.ldgNeighbors = b.ldgNeighbors;
-        this.gamma = b.gamma;
-        this.dims = b.dims;
-        this.eigenvalues = b.eigenvalues.clone();
-        this.basis = b.basis.getData().clone();
-        this.trainingPoints = deepCopy(b.trainingPoints);
-        this.trainingClasses = b.trainingClasses.clone();
-        this.priors = b.priors.clone();
-        this.qdaNeighbors = b.qdaNeighbors;
-        this.selection = b.selection;
-        this.sections = Collections.unmodifiableMap(new TreeMap<>(b.sections));
-        this.ignoredSections = List.copyOf(b.ignoredSections);
-        this.localQda = LocalQda.fit(trainingPoints, trainingClasses, classNames.size(), qdaNeighbors);
+    private VigilModel(
+            Provenance provenance,
+            DatasetInfo dataset,
+            Projection projection,
+            ClassifierParams classifier,
+            Map<String, ModelSection> sections,
+            List<String> ignoredSections) {
+        this.provenance = provenance;
+        this.dataset = dataset;
+        this.projection = projection;
+        this.classifier = classifier;
+        this.sections = Collections.unmodifiableMap(new TreeMap<>(sections));
+        this.ignoredSections = List.copyOf(ignoredSections);
     }
 
     /** The running Vigil's version from the jar manifest ("dev" when run from classes), as recorded in files. */
@@ -99,137 +69,146 @@ public final class VigilModel {
         return new Builder();
     }
 
-    /** A builder preset with every field of this model. */
+    /** A builder preset with every part of this model. */
     public Builder toBuilder() {
         Builder b = new Builder()
-                .vigilVersion(vigilVersion)
-                .created(created)
-                .datasetName(datasetName)
-                .classNames(classNames)
-                .length(length)
-                .trainSize(trainSize)
-                .classCounts(classCounts)
-                .fingerprint(fingerprint)
-                .seed(seed)
-                .standardizer(standardizer)
-                .ldg(ldgNeighbors, gamma, dims, eigenvalues, basis())
-                .trainingPoints(trainingPoints, trainingClasses)
-                .priors(priors)
-                .qdaNeighbors(qdaNeighbors)
-                .selection(selection);
+                .provenance(provenance)
+                .dataset(dataset)
+                .projection(projection)
+                .classifier(classifier);
         sections.values().forEach(b::section);
         b.ignoredSections(ignoredSections);
         return b;
     }
 
+    /** Where the model came from. */
+    public Provenance provenance() {
+        return provenance;
+    }
+
+    /** The training data it describes. */
+    public DatasetInfo dataset() {
+        return dataset;
+    }
+
+    /** The map to LDG space. */
+    public Projection projection() {
+        return projection;
+    }
+
+    /** What local QDA is fitted from. */
+    public ClassifierParams classifier() {
+        return classifier;
+    }
+
     /** Vigil version that wrote the model. */
     public String vigilVersion() {
-        return vigilVersion;
+        return provenance.vigilVersion();
     }
 
     /** Creation time (UTC, whole seconds). */
     public Instant created() {
-        return created;
+        return provenance.created();
     }
 
     /** Name of the training dataset. */
     public String datasetName() {
-        return datasetName;
+        return dataset.name();
     }
 
     /** Class labels verbatim, in class-index order. */
     public List<String> classNames() {
-        return classNames;
+        return dataset.classNames();
     }
 
     /** Number of classes G. */
     public int numClasses() {
-        return classNames.size();
+        return dataset.numClasses();
     }
 
     /** Series length d. */
     public int length() {
-        return length;
+        return dataset.length();
     }
 
     /** Number of training series n. */
     public int trainSize() {
-        return trainSize;
+        return dataset.trainSize();
     }
 
     /** Training series per class (a copy). */
     public int[] classCounts() {
-        return classCounts.clone();
+        return dataset.classCounts();
     }
 
     /** {@code sha256:<hex>} of the raw training data, see {@link DataFingerprint}. */
     public String fingerprint() {
-        return fingerprint;
+        return dataset.fingerprint();
     }
 
     /** Seed of every random choice made in training (fold assignment). */
     public long seed() {
-        return seed;
+        return provenance.seed();
     }
 
     /** The per-feature standardisation (thesis §3.4) applied before LDG, if any. */
     public Optional<Standardizer> standardizer() {
-        return Optional.ofNullable(standardizer);
+        return projection.standardizer();
     }
 
     /** LDG neighbour count k (method notes §1). */
     public int ldgNeighbors() {
-        return ldgNeighbors;
+        return projection.neighbors();
     }
 
     /** LDG trade-off γ of (V − γA) (thesis (3.12)). */
     public double gamma() {
-        return gamma;
+        return projection.gamma();
     }
 
     /** Reduced dimension ℓ. */
     public int dims() {
-        return dims;
+        return projection.dims();
     }
 
     /** Every eigenvalue of the LDG fit, ascending (a copy); the first ℓ belong to B's columns. */
     public double[] eigenvalues() {
-        return eigenvalues.clone();
+        return projection.eigenvalues();
     }
 
     /** B ∈ R^{d×ℓ} (a copy). */
     public DMatrixRMaj basis() {
-        return new DMatrixRMaj(length, dims, true, basis);
+        return projection.basis();
     }
 
     /** The n training series in LDG space, n×ℓ (a copy). */
     public double[][] trainingPoints() {
-        return deepCopy(trainingPoints);
+        return classifier.points();
     }
 
     /** Class index of each training point (a copy). */
     public int[] trainingClasses() {
-        return trainingClasses.clone();
+        return classifier.classes();
     }
 
     /** Class priors p_g = n_g / n (a copy). */
     public double[] priors() {
-        return priors.clone();
+        return classifier.priors();
     }
 
     /** Local-QDA neighbour count in LDG space. */
     public int qdaNeighbors() {
-        return qdaNeighbors;
+        return classifier.qdaNeighbors();
     }
 
     /** How the parameters were chosen, with every cross-validation score. */
     public SelectionReport selection() {
-        return selection;
+        return provenance.selection();
     }
 
     /** The core sizes (d, ℓ, G, n). */
     public ModelShape shape() {
-        return new ModelShape(length, dims, classNames.size(), trainSize);
+        return new ModelShape(length(), dims(), numClasses(), trainSize());
     }
 
     /** Optional sections by name (sorted by name). */
@@ -252,114 +231,99 @@ public final class VigilModel {
         return ignoredSections;
     }
 
-    /** Local QDA on the projected training points with {@link #qdaNeighbors()} (thesis §2.1.2). */
-    public LocalQda localQda() {
-        return localQda;
-    }
-
     /**
-     * Maps a complete series to LDG space: y = Bᵀ s(x), s the stored standardisation (identity if none).
-     * Allocation-free.
-     *
-     * @param series length d; not modified
-     * @param out receives ℓ values; overwritten
-     * @throws IllegalArgumentException on a length mismatch (both sizes named)
+     * Local QDA on the projected training points with {@link #qdaNeighbors()} (thesis §2.1.2), fitted on first use
+     * and kept (thread-safe; a model used only to inspect or re-save never fits it).
      */
-    public void project(double[] series, double[] out) {
-        if (series.length != length) {
-            throw new IllegalArgumentException(
-                    "series has " + series.length + " samples but the model expects length " + length);
-        }
-        if (out.length < dims) {
-            throw new IllegalArgumentException("output has length " + out.length + " but ℓ is " + dims);
-        }
-        Arrays.fill(out, 0, dims, 0);
-        for (int t = 0; t < length; t++) {
-            double v = standardizer == null ? series[t] : standardizer.apply(t, series[t]);
-            int row = t * dims;
-            for (int j = 0; j < dims; j++) {
-                out[j] += basis[row + j] * v;
+    public LocalQda localQda() {
+        LocalQda q = localQda;
+        if (q == null) {
+            synchronized (this) {
+                q = localQda;
+                if (q == null) {
+                    q = classifier.fitLocalQda(numClasses());
+                    localQda = q;
+                }
             }
         }
+        return q;
+    }
+
+    /** Maps a complete series to LDG space, see {@link Projection#project}. Allocation-free. */
+    public void project(double[] series, double[] out) {
+        projection.project(series, out);
     }
 
     /** Projects every row of {@code series} (n×d) to a new n×ℓ array. */
     public double[][] projectAll(double[][] series) {
-        double[][] out = new double[series.length][dims];
-        for (int i = 0; i < series.length; i++) {
-            project(series[i], out[i]);
-        }
-        return out;
+        return projection.projectAll(series);
     }
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof VigilModel m)) {
-            return false;
-        }
-        return vigilVersion.equals(m.vigilVersion)
-                && created.equals(m.created)
-                && datasetName.equals(m.datasetName)
-                && classNames.equals(m.classNames)
-                && length == m.length
-                && trainSize == m.trainSize
-                && Arrays.equals(classCounts, m.classCounts)
-                && fingerprint.equals(m.fingerprint)
-                && seed == m.seed
-                && sameStandardizer(standardizer, m.standardizer)
-                && ldgNeighbors == m.ldgNeighbors
-                && Double.compare(gamma, m.gamma) == 0
-                && dims == m.dims
-                && Arrays.equals(eigenvalues, m.eigenvalues)
-                && Arrays.equals(basis, m.basis)
-                && Arrays.deepEquals(trainingPoints, m.trainingPoints)
-                && Arrays.equals(trainingClasses, m.trainingClasses)
-                && Arrays.equals(priors, m.priors)
-                && qdaNeighbors == m.qdaNeighbors
-                && selection.equals(m.selection)
+        return o instanceof VigilModel m
+                && provenance.equals(m.provenance)
+                && dataset.equals(m.dataset)
+                && projection.equals(m.projection)
+                && classifier.equals(m.classifier)
                 && sections.equals(m.sections);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(fingerprint, created, gamma, dims, Arrays.hashCode(basis));
+        return Objects.hash(dataset.fingerprint(), provenance.created(), projection);
     }
 
     @Override
     public String toString() {
-        return "VigilModel[" + datasetName + ", G=" + classNames.size() + ", d=" + length + ", n=" + trainSize + ", ℓ="
-                + dims + ", γ=" + gamma + "]";
+        return "VigilModel[" + datasetName() + ", G=" + numClasses() + ", d=" + length() + ", n=" + trainSize() + ", ℓ="
+                + dims() + ", γ=" + gamma() + "]";
     }
 
-    private static boolean sameStandardizer(Standardizer a, Standardizer b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Arrays.equals(a.means(), b.means()) && Arrays.equals(a.scales(), b.scales());
+    /** Largest neighbour count a model may record for n training series: any k above a class's size means the whole class, and training never records more than 2n. */
+    static int maxNeighbors(int n) {
+        return Math.max(1, 2 * n);
     }
 
-    private static double[][] deepCopy(double[][] a) {
-        double[][] out = new double[a.length][];
-        for (int i = 0; i < a.length; i++) {
-            out[i] = a[i].clone();
+    static void require(Object value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " is missing");
         }
-        return out;
+    }
+
+    static void sizeCheck(String field, int actual, String unit, String otherField, int expected) {
+        if (actual != expected) {
+            throw new IllegalArgumentException(
+                    field + " has " + actual + " " + unit + " but " + otherField + " is " + expected);
+        }
+    }
+
+    /** Rejects NaN and ±∞, naming the field and the first bad index. */
+    static void requireFinite(double[] values, String field) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Double.isFinite(values[i])) {
+                throw new IllegalArgumentException(
+                        field + "[" + i + "] is " + values[i] + "; every value must be finite");
+            }
+        }
     }
 
     /**
-     * Collects the fields of a {@link VigilModel}; {@link #build()} checks every dimension and names the
-     * field and both sizes on a mismatch (field names are those of the model file).
+     * Collects the parts of a {@link VigilModel}, either whole ({@link #provenance}, {@link #dataset}, {@link
+     * #projection}, {@link #classifier}) or field by field; {@link #build()} checks every dimension across the parts
+     * and names the field and both sizes on a mismatch (field names are those of the model file).
      */
     public static final class Builder {
         private String vigilVersion;
         private Instant created;
+        private long seed;
+        private SelectionReport selection;
         private String datasetName;
         private List<String> classNames;
         private int length = -1;
         private int trainSize = -1;
         private int[] classCounts;
         private String fingerprint;
-        private long seed;
         private Standardizer standardizer;
         private int ldgNeighbors;
         private double gamma = Double.NaN;
@@ -370,11 +334,39 @@ public final class VigilModel {
         private int[] trainingClasses;
         private double[] priors;
         private int qdaNeighbors;
-        private SelectionReport selection;
         private final Map<String, ModelSection> sections = new TreeMap<>();
         private final List<String> ignoredSections = new ArrayList<>();
 
         private Builder() {}
+
+        /** Every provenance field at once. */
+        public Builder provenance(Provenance p) {
+            return vigilVersion(p.vigilVersion())
+                    .created(p.created())
+                    .seed(p.seed())
+                    .selection(p.selection());
+        }
+
+        /** Every dataset field at once. */
+        public Builder dataset(DatasetInfo d) {
+            return datasetName(d.name())
+                    .classNames(d.classNames())
+                    .classCounts(d.classCounts())
+                    .trainSize(d.trainSize())
+                    .length(d.length())
+                    .fingerprint(d.fingerprint());
+        }
+
+        /** Every projection field at once. */
+        public Builder projection(Projection p) {
+            return standardizer(p.standardizer().orElse(null))
+                    .ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis());
+        }
+
+        /** Every classifier field at once. */
+        public Builder classifier(ClassifierParams c) {
+            return trainingPoints(c.points(), c.classes()).priors(c.priors()).qdaNeighbors(c.qdaNeighbors());
+        }
 
         public Builder vigilVersion(String v) {
             this.vigilVersion = v;
@@ -448,7 +440,10 @@ public final class VigilModel {
 
         /** Projected training points n×ℓ and their class indices; copied. */
         public Builder trainingPoints(double[][] points, int[] classes) {
-            this.trainingPoints = deepCopy(points);
+            this.trainingPoints = new double[points.length][];
+            for (int i = 0; i < points.length; i++) {
+                this.trainingPoints[i] = points[i].clone();
+            }
             this.trainingClasses = classes.clone();
             return this;
         }
@@ -480,60 +475,38 @@ public final class VigilModel {
             return this;
         }
 
-        Builder ignoredSections(List<String> names) {
+        /** Names of sections a reader skipped (kept so a re-saved model can say so). */
+        public Builder ignoredSections(List<String> names) {
             this.ignoredSections.clear();
             this.ignoredSections.addAll(names);
             return this;
         }
 
         /**
-         * Checks every field and its dimensions and builds the model.
+         * Checks every part and the dimensions across them and builds the model.
          *
          * @throws IllegalArgumentException naming the field (and both sizes) on a missing or inconsistent value
          */
         public VigilModel build() {
-            require(vigilVersion, "vigil_version");
-            require(created, "created");
-            require(datasetName, "dataset.name");
-            require(classNames, "dataset.classes");
-            require(classCounts, "dataset.class_counts");
-            require(fingerprint, "dataset.fingerprint");
+            Provenance prov = new Provenance(vigilVersion, created, seed, selection);
+            DatasetInfo ds = new DatasetInfo(datasetName, classNames, classCounts, trainSize, length, fingerprint);
             require(eigenvalues, "ldg.eigenvalues");
             require(basis, "ldg.basis");
-            require(trainingPoints, "training_points.points");
-            require(trainingClasses, "training_points.classes");
-            require(priors, "local_qda.priors");
-            require(selection, "selection");
-            int g = classNames.size();
-            if (g < 1) {
-                throw new IllegalArgumentException("dataset.classes is empty");
-            }
-            if (new HashSet<>(classNames).size() != g) {
-                throw new IllegalArgumentException("dataset.classes has duplicate labels: " + classNames);
-            }
-            if (length < 1) {
-                throw new IllegalArgumentException("dataset.length must be ≥ 1, got " + length);
-            }
-            if (trainSize < 1) {
-                throw new IllegalArgumentException("dataset.train_size must be ≥ 1, got " + trainSize);
-            }
-            sizeCheck("dataset.class_counts", classCounts.length, "entries", "dataset.classes", g);
             if (dims < 1 || dims > length) {
                 throw new IllegalArgumentException(
                         "ldg.dims is " + dims + " but must be in 1..dataset.length (" + length + ")");
             }
-            if (ldgNeighbors < 1) {
-                throw new IllegalArgumentException("ldg.neighbors must be ≥ 1, got " + ldgNeighbors);
-            }
-            if (!Double.isFinite(gamma) || gamma < 0) {
-                throw new IllegalArgumentException("ldg.gamma must be finite and ≥ 0, got " + gamma);
-            }
-            if (eigenvalues.length < dims) {
-                throw new IllegalArgumentException(
-                        "ldg.eigenvalues has " + eigenvalues.length + " values but ldg.dims is " + dims);
-            }
             sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
             sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
+            Projection proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis);
+            if (ldgNeighbors > maxNeighbors(trainSize)) {
+                throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."
+                        + maxNeighbors(trainSize) + " for dataset.train_size " + trainSize);
+            }
+            require(trainingPoints, "training_points.points");
+            require(trainingClasses, "training_points.classes");
+            require(priors, "local_qda.priors");
+            int g = ds.numClasses();
             sizeCheck("training_points.points", trainingPoints.length, "rows", "dataset.train_size", trainSize);
             for (int i = 0; i < trainingPoints.length; i++) {
                 if (trainingPoints[i].length != dims) {
@@ -564,33 +537,12 @@ public final class VigilModel {
                             + " training series (" + expected + ")");
                 }
             }
-            if (qdaNeighbors < 1) {
-                throw new IllegalArgumentException("local_qda.neighbors must be ≥ 1, got " + qdaNeighbors);
-            }
-            if (standardizer != null) {
-                sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
-            }
-            if (selection.gammaDims() < 1) {
-                throw new IllegalArgumentException("selection.gamma_dims must be ≥ 1, got " + selection.gammaDims());
-            }
+            ClassifierParams cls = new ClassifierParams(trainingPoints, trainingClasses, priors, qdaNeighbors);
             ModelShape shape = new ModelShape(length, dims, g, trainSize);
             for (ModelSection s : sections.values()) {
                 s.checkShape(shape);
             }
-            return new VigilModel(this);
-        }
-
-        private static void require(Object value, String field) {
-            if (value == null) {
-                throw new IllegalArgumentException(field + " is missing");
-            }
-        }
-
-        private static void sizeCheck(String field, int actual, String unit, String otherField, int expected) {
-            if (actual != expected) {
-                throw new IllegalArgumentException(
-                        field + " has " + actual + " " + unit + " but " + otherField + " is " + expected);
-            }
+            return new VigilModel(prov, ds, proj, cls, sections, ignoredSections);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.vigil.stream;
 
-import io.vigil.kafka.Decoded;
 import java.util.Locale;
 
 /**
@@ -46,22 +45,5 @@ public enum DeadLetterReason {
     /** Lower-case name, e.g. {@code gap_beyond_buffer}. */
     public String code() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * The reason for a record the decoder rejected. An exhaustive switch, so a new decoder problem fails to compile
-     * until it has its dead-letter reason.
-     */
-    public static DeadLetterReason of(Decoded.Problem problem) {
-        return switch (problem) {
-            case EMPTY_VALUE -> EMPTY_VALUE;
-            case UNPARSEABLE_JSON -> UNPARSEABLE_JSON;
-            case NOT_AN_OBJECT -> NOT_AN_OBJECT;
-            case MISSING_FIELD -> MISSING_FIELD;
-            case WRONG_TYPE -> WRONG_TYPE;
-            case NON_FINITE_VALUE -> NON_FINITE_VALUE;
-            case T_BELOW_ONE -> T_BELOW_ONE;
-            case KEY_MISMATCH -> KEY_MISMATCH;
-        };
     }
 }

@@ -17,8 +17,8 @@ import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
-import io.vigil.model.ModelFile;
 import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.stream.DecisionRecord;
@@ -85,7 +85,7 @@ class FlinkClusterIT {
     private static final Path JOB_JAR = TARGET.resolve("vigil-flink-job.jar");
     private static final Path CLASSPATH_FILE = WORK.resolve("classpath.txt");
     private static final Path FIGURES = TARGET.resolve("cluster-it-figures.md");
-    private static final String ENTRY_CLASS = "io.vigil.flink.VigilJob";
+    private static final String ENTRY_CLASS = "io.vigil.cli.VigilJobMain";
 
     private static final int SERIES = 5_000;
     private static final int UPGRADE_SERIES = 1_500;

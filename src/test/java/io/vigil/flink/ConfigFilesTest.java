@@ -36,7 +36,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /** The files in {@code config/} are what their README says: valid for Flink 2.2, Log4j 2 and Kafka clients. */
-class ConfigFilesTest {
+public class ConfigFilesTest {
     private static final Path CONFIG = Path.of("config");
 
     private static final List<Class<?>> FLINK_OPTIONS = List.of(
@@ -57,7 +57,7 @@ class ConfigFilesTest {
     }
 
     /** Keys of Flink's options (current names only) and, separately, their deprecated and fallback names. */
-    static Set<String> flinkKeys(boolean deprecatedOnes) throws IllegalAccessException {
+    public static Set<String> flinkKeys(boolean deprecatedOnes) throws IllegalAccessException {
         Set<String> current = new HashSet<>();
         Set<String> deprecated = new HashSet<>();
         for (Class<?> options : FLINK_OPTIONS) {

@@ -47,7 +47,7 @@ class FlinkJobJarIT {
 
     /** One class of each library the job needs at run time. */
     private static final List<String> REQUIRED = List.of(
-            "io/vigil/flink/JobFile.class",
+            "io/vigil/cli/JobFile.class",
             "org/apache/flink/connector/kafka/source/KafkaSource.class",
             "org/apache/flink/connector/kafka/sink/KafkaSink.class",
             "org/apache/kafka/clients/producer/KafkaProducer.class",
@@ -77,7 +77,7 @@ class FlinkJobJarIT {
 
     @Test
     void mainClassIsTheFlinkJob() {
-        assertEquals("io.vigil.flink.VigilJob", manifest.getValue(Attributes.Name.MAIN_CLASS));
+        assertEquals("io.vigil.cli.VigilJobMain", manifest.getValue(Attributes.Name.MAIN_CLASS));
     }
 
     @Test

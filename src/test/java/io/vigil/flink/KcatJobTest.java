@@ -8,7 +8,7 @@ import io.vigil.early.SeriesDecision;
 import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.SampleRecord;
-import io.vigil.model.ModelFile;
+import io.vigil.model.json.ModelFile;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.StreamFixtures;
 import io.vigil.stream.StreamJson;

@@ -6,7 +6,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyFixtures;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
-import io.vigil.model.ModelFile;
+import io.vigil.model.json.ModelFile;
 import java.util.ArrayList;
 import java.util.List;
 

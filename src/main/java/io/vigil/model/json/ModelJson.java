@@ -1,4 +1,4 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,4 +1,4 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -9,10 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vigil.ldg.Standardizer;
+import io.vigil.model.ModelSection;
+import io.vigil.model.ModelShape;
+import io.vigil.model.VigilModel;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -20,11 +21,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -48,9 +46,13 @@ import java.util.Set;
  * payload}}}.
  */
 public final class ModelFile {
-    private static final Set<String> TOP_FIELDS = Set.of(
-            "format",
-            "format_version",
+    private static final ProvenanceCodec PROVENANCE = new ProvenanceCodec();
+    private static final DatasetCodec DATASET = new DatasetCodec();
+    private static final ProjectionCodec PROJECTION = new ProjectionCodec();
+    private static final ClassifierCodec CLASSIFIER = new ClassifierCodec();
+
+    /** The core parts' top-level fields in the order of format version 1 (between format_version and sections). */
+    private static final List<String> LAYOUT = List.of(
             "vigil_version",
             "created",
             "dataset",
@@ -59,9 +61,9 @@ public final class ModelFile {
             "ldg",
             "training_points",
             "local_qda",
-            "selection",
-            "sections");
-    private static final String[] SCORE_NAMES = {"ldg_neighbors", "gamma", "dims", "qda_neighbors"};
+            "selection");
+
+    private static final Set<String> TOP_FIELDS = topFields();
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -72,6 +74,17 @@ public final class ModelFile {
             .withObjectIndenter(new DefaultIndenter("  ", "\n")));
 
     private final List<SectionCodec<?>> codecs;
+
+    private static Set<String> topFields() {
+        Set<String> all = new HashSet<>(List.of("format", "format_version", "sections"));
+        for (PartCodec<?> c : List.of(PROVENANCE, DATASET, PROJECTION, CLASSIFIER)) {
+            all.addAll(c.fields());
+        }
+        if (!all.containsAll(LAYOUT) || all.size() != LAYOUT.size() + 3) {
+            throw new IllegalStateException("the part codecs' fields " + all + " do not match the layout " + LAYOUT);
+        }
+        return Set.copyOf(all);
+    }
 
     /** A model file reader/writer that knows the given section codecs. */
     public ModelFile(List<SectionCodec<?>> codecs) {
@@ -192,68 +205,17 @@ public final class ModelFile {
     }
 
     private ObjectNode toTree(VigilModel m) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode root = f.objectNode();
+        ObjectNode parts = JsonNodeFactory.instance.objectNode();
+        PROVENANCE.write(m.provenance(), parts);
+        DATASET.write(m.dataset(), parts);
+        PROJECTION.write(m.projection(), parts);
+        CLASSIFIER.write(m.classifier(), parts);
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("format", VigilModel.FORMAT);
         root.put("format_version", VigilModel.FORMAT_VERSION);
-        root.put("vigil_version", m.vigilVersion());
-        root.put("created", m.created().toString());
-
-        ObjectNode ds = root.putObject("dataset");
-        ds.put("name", m.datasetName());
-        ArrayNode classes = ds.putArray("classes");
-        m.classNames().forEach(classes::add);
-        ArrayNode counts = ds.putArray("class_counts");
-        for (int c : m.classCounts()) {
-            counts.add(c);
+        for (String field : LAYOUT) {
+            root.set(field, parts.get(field));
         }
-        ds.put("train_size", m.trainSize());
-        ds.put("length", m.length());
-        ds.put("fingerprint", m.fingerprint());
-
-        root.put("seed", m.seed());
-
-        ObjectNode pre = root.putObject("preprocessing");
-        pre.put("standardize", m.standardizer().isPresent());
-        m.standardizer().ifPresent(s -> {
-            pre.set("means", ModelJson.vector(s.means()));
-            pre.set("scales", ModelJson.vector(s.scales()));
-        });
-
-        ObjectNode ldg = root.putObject("ldg");
-        ldg.put("neighbors", m.ldgNeighbors());
-        ldg.put("gamma", m.gamma());
-        ldg.put("dims", m.dims());
-        ldg.set("eigenvalues", ModelJson.vector(m.eigenvalues()));
-        ldg.set("basis", ModelJson.matrix(m.basis()));
-
-        ObjectNode tp = root.putObject("training_points");
-        ArrayNode tc = tp.putArray("classes");
-        for (int c : m.trainingClasses()) {
-            tc.add(c);
-        }
-        tp.set("points", ModelJson.matrix(m.trainingPoints(), m.dims()));
-
-        ObjectNode qda = root.putObject("local_qda");
-        qda.put("neighbors", m.qdaNeighbors());
-        ArrayNode priors = qda.putArray("priors");
-        for (double p : m.priors()) {
-            priors.add(p);
-        }
-
-        SelectionReport s = m.selection();
-        ObjectNode sel = root.putObject("selection");
-        sel.put("cv", s.cv().toString());
-        sel.put("neighbor_method", s.neighborMethod());
-        sel.put("neighbor_cv", s.neighborCv().toString());
-        sel.put("gamma_dims", s.gammaDims());
-        ModelJson.putDouble(sel, "cv_accuracy", s.cvAccuracy());
-        ObjectNode scores = sel.putObject("scores");
-        GridScores[] grids = {s.ldgNeighbors(), s.gamma(), s.dims(), s.qdaNeighbors()};
-        for (int i = 0; i < grids.length; i++) {
-            writeGrid(scores.putObject(SCORE_NAMES[i]), grids[i]);
-        }
-
         ObjectNode secs = root.putObject("sections");
         for (ModelSection section : m.sections().values()) {
             ObjectNode wrapper = secs.putObject(section.sectionName());
@@ -271,31 +233,6 @@ public final class ModelFile {
 
     private static <T extends ModelSection> void writeSection(SectionCodec<T> codec, ModelSection s, ObjectNode out) {
         codec.write(codec.type().cast(s), out);
-    }
-
-    private static void writeGrid(ObjectNode out, GridScores g) {
-        out.put("source", g.source());
-        ArrayNode cand = out.putArray("candidates");
-        for (double c : g.candidates()) {
-            if (g.integral()) {
-                cand.add((long) c);
-            } else {
-                cand.add(c);
-            }
-        }
-        ArrayNode acc = out.putArray("accuracy");
-        for (double a : g.accuracy()) {
-            if (Double.isNaN(a)) {
-                acc.addNull();
-            } else {
-                acc.add(a);
-            }
-        }
-        if (g.integral()) {
-            out.put("chosen", (long) g.chosen());
-        } else {
-            out.put("chosen", g.chosen());
-        }
     }
 
     private VigilModel fromTree(JsonNode root) {
@@ -316,82 +253,11 @@ public final class ModelFile {
             throw new IllegalArgumentException("model format version " + version + " is not a valid version");
         }
         ModelJson.checkFields(root, "", TOP_FIELDS);
-
         VigilModel.Builder b = VigilModel.builder()
-                .vigilVersion(ModelJson.textField(root, "vigil_version", ""))
-                .created(parseInstant(ModelJson.textField(root, "created", "")));
-
-        JsonNode ds = ModelJson.field(root, "dataset", "");
-        ModelJson.requireObject(ds, "dataset");
-        ModelJson.checkFields(
-                ds, "dataset", Set.of("name", "classes", "class_counts", "train_size", "length", "fingerprint"));
-        JsonNode classesNode = ModelJson.field(ds, "classes", "dataset");
-        if (!classesNode.isArray()) {
-            throw new IllegalArgumentException("dataset.classes must be an array");
-        }
-        List<String> classes = new ArrayList<>();
-        for (int i = 0; i < classesNode.size(); i++) {
-            JsonNode c = classesNode.get(i);
-            if (!c.isTextual()) {
-                throw new IllegalArgumentException("dataset.classes[" + i + "] must be a string, got " + c);
-            }
-            classes.add(c.textValue());
-        }
-        b.datasetName(ModelJson.textField(ds, "name", "dataset"))
-                .classNames(classes)
-                .classCounts(ModelJson.intArray(ds, "class_counts", "dataset"))
-                .trainSize(ModelJson.intField(ds, "train_size", "dataset"))
-                .length(ModelJson.intField(ds, "length", "dataset"))
-                .fingerprint(ModelJson.textField(ds, "fingerprint", "dataset"))
-                .seed(ModelJson.longField(root, "seed", ""));
-
-        JsonNode pre = ModelJson.field(root, "preprocessing", "");
-        ModelJson.requireObject(pre, "preprocessing");
-        if (ModelJson.booleanField(pre, "standardize", "preprocessing")) {
-            ModelJson.checkFields(pre, "preprocessing", Set.of("standardize", "means", "scales"));
-            double[] means =
-                    ModelJson.readVector(ModelJson.field(pre, "means", "preprocessing"), "preprocessing.means");
-            double[] scales =
-                    ModelJson.readVector(ModelJson.field(pre, "scales", "preprocessing"), "preprocessing.scales");
-            if (means.length != scales.length) {
-                throw new IllegalArgumentException("preprocessing.means has " + means.length
-                        + " values but preprocessing.scales has " + scales.length);
-            }
-            try {
-                b.standardizer(Standardizer.of(means, scales));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("preprocessing: " + e.getMessage(), e);
-            }
-        } else {
-            ModelJson.checkFields(pre, "preprocessing", Set.of("standardize"));
-        }
-
-        JsonNode ldg = ModelJson.field(root, "ldg", "");
-        ModelJson.requireObject(ldg, "ldg");
-        ModelJson.checkFields(ldg, "ldg", Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis"));
-        b.ldg(
-                ModelJson.intField(ldg, "neighbors", "ldg"),
-                ModelJson.doubleField(ldg, "gamma", "ldg"),
-                ModelJson.intField(ldg, "dims", "ldg"),
-                ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"),
-                ModelJson.readDMatrix(ModelJson.field(ldg, "basis", "ldg"), "ldg.basis"));
-
-        JsonNode tp = ModelJson.field(root, "training_points", "");
-        ModelJson.requireObject(tp, "training_points");
-        ModelJson.checkFields(tp, "training_points", Set.of("classes", "points"));
-        int[] trainClasses = ModelJson.intArray(tp, "classes", "training_points");
-        double[][] points =
-                ModelJson.readRows(ModelJson.field(tp, "points", "training_points"), "training_points.points");
-        b.trainingPoints(points, trainClasses);
-
-        JsonNode qda = ModelJson.field(root, "local_qda", "");
-        ModelJson.requireObject(qda, "local_qda");
-        ModelJson.checkFields(qda, "local_qda", Set.of("neighbors", "priors"));
-        b.qdaNeighbors(ModelJson.intField(qda, "neighbors", "local_qda"))
-                .priors(ModelJson.doubleArray(qda, "priors", "local_qda"));
-
-        b.selection(readSelection(ModelJson.field(root, "selection", "")));
-
+                .provenance(PROVENANCE.read(root))
+                .dataset(DATASET.read(root))
+                .projection(PROJECTION.read(root))
+                .classifier(CLASSIFIER.read(root));
         VigilModel core = b.build();
         JsonNode secs = ModelJson.field(root, "sections", "");
         ModelJson.requireObject(secs, "sections");
@@ -445,61 +311,5 @@ public final class ModelFile {
             }
         }
         return null;
-    }
-
-    private static SelectionReport readSelection(JsonNode sel) {
-        ModelJson.requireObject(sel, "selection");
-        ModelJson.checkFields(
-                sel,
-                "selection",
-                Set.of("cv", "neighbor_method", "neighbor_cv", "gamma_dims", "cv_accuracy", "scores"));
-        JsonNode scores = ModelJson.field(sel, "scores", "selection");
-        ModelJson.requireObject(scores, "selection.scores");
-        ModelJson.checkFields(scores, "selection.scores", Set.of(SCORE_NAMES));
-        Map<String, GridScores> grids = new HashMap<>();
-        for (String name : SCORE_NAMES) {
-            grids.put(name, readGrid(ModelJson.field(scores, name, "selection.scores"), name));
-        }
-        return new SelectionReport(
-                parseScheme(ModelJson.textField(sel, "cv", "selection"), "selection.cv"),
-                ModelJson.textField(sel, "neighbor_method", "selection"),
-                parseScheme(ModelJson.textField(sel, "neighbor_cv", "selection"), "selection.neighbor_cv"),
-                ModelJson.intField(sel, "gamma_dims", "selection"),
-                grids.get("ldg_neighbors"),
-                grids.get("gamma"),
-                grids.get("dims"),
-                grids.get("qda_neighbors"),
-                ModelJson.doubleField(sel, "cv_accuracy", "selection"));
-    }
-
-    private static GridScores readGrid(JsonNode g, String name) {
-        String path = "selection.scores." + name;
-        ModelJson.requireObject(g, path);
-        ModelJson.checkFields(g, path, Set.of("source", "candidates", "accuracy", "chosen"));
-        boolean integral = !name.equals("gamma");
-        double[] cand = ModelJson.doubleArray(g, "candidates", path);
-        double[] acc = ModelJson.doubleArray(g, "accuracy", path);
-        if (cand.length != acc.length) {
-            throw new IllegalArgumentException(
-                    path + ".candidates has " + cand.length + " values but " + path + ".accuracy has " + acc.length);
-        }
-        return new GridScores(
-                ModelJson.textField(g, "source", path), integral, cand, acc, ModelJson.doubleField(g, "chosen", path));
-    }
-
-    private static CvScheme parseScheme(String text, String path) {
-        try {
-            return CvScheme.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static Instant parseInstant(String text) {
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("created is not an ISO-8601 UTC instant: '" + text + "'", e);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.vigil.flink;
+package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.vigil.flink;
+package io.vigil.cli;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

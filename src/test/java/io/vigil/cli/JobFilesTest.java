@@ -1,11 +1,9 @@
-package io.vigil.flink;
+package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.cli.RunCommand;
-import io.vigil.cli.VigilCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,6 +9,8 @@ import io.vigil.gauss.Shrinkage;
 import io.vigil.gauss.ShrinkageMethod;
 import io.vigil.gauss.ShrinkageParams;
 import io.vigil.gauss.ShrinkageTarget;
+import io.vigil.model.CompleteSeriesSection;
+import io.vigil.model.ModelShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,9 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.model.ModelSection;
+import io.vigil.model.ModelShape;
 
 /**
  * Reads and writes one {@link ModelSection} type. The payload is a JSON object; {@link ModelJson} has the

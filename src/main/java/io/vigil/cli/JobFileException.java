@@ -1,4 +1,4 @@
-package io.vigil.flink;
+package io.vigil.cli;
 
 /**
  * A job file that cannot be used: missing, unreadable, not YAML, or naming an unknown key or a value of the wrong

@@ -1,7 +1,9 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.model.LinearSvmSection;
+import io.vigil.model.ModelShape;
 import java.util.Set;
 
 /**

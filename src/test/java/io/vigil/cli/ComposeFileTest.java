@@ -1,4 +1,4 @@
-package io.vigil.flink;
+package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vigil.flink.ConfigFilesTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.vigil.model;
+package io.vigil.model.json;
 
 import java.io.IOException;
 

@@ -1,0 +1,164 @@
+package io.vigil.model;
+
+import io.vigil.ldg.Standardizer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The map from a complete series to LDG space, y = Bᵀ s(x) (thesis (3.12)), with the parameters it was fitted with:
+ * the optional per-feature standardisation s (thesis §3.4), the LDG neighbour count k and trade-off γ of V − γA,
+ * every eigenvalue of the fit (ascending; the first ℓ belong to B's columns) and B ∈ R^{d×ℓ}. Immutable; {@link
+ * #project} is allocation-free.
+ */
+public final class Projection {
+    private final Standardizer standardizer;
+    private final int neighbors;
+    private final double gamma;
+    private final int dims;
+    private final double[] eigenvalues;
+    /** B, row-major d×ℓ. */
+    private final double[] basis;
+
+    private final int length;
+
+    /**
+     * Validates (messages name the model-file field) and copies.
+     *
+     * @param standardizer the standardisation, or null for none
+     * @param neighbors LDG k ≥ 1
+     * @param gamma γ, finite and in [0, 1] (the trade-off of thesis (3.22); the selection grid lies in (0, 1])
+     * @param eigenvalues every eigenvalue, ascending, at least ℓ of them, finite
+     * @param basis B, d×ℓ, finite
+     */
+    public Projection(Standardizer standardizer, int neighbors, double gamma, double[] eigenvalues, DMatrixRMaj basis) {
+        VigilModel.require(eigenvalues, "ldg.eigenvalues");
+        VigilModel.require(basis, "ldg.basis");
+        this.length = basis.numRows;
+        this.dims = basis.numCols;
+        if (dims < 1 || dims > length) {
+            throw new IllegalArgumentException(
+                    "ldg.dims is " + dims + " but must be in 1..dataset.length (" + length + ")");
+        }
+        if (neighbors < 1) {
+            throw new IllegalArgumentException("ldg.neighbors must be ≥ 1, got " + neighbors);
+        }
+        if (!Double.isFinite(gamma) || gamma < 0 || gamma > 1) {
+            throw new IllegalArgumentException("ldg.gamma must be finite and in [0, 1], got " + gamma);
+        }
+        if (eigenvalues.length < dims) {
+            throw new IllegalArgumentException(
+                    "ldg.eigenvalues has " + eigenvalues.length + " values but ldg.dims is " + dims);
+        }
+        VigilModel.requireFinite(eigenvalues, "ldg.eigenvalues");
+        VigilModel.requireFinite(basis.data, "ldg.basis");
+        if (standardizer != null) {
+            VigilModel.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
+        }
+        this.standardizer = standardizer;
+        this.neighbors = neighbors;
+        this.gamma = gamma;
+        this.eigenvalues = eigenvalues.clone();
+        this.basis = Arrays.copyOf(basis.data, length * dims);
+    }
+
+    /** The per-feature standardisation applied before LDG, if any. */
+    public Optional<Standardizer> standardizer() {
+        return Optional.ofNullable(standardizer);
+    }
+
+    /** LDG neighbour count k (method notes §1). */
+    public int neighbors() {
+        return neighbors;
+    }
+
+    /** LDG trade-off γ of (V − γA). */
+    public double gamma() {
+        return gamma;
+    }
+
+    /** Reduced dimension ℓ. */
+    public int dims() {
+        return dims;
+    }
+
+    /** Series length d (rows of B). */
+    public int length() {
+        return length;
+    }
+
+    /** Every eigenvalue of the LDG fit, ascending (a copy). */
+    public double[] eigenvalues() {
+        return eigenvalues.clone();
+    }
+
+    /** B ∈ R^{d×ℓ} (a copy). */
+    public DMatrixRMaj basis() {
+        return new DMatrixRMaj(length, dims, true, basis);
+    }
+
+    /**
+     * Maps a complete series to LDG space: y = Bᵀ s(x), s the stored standardisation (identity if none).
+     * Allocation-free.
+     *
+     * @param series length d; not modified
+     * @param out receives ℓ values; overwritten
+     * @throws IllegalArgumentException on a length mismatch (both sizes named)
+     */
+    public void project(double[] series, double[] out) {
+        if (series.length != length) {
+            throw new IllegalArgumentException(
+                    "series has " + series.length + " samples but the model expects length " + length);
+        }
+        if (out.length < dims) {
+            throw new IllegalArgumentException("output has length " + out.length + " but ℓ is " + dims);
+        }
+        Arrays.fill(out, 0, dims, 0);
+        for (int t = 0; t < length; t++) {
+            double v = standardizer == null ? series[t] : standardizer.apply(t, series[t]);
+            int row = t * dims;
+            for (int j = 0; j < dims; j++) {
+                out[j] += basis[row + j] * v;
+            }
+        }
+    }
+
+    /** Projects every row of {@code series} (n×d) to a new n×ℓ array. */
+    public double[][] projectAll(double[][] series) {
+        double[][] out = new double[series.length][dims];
+        for (int i = 0; i < series.length; i++) {
+            project(series[i], out[i]);
+        }
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Projection p
+                && sameStandardizer(standardizer, p.standardizer)
+                && neighbors == p.neighbors
+                && Double.compare(gamma, p.gamma) == 0
+                && dims == p.dims
+                && Arrays.equals(eigenvalues, p.eigenvalues)
+                && Arrays.equals(basis, p.basis);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(neighbors, gamma, dims, Arrays.hashCode(basis));
+    }
+
+    @Override
+    public String toString() {
+        return "Projection[d=" + length + ", ℓ=" + dims + ", γ=" + gamma + ", k=" + neighbors
+                + (standardizer == null ? "" : ", standardised") + "]";
+    }
+
+    private static boolean sameStandardizer(Standardizer a, Standardizer b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Arrays.equals(a.means(), b.means()) && Arrays.equals(a.scales(), b.scales());
+    }
+}
