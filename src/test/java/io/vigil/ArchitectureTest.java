@@ -1,0 +1,158 @@
+package io.vigil;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.Architectures;
+import io.vigil.cli.VigilCli;
+import io.vigil.ldg.LayeringViolationFixture;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package structure, enforced: dependencies point down the layers cli/bench/demo/experiment → flink →
+ * stream/kafka → early → model/select → ldg/classify/reliability/gauss → data/util; the algorithm packages know
+ * nothing of Flink, Kafka, picocli or Jackson (model files are read and written in {@code io.vigil.model.json},
+ * the only model package that may use Jackson); no package cycles; every package belongs to a layer. The rules
+ * themselves are tested against a fixture class that breaks them.
+ */
+class ArchitectureTest {
+    private static final String[] ALGORITHMS = {
+        "io.vigil.data..",
+        "io.vigil.util..",
+        "io.vigil.ldg..",
+        "io.vigil.classify..",
+        "io.vigil.reliability..",
+        "io.vigil.gauss..",
+        "io.vigil.select..",
+        "io.vigil.model",
+        "io.vigil.early.."
+    };
+
+    private static final String[] INTEGRATIONS = {
+        "org.apache.flink..", "org.apache.kafka..", "picocli..", "com.fasterxml.jackson.."
+    };
+
+    /** Layers, top to bottom, with the packages that make them up. */
+    private static final Architectures.LayeredArchitecture LAYERS = Architectures.layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .withOptionalLayers(true)
+            .layer("Entry points")
+            .definedBy("io.vigil.cli..", "io.vigil.bench..", "io.vigil.demo..", "io.vigil.experiment..")
+            .layer("Flink adapter")
+            .definedBy("io.vigil.flink..")
+            .layer("Stream")
+            .definedBy("io.vigil.stream..", "io.vigil.kafka..")
+            .layer("Early decisions")
+            .definedBy("io.vigil.early..")
+            .layer("Models")
+            .definedBy("io.vigil.model..", "io.vigil.select..")
+            .layer("Algorithms")
+            .definedBy("io.vigil.ldg..", "io.vigil.classify..", "io.vigil.reliability..", "io.vigil.gauss..")
+            .layer("Base")
+            .definedBy("io.vigil.data..", "io.vigil.util..")
+            .whereLayer("Entry points")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("Flink adapter")
+            .mayOnlyBeAccessedByLayers("Entry points")
+            .whereLayer("Stream")
+            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter")
+            .whereLayer("Early decisions")
+            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter", "Stream")
+            .whereLayer("Models")
+            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter", "Stream", "Early decisions")
+            .whereLayer("Algorithms")
+            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter", "Stream", "Early decisions", "Models");
+
+    private static final ArchRule ALGORITHMS_KNOW_NO_INTEGRATIONS = noClasses()
+            .that()
+            .resideInAnyPackage(ALGORITHMS)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(INTEGRATIONS)
+            .because("algorithms are plain Java + EJML; the stream, CLI and file layers adapt them");
+
+    private static final ArchRule STREAM_KNOWS_NO_FLINK_OR_KAFKA = noClasses()
+            .that()
+            .resideInAPackage("io.vigil.stream..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.apache.flink..", "org.apache.kafka..", "io.vigil.kafka..")
+            .because("the per-series rules are tested without Flink; io.vigil.flink adapts them");
+
+    private static final ArchRule NO_CYCLES =
+            slices().matching("io.vigil.(*)..").should().beFreeOfCycles();
+
+    private static final ArchRule EVERY_PACKAGE_HAS_A_LAYER = classes()
+            .should()
+            .resideInAnyPackage(
+                    "io.vigil.cli..",
+                    "io.vigil.bench..",
+                    "io.vigil.demo..",
+                    "io.vigil.experiment..",
+                    "io.vigil.flink..",
+                    "io.vigil.stream..",
+                    "io.vigil.kafka..",
+                    "io.vigil.early..",
+                    "io.vigil.model..",
+                    "io.vigil.select..",
+                    "io.vigil.ldg..",
+                    "io.vigil.classify..",
+                    "io.vigil.reliability..",
+                    "io.vigil.gauss..",
+                    "io.vigil.data..",
+                    "io.vigil.util..")
+            .because("a new package must be placed in the layering (ArchitectureTest.LAYERS)");
+
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("io.vigil");
+    }
+
+    @Test
+    void dependenciesPointDownTheLayers() {
+        LAYERS.check(production);
+    }
+
+    @Test
+    void algorithmsImportNoFlinkKafkaPicocliOrJackson() {
+        ALGORITHMS_KNOW_NO_INTEGRATIONS.check(production);
+        STREAM_KNOWS_NO_FLINK_OR_KAFKA.check(production);
+    }
+
+    @Test
+    void packagesAreFreeOfCycles() {
+        NO_CYCLES.check(production);
+    }
+
+    @Test
+    void everyPackageBelongsToALayer() {
+        EVERY_PACKAGE_HAS_A_LAYER.check(production);
+    }
+
+    /** The rules are not vacuous: a class in io.vigil.ldg that reaches up to the CLI and into picocli breaks them. */
+    @Test
+    void theRulesReportAClassThatBreaksThem() {
+        JavaClasses bad = new ClassFileImporter().importClasses(LayeringViolationFixture.class, VigilCli.class);
+        for (ArchRule rule : List.of(LAYERS, ALGORITHMS_KNOW_NO_INTEGRATIONS)) {
+            EvaluationResult result = rule.evaluate(bad);
+            assertTrue(result.hasViolation(), rule.getDescription() + " missed the fixture");
+            assertTrue(
+                    result.getFailureReport().toString().contains(LayeringViolationFixture.class.getName()),
+                    result.getFailureReport().toString());
+        }
+    }
+}
