@@ -87,11 +87,12 @@ public class EarlyDecisionBenchmark {
         Dataset train = Dataset.of("bench", trainRows, trainY, names);
         series = new double[TEST][];
         System.arraycopy(data.x(), TRAIN, series, 0, TEST);
-        TrainParams p = TrainParams.defaults()
-                .withGamma(0.5)
-                .withDims(ELL)
-                .withNeighbors(32)
-                .withQdaNeighbors(32);
+        TrainParams p = TrainParams.builder()
+                .gamma(0.5)
+                .dims(ELL)
+                .neighbors(32)
+                .qdaNeighbors(32)
+                .build();
         VigilModel model = Trainer.train(train, p, Instant.EPOCH, Progress.none());
         model = EarlyModelTrainer.addSections(
                 model,

@@ -161,12 +161,14 @@ public final class StreamBenchmark {
             log.accept(String.format("(a) Kafka consume + decode: %.0f samples/s", consumeRate));
             double passRate = passThrough(kafka, topic, s.parallelism(), samples);
             log.accept(String.format("(b) Flink pass-through: %.0f samples/s", passRate));
-            JobConfig base = JobConfig.of(
+            JobConfig base = JobConfig.builder(
                             kafka.bootstrapServers(), topic, "bench-decisions", "bench-dead", DecisionParams.defaults())
-                    .withDelivery(Delivery.AT_LEAST_ONCE)
-                    .withParallelism(s.parallelism())
-                    .withBounded(true)
-                    .withIds("bench-vigil", "bench-vigil");
+                    .delivery(Delivery.AT_LEAST_ONCE)
+                    .parallelism(s.parallelism())
+                    .bounded(true)
+                    .groupId("bench-vigil")
+                    .transactionalIdPrefix("bench-vigil")
+                    .build();
             double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, Probe::tap));
             log.accept(String.format(
                     "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
@@ -221,12 +223,14 @@ public final class StreamBenchmark {
 
     private static double passThrough(LoopbackKafka kafka, String topic, int parallelism, long samples)
             throws Exception {
-        JobConfig cfg = JobConfig.of(
+        JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(), topic, "bench-copy", "bench-copy-dead", DecisionParams.defaults())
-                .withDelivery(Delivery.AT_LEAST_ONCE)
-                .withParallelism(parallelism)
-                .withBounded(true)
-                .withIds("bench-pass", "bench-pass");
+                .delivery(Delivery.AT_LEAST_ONCE)
+                .parallelism(parallelism)
+                .bounded(true)
+                .groupId("bench-pass")
+                .transactionalIdPrefix("bench-pass")
+                .build();
         return timed(samples, env -> {
             env.setParallelism(parallelism);
             DataStream<SampleEvent> events =
@@ -297,11 +301,14 @@ public final class StreamBenchmark {
         kafka.createTopic(out, s.partitions());
         int n = (int) Math.max(1, Math.min(test.size(), rate * s.latencySeconds() / test.length()));
         Dataset part = test.subset(IntStream.range(0, n).toArray());
-        JobConfig cfg = JobConfig.of(kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
-                .withDelivery(Delivery.AT_LEAST_ONCE)
-                .withParallelism(s.parallelism())
-                .withCheckpointInterval(Duration.ofSeconds(5))
-                .withIds("bench-live", "bench-live");
+        JobConfig cfg = JobConfig.builder(
+                        kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
+                .delivery(Delivery.AT_LEAST_ONCE)
+                .parallelism(s.parallelism())
+                .checkpointInterval(Duration.ofSeconds(5))
+                .groupId("bench-live")
+                .transactionalIdPrefix("bench-live")
+                .build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil bench latency");

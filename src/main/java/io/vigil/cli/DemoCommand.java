@@ -157,7 +157,10 @@ public final class DemoCommand implements Callable<Integer> {
                 stream.delivery,
                 params.tau());
         live.flush();
-        JobConfig job = stream.apply(cl, JobConfig.of("127.0.0.1:0", "samples", "decisions", "dead-letters", params));
+        JobConfig job = stream.apply(
+                cl,
+                JobConfig.builder("127.0.0.1:0", "samples", "decisions", "dead-letters", params)
+                        .build());
         StreamDemo.Settings settings = new StreamDemo.Settings(
                 tt, model, job, partitions, rate, concurrency, StreamOptions.duration(cl, "--timeout", timeout));
         LivePrinter printer = new LivePrinter(live, printRate);

@@ -17,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -116,7 +115,7 @@ public final class ExperimentCommand implements Runnable {
             TrainParams params;
             try {
                 mode = DimsMode.parse(dims);
-                params = selection.applyTo(TrainParams.defaults());
+                params = selection.applyTo(TrainParams.builder()).build();
                 if (threads < 1) {
                     throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
                 }
@@ -178,8 +177,8 @@ public final class ExperimentCommand implements Runnable {
             settings.put(
                     "CV for the LDG neighbour count",
                     CvScheme.parse(selection.neighborCv).toString());
-            settings.put("gamma grid", Arrays.toString(params.gammaGrid()));
-            settings.put("k grid", Arrays.toString(params.kGrid()));
+            settings.put("gamma grid", params.gammaGrid().toString());
+            settings.put("k grid", params.kGrid().toString());
             settings.put("Vigil version", VigilModel.runtimeVersion());
             settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, threads));
             Table33Report report = new Table33Report(mode, results, settings);

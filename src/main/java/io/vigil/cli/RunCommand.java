@@ -189,11 +189,17 @@ public final class RunCommand implements Callable<Integer> {
         }
         JobConfig cfg;
         try {
-            cfg = JobConfig.of(bootstrap, input, output, deadLetter, params).withKafkaProperties(props);
-            cfg = stream.apply(cl, cfg).withBounded(bounded);
-            cfg = cfg.withIds(
-                    groupId == null ? cfg.groupId() : groupId,
-                    transactionalIdPrefix == null ? cfg.transactionalIdPrefix() : transactionalIdPrefix);
+            cfg = JobConfig.builder(bootstrap, input, output, deadLetter, params)
+                    .kafkaProperties(props)
+                    .build();
+            JobConfig.Builder b = stream.apply(cl, cfg).toBuilder().bounded(bounded);
+            if (groupId != null) {
+                b.groupId(groupId);
+            }
+            if (transactionalIdPrefix != null) {
+                b.transactionalIdPrefix(transactionalIdPrefix);
+            }
+            cfg = b.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }

@@ -43,10 +43,10 @@ public final class SelectionOptions {
      *
      * @throws IllegalArgumentException when a value does not parse (callers turn it into a usage error)
      */
-    TrainParams applyTo(TrainParams base) {
-        TrainParams p = base.withStandardize(standardize)
-                .withNeighborCv(CvScheme.parse(neighborCv))
-                .withNeighborSelection(NeighborSelection.parse(neighborSelection));
-        return cv == null ? p : p.withCv(CvScheme.parse(cv));
+    TrainParams.Builder applyTo(TrainParams.Builder b) {
+        b.standardize(standardize)
+                .neighborCv(CvScheme.parse(neighborCv))
+                .neighborSelection(NeighborSelection.parse(neighborSelection));
+        return cv == null ? b : b.cv(CvScheme.parse(cv));
     }
 }

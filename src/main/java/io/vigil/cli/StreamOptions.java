@@ -81,10 +81,12 @@ public final class StreamOptions {
         if (interval.toMillis() < 10) {
             throw new CommandLine.ParameterException(cl, "--checkpoint-interval must be at least 10ms");
         }
-        return cfg.withDelivery(delivery(cl))
-                .withSession(session(cl))
-                .withParallelism(parallelism)
-                .withCheckpointInterval(interval);
+        return cfg.toBuilder()
+                .delivery(delivery(cl))
+                .session(session(cl))
+                .parallelism(parallelism)
+                .checkpointInterval(interval)
+                .build();
     }
 
     static Duration duration(CommandLine cl, String option, String text) {

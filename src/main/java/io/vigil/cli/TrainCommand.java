@@ -158,20 +158,20 @@ public final class TrainCommand implements Callable<Integer> {
 
     private TrainParams params() {
         try {
-            TrainParams p = selection.applyTo(TrainParams.defaults().withSeed(seed));
+            TrainParams.Builder p = selection.applyTo(TrainParams.builder().seed(seed));
             if (gamma != null) {
-                p = p.withGamma(gamma);
+                p.gamma(gamma);
             }
             if (dims != null) {
-                p = p.withDims(dims);
+                p.dims(dims);
             }
             if (neighbors != null) {
-                p = p.withNeighbors(neighbors);
+                p.neighbors(neighbors);
             }
             if (qdaNeighbors != null) {
-                p = p.withQdaNeighbors(qdaNeighbors);
+                p.qdaNeighbors(qdaNeighbors);
             }
-            return p;
+            return p.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

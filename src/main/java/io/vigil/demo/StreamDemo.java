@@ -143,10 +143,15 @@ public final class StreamDemo {
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
-            JobConfig cfg = s.job()
-                    .withEndpoints(kafka.bootstrapServers(), SAMPLES, DECISIONS, DEAD_LETTERS)
-                    .withBounded(false)
-                    .withIds("vigil-demo", "vigil-demo");
+            JobConfig cfg = s.job().toBuilder()
+                    .bootstrap(kafka.bootstrapServers())
+                    .input(SAMPLES)
+                    .output(DECISIONS)
+                    .deadLetter(DEAD_LETTERS)
+                    .bounded(false)
+                    .groupId("vigil-demo")
+                    .transactionalIdPrefix("vigil-demo")
+                    .build();
             Map<String, Received> decisions = new ConcurrentHashMap<>();
             AtomicLong duplicates = new AtomicLong();
             AtomicLong lastReceived = new AtomicLong();

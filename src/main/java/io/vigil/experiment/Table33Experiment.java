@@ -196,10 +196,11 @@ public final class Table33Experiment {
         int[][] parts = Resplit.split(merged, trainSize, seed);
         Dataset trainPart = merged.subset(parts[0]);
         Dataset testPart = merged.subset(parts[1]);
-        TrainParams params = config.params().withSeed(seed);
+        TrainParams.Builder pb = config.params().toBuilder().seed(seed);
         if (config.dims() == DimsMode.G_MINUS_1) {
-            params = params.withDims(Math.max(1, g - 1));
+            pb.dims(Math.max(1, g - 1));
         }
+        TrainParams params = pb.build();
         long start = System.nanoTime();
         VigilModel model = Trainer.train(trainPart, params, Instant.EPOCH, Progress.none(), 1);
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -77,166 +77,126 @@ public record JobConfig(
         }
     }
 
-    /** A configuration with defaults for everything but the endpoints and decision parameters. */
-    public static JobConfig of(String bootstrap, String input, String output, String deadLetter, DecisionParams d) {
-        return new JobConfig(
-                bootstrap,
-                input,
-                output,
-                deadLetter,
-                d,
-                SessionSettings.defaults(),
-                Delivery.EXACTLY_ONCE,
-                false,
-                0,
-                DEFAULT_CHECKPOINT_INTERVAL,
-                Map.of(),
-                "vigil-" + input,
-                "vigil-" + output);
+    /**
+     * A builder with defaults for everything but the endpoints and decision parameters: default session settings,
+     * exactly-once, unbounded, the environment's parallelism, {@link #DEFAULT_CHECKPOINT_INTERVAL}, no extra Kafka
+     * properties, group id {@code vigil-<input>} and transactional-id prefix {@code vigil-<output>}.
+     */
+    public static Builder builder(String bootstrap, String input, String output, String deadLetter, DecisionParams d) {
+        Builder b = new Builder(d);
+        b.bootstrap = bootstrap;
+        b.input = input;
+        b.output = output;
+        b.deadLetter = deadLetter;
+        b.groupId = "vigil-" + input;
+        b.transactionalIdPrefix = "vigil-" + output;
+        return b;
     }
 
-    /** The same with another delivery guarantee. */
-    public JobConfig withDelivery(Delivery d) {
-        return toBuilder().delivery(d).build();
+    /** A builder preset with this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder(decision);
+        b.bootstrap = bootstrap;
+        b.input = input;
+        b.output = output;
+        b.deadLetter = deadLetter;
+        b.session = session;
+        b.delivery = delivery;
+        b.bounded = bounded;
+        b.parallelism = parallelism;
+        b.checkpointInterval = checkpointInterval;
+        b.kafkaProperties = kafkaProperties;
+        b.groupId = groupId;
+        b.transactionalIdPrefix = transactionalIdPrefix;
+        return b;
     }
 
-    /** The same, bounded or not. */
-    public JobConfig withBounded(boolean b) {
-        return toBuilder().bounded(b).build();
-    }
-
-    /** The same with another parallelism. */
-    public JobConfig withParallelism(int p) {
-        return toBuilder().parallelism(p).build();
-    }
-
-    /** The same with another checkpoint interval. */
-    public JobConfig withCheckpointInterval(Duration interval) {
-        return toBuilder().checkpointInterval(interval).build();
-    }
-
-    /** The same with other session settings. */
-    public JobConfig withSession(SessionSettings s) {
-        return toBuilder().session(s).build();
-    }
-
-    /** The same with other Kafka client properties. */
-    public JobConfig withKafkaProperties(Map<String, String> props) {
-        return toBuilder().kafkaProperties(props).build();
-    }
-
-    /** The same with another consumer group and transactional id prefix. */
-    public JobConfig withIds(String group, String txPrefix) {
-        return toBuilder().groupId(group).transactionalIdPrefix(txPrefix).build();
-    }
-
-    /** The same with other endpoints. */
-    public JobConfig withEndpoints(String servers, String in, String out, String dead) {
-        return toBuilder()
-                .bootstrap(servers)
-                .input(in)
-                .output(out)
-                .deadLetter(dead)
-                .build();
-    }
-
-    private Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Mutable copy of every field, so each {@code with…} method changes one thing. */
-    private static final class Builder {
+    /** Sets fields one at a time; {@link #build()} validates them together. */
+    public static final class Builder {
         private String bootstrap;
         private String input;
         private String output;
         private String deadLetter;
         private final DecisionParams decision;
-        private SessionSettings session;
-        private Delivery delivery;
+        private SessionSettings session = SessionSettings.defaults();
+        private Delivery delivery = Delivery.EXACTLY_ONCE;
         private boolean bounded;
         private int parallelism;
-        private Duration checkpointInterval;
-        private Map<String, String> kafkaProperties;
+        private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
+        private Map<String, String> kafkaProperties = Map.of();
         private String groupId;
         private String transactionalIdPrefix;
 
-        Builder(JobConfig c) {
-            bootstrap = c.bootstrap;
-            input = c.input;
-            output = c.output;
-            deadLetter = c.deadLetter;
-            decision = c.decision;
-            session = c.session;
-            delivery = c.delivery;
-            bounded = c.bounded;
-            parallelism = c.parallelism;
-            checkpointInterval = c.checkpointInterval;
-            kafkaProperties = c.kafkaProperties;
-            groupId = c.groupId;
-            transactionalIdPrefix = c.transactionalIdPrefix;
+        private Builder(DecisionParams decision) {
+            this.decision = decision;
         }
 
-        Builder bootstrap(String v) {
+        public Builder bootstrap(String v) {
             bootstrap = v;
             return this;
         }
 
-        Builder input(String v) {
+        public Builder input(String v) {
             input = v;
             return this;
         }
 
-        Builder output(String v) {
+        public Builder output(String v) {
             output = v;
             return this;
         }
 
-        Builder deadLetter(String v) {
+        public Builder deadLetter(String v) {
             deadLetter = v;
             return this;
         }
 
-        Builder session(SessionSettings v) {
+        public Builder session(SessionSettings v) {
             session = v;
             return this;
         }
 
-        Builder delivery(Delivery v) {
+        public Builder delivery(Delivery v) {
             delivery = v;
             return this;
         }
 
-        Builder bounded(boolean v) {
+        public Builder bounded(boolean v) {
             bounded = v;
             return this;
         }
 
-        Builder parallelism(int v) {
+        public Builder parallelism(int v) {
             parallelism = v;
             return this;
         }
 
-        Builder checkpointInterval(Duration v) {
+        public Builder checkpointInterval(Duration v) {
             checkpointInterval = v;
             return this;
         }
 
-        Builder kafkaProperties(Map<String, String> v) {
+        public Builder kafkaProperties(Map<String, String> v) {
             kafkaProperties = v;
             return this;
         }
 
-        Builder groupId(String v) {
+        public Builder groupId(String v) {
             groupId = v;
             return this;
         }
 
-        Builder transactionalIdPrefix(String v) {
+        public Builder transactionalIdPrefix(String v) {
             transactionalIdPrefix = v;
             return this;
         }
 
-        JobConfig build() {
+        /**
+         * The configuration.
+         *
+         * @throws IllegalArgumentException on a missing or invalid value
+         */
+        public JobConfig build() {
             return new JobConfig(
                     bootstrap,
                     input,

@@ -1,7 +1,7 @@
 package io.vigil.select;
 
+import io.vigil.classify.qda.LocalQda;
 import io.vigil.model.CvScheme;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -9,7 +9,8 @@ import java.util.OptionalInt;
 
 /**
  * Everything that controls training (method notes §1, thesis §3.4–3.5), one place, validated. An empty
- * optional means "choose by cross-validation"; a present one fixes the value and skips its search.
+ * optional means "choose by cross-validation"; a present one fixes the value and skips its search. Built with
+ * {@link #builder()} (every default) or {@link #toBuilder()}.
  *
  * @param gamma LDG γ ∈ [0, 1]; empty = choose from {@code gammaGrid} by 3-NN CV (ties → larger γ)
  * @param dims LDG dimension ℓ ≥ 1; empty = choose from {G−1, G, G+1, G+2, G+4, G+8, G+16, G+32} by 3-NN CV
@@ -39,14 +40,14 @@ public record TrainParams(
         Optional<CvScheme> cv,
         CvScheme neighborCv,
         NeighborSelection neighborSelection,
-        double[] gammaGrid,
-        int[] kGrid,
+        DoubleGrid gammaGrid,
+        IntGrid kGrid,
         long seed) {
     /** Thesis §3.5.2: "For LDG I cross-validate the γ parameter over [0.01, 0.1, 0.3, 0.5, 0.7, 0.9]". */
-    public static final double[] DEFAULT_GAMMA_GRID = {0.01, 0.1, 0.3, 0.5, 0.7, 0.9};
+    public static final DoubleGrid DEFAULT_GAMMA_GRID = DoubleGrid.of(0.01, 0.1, 0.3, 0.5, 0.7, 0.9);
 
-    /** Method notes §2: k ∈ {1, 2, 4, …, 128}. */
-    public static final int[] DEFAULT_K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
+    /** Method notes §2: k ∈ {1, 2, 4, …, 128}, the grid local QDA defines. */
+    public static final IntGrid DEFAULT_K_GRID = IntGrid.of(LocalQda.defaultGrid());
 
     /** Thesis §3.4: the LDG neighbour count is chosen by five-fold CV of local QDA. */
     public static final int DEFAULT_NEIGHBOR_FOLDS = 5;
@@ -55,7 +56,7 @@ public record TrainParams(
     public static final long DEFAULT_SEED = 1;
 
     /**
-     * @throws IllegalArgumentException on a value out of range or a grid that is empty or not ascending
+     * @throws IllegalArgumentException on a value out of range
      */
     public TrainParams {
         Objects.requireNonNull(gamma, "gamma");
@@ -65,6 +66,8 @@ public record TrainParams(
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(neighborSelection, "neighborSelection");
+        Objects.requireNonNull(gammaGrid, "gammaGrid");
+        Objects.requireNonNull(kGrid, "kGrid");
         if (gamma.isPresent() && !(gamma.getAsDouble() >= 0 && gamma.getAsDouble() <= 1)) {
             throw new IllegalArgumentException("gamma must be in [0, 1], got " + gamma.getAsDouble());
         }
@@ -77,248 +80,135 @@ public record TrainParams(
         if (qdaNeighbors.isPresent() && qdaNeighbors.getAsInt() < 1) {
             throw new IllegalArgumentException("local-QDA neighbors must be ≥ 1, got " + qdaNeighbors.getAsInt());
         }
-        if (gammaGrid.length == 0) {
-            throw new IllegalArgumentException("the gamma grid is empty");
-        }
-        for (int i = 0; i < gammaGrid.length; i++) {
-            if (!(gammaGrid[i] > 0 && gammaGrid[i] <= 1) || (i > 0 && gammaGrid[i] <= gammaGrid[i - 1])) {
-                throw new IllegalArgumentException(
-                        "the gamma grid must be ascending within (0, 1], got " + Arrays.toString(gammaGrid));
-            }
-        }
-        if (kGrid.length == 0) {
-            throw new IllegalArgumentException("the neighbour grid is empty");
-        }
-        for (int i = 0; i < kGrid.length; i++) {
-            if (kGrid[i] < 1 || (i > 0 && kGrid[i] <= kGrid[i - 1])) {
-                throw new IllegalArgumentException(
-                        "the neighbour grid must be ascending and ≥ 1, got " + Arrays.toString(kGrid));
-            }
-        }
-        gammaGrid = gammaGrid.clone();
-        kGrid = kGrid.clone();
     }
 
     /** Every value searched, no standardisation, automatic CV scheme, seed {@value #DEFAULT_SEED}. */
     public static TrainParams defaults() {
-        return new TrainParams(
-                OptionalDouble.empty(),
-                OptionalInt.empty(),
-                OptionalInt.empty(),
-                OptionalInt.empty(),
-                false,
-                Optional.empty(),
-                CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS),
-                NeighborSelection.LOCAL_QDA,
-                DEFAULT_GAMMA_GRID,
-                DEFAULT_K_GRID,
-                DEFAULT_SEED);
+        return builder().build();
     }
 
-    @Override
-    public double[] gammaGrid() {
-        return gammaGrid.clone();
+    /** A builder preset with {@link #defaults()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    @Override
-    public int[] kGrid() {
-        return kGrid.clone();
+    /** A builder preset with these parameters. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.gamma = gamma;
+        b.dims = dims;
+        b.neighbors = neighbors;
+        b.qdaNeighbors = qdaNeighbors;
+        b.standardize = standardize;
+        b.cv = cv;
+        b.neighborCv = neighborCv;
+        b.neighborSelection = neighborSelection;
+        b.gammaGrid = gammaGrid;
+        b.kGrid = kGrid;
+        b.seed = seed;
+        return b;
     }
 
-    /** With γ fixed. */
-    public TrainParams withGamma(double g) {
-        return new TrainParams(
-                OptionalDouble.of(g),
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+    /** Sets parameters one at a time; {@link #build()} validates them together. */
+    public static final class Builder {
+        private OptionalDouble gamma = OptionalDouble.empty();
+        private OptionalInt dims = OptionalInt.empty();
+        private OptionalInt neighbors = OptionalInt.empty();
+        private OptionalInt qdaNeighbors = OptionalInt.empty();
+        private boolean standardize;
+        private Optional<CvScheme> cv = Optional.empty();
+        private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
+        private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
+        private DoubleGrid gammaGrid = DEFAULT_GAMMA_GRID;
+        private IntGrid kGrid = DEFAULT_K_GRID;
+        private long seed = DEFAULT_SEED;
 
-    /** With ℓ fixed. */
-    public TrainParams withDims(int l) {
-        return new TrainParams(
-                gamma,
-                OptionalInt.of(l),
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+        private Builder() {}
 
-    /** With the LDG neighbour count fixed. */
-    public TrainParams withNeighbors(int k) {
-        return new TrainParams(
-                gamma,
-                dims,
-                OptionalInt.of(k),
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+        /** Fixes γ (skips its search). */
+        public Builder gamma(double g) {
+            this.gamma = OptionalDouble.of(g);
+            return this;
+        }
 
-    /** With the local-QDA neighbour count fixed. */
-    public TrainParams withQdaNeighbors(int k) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                OptionalInt.of(k),
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+        /** Fixes ℓ (skips its search). */
+        public Builder dims(int l) {
+            this.dims = OptionalInt.of(l);
+            return this;
+        }
 
-    /** With standardisation on or off. */
-    public TrainParams withStandardize(boolean on) {
-        return new TrainParams(
-                gamma, dims, neighbors, qdaNeighbors, on, cv, neighborCv, neighborSelection, gammaGrid, kGrid, seed);
-    }
+        /** Fixes the LDG neighbour count k (skips its search). */
+        public Builder neighbors(int k) {
+            this.neighbors = OptionalInt.of(k);
+            return this;
+        }
 
-    /** With an explicit scheme for γ, ℓ and the local-QDA k. */
-    public TrainParams withCv(CvScheme scheme) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                Optional.of(scheme),
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+        /** Fixes local QDA's k in LDG space (skips its search). */
+        public Builder qdaNeighbors(int k) {
+            this.qdaNeighbors = OptionalInt.of(k);
+            return this;
+        }
 
-    /** With an explicit scheme for the LDG neighbour count (local-QDA rule). */
-    public TrainParams withNeighborCv(CvScheme scheme) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                scheme,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                seed);
-    }
+        /** Per-feature standardisation on or off. */
+        public Builder standardize(boolean on) {
+            this.standardize = on;
+            return this;
+        }
 
-    /** With another rule for the LDG neighbour count. */
-    public TrainParams withNeighborSelection(NeighborSelection rule) {
-        return new TrainParams(
-                gamma, dims, neighbors, qdaNeighbors, standardize, cv, neighborCv, rule, gammaGrid, kGrid, seed);
-    }
+        /** The CV scheme for γ, ℓ and local QDA's k. */
+        public Builder cv(CvScheme scheme) {
+            this.cv = Optional.of(Objects.requireNonNull(scheme, "cv"));
+            return this;
+        }
 
-    /** With another γ grid. */
-    public TrainParams withGammaGrid(double[] grid) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                grid,
-                kGrid,
-                seed);
-    }
+        /** The CV scheme for the LDG neighbour count. */
+        public Builder neighborCv(CvScheme scheme) {
+            this.neighborCv = scheme;
+            return this;
+        }
 
-    /** With another neighbour grid. */
-    public TrainParams withKGrid(int[] grid) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                grid,
-                seed);
-    }
+        /** How the LDG neighbour count is chosen. */
+        public Builder neighborSelection(NeighborSelection rule) {
+            this.neighborSelection = rule;
+            return this;
+        }
 
-    /** With another seed. */
-    public TrainParams withSeed(long s) {
-        return new TrainParams(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                gammaGrid,
-                kGrid,
-                s);
-    }
+        /** The γ candidates. */
+        public Builder gammaGrid(DoubleGrid grid) {
+            this.gammaGrid = grid;
+            return this;
+        }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TrainParams p
-                && gamma.equals(p.gamma)
-                && dims.equals(p.dims)
-                && neighbors.equals(p.neighbors)
-                && qdaNeighbors.equals(p.qdaNeighbors)
-                && standardize == p.standardize
-                && cv.equals(p.cv)
-                && neighborCv.equals(p.neighborCv)
-                && neighborSelection == p.neighborSelection
-                && Arrays.equals(gammaGrid, p.gammaGrid)
-                && Arrays.equals(kGrid, p.kGrid)
-                && seed == p.seed;
-    }
+        /** The neighbour-count candidates. */
+        public Builder kGrid(IntGrid grid) {
+            this.kGrid = grid;
+            return this;
+        }
 
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                gamma,
-                dims,
-                neighbors,
-                qdaNeighbors,
-                standardize,
-                cv,
-                neighborCv,
-                neighborSelection,
-                Arrays.hashCode(gammaGrid),
-                Arrays.hashCode(kGrid),
-                seed);
-    }
+        /** The seed of every fold assignment. */
+        public Builder seed(long s) {
+            this.seed = s;
+            return this;
+        }
 
-    @Override
-    public String toString() {
-        return "TrainParams[gamma=" + gamma + ", dims=" + dims + ", neighbors=" + neighbors + ", qdaNeighbors="
-                + qdaNeighbors + ", standardize=" + standardize + ", cv=" + cv + ", neighborCv=" + neighborCv
-                + ", neighborSelection=" + neighborSelection
-                + ", gammaGrid=" + Arrays.toString(gammaGrid) + ", kGrid=" + Arrays.toString(kGrid) + ", seed="
-                + seed + "]";
+        /**
+         * The parameters.
+         *
+         * @throws IllegalArgumentException on a value out of range
+         */
+        public TrainParams build() {
+            return new TrainParams(
+                    gamma,
+                    dims,
+                    neighbors,
+                    qdaNeighbors,
+                    standardize,
+                    cv,
+                    neighborCv,
+                    neighborSelection,
+                    gammaGrid,
+                    kGrid,
+                    seed);
+        }
     }
 }

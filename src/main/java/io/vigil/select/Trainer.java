@@ -73,180 +73,232 @@ public final class Trainer {
         Objects.requireNonNull(train, "train");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(created, "created");
-        int n = train.size();
-        int d = train.length();
-        int g = train.numClasses();
-        int[] counts = train.classCounts();
-        for (int c = 0; c < g; c++) {
-            if (counts[c] == 0) {
-                throw new IllegalArgumentException(
-                        "class '" + train.classNames().get(c) + "' has no training series in " + train.name());
-            }
-        }
-        if (g < 2) {
-            throw new IllegalArgumentException(train.name() + " has a single class; at least two are needed");
-        }
-        if (n < 3) {
-            throw new IllegalArgumentException(
-                    train.name() + " has " + n + " training series; cross-validated training needs at least 3");
-        }
-        int maxClass = Arrays.stream(counts).max().orElse(1);
-        int[] y = train.classIndices();
-        double[][] x = train.rows();
-        Standardizer standardizer = null;
-        if (params.standardize()) {
-            Standardizer st = Standardizer.fit(x);
-            x = st.apply(x);
-            standardizer = st;
-        }
-        long seed = params.seed();
-        CvScheme cv = params.cv().orElse(CvScheme.auto(n));
-        int[][] folds = folds(cv, y, g, seed);
-        int[][] neighborFolds = folds(params.neighborCv(), y, g, seed);
-        int[] kGrid = Grids.capGrid(params.kGrid(), maxClass);
+        Run run = new Run(train, params, progress, threads);
+        Choice neighbors = run.chooseLdgNeighbors();
+        GammaAndDims gd = run.chooseGammaAndDims(neighbors);
+        LdgParams ldgParams = new LdgParams(gd.k(), gd.gamma());
+        LdgBasis basis = run.fitFinal(ldgParams, gd.dims());
+        Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
+        return run.assemble(created, basis, gd, qda);
+    }
 
-        // Step 2 (thesis rule): LDG neighbour count by local QDA on the input data.
-        boolean searchK = params.neighbors().isEmpty();
-        boolean jointK = searchK && params.neighborSelection() == NeighborSelection.KNN;
-        GridScores kScores = null;
-        int[] kCands;
-        if (!searchK) {
-            kCands = new int[] {params.neighbors().getAsInt()};
-            kScores = GridScores.user(kCands[0], true);
-        } else if (jointK) {
-            kCands = kGrid;
-        } else {
+    /** A chosen value and the scores it was chosen by. */
+    private record Choice(int[] candidates, GridScores scores) {}
+
+    /** The outcome of steps 3–4 (and of step 2 under {@link NeighborSelection#KNN}). */
+    private record GammaAndDims(
+            int k,
+            GridScores kScores,
+            boolean jointK,
+            double gamma,
+            GridScores gammaScores,
+            int gammaDims,
+            int dims,
+            GridScores dimsScores,
+            double cvAccuracy) {}
+
+    /** One training run: the prepared data, folds and grids (step 1), and one method per later step. */
+    private static final class Run {
+        private final Dataset train;
+        private final TrainParams params;
+        private final Progress progress;
+        private final int threads;
+        private final int n;
+        private final int d;
+        private final int g;
+        private final int[] counts;
+        private final int[] y;
+        private final double[][] x;
+        private final Standardizer standardizer;
+        private final CvScheme cv;
+        private final int[][] folds;
+        private final int[][] neighborFolds;
+        private final int[] kGrid;
+
+        /** Step 1: checks the data, standardises it when asked, draws the folds and caps the k grid. */
+        Run(Dataset train, TrainParams params, Progress progress, int threads) {
+            this.train = train;
+            this.params = params;
+            this.progress = progress;
+            this.threads = threads;
+            this.n = train.size();
+            this.d = train.length();
+            this.g = train.numClasses();
+            this.counts = train.classCounts();
+            for (int c = 0; c < g; c++) {
+                if (counts[c] == 0) {
+                    throw new IllegalArgumentException(
+                            "class '" + train.classNames().get(c) + "' has no training series in " + train.name());
+                }
+            }
+            if (g < 2) {
+                throw new IllegalArgumentException(train.name() + " has a single class; at least two are needed");
+            }
+            if (n < 3) {
+                throw new IllegalArgumentException(
+                        train.name() + " has " + n + " training series; cross-validated training needs at least 3");
+            }
+            this.y = train.classIndices();
+            double[][] rows = train.rows();
+            if (params.standardize()) {
+                this.standardizer = Standardizer.fit(rows);
+                this.x = standardizer.apply(rows);
+            } else {
+                this.standardizer = null;
+                this.x = rows;
+            }
+            this.cv = params.cv().orElse(CvScheme.auto(n));
+            this.folds = folds(cv, y, g, params.seed());
+            this.neighborFolds = folds(params.neighborCv(), y, g, params.seed());
+            int maxClass = Arrays.stream(counts).max().orElse(1);
+            this.kGrid = Grids.capGrid(params.kGrid().toArray(), maxClass);
+        }
+
+        /**
+         * Step 2 (thesis rule): the LDG neighbour count by local-QDA CV on the input data; the candidates left for
+         * step 3 (the whole grid under the 3-NN rule, which scores them there).
+         */
+        Choice chooseLdgNeighbors() {
+            if (params.neighbors().isPresent()) {
+                int k = params.neighbors().getAsInt();
+                return new Choice(new int[] {k}, GridScores.user(k, true));
+            }
+            if (params.neighborSelection() == NeighborSelection.KNN) {
+                return new Choice(kGrid, null);
+            }
             progress.extendBy(neighborFolds.length);
             double[] acc = LocalQdaCrossValidation.accuracy(x, y, g, kGrid, neighborFolds, progress);
             int best = kGrid[Grids.argmaxPreferLast(acc)];
-            kScores = GridScores.searched(kGrid, acc, best);
-            kCands = new int[] {best};
+            return new Choice(new int[] {best}, GridScores.searched(kGrid, acc, best));
         }
 
-        // Steps 3–4: γ and ℓ (and k under the 3-NN rule) by 3-NN CV with LDG refitted per fold.
-        int maxDims = maxFoldDims(folds, n, d);
-        int[] dimsCand;
-        if (params.dims().isPresent()) {
-            dimsCand = new int[] {params.dims().getAsInt()};
-        } else {
-            dimsCand = Grids.dimsCandidates(g, maxDims);
+        /** Steps 3–4: γ and ℓ (and k under the 3-NN rule) by 3-NN CV with LDG refitted per fold. */
+        GammaAndDims chooseGammaAndDims(Choice neighbors) {
+            int[] kCands = neighbors.candidates();
+            boolean jointK = neighbors.scores() == null;
+            int maxDims = maxFoldDims(folds, n, d);
+            int[] dimsCand =
+                    params.dims().isPresent() ? new int[] {params.dims().getAsInt()} : Grids.dimsCandidates(g, maxDims);
+            int gammaDims = params.dims().isPresent() ? params.dims().getAsInt() : Grids.gammaDims(n, d, g, maxDims);
+            double[] gammas = params.gamma().isPresent()
+                    ? new double[] {params.gamma().getAsDouble()}
+                    : params.gammaGrid().toArray();
+            int[] scored = union(dimsCand, gammaDims);
+            int[] scorable = Arrays.stream(scored).filter(l -> l <= maxDims).toArray();
+            boolean searchGamma = params.gamma().isEmpty();
+            boolean searchDims = params.dims().isEmpty();
+            if (scorable.length == 0 && (searchGamma || jointK)) {
+                throw new IllegalArgumentException(
+                        "--dims " + gammaDims + " exceeds the " + maxDims + " dimensions LDG can supply on every "
+                                + "cross-validation fold; give --gamma and --neighbors as well or lower --dims");
+            }
+            int gammaCol = Grids.indexOf(scored, gammaDims);
+            double[][][] acc3 = new double[kCands.length][][];
+            int[] bestGamma = new int[kCands.length];
+            double[] kAcc = new double[kCands.length];
+            for (int ki = 0; ki < kCands.length; ki++) {
+                acc3[ki] = scoreGammaDims(kCands[ki], gammas, scored, scorable);
+                bestGamma[ki] = searchGamma ? Grids.argmaxPreferLast(column(acc3[ki], gammaCol)) : 0;
+                kAcc[ki] = acc3[ki][bestGamma[ki]][gammaCol];
+            }
+            int kIdx = jointK ? Grids.argmaxPreferLast(kAcc) : 0;
+            int k = kCands[kIdx];
+            GridScores kScores = jointK ? GridScores.searched(kCands, kAcc, k) : neighbors.scores();
+            double[][] accK = acc3[kIdx];
+            double[] gammaAcc = column(accK, gammaCol);
+            int gammaIdx = bestGamma[kIdx];
+            double gamma = gammas[gammaIdx];
+            GridScores gammaScores = searchGamma
+                    ? GridScores.searched(gammas, gammaAcc, gamma)
+                    : GridScores.user(gamma, false, gammaAcc[0]);
+            double[] dimsAcc = new double[dimsCand.length];
+            for (int j = 0; j < dimsCand.length; j++) {
+                dimsAcc[j] = accK[gammaIdx][Grids.indexOf(scored, dimsCand[j])];
+            }
+            int dims = searchDims ? dimsCand[Grids.argmaxPreferFirst(dimsAcc)] : dimsCand[0];
+            GridScores dimsScores =
+                    searchDims ? GridScores.searched(dimsCand, dimsAcc, dims) : GridScores.user(dims, true, dimsAcc[0]);
+            double cvAccuracy = accK[gammaIdx][Grids.indexOf(scored, dims)];
+            return new GammaAndDims(k, kScores, jointK, gamma, gammaScores, gammaDims, dims, dimsScores, cvAccuracy);
         }
-        int gammaDims = params.dims().isPresent() ? params.dims().getAsInt() : Grids.gammaDims(n, d, g, maxDims);
-        double[] gammas =
-                params.gamma().isPresent() ? new double[] {params.gamma().getAsDouble()} : params.gammaGrid();
-        int[] scored = union(dimsCand, gammaDims);
-        int[] scorable = Arrays.stream(scored).filter(l -> l <= maxDims).toArray();
-        boolean searchGamma = params.gamma().isEmpty();
-        boolean searchDims = params.dims().isEmpty();
-        if (scorable.length == 0 && (searchGamma || jointK)) {
-            throw new IllegalArgumentException(
-                    "--dims " + gammaDims + " exceeds the " + maxDims + " dimensions LDG can supply on every "
-                            + "cross-validation fold; give --gamma and --neighbors as well or lower --dims");
-        }
-        int gammaCol = Grids.indexOf(scored, gammaDims);
-        double[][][] acc3 = new double[kCands.length][gammas.length][scored.length];
-        int[] bestGamma = new int[kCands.length];
-        double[] kAcc = new double[kCands.length];
-        for (int ki = 0; ki < kCands.length; ki++) {
-            for (double[] row : acc3[ki]) {
+
+        /** 3-NN CV accuracy [γ][ℓ] for one LDG neighbour count (NaN for an ℓ no fold can supply). */
+        private double[][] scoreGammaDims(int k, double[] gammas, int[] scored, int[] scorable) {
+            double[][] acc = new double[gammas.length][scored.length];
+            for (double[] row : acc) {
                 Arrays.fill(row, Double.NaN);
             }
-            if (scorable.length > 0) {
-                progress.extendBy((long) folds.length * gammas.length);
-                double[][] raw = LdgCrossValidation.accuracy(
-                        x,
-                        y,
-                        g,
-                        kCands[ki],
-                        gammas,
-                        scorable,
-                        folds,
-                        LdgCrossValidation.knnScorer(g, KNN_K),
-                        threads,
-                        progress);
-                for (int gi = 0; gi < gammas.length; gi++) {
-                    for (int j = 0; j < scorable.length; j++) {
-                        acc3[ki][gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
-                    }
+            if (scorable.length == 0) {
+                return acc;
+            }
+            progress.extendBy((long) folds.length * gammas.length);
+            double[][] raw = LdgCrossValidation.accuracy(
+                    x, y, g, k, gammas, scorable, folds, LdgCrossValidation.knnScorer(g, KNN_K), threads, progress);
+            for (int gi = 0; gi < gammas.length; gi++) {
+                for (int j = 0; j < scorable.length; j++) {
+                    acc[gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
                 }
             }
-            bestGamma[ki] = searchGamma ? Grids.argmaxPreferLast(column(acc3[ki], gammaCol)) : 0;
-            kAcc[ki] = acc3[ki][bestGamma[ki]][gammaCol];
+            return acc;
         }
-        int kIdx = jointK ? Grids.argmaxPreferLast(kAcc) : 0;
-        int k = kCands[kIdx];
-        if (jointK) {
-            kScores = GridScores.searched(kCands, kAcc, k);
-        }
-        double[][] accK = acc3[kIdx];
-        double[] gammaAcc = column(accK, gammaCol);
-        int gammaIdx = bestGamma[kIdx];
-        double gamma = gammas[gammaIdx];
-        GridScores gammaScores =
-                searchGamma ? GridScores.searched(gammas, gammaAcc, gamma) : GridScores.user(gamma, false, gammaAcc[0]);
-        double[] dimsAcc = new double[dimsCand.length];
-        for (int j = 0; j < dimsCand.length; j++) {
-            dimsAcc[j] = accK[gammaIdx][Grids.indexOf(scored, dimsCand[j])];
-        }
-        int dims = searchDims ? dimsCand[Grids.argmaxPreferFirst(dimsAcc)] : dimsCand[0];
-        GridScores dimsScores =
-                searchDims ? GridScores.searched(dimsCand, dimsAcc, dims) : GridScores.user(dims, true, dimsAcc[0]);
-        double cvAccuracy = accK[gammaIdx][Grids.indexOf(scored, dims)];
 
-        // Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data.
-        LdgParams ldgParams = new LdgParams(k, gamma);
-        LdgBasis basis = Ldg.fit(x, y, g, ldgParams);
-        if (dims > basis.rank()) {
-            throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + basis.rank()
-                    + " of this training set (" + n + " series of length " + d + ")");
+        /** Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data. */
+        LdgBasis fitFinal(LdgParams ldgParams, int dims) {
+            LdgBasis basis = Ldg.fit(x, y, g, ldgParams);
+            if (dims > basis.rank()) {
+                throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + basis.rank()
+                        + " of this training set (" + n + " series of length " + d + ")");
+            }
+            progress.step(); // the final fit: callers start their progress total at 1 for it
+            return basis;
         }
-        double[][] points = basis.project(x, dims);
-        progress.step(); // the final fit: callers start their progress total at 1 for it
 
-        // Step 5: local-QDA neighbour count in LDG space.
-        GridScores qdaScores;
-        int qdaK;
-        if (params.qdaNeighbors().isPresent()) {
-            qdaK = params.qdaNeighbors().getAsInt();
-            qdaScores = GridScores.user(qdaK, true);
-        } else {
+        /** Step 5: local QDA's neighbour count in LDG space, LDG refitted per fold. */
+        Choice chooseQdaNeighbors(LdgParams ldgParams, int dims) {
+            if (params.qdaNeighbors().isPresent()) {
+                int k = params.qdaNeighbors().getAsInt();
+                return new Choice(new int[] {k}, GridScores.user(k, true));
+            }
             progress.extendBy(folds.length);
             double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(
                     x, y, g, ldgParams, dims, kGrid, folds, threads, progress);
-            qdaK = kGrid[Grids.argmaxPreferLast(acc)];
-            qdaScores = GridScores.searched(kGrid, acc, qdaK);
+            int k = kGrid[Grids.argmaxPreferLast(acc)];
+            return new Choice(new int[] {k}, GridScores.searched(kGrid, acc, k));
         }
 
-        double[] priors = new double[g];
-        for (int c = 0; c < g; c++) {
-            priors[c] = (double) counts[c] / n;
+        /** The model: the final projection, the projected training points, priors and every score. */
+        VigilModel assemble(Instant created, LdgBasis basis, GammaAndDims gd, Choice qda) {
+            double[] priors = new double[g];
+            for (int c = 0; c < g; c++) {
+                priors[c] = (double) counts[c] / n;
+            }
+            return VigilModel.builder()
+                    .vigilVersion(VigilModel.runtimeVersion())
+                    .created(created)
+                    .datasetName(train.name())
+                    .classNames(train.classNames())
+                    .length(d)
+                    .trainSize(n)
+                    .classCounts(counts)
+                    .fingerprint(DataFingerprint.of(train))
+                    .seed(params.seed())
+                    .standardizer(standardizer)
+                    .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
+                    .trainingPoints(basis.project(x, gd.dims()), y)
+                    .priors(priors)
+                    .qdaNeighbors(qda.candidates()[0])
+                    .selection(new SelectionReport(
+                            cv,
+                            gd.jointK() ? NeighborSelection.KNN.cliName() : NeighborSelection.LOCAL_QDA.cliName(),
+                            gd.jointK() ? cv : params.neighborCv(),
+                            gd.gammaDims(),
+                            gd.kScores(),
+                            gd.gammaScores(),
+                            gd.dimsScores(),
+                            qda.scores(),
+                            gd.cvAccuracy()))
+                    .build();
         }
-        return VigilModel.builder()
-                .vigilVersion(VigilModel.runtimeVersion())
-                .created(created)
-                .datasetName(train.name())
-                .classNames(train.classNames())
-                .length(d)
-                .trainSize(n)
-                .classCounts(counts)
-                .fingerprint(DataFingerprint.of(train))
-                .seed(seed)
-                .standardizer(standardizer)
-                .ldg(k, gamma, dims, basis.eigenvalues(), basis.basis(dims))
-                .trainingPoints(points, y)
-                .priors(priors)
-                .qdaNeighbors(qdaK)
-                .selection(new SelectionReport(
-                        cv,
-                        jointK ? NeighborSelection.KNN.cliName() : NeighborSelection.LOCAL_QDA.cliName(),
-                        jointK ? cv : params.neighborCv(),
-                        gammaDims,
-                        kScores,
-                        gammaScores,
-                        dimsScores,
-                        qdaScores,
-                        cvAccuracy))
-                .build();
     }
 
     /** Test folds of a scheme: leave-one-out or seeded stratified k-fold. */

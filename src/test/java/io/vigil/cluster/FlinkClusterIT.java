@@ -167,11 +167,12 @@ class FlinkClusterIT {
 
     /** EarlyFixtures' fixed small parameters (fast to train), with the LDG dimension ℓ given. */
     private static VigilModel train(TrainTest data, int dims) {
-        TrainParams p = TrainParams.defaults()
-                .withGamma(0.3)
-                .withDims(dims)
-                .withNeighbors(8)
-                .withQdaNeighbors(8);
+        TrainParams p = TrainParams.builder()
+                .gamma(0.3)
+                .dims(dims)
+                .neighbors(8)
+                .qdaNeighbors(8)
+                .build();
         VigilModel m = Trainer.train(data.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
         return EarlyModelTrainer.addSections(m, data.train(), EarlyModelTrainer.Params.defaults());
     }

@@ -29,23 +29,25 @@ public final class EarlyFixtures {
     static final VigilModel CBF_LARGE_MODEL = EarlyModelTrainer.addSections(
             Trainer.train(
                     CBF_LARGE.train(),
-                    TrainParams.defaults()
-                            .withGamma(0.3)
-                            .withDims(12)
-                            .withNeighbors(8)
-                            .withQdaNeighbors(16),
+                    TrainParams.builder()
+                            .gamma(0.3)
+                            .dims(12)
+                            .neighbors(8)
+                            .qdaNeighbors(16)
+                            .build(),
                     Instant.parse("2026-01-01T00:00:00Z"),
                     Progress.none()),
             CBF_LARGE.train(),
             EarlyModelTrainer.Params.defaults());
 
     public static VigilModel train(TrainTest data, boolean standardize) {
-        TrainParams p = TrainParams.defaults()
-                .withGamma(0.3)
-                .withDims(4)
-                .withNeighbors(8)
-                .withQdaNeighbors(8)
-                .withStandardize(standardize);
+        TrainParams p = TrainParams.builder()
+                .gamma(0.3)
+                .dims(4)
+                .neighbors(8)
+                .qdaNeighbors(8)
+                .standardize(standardize)
+                .build();
         VigilModel m = Trainer.train(data.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
         return EarlyModelTrainer.addSections(m, data.train(), EarlyModelTrainer.Params.defaults());
     }

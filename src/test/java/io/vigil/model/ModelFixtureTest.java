@@ -71,7 +71,7 @@ class ModelFixtureTest {
         TrainTest data = SyntheticData.generate(SyntheticKind.CBF, 30, 20, 2024);
         Dataset train = data.train();
         VigilModel model = Trainer.train(
-                train, TrainParams.defaults().withSeed(7), Instant.parse("2025-01-01T00:00:00Z"), Progress.none());
+                train, TrainParams.builder().seed(7).build(), Instant.parse("2025-01-01T00:00:00Z"), Progress.none());
         Path dir = Path.of("src/test/resources/models");
         Files.createDirectories(dir);
         ModelFile.standard().save(model, dir.resolve("cbf-format1.json"));

@@ -52,13 +52,17 @@ class GridsTest {
     @Test
     void paramsValidate() {
         assertThrows(
-                IllegalArgumentException.class, () -> TrainParams.defaults().withGamma(1.5));
+                IllegalArgumentException.class,
+                () -> TrainParams.builder().gamma(1.5).build());
         assertThrows(
-                IllegalArgumentException.class, () -> TrainParams.defaults().withDims(0));
+                IllegalArgumentException.class,
+                () -> TrainParams.builder().dims(0).build());
         assertThrows(
-                IllegalArgumentException.class, () -> TrainParams.defaults().withGammaGrid(new double[] {0.5, 0.1}));
+                IllegalArgumentException.class,
+                () -> TrainParams.builder().gammaGrid(DoubleGrid.of(0.5, 0.1)).build());
         assertThrows(
-                IllegalArgumentException.class, () -> TrainParams.defaults().withKGrid(new int[] {}));
+                IllegalArgumentException.class,
+                () -> TrainParams.builder().kGrid(IntGrid.of()).build());
         assertEquals(TrainParams.defaults(), TrainParams.defaults());
     }
 }

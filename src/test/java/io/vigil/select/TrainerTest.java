@@ -75,13 +75,14 @@ class TrainerTest {
 
     @Test
     void picksAWorkingGammaAndKeepsEveryScore() {
-        TrainParams params = TrainParams.defaults().withDims(1).withNeighbors(4).withQdaNeighbors(4);
+        TrainParams params =
+                TrainParams.builder().dims(1).neighbors(4).qdaNeighbors(4).build();
         VigilModel m = Trainer.train(gammaCase(), params, T0, Progress.none());
         SelectionReport s = m.selection();
         GridScores g = s.gamma();
         assertEquals(GridScores.CV, g.source());
-        assertArrayEquals(TrainParams.DEFAULT_GAMMA_GRID, g.candidates(), 0);
-        assertEquals(TrainParams.DEFAULT_GAMMA_GRID.length, g.accuracy().length);
+        assertArrayEquals(TrainParams.DEFAULT_GAMMA_GRID.toArray(), g.candidates(), 0);
+        assertEquals(TrainParams.DEFAULT_GAMMA_GRID.values().size(), g.accuracy().length);
         assertTrue(g.accuracy()[0] < 0.7, "γ = 0.01 should pick the constant coordinate: " + g);
         assertTrue(m.gamma() >= 0.1, "chosen γ " + m.gamma());
         assertTrue(g.chosenAccuracy() > 0.95, g.toString());
@@ -103,7 +104,8 @@ class TrainerTest {
 
     @Test
     void picksGMinusOneDimensionsWhenTheRestIsNoise() {
-        TrainParams params = TrainParams.defaults().withGamma(0.5).withCv(CvScheme.kFold(5));
+        TrainParams params =
+                TrainParams.builder().gamma(0.5).cv(CvScheme.kFold(5)).build();
         VigilModel m = Trainer.train(dimsCase(), params, T0, Progress.none());
         SelectionReport s = m.selection();
         assertEquals(2, m.dims());
@@ -129,9 +131,13 @@ class TrainerTest {
     @Test
     void jointNeighborSelectionScoresEveryKAtItsBestGamma() {
         Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 79).train();
-        TrainParams base =
-                TrainParams.defaults().withDims(2).withQdaNeighbors(2).withCv(CvScheme.kFold(4));
-        VigilModel joint = Trainer.train(train, base.withNeighborSelection(NeighborSelection.KNN), T0, Progress.none());
+        TrainParams base = TrainParams.builder()
+                .dims(2)
+                .qdaNeighbors(2)
+                .cv(CvScheme.kFold(4))
+                .build();
+        VigilModel joint = Trainer.train(
+                train, base.toBuilder().neighborSelection(NeighborSelection.KNN).build(), T0, Progress.none());
         SelectionReport s = joint.selection();
         assertEquals("3nn", s.neighborMethod());
         assertEquals(CvScheme.kFold(4), s.neighborCv(), "the 3-NN rule uses the γ/ℓ folds");
@@ -142,7 +148,8 @@ class TrainerTest {
         // Each k's score equals a run with that k fixed.
         double[] cand = s.ldgNeighbors().candidates();
         for (int i = 0; i < cand.length; i++) {
-            VigilModel fixed = Trainer.train(train, base.withNeighbors((int) cand[i]), T0, Progress.none());
+            VigilModel fixed = Trainer.train(
+                    train, base.toBuilder().neighbors((int) cand[i]).build(), T0, Progress.none());
             assertEquals(
                     s.ldgNeighbors().accuracy()[i], fixed.selection().gamma().chosenAccuracy(), "k=" + cand[i]);
         }
@@ -154,7 +161,7 @@ class TrainerTest {
     @Test
     void sameInputAndSeedGiveTheSameModelAndBytes() {
         Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 77).train();
-        TrainParams params = TrainParams.defaults().withSeed(5).withCv(CvScheme.kFold(4));
+        TrainParams params = TrainParams.builder().seed(5).cv(CvScheme.kFold(4)).build();
         VigilModel a = Trainer.train(train, params, T0, Progress.none());
         VigilModel b = Trainer.train(train, params, T0, Progress.none());
         assertEquals(a, b);
@@ -165,12 +172,13 @@ class TrainerTest {
     @Test
     void standardisationIsRecordedAndApplied() {
         Dataset train = SyntheticData.generate(SyntheticKind.CBF, 24, 3, 78).train();
-        TrainParams params = TrainParams.defaults()
-                .withStandardize(true)
-                .withGamma(0.5)
-                .withDims(2)
-                .withNeighbors(4)
-                .withQdaNeighbors(2);
+        TrainParams params = TrainParams.builder()
+                .standardize(true)
+                .gamma(0.5)
+                .dims(2)
+                .neighbors(4)
+                .qdaNeighbors(2)
+                .build();
         VigilModel m = Trainer.train(train, params, T0, Progress.none());
         assertTrue(m.standardizer().isPresent());
         assertEquals(train.length(), m.standardizer().get().dim());
@@ -197,7 +205,8 @@ class TrainerTest {
         Dataset small = SyntheticData.generate(SyntheticKind.CBF, 12, 3, 1).train();
         IllegalArgumentException tooMany = assertThrows(
                 IllegalArgumentException.class,
-                () -> Trainer.train(small, TrainParams.defaults().withGamma(0.5).withDims(40), T0, Progress.none()));
+                () -> Trainer.train(
+                        small, TrainParams.builder().gamma(0.5).dims(40).build(), T0, Progress.none()));
         assertTrue(tooMany.getMessage().contains("exceeds the LDG rank"), tooMany.getMessage());
     }
 }
