@@ -75,7 +75,7 @@ public class EarlyDecisionBenchmark {
     /** Trains the model (fixed LDG/QDA parameters, no search) on synthetic data. */
     @Setup
     public void setUp() {
-        SyntheticData data = SyntheticData.generate(TRAIN + TEST, length, CLASSES, 2012);
+        GaussianBlobs data = GaussianBlobs.generate(TRAIN + TEST, length, CLASSES, 2012);
         List<String> names = new ArrayList<>();
         for (int g = 0; g < CLASSES; g++) {
             names.add(Integer.toString(g));

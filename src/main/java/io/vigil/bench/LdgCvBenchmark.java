@@ -6,7 +6,7 @@ import io.vigil.util.Progress;
 
 /**
  * Times {@link LdgCrossValidation#knnAccuracy}-style model selection (refit per fold, thesis grid of γ and
- * ℓ, 3-NN) on {@link SyntheticData}, for leave-one-out or stratified k-fold.
+ * ℓ, 3-NN) on {@link GaussianBlobs}, for leave-one-out or stratified k-fold.
  */
 public final class LdgCvBenchmark {
     /** The thesis's γ grid for the small-sample experiments (§3.5.2). */
@@ -40,7 +40,7 @@ public final class LdgCvBenchmark {
      * @param k folds for stratified k-fold, or 0 for leave-one-out
      */
     public static Result run(int n, int d, int classes, int neighbors, int k, int threads, long seed) {
-        SyntheticData data = SyntheticData.generate(n, d, classes, seed);
+        GaussianBlobs data = GaussianBlobs.generate(n, d, classes, seed);
         int[][] folds = k == 0 ? Folds.leaveOneOut(n) : Folds.stratifiedKFold(data.y(), classes, k, seed);
         int g = classes;
         int[] dims = {Math.max(1, g - 1), g, g + 1, g + 2, g + 4, g + 8, g + 16, g + 32};

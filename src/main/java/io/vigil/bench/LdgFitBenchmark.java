@@ -6,7 +6,7 @@ import io.vigil.ldg.LdgParams;
 import java.util.Arrays;
 
 /**
- * Times {@link Ldg#fit} on {@link SyntheticData} (the thesis reports 4,365 s for Dexter, n = 210 at
+ * Times {@link Ldg#fit} on {@link GaussianBlobs} (the thesis reports 4,365 s for Dexter, n = 210 at
  * d = 20,000, Table 3.1, and per-dataset LDG times in Table 3.5). Each repeat is timed separately after a
  * GC; the peak heap is the largest {@link HeapMeter} reading over the repeats.
  */
@@ -48,7 +48,7 @@ public final class LdgFitBenchmark {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
         }
-        SyntheticData data = SyntheticData.generate(n, d, classes, seed);
+        GaussianBlobs data = GaussianBlobs.generate(n, d, classes, seed);
         Ldg.Form used = form == Ldg.Form.AUTO ? Ldg.formFor(n, d) : form;
         double[] seconds = new double[repeat];
         long peak = 0;

@@ -1,6 +1,6 @@
 package io.vigil.early;
 
-import java.util.Locale;
+import io.vigil.util.EnumNames;
 
 /**
  * The classifier whose complete-series label an early decision must match (thesis §5.6): local QDA with
@@ -30,12 +30,6 @@ public enum ClassifierKind {
      * @throws IllegalArgumentException for an unknown name, listing the valid ones
      */
     public static ClassifierKind fromCliName(String name) {
-        String key = name.trim().toLowerCase(Locale.ROOT);
-        for (ClassifierKind k : values()) {
-            if (k.cliName.equals(key)) {
-                return k;
-            }
-        }
-        throw new IllegalArgumentException("unknown classifier '" + name + "'; expected local-qda or linear-svm");
+        return EnumNames.parse(ClassifierKind.class, name, ClassifierKind::cliName, "classifier");
     }
 }

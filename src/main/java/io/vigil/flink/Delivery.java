@@ -1,8 +1,7 @@
 package io.vigil.flink;
 
-import java.util.Arrays;
+import io.vigil.util.EnumNames;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
 /**
@@ -39,12 +38,6 @@ public enum Delivery {
      * @throws IllegalArgumentException naming the valid values
      */
     public static Delivery fromCliName(String name) {
-        for (Delivery d : values()) {
-            if (d.cliName().equals(name)) {
-                return d;
-            }
-        }
-        throw new IllegalArgumentException("unknown delivery '" + name + "'; expected one of "
-                + Arrays.stream(values()).map(Delivery::cliName).collect(Collectors.joining(", ")));
+        return EnumNames.parse(Delivery.class, name, Delivery::cliName, "delivery");
     }
 }

@@ -1,8 +1,6 @@
 package io.vigil.gauss;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import io.vigil.util.EnumNames;
 
 /**
  * The two complete-series estimators of thesis §5.4, by the names the command line uses. Persist by
@@ -31,13 +29,6 @@ public enum EstimatorType {
      * @throws IllegalArgumentException naming the valid ids when {@code id} is unknown
      */
     public static EstimatorType fromId(String id) {
-        String key = id.trim().toLowerCase(Locale.ROOT);
-        for (EstimatorType e : values()) {
-            if (e.id.equals(key)) {
-                return e;
-            }
-        }
-        throw new IllegalArgumentException("unknown estimator '" + id + "'; expected one of "
-                + Arrays.stream(values()).map(EstimatorType::id).collect(Collectors.joining(", ")));
+        return EnumNames.parse(EstimatorType.class, id, EstimatorType::id, "estimator");
     }
 }

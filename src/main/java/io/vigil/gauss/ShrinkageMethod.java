@@ -1,8 +1,6 @@
 package io.vigil.gauss;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import io.vigil.util.EnumNames;
 
 /**
  * How the covariance of a Gaussian in the complete-series model is shrunk toward the scaled identity
@@ -36,13 +34,6 @@ public enum ShrinkageMethod {
      * @throws IllegalArgumentException naming the valid ids when {@code id} is unknown
      */
     public static ShrinkageMethod fromId(String id) {
-        String key = id.trim().toLowerCase(Locale.ROOT);
-        for (ShrinkageMethod m : values()) {
-            if (m.id.equals(key)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown shrinkage method '" + id + "'; expected one of "
-                + Arrays.stream(values()).map(ShrinkageMethod::id).collect(Collectors.joining(", ")));
+        return EnumNames.parse(ShrinkageMethod.class, id, ShrinkageMethod::id, "shrinkage method");
     }
 }

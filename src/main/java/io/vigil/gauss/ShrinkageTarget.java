@@ -1,6 +1,6 @@
 package io.vigil.gauss;
 
-import java.util.Locale;
+import io.vigil.util.EnumNames;
 
 /**
  * The matrix a shrinkage covariance estimate is pulled toward. Only the scaled identity μI with
@@ -28,12 +28,6 @@ public enum ShrinkageTarget {
      * @throws IllegalArgumentException when {@code id} is unknown
      */
     public static ShrinkageTarget fromId(String id) {
-        String key = id.trim().toLowerCase(Locale.ROOT);
-        for (ShrinkageTarget t : values()) {
-            if (t.id.equals(key)) {
-                return t;
-            }
-        }
-        throw new IllegalArgumentException("unknown shrinkage target '" + id + "'; expected " + SCALED_IDENTITY.id);
+        return EnumNames.parse(ShrinkageTarget.class, id, ShrinkageTarget::id, "shrinkage target");
     }
 }

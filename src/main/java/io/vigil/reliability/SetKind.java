@@ -1,6 +1,6 @@
 package io.vigil.reliability;
 
-import java.util.Locale;
+import io.vigil.util.EnumNames;
 import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 
@@ -72,13 +72,7 @@ public enum SetKind {
      * @throws IllegalArgumentException for an unknown name, listing the valid ones
      */
     public static SetKind fromCliName(String name) {
-        for (SetKind k : values()) {
-            if (k.cliName.equals(name.toLowerCase(Locale.ROOT))) {
-                return k;
-            }
-        }
-        throw new IllegalArgumentException(
-                "unknown set '" + name + "'; expected one of chebyshev, nb-quadratic, nb-box, gaussian");
+        return EnumNames.parse(SetKind.class, name, SetKind::cliName, "set");
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.vigil.select;
 
-import java.util.Locale;
+import io.vigil.util.EnumNames;
 
 /**
  * How the LDG neighbour count k is chosen when the user does not fix it.
@@ -32,12 +32,6 @@ public enum NeighborSelection {
 
     /** Parses {@link #cliName()}. */
     public static NeighborSelection parse(String s) {
-        String t = s.trim().toLowerCase(Locale.ROOT);
-        for (NeighborSelection v : values()) {
-            if (v.cliName.equals(t)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("neighbour selection must be 'local-qda' or '3nn', got '" + s + "'");
+        return EnumNames.parse(NeighborSelection.class, s, NeighborSelection::cliName, "neighbor selection");
     }
 }

@@ -10,12 +10,12 @@ import java.util.SplittableRandom;
  * @param x n×d rows
  * @param y class of each row, 0..G−1
  */
-public record SyntheticData(double[][] x, int[] y, int numClasses) {
+public record GaussianBlobs(double[][] x, int[] y, int numClasses) {
     /** Separation of the class means relative to the unit noise. */
     static final double MEAN_SCALE = 0.5;
 
     /** Generates n rows of length d in {@code classes} classes from {@code seed}. */
-    public static SyntheticData generate(int n, int d, int classes, long seed) {
+    public static GaussianBlobs generate(int n, int d, int classes, long seed) {
         if (n < 2 || d < 1 || classes < 1 || classes > n) {
             throw new IllegalArgumentException(
                     "need n >= 2, d >= 1 and 1 <= classes <= n; got n=" + n + ", d=" + d + ", classes=" + classes);
@@ -35,7 +35,7 @@ public record SyntheticData(double[][] x, int[] y, int numClasses) {
                 x[i][t] = means[y[i]][t] + gaussian(random);
             }
         }
-        return new SyntheticData(x, y, classes);
+        return new GaussianBlobs(x, y, classes);
     }
 
     /** Box–Muller, one value per call (simple and deterministic). */
