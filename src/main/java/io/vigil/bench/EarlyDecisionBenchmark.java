@@ -1,7 +1,6 @@
 package io.vigil.bench;
 
 import io.vigil.data.Dataset;
-import io.vigil.early.ClassifierKind;
 import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
@@ -10,6 +9,7 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.ShrinkageParams;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.SetKind;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;

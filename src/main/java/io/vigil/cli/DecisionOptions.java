@@ -1,9 +1,13 @@
 package io.vigil.cli;
 
-import io.vigil.early.ClassifierKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.gauss.EstimatorType;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
@@ -15,26 +19,32 @@ public final class DecisionOptions {
     @Option(
             names = "--set",
             paramLabel = "nb-quadratic|nb-box|chebyshev|gaussian",
-            defaultValue = "nb-quadratic",
             description = "Set holding probability tau (thesis 5.2): naive-Bayes quadratic (5.4), naive-Bayes box "
-                    + "(5.5), Chebyshev (5.3) or the Gaussian ellipsoid with the full covariance "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(5.5), Chebyshev (5.3) or the Gaussian ellipsoid with the full covariance (default: the "
+                    + "model's operating point, else nb-quadratic).")
     String set;
 
     @Option(
             names = "--estimator",
             paramLabel = "joint|gmm",
-            defaultValue = "joint",
             description = "Complete-series estimator (thesis 5.4): joint Gaussian (5.19) or per-class mixture (5.20) "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: the model's operating point, else joint).")
     String estimator;
 
     @Option(
             names = "--classifier",
             paramLabel = "local-qda|linear-svm",
-            defaultValue = "local-qda",
-            description = "Classifier whose complete-series label must be matched (default: ${DEFAULT-VALUE}).")
+            description = "Classifier whose complete-series label must be matched (default: the model's operating "
+                    + "point, else local-qda).")
     String classifier;
+
+    @Option(
+            names = "--rule",
+            paramLabel = "set|probability",
+            description = "Decision rule: set (f_c - f_h >= 0 on the whole tau-set, thesis 5.2-5.3) or probability "
+                    + "(P(label = c | prefix) >= tau under the conditional Gaussian, thesis 5.1, with a valid set as "
+                    + "its fast path) (default: the model's operating point, else set).")
+    String rule;
 
     @Option(
             names = "--class-of-interest",
@@ -43,16 +53,38 @@ public final class DecisionOptions {
     String classOfInterest;
 
     /**
-     * The parameters with the given τ.
+     * The parameters: each option the user gave, else the model's stored operating point, else the defaults (τ 0.9,
+     * nb-quadratic, joint, local-qda, set rule).
      *
+     * @param tau the τ given on the command line, or null
      * @throws IllegalArgumentException on a value that does not parse (callers turn it into a usage error)
      */
-    public DecisionParams params(double tau) {
+    public DecisionParams resolve(Double tau, Optional<CalibrationSection.OperatingPoint> point) {
+        DecisionParams d = DecisionParams.defaults();
+        double t = tau != null
+                ? tau
+                : point.map(CalibrationSection.OperatingPoint::tau).orElse(d.tau());
         return new DecisionParams(
-                tau,
-                SetKind.fromCliName(set),
-                EstimatorType.fromId(estimator),
-                ClassifierKind.fromCliName(classifier),
-                classOfInterest);
+                t,
+                set != null
+                        ? SetKind.fromCliName(set)
+                        : point.map(CalibrationSection.OperatingPoint::set).orElse(d.set()),
+                estimator != null
+                        ? EstimatorType.fromId(estimator)
+                        : point.map(CalibrationSection.OperatingPoint::estimator)
+                                .orElse(d.estimator()),
+                classifier != null
+                        ? ClassifierKind.fromCliName(classifier)
+                        : point.map(CalibrationSection.OperatingPoint::classifier)
+                                .orElse(d.classifier()),
+                classOfInterest,
+                rule != null
+                        ? DecisionRule.fromCliName(rule)
+                        : point.map(CalibrationSection.OperatingPoint::rule).orElse(d.rule()));
+    }
+
+    /** The operating point stored in a model, if any. */
+    static Optional<CalibrationSection.OperatingPoint> operatingPoint(VigilModel model) {
+        return model.section(CalibrationSection.class).flatMap(CalibrationSection::operatingPoint);
     }
 }

@@ -6,6 +6,8 @@ import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.demo.StreamDemo;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
 import io.vigil.model.CreationTime;
 import io.vigil.model.VigilModel;
@@ -123,11 +125,8 @@ public final class DemoCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         PrintWriter out = cl.getOut();
         PrintWriter live = json ? cl.getErr() : out;
-        DecisionParams params;
-        try {
-            params = decision.params(tau.tau);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+        if (tau.tau != null && !(tau.tau > 0 && tau.tau < 1)) {
+            throw new CommandLine.ParameterException(cl, "--tau must lie strictly between 0 and 1, got " + tau.tau);
         }
         if (series < 1 || trainSize < 2) {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
@@ -145,6 +144,18 @@ public final class DemoCommand implements Callable<Integer> {
         try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
             model = Trainer.train(tt.train(), TrainParams.defaults(), CreationTime.now(), progress);
             model = EarlyModelTrainer.addSections(model, tt.train(), EarlyModelTrainer.Params.defaults());
+            model = CrossFitCalibrator.calibrate(
+                    model,
+                    tt.train(),
+                    EarlyModelTrainer.Params.defaults(),
+                    CalibrationParams.defaults(TrainParams.DEFAULT_SEED),
+                    progress);
+        }
+        DecisionParams params;
+        try {
+            params = decision.resolve(tau.tau, DecisionOptions.operatingPoint(model));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
         live.printf(
                 Locale.ROOT,

@@ -4,6 +4,7 @@ import io.vigil.data.Dataset;
 import io.vigil.early.DecisionParams;
 import io.vigil.experiment.EarlyEvaluation;
 import io.vigil.experiment.EarlyReport;
+import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.util.Progress;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,9 +25,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code vigil evaluate}: replays every test series sample by sample through the per-series state the stream
  * job uses and reports, per τ, reliability, accuracy and earliness of the reliable early decisions (thesis
- * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. With {@code
- * --json} stdout holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability,
- * accuracy, mean_t, mean_fraction, decided_early, us_per_sample}]}, then extras.
+ * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
+ * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
+ * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
+ * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold}]}, then extras
+ * (among them {@code operating_point: {tau, objective, rule}} and {@code rule}).
  */
 @Command(
         name = "evaluate",
@@ -49,9 +53,9 @@ public final class EvaluateCommand implements Callable<Integer> {
             names = "--tau",
             split = ",",
             paramLabel = "T",
-            defaultValue = "0.001,0.1,0.25,0.9",
-            description = "Reliability levels tau in (0, 1), comma separated (default: ${DEFAULT-VALUE}, as in the "
-                    + "thesis).")
+            description = "Reliability levels tau in (0, 1), comma separated (default: the model's operating point, "
+                    + "chosen by vigil train on cross-fitted training replays; 0.9 for models without one; the "
+                    + "thesis's figures use 0.001,0.1,0.25,0.9).")
     List<Double> taus;
 
     @Option(
@@ -72,17 +76,21 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         DecisionParams params;
+        VigilModel model = ModelFile.standard().load(modelFile);
+        Optional<CalibrationSection.OperatingPoint> point = DecisionOptions.operatingPoint(model);
         try {
+            if (taus == null || taus.isEmpty()) {
+                taus = List.of(point.map(CalibrationSection.OperatingPoint::tau).orElse(DecisionParams.DEFAULT_TAU));
+            }
             for (double t : taus) {
                 if (!(t > 0 && t < 1)) {
                     throw new IllegalArgumentException("--tau values must lie strictly between 0 and 1, got " + t);
                 }
             }
-            params = decision.params(taus.get(0));
+            params = decision.resolve(taus.get(0), point);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        VigilModel model = ModelFile.standard().load(modelFile);
         Dataset test = data.loadTest(model.classNames());
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
@@ -134,6 +142,10 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("mean_fraction", t.meanFraction());
             m.put("decided_early", t.decidedEarly());
             m.put("us_per_sample", t.usPerSample());
+            m.put("harmonic_mean", t.harmonicMean());
+            m.put("announced", t.tau());
+            m.put("certified", t.certified());
+            m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
             ts.add(m);
         }
         o.put("taus", ts);
@@ -141,6 +153,18 @@ public final class EvaluateCommand implements Callable<Integer> {
         o.put("estimator", r.params().estimator().id());
         o.put("classifier", r.params().classifier().cliName());
         o.put("class_of_interest", r.params().classOfInterest());
+        o.put("rule", r.params().rule().cliName());
+        o.put(
+                "operating_point",
+                DecisionOptions.operatingPoint(model)
+                        .map(p -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("tau", p.tau());
+                            m.put("objective", p.objective());
+                            m.put("rule", p.rule().cliName());
+                            return m;
+                        })
+                        .orElse(null));
         o.put("model", modelFile.toString());
         o.put("fingerprint", model.fingerprint());
         List<Map<String, Object>> bs = new ArrayList<>();

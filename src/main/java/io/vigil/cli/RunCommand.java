@@ -4,6 +4,8 @@ import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.json.ModelFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -116,8 +119,9 @@ public final class RunCommand implements Callable<Integer> {
         require(cl, input, "--input");
         require(cl, output, "--output");
         require(cl, deadLetter, "--dead-letter");
-        JobConfig cfg = config(cl);
+        config(cl, null); // every flag checked (usage errors, exit 2) before the model file is read
         byte[] model = readModel(modelFile);
+        JobConfig cfg = config(cl, model);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         try {
             VigilJob.attach(env, cfg, model);
@@ -175,11 +179,18 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The job configuration the flags describe. */
-    JobConfig config(CommandLine cl) throws IOException {
+    /**
+     * The job configuration the flags describe, decision defaults from the model's operating point.
+     *
+     * @param modelBytes the model file, or null to check the flags alone (defaults without an operating point)
+     */
+    JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
         DecisionParams params;
+        Optional<CalibrationSection.OperatingPoint> point = modelBytes == null
+                ? Optional.empty()
+                : DecisionOptions.operatingPoint(ModelFile.standard().read(modelBytes, modelFile.toString()));
         try {
-            params = decision.params(tau.tau);
+            params = decision.resolve(tau.tau, point);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }

@@ -2,6 +2,10 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.early.calibrate.CrossFitCalibrator;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.model.CalibrationSection;
 import io.vigil.model.CreationTime;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -12,6 +16,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -43,6 +48,9 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
     CompleteSeriesOptions completeSeries;
+
+    @Mixin
+    CalibrationOptions calibration;
 
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
@@ -89,8 +97,10 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         TrainParams params = params();
         EarlyModelTrainer.Params earlyParams;
+        CalibrationParams calibrationParams;
         try {
             earlyParams = completeSeries.params(seed);
+            calibrationParams = calibration.params(seed);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -101,7 +111,11 @@ public final class TrainCommand implements Callable<Integer> {
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
             model = Trainer.train(named, params, CreationTime.now(), progress);
             model = EarlyModelTrainer.addSections(model, named, earlyParams);
+            if (calibration.enabled() && earlyParams.estimators().contains(EstimatorType.JOINT)) {
+                model = CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress);
+            }
         }
+        warnUncertified(model);
         double seconds = (System.nanoTime() - start) / 1e9;
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -124,6 +138,17 @@ public final class TrainCommand implements Callable<Integer> {
                     model.selection().cv(),
                     seconds,
                     out);
+            model.section(CalibrationSection.class)
+                    .flatMap(CalibrationSection::operatingPoint)
+                    .ifPresent(p -> stdout.printf(
+                            Locale.ROOT,
+                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, HM %.3f%s%n",
+                            p.objective(),
+                            p.tau(),
+                            p.rule().cliName(),
+                            p.classifier().cliName(),
+                            p.harmonicMean(),
+                            p.certified() ? "" : " (not certified)"));
         }
         stdout.flush();
         return 0;
@@ -152,8 +177,24 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("num_classes", model.numClasses());
         o.put("fingerprint", model.fingerprint());
         o.put("sections", model.sections().keySet());
+        model.section(CalibrationSection.class).ifPresent(c -> o.put("calibration", CalibrationReport.json(model, c)));
         o.put("model", out.toString());
         return o;
+    }
+
+    /** One line on stderr per standard τ the training set is too small to certify (method notes §5). */
+    private void warnUncertified(VigilModel model) {
+        model.section(CalibrationSection.class).ifPresent(c -> {
+            List<Double> taus = CalibrationReport.uncertified(model, c);
+            if (!taus.isEmpty()) {
+                spec.commandLine()
+                        .getErr()
+                        .println("vigil train: warning: with " + model.trainSize() + " training series the default "
+                                + "rule cannot certify tau = " + taus + " (delta = " + c.delta() + "); those "
+                                + "decisions use the most conservative threshold and are reported \"certified\": "
+                                + "false");
+            }
+        });
     }
 
     private TrainParams params() {

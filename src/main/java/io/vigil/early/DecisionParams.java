@@ -1,6 +1,8 @@
 package io.vigil.early;
 
 import io.vigil.gauss.EstimatorType;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import java.io.Serializable;
 import java.util.Objects;
@@ -18,9 +20,15 @@ import java.util.Objects;
  * @param classifier the classifier
  * @param classOfInterest the label (as in the training data) that alone may be announced before t = d, or
  *     null to announce any class
+ * @param rule how the decision is made: the set rule or the probability rule (thesis eq. 5.1)
  */
 public record DecisionParams(
-        double tau, SetKind set, EstimatorType estimator, ClassifierKind classifier, String classOfInterest)
+        double tau,
+        SetKind set,
+        EstimatorType estimator,
+        ClassifierKind classifier,
+        String classOfInterest,
+        DecisionRule rule)
         implements Serializable {
     /** Default τ of the stream job: announce when the label matches the complete one with probability 0.9. */
     public static final double DEFAULT_TAU = 0.9;
@@ -33,36 +41,47 @@ public record DecisionParams(
         Objects.requireNonNull(set, "set");
         Objects.requireNonNull(estimator, "estimator");
         Objects.requireNonNull(classifier, "classifier");
+        Objects.requireNonNull(rule, "rule");
     }
 
-    /** τ = 0.9, naive-Bayes quadratic set, joint Gaussian, local QDA, any class. */
+    /** τ = 0.9, naive-Bayes quadratic set, joint Gaussian, local QDA, any class, the set rule. */
     public static DecisionParams defaults() {
         return new DecisionParams(
-                DEFAULT_TAU, SetKind.NB_QUADRATIC, EstimatorType.JOINT, ClassifierKind.LOCAL_QDA, null);
+                DEFAULT_TAU,
+                SetKind.NB_QUADRATIC,
+                EstimatorType.JOINT,
+                ClassifierKind.LOCAL_QDA,
+                null,
+                DecisionRule.SET);
     }
 
     /** The same with another τ. */
     public DecisionParams withTau(double t) {
-        return new DecisionParams(t, set, estimator, classifier, classOfInterest);
+        return new DecisionParams(t, set, estimator, classifier, classOfInterest, rule);
     }
 
     /** The same with another set construction. */
     public DecisionParams withSet(SetKind s) {
-        return new DecisionParams(tau, s, estimator, classifier, classOfInterest);
+        return new DecisionParams(tau, s, estimator, classifier, classOfInterest, rule);
     }
 
     /** The same with another estimator. */
     public DecisionParams withEstimator(EstimatorType e) {
-        return new DecisionParams(tau, set, e, classifier, classOfInterest);
+        return new DecisionParams(tau, set, e, classifier, classOfInterest, rule);
     }
 
     /** The same with another classifier. */
     public DecisionParams withClassifier(ClassifierKind c) {
-        return new DecisionParams(tau, set, estimator, c, classOfInterest);
+        return new DecisionParams(tau, set, estimator, c, classOfInterest, rule);
     }
 
     /** The same with a class of interest (null: any class). */
     public DecisionParams withClassOfInterest(String label) {
-        return new DecisionParams(tau, set, estimator, classifier, label);
+        return new DecisionParams(tau, set, estimator, classifier, label, rule);
+    }
+
+    /** The same with another decision rule. */
+    public DecisionParams withRule(DecisionRule r) {
+        return new DecisionParams(tau, set, estimator, classifier, classOfInterest, r);
     }
 }

@@ -1,5 +1,6 @@
 package io.vigil.early;
 
+import io.vigil.classify.Knn;
 import io.vigil.classify.qda.ClassGaussianSearch;
 import io.vigil.classify.qda.ClassGaussians;
 import io.vigil.classify.qda.LocalQda;
@@ -8,17 +9,16 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.LinearSvmSection;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.DiagonalQuadraticDiscriminants;
 import io.vigil.reliability.Discriminants;
 import io.vigil.reliability.LinearDiscriminants;
-import io.vigil.reliability.ReliableDecisionRule;
-import io.vigil.reliability.SetConstruction;
-import io.vigil.reliability.TauSet;
+import io.vigil.reliability.PointClassifier;
 import java.util.List;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
@@ -41,17 +41,21 @@ import org.ejml.data.DMatrixRMaj;
  * ℓ = 30, backed by one shared table of 8·d·n bytes per classifier; with the GMM estimator ≈ 22 KB).
  */
 public final class EarlyClassifier {
+    /** k of {@link ClassifierKind#KNN}: the thesis's 3-NN (§3.4). */
+    static final int KNN_K = 3;
+
     /** The label of a {@link Decision} while the decision must wait. */
     public static final int NO_DECISION = Decision.NO_DECISION;
 
-    /** Absolute tolerance of {@link #reliability}'s bisection on τ: three decimals are what a report shows. */
-    static final double RELIABILITY_TOLERANCE = 1e-3;
+    /** Absolute tolerance of the uncalibrated reliability bisection on τ: three decimals are what a report shows. */
+    static final double RELIABILITY_TOLERANCE = ThresholdRule.RELIABILITY_TOLERANCE;
 
     private final VigilModel model;
     private final DecisionParams params;
     private final CompleteSeriesEstimator estimator;
     private final Standardizer standardizer;
-    private final SetConstruction sets;
+    private final DecisionThresholds thresholds;
+    private final ThresholdRule rule;
     private final LocalQda localQda;
     /** Local QDA's searches for new series (null for the linear SVM); see {@link LocalQda#searches}. */
     private final ClassGaussianSearch.Factory searches;
@@ -59,13 +63,20 @@ public final class EarlyClassifier {
     private final SeriesState.Slot<ClassGaussianSearch> searchSlot = new SeriesState.Slot<>("local QDA search");
 
     private final LinearDiscriminants linear;
+    /** 3-NN in LDG space (only for {@link ClassifierKind#KNN}); labels points for the probability rule. */
+    private final Knn knn;
+
     private final int classOfInterest;
     private final int length;
     private final int dims;
     private final int numClasses;
 
     private EarlyClassifier(
-            VigilModel model, DecisionParams params, CompleteSeriesEstimator estimator, boolean screened) {
+            VigilModel model,
+            DecisionParams params,
+            CompleteSeriesEstimator estimator,
+            boolean screened,
+            double[] replayGrid) {
         this.model = model;
         this.params = params;
         this.estimator = estimator;
@@ -73,16 +84,28 @@ public final class EarlyClassifier {
         this.length = model.length();
         this.dims = model.dims();
         this.numClasses = model.numClasses();
-        this.sets = new SetConstruction(params.set(), params.tau(), dims);
+        this.thresholds = replayGrid == null
+                ? DecisionThresholds.of(model, params)
+                : DecisionThresholds.forReplay(model, params, replayGrid);
         if (params.classifier() == ClassifierKind.LOCAL_QDA) {
             this.localQda = model.localQda();
             this.linear = null;
+            this.knn = null;
+        } else if (params.classifier() == ClassifierKind.KNN) {
+            if (params.rule() != DecisionRule.PROBABILITY) {
+                throw new IllegalArgumentException("--classifier knn has no discriminant functions for the set rule "
+                        + "to bound; use --rule probability (or --classifier local-qda / linear-svm)");
+            }
+            this.localQda = null;
+            this.linear = null;
+            this.knn = Knn.fit(model.trainingPoints(), model.trainingClasses(), model.numClasses());
         } else {
             LinearSvmSection svm = model.section(LinearSvmSection.class)
                     .orElseThrow(() -> new IllegalArgumentException("the model has no linear_svm section; retrain it "
                             + "with this Vigil's `vigil train` to use --classifier linear-svm"));
             this.localQda = null;
             this.linear = svm.discriminants();
+            this.knn = null;
         }
         if (localQda == null) {
             this.searches = null;
@@ -109,6 +132,8 @@ public final class EarlyClassifier {
             }
             this.classOfInterest = c;
         }
+        PointClassifier points = knn == null ? null : y -> knn.predict(y, KNN_K);
+        this.rule = new ThresholdRule(params, thresholds, dims, numClasses, classOfInterest, length, points);
     }
 
     /**
@@ -127,6 +152,18 @@ public final class EarlyClassifier {
      * identical).
      */
     static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened) {
+        return of(model, params, screened, null);
+    }
+
+    /**
+     * An early classifier for replays that score every threshold of {@code grid} at once ({@link #score}); its
+     * {@link #observe} decides at the grid's first threshold. Cross-fitted calibration uses it.
+     */
+    public static EarlyClassifier forReplay(VigilModel model, DecisionParams params, double[] grid) {
+        return of(model, params, true, Objects.requireNonNull(grid, "grid"));
+    }
+
+    private static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened, double[] grid) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
         CompleteSeriesSection section = model.section(CompleteSeriesSection.class)
@@ -144,7 +181,7 @@ public final class EarlyClassifier {
             }
             est = GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), basis);
         }
-        return new EarlyClassifier(model, params, est, screened);
+        return new EarlyClassifier(model, params, est, screened, grid);
     }
 
     private static IllegalArgumentException missing(CompleteSeriesSection section, EstimatorType wanted) {
@@ -161,6 +198,11 @@ public final class EarlyClassifier {
     /** The decision parameters. */
     public DecisionParams params() {
         return params;
+    }
+
+    /** The threshold the rule decides at for the announced τ, and whether τ is certified. */
+    public DecisionThresholds thresholds() {
+        return thresholds;
     }
 
     /** Series length d. */
@@ -218,6 +260,39 @@ public final class EarlyClassifier {
      * @throws IllegalStateException when the state already holds d samples
      */
     public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
+        Discriminants f = advance(state, rawValue, ws);
+        if (state.isComplete()) {
+            decision.set(labelAt(f, ws.mean), 1.0);
+            return true;
+        }
+        rule.prepare(ws.rule, estimator, state, ws.mean, f);
+        int label = rule.decideAt(ws.rule, thresholds.index());
+        double reliability = Double.NaN;
+        if (label != NO_DECISION && decision.computesReliability()) {
+            reliability = rule.reliability(ws.rule);
+        }
+        decision.set(label, reliability);
+        return label != NO_DECISION;
+    }
+
+    /**
+     * Feeds the next sample like {@link #observe} and, instead of deciding at the announced τ, reports the largest
+     * index of {@link DecisionThresholds#grid()} at which the rule decides and the label it would announce (the
+     * complete-series label, at index = grid size, when the sample completes the series). Cross-fitted replays use
+     * it to get every threshold's decision from one pass.
+     */
+    public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out) {
+        Discriminants f = advance(state, rawValue, ws);
+        if (state.isComplete()) {
+            out.set(labelAt(f, ws.mean), thresholds.gridSize());
+            return;
+        }
+        rule.prepare(ws.rule, estimator, state, ws.mean, f);
+        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+    }
+
+    /** Standardises and feeds the sample, updates m_y and forms the discriminants around it. */
+    private Discriminants advance(SeriesState state, double rawValue, Workspace ws) {
         if (!Double.isFinite(rawValue)) {
             throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
         }
@@ -225,39 +300,11 @@ public final class EarlyClassifier {
         double v = standardizer == null ? rawValue : standardizer.apply(t, rawValue);
         estimator.update(state, v);
         estimator.conditionalMean(state, ws.mean);
-        Discriminants f;
-        if (searches != null) {
-            search(state).find(ws.mean, t, state.innovation(0, t), ws.qda, ws.gaussians);
-            f = quadraticFromClassGaussians(ws);
-        } else {
-            f = linear;
+        if (searches == null) {
+            return linear; // null for k-NN, which labels points instead
         }
-        if (state.isComplete()) {
-            decision.set(argmax(f, ws.mean), 1.0);
-            return true;
-        }
-        if (params.set().usesFullCovariance()) {
-            estimator.conditionalCovariance(state, ws.covariance);
-            sets.build(ws.mean, ws.covariance, ws.set);
-        } else {
-            estimator.conditionalCovariance(state, ws.packed);
-            for (int i = 0; i < dims; i++) {
-                ws.diagonal[i] = ws.packed[SymmetricPacked.index(i, i)];
-            }
-            sets.buildDiagonal(ws.mean, ws.diagonal, ws.set);
-        }
-        int label;
-        if (classOfInterest >= 0) {
-            label = ws.rule.reliableAs(f, ws.set, classOfInterest) ? classOfInterest : NO_DECISION;
-        } else {
-            label = ws.rule.decide(f, ws.set);
-        }
-        double reliability = Double.NaN;
-        if (label != NO_DECISION && decision.computesReliability()) {
-            reliability = ws.rule.largestReliableTau(f, ws.set, params.set(), RELIABILITY_TOLERANCE);
-        }
-        decision.set(label, reliability);
-        return label != NO_DECISION;
+        search(state).find(ws.mean, t, state.innovation(0, t), ws.qda, ws.gaussians);
+        return quadraticFromClassGaussians(ws);
     }
 
     /**
@@ -269,7 +316,7 @@ public final class EarlyClassifier {
     public int completeLabel(double[] series, Workspace ws) {
         model.project(series, ws.mean);
         if (localQda == null) {
-            return argmax(linear, ws.mean);
+            return labelAt(linear, ws.mean);
         }
         localQda.classGaussians(ws.mean, ws.qda, ws.gaussians);
         return argmax(quadraticFromClassGaussians(ws), ws.mean);
@@ -302,6 +349,11 @@ public final class EarlyClassifier {
         return ws.quadratic;
     }
 
+    /** The classifier's label at y: argmax_g f_g(y), or the 3-NN vote. */
+    private int labelAt(Discriminants f, double[] y) {
+        return knn != null ? knn.predict(y, KNN_K) : argmax(f, y);
+    }
+
     private int argmax(Discriminants f, double[] y) {
         int best = 0;
         double bestValue = f.value(0, y);
@@ -316,16 +368,12 @@ public final class EarlyClassifier {
     }
 
     /**
-     * Scratch buffers of one thread: conditional moments, the τ-set, the decision rule's workspace and local
+     * Scratch buffers of one thread: conditional moments, the rule's sets and probability estimator, and local
      * QDA's neighbour search. Not thread-safe.
      */
     public final class Workspace {
         private final double[] mean = new double[dims];
-        private final double[] packed = new double[SymmetricPacked.size(dims)];
-        private final double[] diagonal = new double[dims];
-        private final DMatrixRMaj covariance = new DMatrixRMaj(dims, dims);
-        private final TauSet set = new TauSet(dims);
-        private final ReliableDecisionRule rule = new ReliableDecisionRule(dims, numClasses);
+        private final ThresholdRule.Scratch rule = EarlyClassifier.this.rule.newScratch();
         private final LocalQda.Workspace qda = localQda == null ? null : localQda.newWorkspace();
         private final ClassGaussians gaussians = localQda == null ? null : localQda.newClassGaussians();
         private final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);

@@ -2,6 +2,7 @@ package io.vigil.experiment;
 
 import io.vigil.data.Dataset;
 import io.vigil.early.DecisionParams;
+import io.vigil.early.DecisionThresholds;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
@@ -31,6 +32,9 @@ public final class EarlyEvaluation {
      * @param meanFraction mean t_i/d
      * @param decidedEarly number of series decided before t = d
      * @param usPerSample mean wall-clock microseconds per sample (update + decision check)
+     * @param threshold the threshold λ the rule decided at (τ itself when uncalibrated)
+     * @param calibrated whether τ was mapped to λ by risk control on cross-fitted replays
+     * @param certified whether τ is certified (rate of early labels ≠ complete label ≤ 1 − τ w.p. ≥ 1 − δ)
      */
     public record TauResult(
             double tau,
@@ -40,10 +44,24 @@ public final class EarlyEvaluation {
             double meanT,
             double meanFraction,
             int decidedEarly,
-            double usPerSample) {
+            double usPerSample,
+            double threshold,
+            boolean calibrated,
+            boolean certified) {
         /** Copies the list. */
         public TauResult {
             decisions = List.copyOf(decisions);
+        }
+
+        /** HM = 2·acc·(1 − t/d)/(acc + 1 − t/d), the harmonic mean of accuracy and earliness (Schäfer &amp; Leser). */
+        public double harmonicMean() {
+            double e = 1 - meanFraction;
+            return accuracy + e > 0 ? 2 * accuracy * e / (accuracy + e) : 0.0;
+        }
+
+        /** The two-sided 95 % Clopper–Pearson interval of the reliability (binomial over the test series). */
+        public double[] reliabilityInterval() {
+            return Binomial.clopperPearson((int) Math.round(reliability * decisions.size()), decisions.size(), 0.05);
         }
     }
 
@@ -107,7 +125,7 @@ public final class EarlyEvaluation {
         for (double tau : taus) {
             EarlyClassifier c = EarlyClassifier.of(model, params.withTau(tau));
             EarlyReplay.Result r = EarlyReplay.run(c, test);
-            results.add(summarise(tau, r, test.length()));
+            results.add(summarise(tau, r, test.length(), c.thresholds()));
             if (Double.isNaN(fullAccuracy)) {
                 int correct = 0;
                 for (SeriesDecision d : r.decisions()) {
@@ -124,7 +142,7 @@ public final class EarlyEvaluation {
                 dataset, test.size(), test.length(), fullAccuracy, params.withTau(taus.get(0)), results, baselines);
     }
 
-    static TauResult summarise(double tau, EarlyReplay.Result r, int length) {
+    static TauResult summarise(double tau, EarlyReplay.Result r, int length, DecisionThresholds th) {
         int n = r.decisions().size();
         int reliable = 0;
         int correct = 0;
@@ -145,6 +163,9 @@ public final class EarlyEvaluation {
                 meanT,
                 meanT / length,
                 early,
-                r.microsPerSample());
+                r.microsPerSample(),
+                th.threshold(),
+                th.calibrated(),
+                th.certified());
     }
 }

@@ -14,6 +14,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.experiment.EarlyReport;
+import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import java.io.IOException;
@@ -79,7 +80,21 @@ class EvaluateCommandTest {
 
     @Test
     void jsonHasTheContractFieldsAndMatchesTheLibrary() throws IOException {
-        Run r = run("evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--json");
+        Run r = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--tau",
+                "0.001,0.1,0.25,0.9",
+                "--rule",
+                "set",
+                "--classifier",
+                "local-qda",
+                "--json");
         assertEquals(0, r.exit(), r.err());
         assertEquals(1, r.out().strip().lines().count(), "exactly one JSON line on stdout");
         JsonNode o = JSON.readTree(r.out());
@@ -99,7 +114,17 @@ class EvaluateCommandTest {
             JsonNode t = o.get("taus").get(i);
             Iterator<String> tf = t.fieldNames();
             for (String f : List.of(
-                    "tau", "reliability", "accuracy", "mean_t", "mean_fraction", "decided_early", "us_per_sample")) {
+                    "tau",
+                    "reliability",
+                    "accuracy",
+                    "mean_t",
+                    "mean_fraction",
+                    "decided_early",
+                    "us_per_sample",
+                    "harmonic_mean",
+                    "announced",
+                    "certified",
+                    "threshold")) {
                 assertEquals(f, tf.next());
             }
             assertEquals(expected[i], t.get("tau").asDouble());
@@ -111,6 +136,53 @@ class EvaluateCommandTest {
             assertEquals(rel / 40.0, t.get("reliability").asDouble(), 1e-12);
         }
         assertEquals(20, o.get("baselines").size(), "two baselines at ten prefix lengths");
+        assertEquals("set", o.get("rule").asText());
+    }
+
+    /**
+     * Without --tau, evaluate runs the operating point train stored (τ, rule, classifier), one entry, with the
+     * contract's fields; the same as the library at those parameters, and τ maps to a certified threshold.
+     */
+    @Test
+    void withoutTauTheStoredOperatingPointIsEvaluated() throws IOException {
+        Run r = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--no-baselines",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode o = JSON.readTree(r.out());
+        VigilModel m = ModelFile.standard().load(model);
+        CalibrationSection.OperatingPoint p = m.section(CalibrationSection.class)
+                .flatMap(CalibrationSection::operatingPoint)
+                .orElseThrow(() -> new AssertionError("train stores an operating point"));
+        assertEquals(1, o.get("taus").size());
+        JsonNode t = o.get("taus").get(0);
+        assertEquals(p.tau(), t.get("tau").asDouble(), 0.0);
+        assertEquals(p.tau(), t.get("announced").asDouble(), 0.0);
+        assertEquals(p.rule().cliName(), o.get("rule").asText());
+        assertEquals(p.tau(), o.get("operating_point").get("tau").asDouble(), 0.0);
+        assertEquals(p.objective(), o.get("operating_point").get("objective").asText());
+        assertEquals(p.rule().cliName(), o.get("operating_point").get("rule").asText());
+        double acc = t.get("accuracy").asDouble();
+        double e = 1 - t.get("mean_fraction").asDouble();
+        assertEquals(2 * acc * e / (acc + e), t.get("harmonic_mean").asDouble(), 1e-12);
+        Dataset test =
+                DatasetReader.read(data.resolve("CBF/CBF_TEST.tsv"), ReadOptions.DEFAULT.withClasses(m.classNames()));
+        DecisionParams params = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
+        EarlyClassifier c = EarlyClassifier.of(m, params);
+        assertEquals(c.thresholds().threshold(), t.get("threshold").asDouble(), 0.0);
+        assertEquals(c.thresholds().certified(), t.get("certified").asBoolean());
+        List<SeriesDecision> ds = EarlyReplay.replay(c, test);
+        assertEquals(
+                ds.stream().mapToInt(SeriesDecision::t).average().orElseThrow(),
+                t.get("mean_t").asDouble(),
+                1e-12);
     }
 
     @Test

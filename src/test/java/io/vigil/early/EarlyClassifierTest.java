@@ -14,6 +14,8 @@ import io.vigil.gauss.SeriesState;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -34,7 +36,11 @@ class EarlyClassifierTest {
         for (EstimatorType est : EstimatorType.values()) {
             for (VigilModel model : List.of(EarlyFixtures.CBF_MODEL, EarlyFixtures.CBF_STANDARDIZED_MODEL)) {
                 EarlyClassifier c = EarlyClassifier.of(
-                        model, DecisionParams.defaults().withClassifier(kind).withEstimator(est));
+                        model,
+                        DecisionParams.defaults()
+                                .withClassifier(kind)
+                                .withEstimator(est)
+                                .withRule(ruleFor(kind)));
                 EarlyClassifier.Workspace ws = c.newWorkspace();
                 Decision d = Decision.withReliability();
                 for (int i = 0; i < TEST.size(); i++) {
@@ -284,7 +290,10 @@ class EarlyClassifierTest {
         assertTrue(back.section(CompleteSeriesSection.class).isPresent());
         for (ClassifierKind k : ClassifierKind.values()) {
             for (EstimatorType e : EstimatorType.values()) {
-                DecisionParams p = DecisionParams.defaults().withClassifier(k).withEstimator(e);
+                DecisionParams p = DecisionParams.defaults()
+                        .withClassifier(k)
+                        .withEstimator(e)
+                        .withRule(ruleFor(k));
                 assertEquals(
                         EarlyReplay.replay(EarlyClassifier.of(m, p), TEST),
                         EarlyReplay.replay(EarlyClassifier.of(back, p), TEST),
@@ -308,6 +317,11 @@ class EarlyClassifierTest {
         assertTrue(nan.getMessage().contains("NaN"));
         assertEquals(0, s.time(), "a rejected sample leaves the state untouched");
         assertNotEquals(null, c.fingerprint());
+    }
+
+    /** The set rule where the classifier has discriminants; k-NN only works with the probability rule. */
+    private static DecisionRule ruleFor(ClassifierKind k) {
+        return k.hasDiscriminants() ? DecisionRule.SET : DecisionRule.PROBABILITY;
     }
 
     private static DecisionParams params(SetKind kind, double tau) {

@@ -1,0 +1,77 @@
+package io.vigil.cli;
+
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.risk.LearnThenTest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What {@code train} and {@code inspect} say about a model's cross-fitted calibration. */
+final class CalibrationReport {
+    /** The τ values users ask for most; {@code train} warns about each it cannot certify. */
+    static final double[] STANDARD_TAUS = {0.5, 0.8, 0.9, 0.95, 0.99};
+
+    private CalibrationReport() {}
+
+    /** The curve of the operating point's rule (or the first replayed one). */
+    static Optional<CalibrationSection.Curve> mainCurve(CalibrationSection c) {
+        return c.operatingPoint()
+                .flatMap(p -> c.curve(p.rule(), p.classifier(), p.set(), p.estimator()))
+                .or(() -> c.curves().stream().findFirst());
+    }
+
+    /** The standard τ values the main curve cannot certify. */
+    static List<Double> uncertified(VigilModel model, CalibrationSection c) {
+        List<Double> out = new ArrayList<>();
+        mainCurve(c).ifPresent(curve -> {
+            for (double tau : STANDARD_TAUS) {
+                if (!LearnThenTest.certify(curve.series(), curve.disagreements(), 1 - tau, c.delta())
+                        .certified()) {
+                    out.add(tau);
+                }
+            }
+        });
+        return out;
+    }
+
+    /** The JSON object of the section: folds, δ, inflation, coverage, operating point, uncertified τ. */
+    static Map<String, Object> json(VigilModel model, CalibrationSection c) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("folds", c.folds());
+        o.put("delta", c.delta());
+        o.put("inflation", c.inflation());
+        Map<String, Object> cov = new LinkedHashMap<>();
+        cov.put("taus", c.coverageTaus());
+        cov.put("before", c.coverageBefore());
+        cov.put("after", c.coverageAfter());
+        o.put("coverage", cov);
+        o.put(
+                "operating_point",
+                c.operatingPoint().map(CalibrationReport::point).orElse(null));
+        o.put("uncertified_taus", uncertified(model, c));
+        o.put(
+                "smallest_certifiable_alpha",
+                LearnThenTest.smallestCertifiableAlpha(
+                        mainCurve(c).map(CalibrationSection.Curve::series).orElse(1), c.delta()));
+        return o;
+    }
+
+    static Map<String, Object> point(CalibrationSection.OperatingPoint p) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("tau", p.tau());
+        o.put("objective", p.objective());
+        o.put("rule", p.rule().cliName());
+        o.put("classifier", p.classifier().cliName());
+        o.put("set", p.set().cliName());
+        o.put("estimator", p.estimator().id());
+        o.put("harmonic_mean", p.harmonicMean());
+        o.put("certified", p.certified());
+        if (!Double.isNaN(p.targetReliability())) {
+            o.put("target_reliability", p.targetReliability());
+        }
+        return o;
+    }
+}

@@ -1,0 +1,143 @@
+package io.vigil.early.calibrate;
+
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.SetKind;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What cross-fitted calibration does (method notes §5): K folds, their seed, the confidence parameter δ of the
+ * certification, the number of t/d bands of the variance inflation, the replayed thresholds, which rules and
+ * classifiers to replay, and how the operating point is chosen.
+ *
+ * @param folds K ≥ 2 (capped by the smallest class that can be held out)
+ * @param seed fold assignment seed
+ * @param delta δ of Learn-then-Test, in (0, 1)
+ * @param bands bands of t/d for the inflation of R_y (≥ 1)
+ * @param thresholds replayed thresholds λ, ascending in (0, 1]
+ * @param rules decision rules to replay
+ * @param classifiers classifiers to replay (those without their model section are skipped)
+ * @param set the set of the set rule (and, when valid, the probability rule's fast path)
+ * @param objective how the operating point is chosen
+ * @param targetReliability the target of {@link Objective#EARLIEST_AT_RELIABILITY} (NaN for {@link Objective#HM})
+ */
+public record CalibrationParams(
+        int folds,
+        long seed,
+        double delta,
+        int bands,
+        double[] thresholds,
+        List<DecisionRule> rules,
+        List<ClassifierKind> classifiers,
+        SetKind set,
+        Objective objective,
+        double targetReliability) {
+    /** Default K: ten folds, refitting on 90 % of the series. */
+    public static final int DEFAULT_FOLDS = 10;
+
+    /** Default δ: the announced reliability holds with confidence 90 % (issue contract). */
+    public static final double DEFAULT_DELTA = 0.1;
+
+    /** Default bands of t/d for the variance inflation. */
+    public static final int DEFAULT_BANDS = 10;
+
+    /** How the operating point is chosen on the cross-fitted replays. */
+    public enum Objective {
+        /** Largest harmonic mean of accuracy and earliness 1 − t/d (Schäfer &amp; Leser's HM). */
+        HM("hm"),
+        /** Earliest mean decision among the rules certified at the target reliability. */
+        EARLIEST_AT_RELIABILITY("earliest-at-reliability");
+
+        private final String cliName;
+
+        Objective(String cliName) {
+            this.cliName = cliName;
+        }
+
+        /** {@code hm} or {@code earliest-at-reliability}. */
+        public String cliName() {
+            return cliName;
+        }
+
+        /** Parses {@link #cliName()}. */
+        public static Objective fromCliName(String name) {
+            return io.vigil.util.EnumNames.parse(Objective.class, name, Objective::cliName, "objective");
+        }
+    }
+
+    /** Validates and copies. */
+    public CalibrationParams {
+        if (folds < 2) {
+            throw new IllegalArgumentException("cross-fitting needs at least 2 folds, got " + folds);
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("δ must lie in (0, 1), got " + delta);
+        }
+        if (bands < 1) {
+            throw new IllegalArgumentException("the inflation needs at least one band, got " + bands);
+        }
+        thresholds = thresholds.clone();
+        for (int j = 0; j < thresholds.length; j++) {
+            if (!(thresholds[j] > 0 && thresholds[j] <= 1) || (j > 0 && thresholds[j] <= thresholds[j - 1])) {
+                throw new IllegalArgumentException("thresholds must ascend within (0, 1]");
+            }
+        }
+        rules = List.copyOf(rules);
+        classifiers = List.copyOf(classifiers);
+        Objects.requireNonNull(set, "set");
+        Objects.requireNonNull(objective, "objective");
+        if (objective == Objective.EARLIEST_AT_RELIABILITY && !(targetReliability > 0 && targetReliability < 1)) {
+            throw new IllegalArgumentException(
+                    "--target-reliability must lie in (0, 1) for earliest-at-reliability, got " + targetReliability);
+        }
+    }
+
+    /** Ten folds, δ = 0.1, ten bands, both rules and both classifiers, nb-quadratic, objective hm. */
+    public static CalibrationParams defaults(long seed) {
+        return new CalibrationParams(
+                DEFAULT_FOLDS,
+                seed,
+                DEFAULT_DELTA,
+                DEFAULT_BANDS,
+                defaultThresholds(),
+                List.of(DecisionRule.SET, DecisionRule.PROBABILITY),
+                List.of(ClassifierKind.LOCAL_QDA, ClassifierKind.LINEAR_SVM, ClassifierKind.KNN),
+                SetKind.NB_QUADRATIC,
+                Objective.HM,
+                Double.NaN);
+    }
+
+    /** The same with another objective (and target for earliest-at-reliability). */
+    public CalibrationParams withObjective(Objective o, double target) {
+        return new CalibrationParams(folds, seed, delta, bands, thresholds, rules, classifiers, set, o, target);
+    }
+
+    /** The same with other K and δ. */
+    public CalibrationParams withFoldsAndDelta(int k, double d) {
+        return new CalibrationParams(
+                k, seed, d, bands, thresholds, rules, classifiers, set, objective, targetReliability);
+    }
+
+    @Override
+    public double[] thresholds() {
+        return thresholds.clone();
+    }
+
+    /**
+     * 0.02, 0.04, …, 0.98, then 0.99, 0.995, 0.998, 0.999, 0.9995: fine near 1, where certifying τ ≥ 0.95 needs
+     * conservative thresholds.
+     */
+    public static double[] defaultThresholds() {
+        double[] t = new double[54];
+        for (int j = 0; j < 49; j++) {
+            t[j] = (j + 1) / 50.0;
+        }
+        t[49] = 0.99;
+        t[50] = 0.995;
+        t[51] = 0.998;
+        t[52] = 0.999;
+        t[53] = 0.9995;
+        return t;
+    }
+}

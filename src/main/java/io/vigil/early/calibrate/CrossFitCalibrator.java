@@ -1,0 +1,359 @@
+package io.vigil.early.calibrate;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.Folds;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.SampleScore;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.JointGaussianEstimator;
+import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SymmetricPacked;
+import io.vigil.ldg.Standardizer;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.CompleteSeriesSection;
+import io.vigil.model.LinearSvmSection;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.util.Progress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
+
+/**
+ * Cross-fitted calibration of a trained model's early decisions (method notes §5). The training series are split in
+ * K stratified folds; for each fold LDG (same k, γ, ℓ), local QDA, the complete-series Gaussian and the linear SVM are
+ * refitted without it, and its series are replayed sample by sample through the same {@link EarlyClassifier}, so
+ * every statistic comes from series the fitted model did not see:
+ *
+ * <ol>
+ *   <li>a variance inflation κ per band of t/d: the held-out squared Mahalanobis distances D²(t) = (y − m_y)ᵀ
+ *       R_y⁻¹(y − m_y) of each series' own projection y (in its fold model's coordinates, so the fold bases need no
+ *       alignment) from the conditional mean have their 0.9-quantile at κ·χ²_ℓ(0.9);
+ *   <li>with R_y inflated by κ, one replay per held-out series and rule gives its decision at every threshold of the
+ *       grid ({@link EarlyClassifier#score}), hence per threshold the number of early labels that differ from the
+ *       fold model's complete-series label, the number equal to the true label and the mean decision time;
+ *   <li>the operating point: the announced τ (and rule, classifier) with the best cross-fitted harmonic mean among
+ *       the certified ones, or the earliest certified at a target reliability.
+ * </ol>
+ *
+ * The result is the model with a {@link CalibrationSection}; thresholds for any τ follow from it by Learn-then-Test
+ * when the model is used. Caveat, measured in the method notes: with very few series the fold models differ from the
+ * full one more than a new test series does, so cross-fitted replays err on the late, safe side.
+ */
+public final class CrossFitCalibrator {
+    /** τ values at which the Gaussian set's held-out coverage is measured and reported. */
+    static final double[] COVERAGE_TAUS = {0.5, 0.8, 0.9, 0.95, 0.99};
+
+    /** Announced τ values the operating point is chosen among. */
+    static final double[] OPERATING_TAUS = {0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99};
+
+    /** Quantile of the held-out distances the inflation matches (the default τ of the stream job). */
+    static final double INFLATION_QUANTILE = 0.9;
+
+    /**
+     * Bounds of the inflation: below 0.05 a band would claim the model 20 times too cautious, above 1e6 it would
+     * discard the data; both would mean a broken fit, not a calibration.
+     */
+    static final double MIN_INFLATION = 0.05;
+
+    static final double MAX_INFLATION = 1e6;
+
+    private CrossFitCalibrator() {}
+
+    /** A fold: its held-out series and the model refitted without them. */
+    private record Fold(int[] heldOut, VigilModel model) {}
+
+    /**
+     * The model with its {@code calibration} section.
+     *
+     * @param model a model trained on {@code train} with its {@code complete_series} section (joint estimator)
+     * @param train the training split, class indices in the model's class order
+     * @param sections how the complete-series sections were fitted (refitted per fold the same way)
+     * @param progress advanced per fold refit and per fold replay
+     * @throws IllegalArgumentException when the model has no joint Gaussian or too few series to cross-fit
+     */
+    public static VigilModel calibrate(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            CalibrationParams p,
+            Progress progress) {
+        CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
+                .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
+        if (cs.jointGaussian().isEmpty()) {
+            throw new IllegalArgumentException("calibration needs the joint complete-series Gaussian");
+        }
+        List<Fold> folds = refitFolds(model, train, sections, p, progress);
+        // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
+        List<List<Double>> ratios = new ArrayList<>();
+        for (int b = 0; b < p.bands(); b++) {
+            ratios.add(new ArrayList<>());
+        }
+        List<double[]> perSample = new ArrayList<>();
+        for (Fold f : folds) {
+            distances(f, train, p.bands(), ratios, perSample);
+        }
+        double[] kappa = new double[p.bands()];
+        for (int b = 0; b < kappa.length; b++) {
+            kappa[b] = inflationOf(ratios.get(b));
+        }
+        double[] coverageBefore = new double[COVERAGE_TAUS.length];
+        double[] coverageAfter = new double[COVERAGE_TAUS.length];
+        coverage(perSample, kappa, p.bands(), coverageBefore, coverageAfter);
+        CalibrationSection inflationOnly = new CalibrationSection(
+                folds.size(),
+                p.seed(),
+                p.delta(),
+                kappa,
+                p.thresholds(),
+                List.of(),
+                COVERAGE_TAUS,
+                coverageBefore,
+                coverageAfter,
+                Optional.empty());
+        // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y.
+        List<CalibrationSection.Curve> curves = new ArrayList<>();
+        for (DecisionRule rule : p.rules()) {
+            for (ClassifierKind kind : p.classifiers()) {
+                boolean missingSvm = kind == ClassifierKind.LINEAR_SVM
+                        && model.section(LinearSvmSection.class).isEmpty();
+                if (missingSvm || (!kind.hasDiscriminants() && rule != DecisionRule.PROBABILITY)) {
+                    continue;
+                }
+                DecisionParams dp = new DecisionParams(0.5, p.set(), EstimatorType.JOINT, kind, null, rule);
+                curves.add(replay(folds, train, inflationOnly, dp, p.thresholds(), progress));
+            }
+        }
+        CalibrationSection withCurves = new CalibrationSection(
+                folds.size(),
+                p.seed(),
+                p.delta(),
+                kappa,
+                p.thresholds(),
+                curves,
+                COVERAGE_TAUS,
+                coverageBefore,
+                coverageAfter,
+                Optional.empty());
+        Optional<CalibrationSection.OperatingPoint> point = OperatingPoints.choose(withCurves, p, OPERATING_TAUS);
+        CalibrationSection done = new CalibrationSection(
+                folds.size(),
+                p.seed(),
+                p.delta(),
+                kappa,
+                p.thresholds(),
+                curves,
+                COVERAGE_TAUS,
+                coverageBefore,
+                coverageAfter,
+                point);
+        return model.toBuilder().section(done).build();
+    }
+
+    /** Splits the series in stratified folds and refits the model without each; classes of one series stay in. */
+    private static List<Fold> refitFolds(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            CalibrationParams p,
+            Progress progress) {
+        int n = train.size();
+        int g = model.numClasses();
+        int[] y = train.classIndices();
+        int[] counts = train.classCounts();
+        int smallest = Integer.MAX_VALUE;
+        for (int c : counts) {
+            if (c >= 2) {
+                smallest = Math.min(smallest, c);
+            }
+        }
+        if (smallest == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("cross-fitting needs a class with at least two training series");
+        }
+        int k = Math.max(2, Math.min(p.folds(), smallest));
+        int[][] parts = Folds.stratifiedKFold(y, g, k, p.seed());
+        progress.extendBy(parts.length);
+        List<Fold> folds = new ArrayList<>();
+        for (int[] part : parts) {
+            int[] held = Arrays.stream(part).filter(i -> counts[y[i]] >= 2).toArray();
+            if (held.length == 0) {
+                progress.step();
+                continue;
+            }
+            int[] rest = Folds.complement(held, n);
+            Dataset sub = train.subset(rest);
+            folds.add(new Fold(held, refit(model, sub, sections)));
+            progress.step();
+        }
+        if (folds.isEmpty()) {
+            throw new IllegalArgumentException("no fold could be held out for cross-fitting");
+        }
+        return folds;
+    }
+
+    /** The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation), refitted on {@code sub}. */
+    static VigilModel refit(VigilModel model, Dataset sub, EarlyModelTrainer.Params sections) {
+        int dims = Math.min(model.dims(), Math.max(1, sub.size() - 1));
+        IllegalArgumentException last = null;
+        for (; dims >= 1; dims--) {
+            TrainParams tp = TrainParams.builder()
+                    .gamma(model.gamma())
+                    .dims(dims)
+                    .neighbors(model.ldgNeighbors())
+                    .qdaNeighbors(model.qdaNeighbors())
+                    .standardize(model.standardizer().isPresent())
+                    .seed(model.seed())
+                    .build();
+            try {
+                VigilModel m = Trainer.train(sub, tp, model.created(), Progress.none(), 1);
+                return EarlyModelTrainer.addSections(m, sub, sections);
+            } catch (IllegalArgumentException e) {
+                // ℓ above this fold's LDG rank: the fold keeps as many directions as it can supply.
+                if (e.getMessage() == null || !e.getMessage().contains("LDG rank")) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /**
+     * Held-out D²(t) of every series of the fold, divided by χ²_ℓ(0.9), per band; and per sample (band, D², ℓ) for
+     * the coverage before and after the inflation. The last sample (R_y = 0) is left out.
+     */
+    private static void distances(
+            Fold f, Dataset train, int bands, List<List<Double>> ratios, List<double[]> perSample) {
+        VigilModel m = f.model();
+        JointGaussianEstimator est = JointGaussianEstimator.of(
+                m.section(CompleteSeriesSection.class)
+                        .orElseThrow()
+                        .jointGaussian()
+                        .orElseThrow(),
+                m.basis());
+        int ell = m.dims();
+        int d = m.length();
+        ChiSquaredDistribution chi = new ChiSquaredDistribution(ell);
+        double ref = chi.inverseCumulativeProbability(INFLATION_QUANTILE);
+        Standardizer std = m.standardizer().orElse(null);
+        double[] y = new double[ell];
+        double[] mean = new double[ell];
+        double[] packed = new double[SymmetricPacked.size(ell)];
+        double[] work = new double[ell * ell + ell];
+        for (int i : f.heldOut()) {
+            double[] x = train.series(i);
+            m.project(x, y);
+            SeriesState state = est.newState();
+            for (int t = 0; t < d - 1; t++) {
+                est.update(state, std == null ? x[t] : std.apply(t, x[t]));
+                est.conditionalMean(state, mean);
+                est.conditionalCovariance(state, packed);
+                double d2 = Mahalanobis.squared(y, mean, packed, ell, work);
+                int band = Math.min(bands - 1, (int) ((long) t * bands / d));
+                ratios.get(band).add(d2 / ref);
+                perSample.add(new double[] {band, d2, ell});
+            }
+        }
+    }
+
+    /** The 0.9-quantile of the ratios D²/χ²_ℓ(0.9) of a band, bounded; 1 for an empty band. */
+    static double inflationOf(List<Double> ratios) {
+        if (ratios.isEmpty()) {
+            return 1.0;
+        }
+        double[] r = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int k = (int) Math.ceil(INFLATION_QUANTILE * r.length) - 1;
+        double v = r[Math.max(0, Math.min(r.length - 1, k))];
+        if (!Double.isFinite(v)) {
+            return MAX_INFLATION;
+        }
+        return Math.min(MAX_INFLATION, Math.max(MIN_INFLATION, v));
+    }
+
+    /** Held-out coverage of the Gaussian τ-set {D² ≤ χ²_ℓ(τ)} with R_y as fitted and with R_y inflated by κ. */
+    private static void coverage(
+            List<double[]> perSample, double[] kappa, int bands, double[] beforeOut, double[] afterOut) {
+        Map<Integer, double[]> quantiles = new HashMap<>();
+        int[] inBefore = new int[COVERAGE_TAUS.length];
+        int[] inAfter = new int[COVERAGE_TAUS.length];
+        for (double[] s : perSample) {
+            int band = (int) s[0];
+            double d2 = s[1];
+            double[] q = quantiles.computeIfAbsent((int) s[2], ell -> {
+                ChiSquaredDistribution chi = new ChiSquaredDistribution(ell);
+                return Arrays.stream(COVERAGE_TAUS)
+                        .map(chi::inverseCumulativeProbability)
+                        .toArray();
+            });
+            for (int k = 0; k < q.length; k++) {
+                inBefore[k] += d2 <= q[k] ? 1 : 0;
+                inAfter[k] += d2 / kappa[band] <= q[k] ? 1 : 0;
+            }
+        }
+        int n = Math.max(1, perSample.size());
+        for (int k = 0; k < COVERAGE_TAUS.length; k++) {
+            beforeOut[k] = (double) inBefore[k] / n;
+            afterOut[k] = (double) inAfter[k] / n;
+        }
+    }
+
+    /** One rule's replay over every fold's held-out series: per threshold, disagreements, correct labels, Σ t/d. */
+    private static CalibrationSection.Curve replay(
+            List<Fold> folds,
+            Dataset train,
+            CalibrationSection inflation,
+            DecisionParams dp,
+            double[] grid,
+            Progress progress) {
+        int m = grid.length;
+        int[] disagree = new int[m];
+        int[] correct = new int[m];
+        double[] fraction = new double[m];
+        int series = 0;
+        int[] stopT = new int[m];
+        int[] stopLabel = new int[m];
+        SampleScore score = new SampleScore();
+        progress.extendBy(folds.size());
+        for (Fold f : folds) {
+            VigilModel sub = f.model().toBuilder().section(inflation).build();
+            EarlyClassifier c = EarlyClassifier.forReplay(sub, dp, grid);
+            EarlyClassifier.Workspace ws = c.newWorkspace();
+            SeriesState state = c.newState();
+            int d = c.length();
+            for (int i : f.heldOut()) {
+                double[] x = train.series(i);
+                state.reset();
+                int reached = -1;
+                for (int t = 0; t < d && reached < m - 1; t++) {
+                    c.score(state, x[t], ws, score);
+                    int idx = Math.min(score.index(), m - 1);
+                    for (int j = reached + 1; j <= idx; j++) {
+                        stopT[j] = t + 1;
+                        stopLabel[j] = score.label();
+                    }
+                    reached = Math.max(reached, idx);
+                }
+                int complete = c.completeLabel(x, ws);
+                int truth = train.classOf(i);
+                for (int j = 0; j < m; j++) {
+                    disagree[j] += stopLabel[j] != complete ? 1 : 0;
+                    correct[j] += stopLabel[j] == truth ? 1 : 0;
+                    fraction[j] += (double) stopT[j] / d;
+                }
+                series++;
+            }
+            progress.step();
+        }
+        return new CalibrationSection.Curve(
+                dp.rule(), dp.classifier(), dp.set(), dp.estimator(), series, disagree, correct, fraction);
+    }
+}

@@ -1,0 +1,169 @@
+package io.vigil.model.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.ModelShape;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.SetKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Codec of {@link CalibrationSection}, payload version 1 (small arrays as plain JSON numbers, readable by any tool):
+ * {@code {folds, seed, delta, inflation: [...], thresholds: [...], curves: [{rule, classifier, set, estimator, series,
+ * disagreements, correct, fraction_sum}], coverage: {taus, before, after}[, operating_point: {tau, objective,
+ * target_reliability, rule, classifier, set, estimator, harmonic_mean, certified}]}}.
+ */
+public final class CalibrationCodec implements SectionCodec<CalibrationSection> {
+    private static final Set<String> FIELDS =
+            Set.of("folds", "seed", "delta", "inflation", "thresholds", "curves", "coverage", "operating_point");
+    private static final Set<String> CURVE_FIELDS =
+            Set.of("rule", "classifier", "set", "estimator", "series", "disagreements", "correct", "fraction_sum");
+    private static final Set<String> POINT_FIELDS = Set.of(
+            "tau",
+            "objective",
+            "target_reliability",
+            "rule",
+            "classifier",
+            "set",
+            "estimator",
+            "harmonic_mean",
+            "certified");
+
+    @Override
+    public String name() {
+        return CalibrationSection.NAME;
+    }
+
+    @Override
+    public Class<CalibrationSection> type() {
+        return CalibrationSection.class;
+    }
+
+    @Override
+    public int version() {
+        return 1;
+    }
+
+    @Override
+    public void write(CalibrationSection s, ObjectNode out) {
+        out.put("folds", s.folds());
+        out.put("seed", s.seed());
+        out.put("delta", s.delta());
+        doubles(out.putArray("inflation"), s.inflation());
+        doubles(out.putArray("thresholds"), s.thresholds());
+        ArrayNode curves = out.putArray("curves");
+        for (CalibrationSection.Curve c : s.curves()) {
+            ObjectNode o = curves.addObject();
+            o.put("rule", c.rule().cliName());
+            o.put("classifier", c.classifier().cliName());
+            o.put("set", c.set().cliName());
+            o.put("estimator", c.estimator().id());
+            o.put("series", c.series());
+            ints(o.putArray("disagreements"), c.disagreements());
+            ints(o.putArray("correct"), c.correct());
+            doubles(o.putArray("fraction_sum"), c.fractionSum());
+        }
+        ObjectNode cov = out.putObject("coverage");
+        doubles(cov.putArray("taus"), s.coverageTaus());
+        doubles(cov.putArray("before"), s.coverageBefore());
+        doubles(cov.putArray("after"), s.coverageAfter());
+        s.operatingPoint().ifPresent(p -> {
+            ObjectNode o = out.putObject("operating_point");
+            o.put("tau", p.tau());
+            o.put("objective", p.objective());
+            ModelJson.putDouble(o, "target_reliability", p.targetReliability());
+            o.put("rule", p.rule().cliName());
+            o.put("classifier", p.classifier().cliName());
+            o.put("set", p.set().cliName());
+            o.put("estimator", p.estimator().id());
+            ModelJson.putDouble(o, "harmonic_mean", p.harmonicMean());
+            o.put("certified", p.certified());
+        });
+    }
+
+    @Override
+    public CalibrationSection read(JsonNode payload, int version, ModelShape shape, String path) {
+        ModelJson.requireObject(payload, path);
+        ModelJson.checkFields(payload, path, FIELDS);
+        try {
+            JsonNode curvesNode = ModelJson.field(payload, "curves", path);
+            if (!curvesNode.isArray()) {
+                throw new IllegalArgumentException(ModelJson.join(path, "curves") + " must be an array");
+            }
+            List<CalibrationSection.Curve> curves = new ArrayList<>();
+            for (int i = 0; i < curvesNode.size(); i++) {
+                curves.add(readCurve(curvesNode.get(i), path + ".curves[" + i + "]"));
+            }
+            JsonNode cov = ModelJson.field(payload, "coverage", path);
+            String covPath = ModelJson.join(path, "coverage");
+            ModelJson.requireObject(cov, covPath);
+            ModelJson.checkFields(cov, covPath, Set.of("taus", "before", "after"));
+            Optional<CalibrationSection.OperatingPoint> point = payload.has("operating_point")
+                    ? Optional.of(readPoint(payload.get("operating_point"), ModelJson.join(path, "operating_point")))
+                    : Optional.empty();
+            return new CalibrationSection(
+                    ModelJson.intField(payload, "folds", path),
+                    ModelJson.longField(payload, "seed", path),
+                    ModelJson.doubleField(payload, "delta", path),
+                    ModelJson.doubleArray(payload, "inflation", path),
+                    ModelJson.doubleArray(payload, "thresholds", path),
+                    curves,
+                    ModelJson.doubleArray(cov, "taus", covPath),
+                    ModelJson.doubleArray(cov, "before", covPath),
+                    ModelJson.doubleArray(cov, "after", covPath),
+                    point);
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage() != null && e.getMessage().startsWith(path)
+                    ? e
+                    : new IllegalArgumentException(path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static CalibrationSection.Curve readCurve(JsonNode o, String path) {
+        ModelJson.requireObject(o, path);
+        ModelJson.checkFields(o, path, CURVE_FIELDS);
+        return new CalibrationSection.Curve(
+                DecisionRule.fromCliName(ModelJson.textField(o, "rule", path)),
+                ClassifierKind.fromCliName(ModelJson.textField(o, "classifier", path)),
+                SetKind.fromCliName(ModelJson.textField(o, "set", path)),
+                EstimatorType.fromId(ModelJson.textField(o, "estimator", path)),
+                ModelJson.intField(o, "series", path),
+                ModelJson.intArray(o, "disagreements", path),
+                ModelJson.intArray(o, "correct", path),
+                ModelJson.doubleArray(o, "fraction_sum", path));
+    }
+
+    private static CalibrationSection.OperatingPoint readPoint(JsonNode o, String path) {
+        ModelJson.requireObject(o, path);
+        ModelJson.checkFields(o, path, POINT_FIELDS);
+        return new CalibrationSection.OperatingPoint(
+                ModelJson.doubleField(o, "tau", path),
+                ModelJson.textField(o, "objective", path),
+                ModelJson.doubleField(o, "target_reliability", path),
+                DecisionRule.fromCliName(ModelJson.textField(o, "rule", path)),
+                ClassifierKind.fromCliName(ModelJson.textField(o, "classifier", path)),
+                SetKind.fromCliName(ModelJson.textField(o, "set", path)),
+                EstimatorType.fromId(ModelJson.textField(o, "estimator", path)),
+                ModelJson.doubleField(o, "harmonic_mean", path),
+                ModelJson.booleanField(o, "certified", path));
+    }
+
+    private static void doubles(ArrayNode a, double[] values) {
+        for (double v : values) {
+            a.add(v);
+        }
+    }
+
+    private static void ints(ArrayNode a, int[] values) {
+        for (int v : values) {
+            a.add(v);
+        }
+    }
+}

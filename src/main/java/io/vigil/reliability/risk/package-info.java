@@ -1,0 +1,2 @@
+/** Finite-sample control of the rate of early labels that differ from the complete-series label (Learn-then-Test). */
+package io.vigil.reliability.risk;

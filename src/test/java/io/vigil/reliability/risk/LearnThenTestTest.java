@@ -1,0 +1,86 @@
+package io.vigil.reliability.risk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class LearnThenTestTest {
+    /**
+     * A synthetic stream with a known risk curve: each series has a latent difficulty u ~ U(0, 1) and the rule at
+     * threshold λ_j disagrees with the complete label exactly when u &lt; r(λ_j), with r decreasing in λ — the nested
+     * structure of a stopping rule. Over 2,000 repetitions the certified rule's true risk exceeds α in at most δ of
+     * them (plus three binomial standard errors of the repetition count), and the certified rule is not needlessly
+     * conservative.
+     */
+    @Test
+    void certifiedRiskExceedsAlphaAtMostDeltaOfTheTime() {
+        int m = 40;
+        double[] trueRisk = new double[m];
+        for (int j = 0; j < m; j++) {
+            trueRisk[j] = 0.4 * (1 - (double) j / (m - 1)); // 0.4 at λ_0 down to 0 at the most conservative
+        }
+        double alpha = 0.1;
+        double delta = 0.1;
+        int reps = 2000;
+        SplittableRandom rnd = new SplittableRandom(42);
+        for (int n : new int[] {30, 100, 400}) {
+            int violations = 0;
+            double chosenRisk = 0;
+            for (int rep = 0; rep < reps; rep++) {
+                int[] k = new int[m];
+                for (int i = 0; i < n; i++) {
+                    double u = rnd.nextDouble();
+                    for (int j = 0; j < m; j++) {
+                        k[j] += u < trueRisk[j] ? 1 : 0;
+                    }
+                }
+                LearnThenTest.Result r = LearnThenTest.certify(n, k, alpha, delta);
+                if (r.certified() && trueRisk[r.index()] > alpha) {
+                    violations++;
+                }
+                chosenRisk += trueRisk[r.index()];
+            }
+            double bound = delta + 3 * Math.sqrt(delta * (1 - delta) / reps);
+            assertTrue((double) violations / reps <= bound, "n = " + n + ": " + violations + " violations");
+            // With 400 series the average chosen rule sits close to the α boundary, not at the conservative end.
+            if (n == 400) {
+                assertTrue(chosenRisk / reps > 0.06, "too conservative: mean risk " + chosenRisk / reps);
+            }
+        }
+    }
+
+    @Test
+    void zeroErrorsCertifyExactlyDownToTheSmallestCertifiableAlpha() {
+        int n = 23;
+        double delta = 0.1;
+        double smallest = LearnThenTest.smallestCertifiableAlpha(n, delta);
+        assertEquals(1 - Math.pow(0.1, 1.0 / 23), smallest, 1e-15);
+        int[] none = new int[5];
+        assertTrue(LearnThenTest.certify(n, none, smallest * 1.001, delta).certified());
+        LearnThenTest.Result r = LearnThenTest.certify(n, none, smallest * 0.999, delta);
+        assertFalse(r.certified());
+        assertEquals(4, r.index(), "uncertified: the most conservative rule");
+    }
+
+    @Test
+    void fixedSequenceStopsAtTheFirstFailure() {
+        // Thresholds ascending; the walk starts at the most conservative (last) and stops at index 2's failure, so
+        // index 0 — which would pass on its own — is not certified.
+        int[] k = {0, 0, 30, 0, 0};
+        LearnThenTest.Result r = LearnThenTest.certify(100, k, 0.1, 0.1);
+        assertTrue(r.certified());
+        assertEquals(3, r.index());
+    }
+
+    @Test
+    void badInputIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(0, new int[] {0}, 0.1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(5, new int[] {}, 0.1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(5, new int[] {6}, 0.1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(5, new int[] {0}, 1.0, 0.1));
+    }
+}
