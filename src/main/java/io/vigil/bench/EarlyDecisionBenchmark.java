@@ -10,6 +10,7 @@ import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.ShrinkageParams;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
@@ -35,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * End-to-end per-sample cost of an early decision (issue target: median ≤ 10 µs at ℓ = 30, n = 1,000 training
  * series, G = 10, d = 1,024): standardisation, the joint-Gaussian innovation update of the per-series state,
  * the conditional mean and R_y(t), local QDA's class Gaussians around m_y, the τ-set and the guess-and-check
- * rule — one {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
+ * rule, or the probability rule's fast path and quasi-Monte-Carlo estimate (issue target: median ≤ 20 µs) — one
+ * {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
  * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
  * org.openjdk.jmh.Main EarlyDecisionBenchmark}.
  */
@@ -64,6 +66,10 @@ public class EarlyDecisionBenchmark {
     /** The classifier (local QDA refits its class Gaussians around m_y every sample; the SVM is fixed). */
     @Param({"local-qda", "linear-svm"})
     public String classifierKind;
+
+    /** The decision rule: the set rule, or the probability rule (thesis eq. 5.1) with its set fast path. */
+    @Param({"set", "probability"})
+    public String rule;
 
     private EarlyClassifier classifier;
     private EarlyClassifier.Workspace workspace;
@@ -102,7 +108,8 @@ public class EarlyDecisionBenchmark {
                 model,
                 DecisionParams.defaults()
                         .withSet(SetKind.fromCliName(set))
-                        .withClassifier(ClassifierKind.fromCliName(classifierKind)));
+                        .withClassifier(ClassifierKind.fromCliName(classifierKind))
+                        .withRule(DecisionRule.fromCliName(rule)));
         workspace = classifier.newWorkspace();
         state = classifier.newState();
     }

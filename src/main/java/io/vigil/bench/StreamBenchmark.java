@@ -65,6 +65,8 @@ public final class StreamBenchmark {
      * @param parallelism Flink parallelism
      * @param latencySeconds how long the latency phase replays
      * @param seed generator seed
+     * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
+     *     series over its whole length as the UCR archive does
      */
     public record Settings(
             SyntheticKind kind,
@@ -73,7 +75,8 @@ public final class StreamBenchmark {
             int partitions,
             int parallelism,
             double latencySeconds,
-            long seed) {}
+            long seed,
+            boolean raw) {}
 
     /**
      * The figures.
@@ -137,7 +140,7 @@ public final class StreamBenchmark {
 
     /** Runs every phase; {@code log} receives one line per phase. */
     public static Result run(Settings s, Consumer<String> log) throws Exception {
-        TrainTest data = SyntheticData.generate(s.kind(), s.trainSize(), s.series(), s.seed());
+        TrainTest data = SyntheticData.generate(s.kind(), s.trainSize(), s.series(), s.seed(), s.raw());
         VigilModel model = Trainer.train(data.train(), TrainParams.defaults(), CreationTime.now(), Progress.none());
         model = EarlyModelTrainer.addSections(model, data.train(), EarlyModelTrainer.Params.defaults());
         byte[] modelBytes = ModelFile.standard().toBytes(model);

@@ -293,6 +293,12 @@ public final class BenchCommand implements Runnable {
                 description = "length of the latency phase (default: ${DEFAULT-VALUE})")
         double latencySeconds;
 
+        @Option(
+                names = "--z-normalize",
+                description = "z-normalise each generated series over its whole length, as the UCR archive does "
+                        + "(a stream cannot: prefix values then carry the future; default: raw values)")
+        boolean zNormalize;
+
         @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
         long seed;
 
@@ -314,7 +320,8 @@ public final class BenchCommand implements Runnable {
             }
             PrintWriter err = cl.getErr();
             StreamBenchmark.Result r = StreamBenchmark.run(
-                    new StreamBenchmark.Settings(k, train, series, partitions, parallelism, latencySeconds, seed),
+                    new StreamBenchmark.Settings(
+                            k, train, series, partitions, parallelism, latencySeconds, seed, !zNormalize),
                     line -> {
                         err.println("bench stream: " + line);
                         err.flush();

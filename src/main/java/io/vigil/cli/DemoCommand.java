@@ -69,6 +69,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Generator seed (default: 1).")
     long seed;
 
+    @Option(
+            names = "--z-normalize",
+            description = "z-normalise each generated series over its whole length, as the UCR archive does; a real "
+                    + "stream cannot (prefix values then carry the future), so the demo streams raw values by default.")
+    boolean zNormalize;
+
     @Mixin
     TauOption tau;
 
@@ -208,7 +214,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
         }
-        return SyntheticData.generate(k, trainSize, series, seed);
+        return SyntheticData.generate(k, trainSize, series, seed, !zNormalize);
     }
 
     private static Map<String, Object> summary(StreamDemo.Result r, TrainTest tt, DecisionParams p) {
@@ -229,6 +235,7 @@ public final class DemoCommand implements Callable<Integer> {
         m.put("set", p.set().cliName());
         m.put("estimator", p.estimator().id());
         m.put("classifier", p.classifier().cliName());
+        m.put("rule", p.rule().cliName());
         m.put("duplicates", r.duplicates());
         m.put("missing", r.missing());
         m.put("mismatches", r.mismatches());

@@ -36,6 +36,12 @@ public final class EarlyReport {
     /** Mean decision time vs accuracy. */
     public static final String ACCURACY_PNG = "time-vs-accuracy.png";
 
+    /** Announced τ against empirical test reliability with exact 95 % binomial intervals. */
+    public static final String DIAGRAM_PNG = "reliability-diagram.png";
+
+    /** Harmonic mean of accuracy and earliness against τ. */
+    public static final String HM_PNG = "hm-vs-tau.png";
+
     private static final int WIDTH = 800;
     private static final int HEIGHT = 560;
 
@@ -49,12 +55,14 @@ public final class EarlyReport {
     public static void write(EarlyEvaluation.Result r, List<String> classNames, Path dir) throws IOException {
         Files.createDirectories(dir);
         writeCsv(r, classNames, dir.resolve(CSV));
-        Files.writeString(dir.resolve(MARKDOWN), markdown(r), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(MARKDOWN), markdown(r, true), StandardCharsets.UTF_8);
         System.setProperty("java.awt.headless", "true");
         plot(r, "reliability", EarlyEvaluation.TauResult::reliability, FixedTimeBaselines.Point::reliability)
                 .save(dir.resolve(RELIABILITY_PNG));
         plot(r, "accuracy", EarlyEvaluation.TauResult::accuracy, FixedTimeBaselines.Point::accuracy)
                 .save(dir.resolve(ACCURACY_PNG));
+        reliabilityDiagram(r).save(dir.resolve(DIAGRAM_PNG));
+        harmonicMeanPlot(r).save(dir.resolve(HM_PNG));
     }
 
     private static void writeCsv(EarlyEvaluation.Result r, List<String> classNames, Path file) throws IOException {
@@ -83,16 +91,22 @@ public final class EarlyReport {
         return s;
     }
 
-    /** The Markdown report text. */
+    /** The Markdown report text, without the list of report files (printed when no report is written). */
     public static String markdown(EarlyEvaluation.Result r) {
+        return markdown(r, false);
+    }
+
+    /** The Markdown report text; {@code withFiles} ends it with the files {@link #write} writes beside it. */
+    static String markdown(EarlyEvaluation.Result r, boolean withFiles) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Early classification: ").append(r.dataset()).append("\n\n");
         sb.append(String.format(
                 Locale.ROOT,
-                "%d test series of length d = %d. Set %s, estimator %s, classifier %s%s. "
+                "%d test series of length d = %d. Rule %s, set %s, estimator %s, classifier %s%s. "
                         + "Complete-series accuracy of the classifier: %.4f.%n%n",
                 r.testSize(),
                 r.length(),
+                r.params().rule().cliName(),
                 r.params().set().cliName(),
                 r.params().estimator().id(),
                 r.params().classifier().cliName(),
@@ -100,21 +114,28 @@ public final class EarlyReport {
                         ? ""
                         : ", class of interest " + r.params().classOfInterest(),
                 r.fullAccuracy()));
-        sb.append("| τ | reliability | accuracy | mean t | mean t/d | decided early | µs/sample | reliability ≥ τ |\n");
-        sb.append("|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
+        sb.append("| τ | threshold | certified | reliability (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
+                + "early | µs/sample | reliability ≥ τ |\n");
+        sb.append("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
         for (EarlyEvaluation.TauResult t : r.taus()) {
+            double[] ci = t.reliabilityInterval();
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s | %.4f | %.4f | %.1f | %.3f | %d / %d | %.2f | %s |%n",
+                    "| %s | %s | %s | %.4f (%.3f–%.3f) | %.4f | %.1f | %.3f | %.3f | %d / %d | %.2f | %s |%n",
                     t.tau(),
+                    Double.isNaN(t.threshold()) ? "t = d only" : String.format(Locale.ROOT, "%.4g", t.threshold()),
+                    t.calibrated() ? (t.certified() ? "yes" : "no") : "uncalibrated",
                     t.reliability(),
+                    ci[0],
+                    ci[1],
                     t.accuracy(),
                     t.meanT(),
                     t.meanFraction(),
+                    t.harmonicMean(),
                     t.decidedEarly(),
                     r.testSize(),
                     t.usPerSample(),
-                    t.reliability() >= t.tau() ? "yes" : "**no**"));
+                    t.reliability() >= t.tau() ? "yes" : (ci[1] < t.tau() ? "**no**" : "within error")));
         }
         if (!r.baselines().isEmpty()) {
             sb.append("\n## Fixed-time baselines\n\n");
@@ -132,13 +153,19 @@ public final class EarlyReport {
                         p.accuracy()));
             }
         }
-        sb.append("\nFiles: `")
-                .append(CSV)
-                .append("` (per series and τ), `")
-                .append(RELIABILITY_PNG)
-                .append("`, `")
-                .append(ACCURACY_PNG)
-                .append("`.\n");
+        if (withFiles) {
+            sb.append("\nFiles: `")
+                    .append(CSV)
+                    .append("` (per series and τ), `")
+                    .append(RELIABILITY_PNG)
+                    .append("`, `")
+                    .append(ACCURACY_PNG)
+                    .append("`, `")
+                    .append(DIAGRAM_PNG)
+                    .append("`, `")
+                    .append(HM_PNG)
+                    .append("`.\n");
+        }
         return sb.toString();
     }
 
@@ -180,6 +207,63 @@ public final class EarlyReport {
                         pts.stream().mapToDouble(FixedTimeBaselines.Point::t).toArray());
             }
         }
+        return new Chart(chart);
+    }
+
+    /** Announced τ (x) against empirical reliability (y) with its exact 95 % interval, and the diagonal. */
+    private static Chart reliabilityDiagram(EarlyEvaluation.Result r) {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(r.dataset() + ": announced vs empirical reliability ("
+                        + r.params().rule().cliName() + ")")
+                .xAxisTitle("announced τ")
+                .yAxisTitle("test reliability (early label = complete-series label)")
+                .build();
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        double[] x =
+                r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::tau).toArray();
+        double[] y = r.taus().stream()
+                .mapToDouble(EarlyEvaluation.TauResult::reliability)
+                .toArray();
+        double[] lo =
+                r.taus().stream().mapToDouble(t -> t.reliabilityInterval()[0]).toArray();
+        double[] hi =
+                r.taus().stream().mapToDouble(t -> t.reliabilityInterval()[1]).toArray();
+        XYSeries diag = chart.addSeries("reliability = τ", new double[] {0, 1}, new double[] {0, 1});
+        diag.setMarker(SeriesMarkers.NONE);
+        XYSeries s = chart.addSeries("empirical", x, y);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        XYSeries l = chart.addSeries("95 % interval, lower", x, lo);
+        l.setMarker(SeriesMarkers.TRIANGLE_UP);
+        l.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        XYSeries u = chart.addSeries("95 % interval, upper", x, hi);
+        u.setMarker(SeriesMarkers.TRIANGLE_DOWN);
+        u.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        return new Chart(chart);
+    }
+
+    /** τ (x) against the harmonic mean of accuracy and earliness (y). */
+    private static Chart harmonicMeanPlot(EarlyEvaluation.Result r) {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(r.dataset() + ": harmonic mean of accuracy and earliness vs τ")
+                .xAxisTitle("announced τ")
+                .yAxisTitle("HM = 2·acc·(1 − t/d) / (acc + 1 − t/d)")
+                .build();
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        XYSeries s = chart.addSeries(
+                "HM (" + r.params().rule().cliName() + ", "
+                        + r.params().classifier().cliName() + ")",
+                r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::tau).toArray(),
+                r.taus().stream()
+                        .mapToDouble(EarlyEvaluation.TauResult::harmonicMean)
+                        .toArray());
+        s.setMarker(SeriesMarkers.CIRCLE);
         return new Chart(chart);
     }
 
