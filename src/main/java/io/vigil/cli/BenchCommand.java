@@ -257,7 +257,7 @@ public final class BenchCommand implements Runnable {
             description = {
                 "In one process and one run: (a) raw Kafka produce/consume, (b) a pass-through Flink job Kafka->Kafka,",
                 "(c) the Vigil job, on the same pre-filled topic; then p50/p99 sample->decision latency of (c) fed at",
-                "50% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster."
+                "50%% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster."
             })
     static final class Stream implements Callable<Integer> {
         @CommandLine.Spec

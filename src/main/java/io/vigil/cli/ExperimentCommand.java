@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
         name = "experiment",
         mixinStandardHelpOptions = true,
         description = "Reproduce experiments of Parrish (2012).",
-        subcommands = {ExperimentCommand.Table33.class})
+        subcommands = {ExperimentCommand.Table33.class, ReliabilityExperimentCommand.class})
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -119,6 +119,10 @@ public final class ExperimentCommand implements Runnable {
                 if (threads < 1) {
                     throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
                 }
+                if (splits < 2) {
+                    throw new IllegalArgumentException(
+                            "--splits must be ≥ 2 (a standard error needs two), got " + splits);
+                }
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
@@ -198,8 +202,10 @@ public final class ExperimentCommand implements Runnable {
             } else {
                 stdout.printf(
                         Locale.ROOT,
-                        "mean over %d datasets: Vigil %.2f, thesis %.2f; wrote %s%n",
-                        results.size(),
+                        "mean over the %d datasets the thesis reports: Vigil %.2f, thesis %.2f; wrote %s%n",
+                        results.stream()
+                                .filter(r -> ThesisTable33.row(r.name()).isPresent())
+                                .count(),
                         report.vigilMeanOverThesisDatasets(),
                         report.thesisMean(),
                         out.resolve("table33.md"));

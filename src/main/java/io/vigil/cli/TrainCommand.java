@@ -15,6 +15,8 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -106,14 +108,21 @@ public final class TrainCommand implements Callable<Integer> {
         }
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
+        checkAgainstData(params, named);
+        warnDuplicates(named);
         long start = System.nanoTime();
         VigilModel model;
+        String stage = "select and fit LDG";
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
             model = Trainer.train(named, params, CreationTime.now(), progress);
+            stage = "fit the complete-series Gaussians";
             model = EarlyModelTrainer.addSections(model, named, earlyParams);
             if (calibration.enabled() && earlyParams.estimators().contains(EstimatorType.JOINT)) {
+                stage = "cross-fit the calibration";
                 model = CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress);
             }
+        } catch (OutOfMemoryError e) {
+            throw new IOException(memoryMessage(stage, named, earlyParams));
         }
         warnUncertified(model);
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -180,6 +189,95 @@ public final class TrainCommand implements Callable<Integer> {
         model.section(CalibrationSection.class).ifPresent(c -> o.put("calibration", CalibrationReport.json(model, c)));
         o.put("model", out.toString());
         return o;
+    }
+
+    /**
+     * One line for a memory shortfall: what needed the memory, roughly how much, and what helps. The dense
+     * complete-series Gaussians hold a few d×d matrices per estimator (covariance, factor, conditional tables).
+     */
+    static String memoryMessage(String stage, Dataset train, EarlyModelTrainer.Params p) {
+        long d = train.length();
+        long perMatrix = 8L * d * d;
+        long matrices =
+                3L * p.estimators().size() + (p.estimators().contains(EstimatorType.GMM) ? train.numClasses() : 0);
+        long need = perMatrix * Math.max(1, matrices);
+        long max = Runtime.getRuntime().maxMemory();
+        return String.format(
+                Locale.ROOT,
+                "not enough memory to %s of %s (%d series of length %d): the dense complete-series Gaussians need "
+                        + "about %d MB (%d MB per %d×%d matrix) and the JVM may use %d MB; run java -Xmx%dm -jar "
+                        + "vigil.jar train …, or store fewer Gaussians (--estimators joint)",
+                stage,
+                train.name(),
+                train.size(),
+                d,
+                need >> 20,
+                perMatrix >> 20,
+                d,
+                d,
+                max >> 20,
+                Math.max(512, (2 * need) >> 20));
+    }
+
+    /** Options that cannot fit this training set are usage errors (exit 2), named with both sizes. */
+    private void checkAgainstData(TrainParams p, Dataset train) {
+        int n = train.size();
+        String name = train.name();
+        if (p.neighbors().isPresent() && p.neighbors().getAsInt() > n) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--neighbors " + p.neighbors().getAsInt() + " exceeds the " + n + " training series of " + name);
+        }
+        if (p.qdaNeighbors().isPresent() && p.qdaNeighbors().getAsInt() > n) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--qda-neighbors " + p.qdaNeighbors().getAsInt() + " exceeds the " + n + " training series of "
+                            + name);
+        }
+        if (p.dims().isPresent() && p.dims().getAsInt() > train.length()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--dims " + p.dims().getAsInt() + " exceeds the series length " + train.length() + " of " + name);
+        }
+        p.cv().filter(c -> !c.isLeaveOneOut() && c.folds() > n).ifPresent(c -> {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--cv " + c.folds() + " needs at least " + c.folds() + " training series; " + name + " has " + n);
+        });
+        if (!p.neighborCv().isLeaveOneOut() && p.neighborCv().folds() > n) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--neighbor-cv " + p.neighborCv().folds() + " needs at least "
+                            + p.neighborCv().folds() + " training series; " + name + " has " + n);
+        }
+    }
+
+    /**
+     * Exact repeats of training series make leave-one-out scores optimistic (a left-out series keeps its twin), so
+     * training says so on stderr.
+     */
+    private void warnDuplicates(Dataset train) {
+        Map<List<Double>, Integer> first = new HashMap<>();
+        List<String> repeats = new ArrayList<>();
+        for (int i = 0; i < train.size(); i++) {
+            double[] x = train.series(i);
+            List<Double> key = new ArrayList<>(x.length + 1);
+            for (double v : x) {
+                key.add(v);
+            }
+            key.add((double) train.classOf(i));
+            Integer j = first.putIfAbsent(key, i);
+            if (j != null) {
+                repeats.add("series " + (i + 1) + " = series " + (j + 1));
+            }
+        }
+        if (!repeats.isEmpty()) {
+            spec.commandLine()
+                    .getErr()
+                    .println("vigil train: warning: " + repeats.size() + " training series repeat earlier ones exactly "
+                            + "(" + String.join(", ", repeats.subList(0, Math.min(5, repeats.size())))
+                            + (repeats.size() > 5 ? ", …" : "") + "); cross-validated scores are optimistic");
+        }
     }
 
     /** One line on stderr per standard τ the training set is too small to certify (method notes §5). */

@@ -9,6 +9,7 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.LinearSvmSection;
@@ -19,6 +20,7 @@ import io.vigil.reliability.DiagonalQuadraticDiscriminants;
 import io.vigil.reliability.Discriminants;
 import io.vigil.reliability.LinearDiscriminants;
 import io.vigil.reliability.PointClassifier;
+import io.vigil.reliability.probability.ClassProbability;
 import java.util.List;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
@@ -43,6 +45,12 @@ import org.ejml.data.DMatrixRMaj;
 public final class EarlyClassifier {
     /** k of {@link ClassifierKind#KNN}: the thesis's 3-NN (§3.4). */
     static final int KNN_K = 3;
+
+    /**
+     * Most doubles of the table of Cholesky factors of R_y(t) the probability rule precomputes for the joint
+     * estimator (d·ℓ(ℓ+1)/2 ≤ 2²⁴, 128 MB; d = 1,024, ℓ = 30 needs 3.8 MB); beyond it each sample factors R_y(t).
+     */
+    static final long MAX_FACTOR_TABLE_DOUBLES = 1L << 24;
 
     /** The label of a {@link Decision} while the decision must wait. */
     public static final int NO_DECISION = Decision.NO_DECISION;
@@ -133,7 +141,11 @@ public final class EarlyClassifier {
             this.classOfInterest = c;
         }
         PointClassifier points = knn == null ? null : y -> knn.predict(y, KNN_K);
-        this.rule = new ThresholdRule(params, thresholds, dims, numClasses, classOfInterest, length, points);
+        double[] factors = null;
+        if (params.rule() == DecisionRule.PROBABILITY && estimator instanceof JointGaussianEstimator joint) {
+            factors = factorTable(joint, length, dims);
+        }
+        this.rule = new ThresholdRule(params, thresholds, dims, numClasses, classOfInterest, length, points, factors);
     }
 
     /**
@@ -347,6 +359,25 @@ public final class EarlyClassifier {
             ws.quadratic.setClass(c, g.mean(c), g.variance(c), g.logPrior(c));
         }
         return ws.quadratic;
+    }
+
+    /**
+     * The lower Cholesky factors of R_y(t), t = 1..d−1, packed one after another: R_y(t) of the joint estimator does
+     * not depend on the observed values (method notes §3.1), so the probability rule factors it once per model
+     * instead of once per sample. Null when the table would exceed {@link #MAX_FACTOR_TABLE_DOUBLES}.
+     */
+    private static double[] factorTable(JointGaussianEstimator joint, int d, int ell) {
+        int size = SymmetricPacked.size(ell);
+        if ((long) d * size > MAX_FACTOR_TABLE_DOUBLES) {
+            return null;
+        }
+        double[] table = new double[d * size];
+        double[] packed = new double[size];
+        for (int t = 1; t < d; t++) {
+            joint.model().conditionalCovariance(t, packed);
+            ClassProbability.choleskyPacked(packed, 0, table, (t - 1) * size, ell);
+        }
+        return table;
     }
 
     /** The classifier's label at y: argmax_g f_g(y), or the 3-NN vote. */

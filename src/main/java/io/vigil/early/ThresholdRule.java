@@ -35,9 +35,12 @@ final class ThresholdRule {
     private final int length;
 
     private final PointClassifier points;
+    /** Cholesky factors of R_y(t) per t (joint estimator, probability rule), or null to factor per sample. */
+    private final double[] factors;
 
     /**
      * @param points the classifier by its labels at points, for classifiers without discriminants (k-NN), else null
+     * @param factors packed Cholesky factors of R_y(t), t = 1..d−1, or null
      */
     ThresholdRule(
             DecisionParams params,
@@ -46,8 +49,10 @@ final class ThresholdRule {
             int numClasses,
             int classOfInterest,
             int length,
-            PointClassifier points) {
+            PointClassifier points,
+            double[] factors) {
         this.points = points;
+        this.factors = factors;
         this.params = params;
         this.thresholds = thresholds;
         this.dims = dims;
@@ -221,11 +226,15 @@ final class ThresholdRule {
 
     private ClassProbability probability(Scratch s) {
         if (!s.probabilityReady) {
-            if (!s.packedReady) {
-                s.est.conditionalCovariance(s.state, s.packed);
-                s.packedReady = true;
+            if (factors != null) {
+                s.probability.setFactor(factors, (s.state.time() - 1) * SymmetricPacked.size(dims), s.scale * s.scale);
+            } else {
+                if (!s.packedReady) {
+                    s.est.conditionalCovariance(s.state, s.packed);
+                    s.packedReady = true;
+                }
+                s.probability.setCovariance(s.packed, s.scale * s.scale);
             }
-            s.probability.setCovariance(s.packed, s.scale * s.scale);
             if (s.f == null) {
                 s.probability.setClassifier(points, s.m, classOfInterest);
             } else {

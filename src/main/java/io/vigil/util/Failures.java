@@ -26,7 +26,10 @@ public final class Failures {
         Throwable root = rootCause(e);
         if (root != e) {
             String cause = ownMessage(root);
-            if (!own.contains(cause)) {
+            // A file-system cause already put in words by the wrapper ("cannot write model M: permission denied")
+            // adds only a path — often of a temporary file — so it is left out.
+            boolean said = root instanceof FileSystemException fs && own.contains(plainReason(fs));
+            if (!own.contains(cause) && !said) {
                 own = own + ": " + cause;
             }
         }
@@ -59,6 +62,12 @@ public final class Failures {
             return e instanceof IOException ? "I/O error (" + e.getClass().getSimpleName() + ")" : e.toString();
         }
         return m.strip();
+    }
+
+    private static String plainReason(FileSystemException e) {
+        String s = fileSystem(e);
+        int colon = s.lastIndexOf(": ");
+        return colon < 0 ? s : s.substring(colon + 2);
     }
 
     private static String fileSystem(FileSystemException e) {

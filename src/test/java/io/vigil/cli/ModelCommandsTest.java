@@ -187,6 +187,71 @@ class ModelCommandsTest {
         assertEquals(0, run("experiment", "table33", "--help").exit());
     }
 
+    /** Fixed values that cannot fit the training set are usage errors naming both sizes, before any training. */
+    @Test
+    void trainRejectsOptionsThatCannotFitTheData() {
+        String[] base = {
+            "train",
+            "--data",
+            data.toString(),
+            "--dataset",
+            "CBF",
+            "--out",
+            dir.resolve("x.json").toString()
+        };
+        for (String[] bad : new String[][] {
+            {"--neighbors", "1000"},
+            {"--qda-neighbors", "25"},
+            {"--cv", "100"},
+            {"--neighbor-cv", "30"},
+            {"--dims", "500"}
+        }) {
+            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(bad))
+                    .toArray(String[]::new);
+            Run r = run(args);
+            assertEquals(2, r.exit(), String.join(" ", bad) + ": " + r.err());
+            assertTrue(
+                    r.err().contains(bad[0])
+                            && (r.err().contains("24") || r.err().contains("128")),
+                    r.err());
+        }
+        assertTrue(java.nio.file.Files.notExists(dir.resolve("x.json")));
+    }
+
+    /** Exact repeats of training series are reported: they make leave-one-out scores optimistic. */
+    @Test
+    void trainWarnsAboutRepeatedSeries() throws IOException {
+        Path src = data.resolve("CBF/CBF_TRAIN.tsv");
+        Path dup = dir.resolve("dup/CBF/CBF_TRAIN.tsv");
+        java.nio.file.Files.createDirectories(dup.getParent());
+        List<String> lines = java.nio.file.Files.readAllLines(src);
+        List<String> withRepeats = new java.util.ArrayList<>(lines);
+        withRepeats.add(lines.get(0));
+        withRepeats.add(lines.get(3));
+        java.nio.file.Files.write(dup, withRepeats);
+        java.nio.file.Files.copy(data.resolve("CBF/CBF_TEST.tsv"), dir.resolve("dup/CBF/CBF_TEST.tsv"));
+        Run r = run(
+                "train",
+                "--data",
+                dir.resolve("dup").toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("dup.json").toString(),
+                "--gamma",
+                "0.3",
+                "--dims",
+                "2",
+                "--neighbors",
+                "4",
+                "--qda-neighbors",
+                "4",
+                "--no-calibration");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("2 training series repeat earlier ones exactly"), r.err());
+        assertTrue(r.err().contains("series 25 = series 1"), r.err());
+    }
+
     @Test
     void userValuesSkipTheirSearch() throws IOException {
         Path fixed = dir.resolve("fixed.json");

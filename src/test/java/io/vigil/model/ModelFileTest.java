@@ -169,6 +169,40 @@ class ModelFileTest {
                 "selection.scores.gamma.candidates has 2 values but selection.scores.gamma.accuracy has 1");
     }
 
+    /**
+     * save() never writes a file that does not read back as the model: a section whose codec writes what it cannot
+     * read stops the save with the target named, and neither the file nor a temporary file is left behind.
+     */
+    @Test
+    void aModelThatCannotBeReadBackIsNeverWritten(@TempDir Path tmp) throws IOException {
+        SectionCodec<Note> broken = new NoteCodec() {
+            @Override
+            public Note read(JsonNode payload, int version, ModelShape shape, String path) {
+                throw new IllegalArgumentException(path + ".values: written by a codec that cannot read it");
+            }
+        };
+        ModelFile file = new ModelFile(List.of(broken));
+        VigilModel m = TestModels.small(false).toBuilder()
+                .section(new Note(false, new double[TestModels.small(false).dims()]))
+                .build();
+        Path out = tmp.resolve("m.json");
+        IOException e = assertThrows(IOException.class, () -> file.save(m, out));
+        assertTrue(
+                e.getMessage().contains(out.toString()) && e.getMessage().contains("cannot be read back"),
+                e.getMessage());
+        try (var files = Files.list(tmp)) {
+            assertEquals(0, files.count(), "nothing written, no temporary file left");
+        }
+        Path notAFolder = tmp.resolve("plain-file");
+        Files.writeString(notAFolder, "x");
+        IOException f = assertThrows(IOException.class, () -> ModelFile.standard()
+                .save(TestModels.small(false), notAFolder.resolve("m.json")));
+        assertTrue(
+                f.getMessage().contains("is a file, not a folder")
+                        && !f.getMessage().contains(".tmp"),
+                f.getMessage());
+    }
+
     @Test
     void unknownRequiredSectionIsRejectedAndUnknownOptionalSectionSkipped() throws IOException {
         ModelFile extended = new ModelFile(List.of(new NoteCodec()));
@@ -277,7 +311,7 @@ class ModelFileTest {
         }
     }
 
-    static final class NoteCodec implements SectionCodec<Note> {
+    static class NoteCodec implements SectionCodec<Note> {
         @Override
         public String name() {
             return "note";

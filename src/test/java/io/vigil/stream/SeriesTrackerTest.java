@@ -6,8 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyFixtures;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
+import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.early.calibrate.CrossFitCalibrator;
+import io.vigil.model.VigilModel;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.util.Progress;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -78,6 +88,43 @@ class SeriesTrackerTest {
             assertTrue(r.reliability >= StreamFixtures.PARAMS.tau() - 1e-3 || !r.early, "reliability " + r.reliability);
         }
         assertTrue(out.deadLetters.isEmpty());
+    }
+
+    /**
+     * The probability rule (thesis eq. 5.1) on a cross-fitted, calibrated model gives in the stream exactly the
+     * decisions and times of the offline replay — its quasi-Monte-Carlo signs come from the series itself, not from
+     * the path it arrives by — and every reported reliability is at least τ; with local QDA and with k-NN.
+     */
+    @Test
+    void probabilityRuleStreamsTheOfflineDecisions() {
+        VigilModel calibrated = CrossFitCalibrator.calibrate(
+                EarlyFixtures.CBF_MODEL,
+                EarlyFixtures.CBF.train(),
+                EarlyModelTrainer.Params.defaults(),
+                CalibrationParams.defaults(1L).withFoldsAndDelta(4, 0.1),
+                Progress.none());
+        for (ClassifierKind kind : List.of(ClassifierKind.LOCAL_QDA, ClassifierKind.KNN)) {
+            DecisionParams p = DecisionParams.defaults()
+                    .withRule(DecisionRule.PROBABILITY)
+                    .withClassifier(kind)
+                    .withTau(0.8);
+            EarlyClassifier c = EarlyClassifier.of(calibrated, p);
+            SeriesTracker t = new SeriesTracker(c, SETTINGS, "model-id", TAG);
+            SeriesTracker.Workspace w = t.newWorkspace();
+            List<SeriesDecision> offline = EarlyReplay.replay(c, StreamFixtures.TEST);
+            for (int i = 0; i < StreamFixtures.TEST.size(); i++) {
+                out.decisions.clear();
+                SeriesSession cur = null;
+                for (SampleEvent e : StreamFixtures.events(i, 0)) {
+                    cur = t.onSample(cur, e, 0L, out, w);
+                }
+                assertEquals(1, out.decisions.size(), kind + ", series " + i);
+                DecisionRecord r = out.decisions.get(0);
+                assertEquals(c.classNames().get(offline.get(i).label()), r.label, kind + ", series " + i);
+                assertEquals(offline.get(i).t(), r.t, kind + ", series " + i);
+                assertTrue(r.reliability >= 0.8, kind + ", series " + i + ": reliability " + r.reliability);
+            }
+        }
     }
 
     @Test

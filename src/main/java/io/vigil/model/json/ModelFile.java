@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vigil.model.ModelSection;
 import io.vigil.model.ModelShape;
 import io.vigil.model.VigilModel;
+import io.vigil.util.Failures;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -102,12 +103,33 @@ public final class ModelFile {
         return new ModelFile(ModelSections.all());
     }
 
-    /** Writes the model atomically (temporary file in the same folder, then rename). */
+    /**
+     * Writes the model atomically (temporary file in the same folder, then rename), after checking that the bytes
+     * read back as this very model — a file no command could load is never written.
+     *
+     * @throws IOException naming {@code file} (not the temporary file) and the reason
+     */
     public void save(VigilModel model, Path file) throws IOException {
         byte[] bytes = toBytes(model);
+        VigilModel back;
+        try {
+            back = read(bytes, file.toString());
+        } catch (ModelFormatException e) {
+            throw new IOException(
+                    "the trained model cannot be read back, so " + file + " was not written: " + e.getMessage(), e);
+        }
+        if (!back.equals(model)) {
+            throw new IOException("the trained model does not read back as written, so " + file + " was not written");
+        }
         Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
+        try {
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new IOException("cannot write model " + file + ": " + e.getFile() + " is a file, not a folder");
+        } catch (IOException e) {
+            throw new IOException("cannot write model " + file + ": " + Failures.describe(e), e);
         }
         // A sibling temporary file with ordinary permissions (createTempFile would make it owner-only).
         Path tmp = (dir == null ? Path.of(".") : dir)
@@ -120,9 +142,25 @@ public final class ModelFile {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
+        } catch (IOException e) {
+            String reason = e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+                    ? fs.getReason()
+                    : Failures.describe(e).replace(tmp.toString(), "").replaceFirst("^: ", "");
+            throw new IOException("cannot write model " + file + ": " + plain(e, reason), e);
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /** A file-system failure in plain words (the JDK's messages are often only a path). */
+    private static String plain(IOException e, String reason) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "the folder does not exist";
+        }
+        return reason == null || reason.isBlank() ? e.getClass().getSimpleName() : reason;
     }
 
     /** Loads and fully validates a model file. */

@@ -38,8 +38,15 @@ public final class ClassProbability {
     private final int dim;
     private final int maxClasses;
     private final GaussianPoints points;
-    /** Lower Cholesky factor of the scaled covariance, row-major ℓ×ℓ. */
-    private final double[] factor;
+    /** The lower Cholesky factor L of R, packed by rows (row i: L_i0..L_ii), from {@link #setCovariance}. */
+    private final double[] ownFactor;
+
+    /** Where the factor in use lives: {@link #ownFactor} or a caller's table ({@link #setFactor}). */
+    private double[] factor;
+
+    private int factorOffset;
+    /** √scale: the factor of scale·R is √scale·L. */
+    private double factorScale = 1.0;
 
     private final double[][] grad;
     private final double[][] curv;
@@ -72,7 +79,8 @@ public final class ClassProbability {
         this.dim = dim;
         this.maxClasses = maxClasses;
         this.points = GaussianPoints.of(dim, pointCount);
-        this.factor = new double[dim * dim];
+        this.ownFactor = new double[dim * (dim + 1) / 2];
+        this.factor = ownFactor;
         this.grad = new double[maxClasses][dim];
         this.curv = new double[maxClasses][dim];
         this.value = new double[maxClasses];
@@ -113,30 +121,63 @@ public final class ClassProbability {
             throw new IllegalArgumentException(
                     "packed covariance has " + packed.length + " values, need " + dim * (dim + 1) / 2);
         }
-        double maxDiag = 0;
-        for (int i = 0; i < dim; i++) {
-            maxDiag = Math.max(maxDiag, packed[i * (i + 1) / 2 + i]);
+        choleskyPacked(packed, 0, ownFactor, 0, dim);
+        factor = ownFactor;
+        factorOffset = 0;
+        factorScale = Math.sqrt(scale);
+        factored = true;
+    }
+
+    /**
+     * Uses a lower Cholesky factor computed beforehand ({@link #choleskyPacked}), e.g. one of a table of the
+     * value-independent R_y(t) of the joint estimator, so that no sample pays for a factorisation. The table is
+     * read, not copied: it must not change while in use.
+     *
+     * @param table packed lower factors
+     * @param offset where this factor starts in {@code table}
+     * @param scale the variance inflation of R (the factor used is √scale·L)
+     */
+    public void setFactor(double[] table, int offset, double scale) {
+        if (!(scale >= 0 && Double.isFinite(scale))) {
+            throw new IllegalArgumentException("covariance scale must be finite and ≥ 0, got " + scale);
         }
-        double floor = PIVOT_TOLERANCE * maxDiag * scale;
-        for (int i = 0; i < dim; i++) {
+        if (offset < 0 || offset + dim * (dim + 1) / 2 > table.length) {
+            throw new IllegalArgumentException("a factor at offset " + offset + " does not fit a table of "
+                    + table.length + " values (ℓ = " + dim + ")");
+        }
+        factor = table;
+        factorOffset = offset;
+        factorScale = Math.sqrt(scale);
+        factored = true;
+    }
+
+    /**
+     * The lower Cholesky factor of a packed symmetric positive semi-definite matrix, packed by rows, with pivots
+     * below {@link #PIVOT_TOLERANCE} of the largest diagonal entry dropped (their columns set to zero): the factor of
+     * a nearby matrix of the same rank, which is all a sampler of N(0, R) needs.
+     */
+    public static void choleskyPacked(double[] packed, int in, double[] out, int at, int n) {
+        double maxDiag = 0;
+        for (int i = 0; i < n; i++) {
+            maxDiag = Math.max(maxDiag, packed[in + i * (i + 1) / 2 + i]);
+        }
+        double floor = PIVOT_TOLERANCE * maxDiag;
+        for (int i = 0; i < n; i++) {
             int ri = i * (i + 1) / 2;
             for (int j = 0; j <= i; j++) {
-                double s = scale * packed[ri + j];
+                int rj = j * (j + 1) / 2;
+                double s = packed[in + ri + j];
                 for (int k = 0; k < j; k++) {
-                    s -= factor[i * dim + k] * factor[j * dim + k];
+                    s -= out[at + ri + k] * out[at + rj + k];
                 }
                 if (i == j) {
-                    factor[i * dim + i] = s > floor ? Math.sqrt(s) : 0.0;
+                    out[at + ri + i] = s > floor ? Math.sqrt(s) : 0.0;
                 } else {
-                    double pivot = factor[j * dim + j];
-                    factor[i * dim + j] = pivot > 0 ? s / pivot : 0.0;
+                    double pivot = out[at + rj + j];
+                    out[at + ri + j] = pivot > 0 ? s / pivot : 0.0;
                 }
             }
-            for (int j = i + 1; j < dim; j++) {
-                factor[i * dim + j] = 0.0;
-            }
         }
-        factored = true;
     }
 
     /**
@@ -315,23 +356,28 @@ public final class ClassProbability {
         }
     }
 
-    /** Whether c beats every competitor at draw j: u = L(σ ⊙ z_j). */
+    /** Whether c beats every competitor at draw j: u = √scale·L(σ ⊙ z_j). */
     private boolean wins(int j) {
         double[] z = points.data();
         int base = j * dim;
+        double[] w = point;
+        for (int k = 0; k < dim; k++) {
+            w[k] = factorScale * signedZ[k] * z[base + k];
+        }
+        double[] l = factor;
         for (int i = 0; i < dim; i++) {
+            int row = factorOffset + i * (i + 1) / 2;
             double s = 0;
-            int row = i * dim;
             for (int k = 0; k <= i; k++) {
-                s += factor[row + k] * signedZ[k] * z[base + k];
+                s += l[row + k] * w[k];
             }
             u[i] = s;
         }
         if (pointClassifier != null) {
             for (int i = 0; i < dim; i++) {
-                point[i] = center[i] + u[i];
+                w[i] = center[i] + u[i];
             }
-            return pointClassifier.classify(point) == guess;
+            return pointClassifier.classify(w) == guess;
         }
         for (int k = 0; k < numClasses - 1; k++) {
             int h = order[k];
@@ -349,7 +395,7 @@ public final class ClassProbability {
         return true;
     }
 
-    /** Two classes, linear: P = Φ(a / ‖Lᵀb‖). */
+    /** Two classes, linear: P = Φ(a / ‖Lᵀb‖) (L the scaled factor). */
     private double exactTwoClassLinear() {
         int h = order[0];
         double[] b = diffGrad[h];
@@ -357,10 +403,11 @@ public final class ClassProbability {
         for (int k = 0; k < dim; k++) {
             double s = 0;
             for (int i = k; i < dim; i++) {
-                s += factor[i * dim + k] * b[i];
+                s += factor[factorOffset + i * (i + 1) / 2 + k] * b[i];
             }
             ss += s * s;
         }
+        ss *= factorScale * factorScale;
         double a = diffConst[h];
         if (ss == 0) {
             return a >= 0 ? 1.0 : 0.0;
@@ -373,7 +420,7 @@ public final class ClassProbability {
      * the event is their intersection; P sums Φ over its intervals.
      */
     private double exactOneDimensional() {
-        double s = factor[0];
+        double s = factorScale * factor[factorOffset];
         int count = 1;
         intervals[0] = Double.NEGATIVE_INFINITY;
         intervals[1] = Double.POSITIVE_INFINITY;

@@ -1,0 +1,112 @@
+package io.vigil.cli;
+
+import io.vigil.data.DatasetFiles;
+import io.vigil.data.ReadOptions;
+import io.vigil.data.TrainTest;
+import io.vigil.experiment.ReliabilityExperiment;
+import io.vigil.experiment.ReliabilityReport;
+import io.vigil.util.Progress;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vigil experiment reliability}: the issue-11 benchmark on the standard splits of every dataset under
+ * {@code --data} (or those named): operating point vs TEASER, reliability per τ, coverage before/after calibration.
+ */
+@Command(
+        name = "reliability",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Train with the defaults (cross-fitted calibration, operating point on training data), evaluate the",
+            "standard test split at the operating point and at each tau, and write reliability.md/.csv."
+        })
+public final class ReliabilityExperimentCommand implements Callable<Integer> {
+    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
+    Path dataDir;
+
+    @Option(
+            names = "--datasets",
+            split = ",",
+            paramLabel = "NAME",
+            description = "Comma-separated datasets (default: every dataset directory under --data).")
+    List<String> datasets;
+
+    @Option(
+            names = "--taus",
+            split = ",",
+            paramLabel = "T",
+            defaultValue = "0.5,0.8,0.9,0.95,0.99",
+            description = "Announced reliabilities to check (default: ${DEFAULT-VALUE}).")
+    List<Double> taus;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
+    Path out;
+
+    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        for (double t : taus) {
+            if (!(t > 0 && t < 1)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--taus values must lie in (0, 1)");
+            }
+        }
+        List<String> names = datasets != null ? datasets : allDatasets(dataDir);
+        if (names.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
+        }
+        List<ReliabilityExperiment.Row> rows = new ArrayList<>();
+        try (Progress progress = Progress.bar("reliability", 3L * names.size(), !json)) {
+            for (String name : names) {
+                TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                rows.add(ReliabilityExperiment.run(tt, taus, seed, progress));
+            }
+        }
+        ReliabilityReport.write(rows, taus, out);
+        ReliabilityExperiment.Summary s = ReliabilityExperiment.summarise(rows);
+        PrintWriter o = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("datasets", names);
+            m.put("compared_with_teaser", s.compared());
+            m.put("wins", s.wins());
+            m.put("mean_harmonic_mean", s.meanHm());
+            m.put("mean_teaser_harmonic_mean", s.meanTeaserHm());
+            m.put("significantly_below_tau", s.shortfalls());
+            m.put("report", out.resolve(ReliabilityReport.MARKDOWN).toString());
+            o.println(Json.line(m));
+        } else {
+            o.print(ReliabilityReport.markdown(rows, taus));
+            o.println("wrote " + out.resolve(ReliabilityReport.MARKDOWN) + " and " + ReliabilityReport.CSV);
+        }
+        o.flush();
+        return 0;
+    }
+
+    private static List<String> allDatasets(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
+        }
+    }
+}
