@@ -1,5 +1,6 @@
 package io.vigil.gauss;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
@@ -24,10 +25,11 @@ import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
  * in {@link #fitInfo()}. If even ρ = 1e-2 fails, {@link CovarianceFitException} reports why.
  *
  * <p>Storage: x̄ and D (d doubles each) and the strict lower triangle of L packed by rows, entry (s, t)
- * for t &lt; s at {@code s(s−1)/2 + t} — d(d−1)/2 doubles (4.2 MB at d = 1,024).
+ * for t &lt; s at {@code s(s−1)/2 + t} — d(d−1)/2 doubles (4.2 MB at d = 1,024). This is the {@link
+ * CovarianceForm#DENSE} form; {@link LowRankGaussian} holds the same shrinkage estimate in O(d·n).
  */
-public final class JointGaussian {
-    /** Largest series length: a dense d×d covariance must fit one Java array. */
+public final class JointGaussian implements SeriesGaussian {
+    /** Largest series length of the dense form: a dense d×d covariance must fit one Java array. */
     public static final int MAX_LENGTH = 46_340;
 
     /**
@@ -261,12 +263,17 @@ public final class JointGaussian {
         }
     }
 
-    /** Series length d. */
+    @Override
     public int length() {
         return length;
     }
 
-    /** The mean x̄ (copy). */
+    @Override
+    public CovarianceForm form() {
+        return CovarianceForm.DENSE;
+    }
+
+    @Override
     public double[] mean() {
         return mean.clone();
     }
@@ -290,17 +297,17 @@ public final class JointGaussian {
         return strictLower.clone();
     }
 
-    /** D: the innovation variances Var(x_t | x_1..x_{t−1}) (copy). */
+    @Override
     public double[] innovationVariances() {
         return diag.clone();
     }
 
-    /** Shrinkage, ridge and note of the fit. */
+    @Override
     public FitInfo fitInfo() {
         return fitInfo;
     }
 
-    /** log det Σ = Σ_t log D_t. */
+    @Override
     public double logDeterminant() {
         double s = 0.0;
         for (double v : diag) {
@@ -310,6 +317,7 @@ public final class JointGaussian {
     }
 
     /** Σ = L D Lᵀ reconstructed densely (new d×d matrix; O(d³), for tests and reports). */
+    @Override
     public DMatrixRMaj covariance() {
         int d = length;
         DMatrixRMaj l = unitLower();
@@ -325,6 +333,22 @@ public final class JointGaussian {
             }
         }
         return out;
+    }
+
+    /** True when mean, L, D and the fit record are bit-identical (what a save → load round trip keeps). */
+    public boolean sameFactors(JointGaussian o) {
+        return Arrays.equals(o.mean, mean)
+                && Arrays.equals(o.diag, diag)
+                && Arrays.equals(o.strictLower, strictLower)
+                && o.fitInfo.equals(fitInfo);
+    }
+
+    /** The same factors with another mean and fit record (the mixture's pooled fallback for a class). */
+    JointGaussian withMean(double[] classMean, FitInfo info) {
+        if (classMean.length != length) {
+            throw new IllegalArgumentException("mean has length " + classMean.length + " but d = " + length);
+        }
+        return new JointGaussian(classMean.clone(), strictLower, diag, Objects.requireNonNull(info, "info"));
     }
 
     /** The same factors with another fit record (e.g. a fallback note added by the mixture fit). */

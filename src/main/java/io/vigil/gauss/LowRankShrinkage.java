@@ -1,0 +1,237 @@
+package io.vigil.gauss;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+
+/**
+ * The shrinkage covariance of {@link ShrinkageCovariance} — Σ̂ = (1 − δ)S + δμI, S the maximum-likelihood sample
+ * covariance of n series of length d, μ = tr(S)/d, δ by Ledoit–Wolf, OAS, a fixed value or none — computed without
+ * any d×d matrix, as the identity-plus-low-rank form Σ̂ = a·I + U Uᵀ with
+ *
+ * <pre>
+ *   a = δμ,   U = √((1 − δ)/n) · X_cᵀ   (d×n; X_c the n×d centred series, rank ≤ n − 1),     (1)
+ * </pre>
+ *
+ * which is exact because S = X_cᵀX_c/n. Every scalar the intensity formulas need comes from the n×n Gram matrix
+ * G = X_c X_cᵀ = W Λ Wᵀ (O(n²d) to form, O(n³) to decompose). Write X_c = Y Vᵀ with Y = W Λ^{1/2} (n×n) and V
+ * (d×n) with orthonormal columns on the data span; then S = V (Λ/n) Vᵀ and, because V preserves Frobenius norms,
+ *
+ * <pre>
+ *   tr S = tr G / n,   ‖S‖²_F = ‖G‖²_F / n²,                                                   (2)
+ *   ‖S − μI‖²_F = Σ_{i ≤ m} (λ_i/n − μ)² + (d − m)·μ²,   m = min(n, d), λ_1 ≥ … ≥ λ_n,          (3)
+ *   ‖r_k r_kᵀ − S‖²_F = ‖y_k y_kᵀ − Λ/n‖²_F,   r_k = V y_k the k-th centred series,              (4)
+ * </pre>
+ *
+ * the last d − m eigenvalues of S being exactly 0. (3) and (4) are sums of squares, as in the dense estimator, so
+ * nothing cancels; Ledoit &amp; Wolf's b̄² = n⁻² Σ_k (4) costs O(n³). The intensities are then the dense estimator's
+ * formulas verbatim (see {@link ShrinkageCovariance}). With {@code none} (δ = 0) and n ≤ d the result is the
+ * singular sample covariance (a = 0); {@link LowRankGaussian#fit} then adds the same ridge ladder as the dense fit.
+ * With δ = 1 the low-rank term vanishes (r = 0). Memory O(nd + n²).
+ */
+final class LowRankShrinkage {
+    private LowRankShrinkage() {}
+
+    /**
+     * Mean, a, U and the shrinkage record.
+     *
+     * @param mean x̄ (length d)
+     * @param identityScale a = δμ ≥ 0
+     * @param factor U, d×r row-major (row t = u_tᵀ)
+     * @param rank r (n, or 0 when δ = 1)
+     * @param shrinkage what the estimate did
+     */
+    record Estimate(double[] mean, double identityScale, double[] factor, int rank, Shrinkage shrinkage) {}
+
+    /**
+     * Estimates mean and the identity-plus-low-rank shrinkage covariance (1).
+     *
+     * @param rows n ≥ 2 series of equal length d ≥ 1, finite; not modified
+     * @throws IllegalArgumentException on fewer than 2 rows, ragged rows or non-finite values
+     * @throws CovarianceFitException when every row is identical
+     */
+    static Estimate estimate(double[][] rows, ShrinkageParams params) {
+        Objects.requireNonNull(params, "params");
+        int n = rows.length;
+        if (n < 2) {
+            throw new IllegalArgumentException("a covariance estimate needs at least 2 series, got " + n);
+        }
+        int d = rows[0].length;
+        if (d < 1) {
+            throw new IllegalArgumentException("series have length 0");
+        }
+        if ((long) n * d > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(n + " series of length " + d + " exceed one Java array");
+        }
+        // Mean by Welford's update, the same arithmetic as MomentAccumulator (so both forms share x̄ bit for bit).
+        double[] mean = new double[d];
+        for (int k = 0; k < n; k++) {
+            double[] x = rows[k];
+            if (x.length != d) {
+                throw new IllegalArgumentException(
+                        "series " + k + " has length " + x.length + " but series 0 has length " + d);
+            }
+            double invN = 1.0 / (k + 1);
+            for (int i = 0; i < d; i++) {
+                if (!Double.isFinite(x[i])) {
+                    throw new IllegalArgumentException("vector element " + i + " is not finite: " + x[i]);
+                }
+                mean[i] += (x[i] - mean[i]) * invN;
+            }
+        }
+        double[] centred = new double[n * d]; // X_c, n×d row-major
+        for (int k = 0; k < n; k++) {
+            double[] x = rows[k];
+            int off = k * d;
+            for (int i = 0; i < d; i++) {
+                centred[off + i] = x[i] - mean[i];
+            }
+        }
+        DMatrixRMaj gram = gram(centred, n, d);
+        double traceG = 0.0;
+        double frobG = 0.0;
+        for (int k = 0; k < n; k++) {
+            traceG += gram.data[k * n + k];
+        }
+        for (double v : gram.data) {
+            frobG += v * v;
+        }
+        double trace = traceG / n;
+        double mu = trace / d;
+        if (!(mu > 0.0)) {
+            throw new CovarianceFitException(
+                    "all " + n + " series are identical: the sample covariance is zero, nothing to shrink toward");
+        }
+        double traceSq = frobG / ((double) n * n);
+        Spectrum spec = Spectrum.of(gram);
+        int m = Math.min(n, d);
+        double dist2 = (double) (d - m) * mu * mu;
+        for (int i = 0; i < m; i++) {
+            double v = spec.values[i] / n - mu;
+            dist2 += v * v;
+        }
+        double delta =
+                switch (params.method()) {
+                    case LEDOIT_WOLF -> ledoitWolfIntensity(spec, n, dist2);
+                    case OAS -> oasIntensity(trace, traceSq, dist2, n, d);
+                    case FIXED -> params.intensity();
+                    case NONE -> 0.0;
+                };
+        double a = delta * mu;
+        int rank = delta == 1.0 ? 0 : n;
+        double c = Math.sqrt((1.0 - delta) / n);
+        double[] factor = new double[d * rank];
+        if (rank > 0) {
+            for (int k = 0; k < n; k++) {
+                int off = k * d;
+                for (int t = 0; t < d; t++) {
+                    factor[t * n + k] = c * centred[off + t];
+                }
+            }
+        }
+        Shrinkage info = new Shrinkage(params.method(), ShrinkageTarget.SCALED_IDENTITY, mu, delta, n);
+        return new Estimate(mean, a, factor, rank, info);
+    }
+
+    /** G = X_c X_cᵀ, lower triangle by four-way unrolled dot products, mirrored (exactly symmetric). */
+    private static DMatrixRMaj gram(double[] x, int n, int d) {
+        DMatrixRMaj g = new DMatrixRMaj(n, n);
+        for (int k = 0; k < n; k++) {
+            int ok = k * d;
+            for (int j = 0; j <= k; j++) {
+                int oj = j * d;
+                double s0 = 0.0;
+                double s1 = 0.0;
+                double s2 = 0.0;
+                double s3 = 0.0;
+                int i = 0;
+                for (; i + 3 < d; i += 4) {
+                    s0 += x[ok + i] * x[oj + i];
+                    s1 += x[ok + i + 1] * x[oj + i + 1];
+                    s2 += x[ok + i + 2] * x[oj + i + 2];
+                    s3 += x[ok + i + 3] * x[oj + i + 3];
+                }
+                for (; i < d; i++) {
+                    s0 += x[ok + i] * x[oj + i];
+                }
+                double s = (s0 + s1) + (s2 + s3);
+                g.data[k * n + j] = s;
+                g.data[j * n + k] = s;
+            }
+        }
+        return g;
+    }
+
+    /** Ledoit–Wolf δ = min(b̄², d̂²)/d̂² with b̄² = n⁻² Σ_k ‖y_k y_kᵀ − Λ/n‖²_F (4). */
+    private static double ledoitWolfIntensity(Spectrum spec, int n, double dist2) {
+        if (dist2 == 0.0) {
+            return 0.0;
+        }
+        double[] lambdaOverN = new double[n];
+        for (int i = 0; i < n; i++) {
+            lambdaOverN[i] = spec.values[i] / n;
+        }
+        double[] y = new double[n];
+        double sum = 0.0;
+        for (int k = 0; k < n; k++) {
+            for (int i = 0; i < n; i++) {
+                y[i] = spec.vectors.data[k * n + i] * Math.sqrt(spec.values[i]);
+            }
+            double rowSum = 0.0;
+            for (int i = 0; i < n; i++) {
+                double yi = y[i];
+                double off = 0.0;
+                for (int j = 0; j < i; j++) {
+                    double v = yi * y[j];
+                    off += v * v;
+                }
+                double v = yi * yi - lambdaOverN[i];
+                rowSum += 2.0 * off + v * v;
+            }
+            sum += rowSum;
+        }
+        double bbar2 = sum / ((double) n * n);
+        return Math.min(bbar2, dist2) / dist2;
+    }
+
+    /** OAS δ (Chen et al. 2010, eq. 23), as {@link ShrinkageCovariance} with the traces from (2) and (3). */
+    private static double oasIntensity(double trace, double traceSq, double dist2, int n, int d) {
+        if (dist2 == 0.0) {
+            return 0.0;
+        }
+        double p = d;
+        double num = (1.0 - 2.0 / p) * traceSq + trace * trace;
+        double den = (n + 1.0 - 2.0 / p) * dist2;
+        return Math.min(1.0, Math.max(0.0, num / den));
+    }
+
+    /** Eigenvalues (descending, clamped at 0: G is positive semidefinite) and eigenvectors (columns) of G. */
+    private record Spectrum(double[] values, DMatrixRMaj vectors) {
+        static Spectrum of(DMatrixRMaj g) {
+            int n = g.numRows;
+            EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, true, true);
+            if (!eig.decompose(g.copy())) {
+                throw new CovarianceFitException("eigendecomposition of the " + n + "×" + n + " Gram matrix failed");
+            }
+            Integer[] order = new Integer[n];
+            double[] raw = new double[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+                raw[i] = eig.getEigenvalue(i).real;
+            }
+            Arrays.sort(order, (p, q) -> Double.compare(raw[q], raw[p]));
+            double[] values = new double[n];
+            DMatrixRMaj vectors = new DMatrixRMaj(n, n);
+            for (int c = 0; c < n; c++) {
+                values[c] = Math.max(0.0, raw[order[c]]);
+                DMatrixRMaj v = eig.getEigenVector(order[c]);
+                for (int k = 0; k < n; k++) {
+                    vectors.data[k * n + c] = v.data[k];
+                }
+            }
+            return new Spectrum(values, vectors);
+        }
+    }
+}
