@@ -5,6 +5,7 @@ import io.vigil.early.ClassifierKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.ShrinkageParams;
@@ -36,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * the conditional mean and R_y(t), local QDA's class Gaussians around m_y, the τ-set and the guess-and-check
  * rule — one {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
  * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
- * org.openjdk.jmh.Main EarlyDecisionBenchmark}.
+ * org.openjdk.jmh.Main EarlyDecisionBenchmark}; long series (issue 13) with {@code -p length=20000 -p
+ * covariance=low-rank} (the dense form needs d×d matrices).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -47,7 +49,6 @@ import org.openjdk.jmh.annotations.Warmup;
         value = 1,
         jvmArgs = {"-Xmx4g"})
 public class EarlyDecisionBenchmark {
-    private static final int TRAIN = 1000;
     private static final int TEST = 50;
     private static final int CLASSES = 10;
     private static final int ELL = 30;
@@ -55,6 +56,14 @@ public class EarlyDecisionBenchmark {
     /** Series length d. */
     @Param({"128", "1024"})
     public int length;
+
+    /** Training series n. */
+    @Param({"1000"})
+    public int train;
+
+    /** Covariance form of the complete-series Gaussian (dense LDLᵀ or scaled identity + low rank). */
+    @Param({"dense"})
+    public String covariance;
 
     /** The τ-set construction. */
     @Param({"nb-quadratic"})
@@ -73,28 +82,33 @@ public class EarlyDecisionBenchmark {
     /** Trains the model (fixed LDG/QDA parameters, no search) on synthetic data. */
     @Setup
     public void setUp() {
-        SyntheticData data = SyntheticData.generate(TRAIN + TEST, length, CLASSES, 2012);
+        SyntheticData data = SyntheticData.generate(train + TEST, length, CLASSES, 2012);
         List<String> names = new ArrayList<>();
         for (int g = 0; g < CLASSES; g++) {
             names.add(Integer.toString(g));
         }
-        double[][] trainRows = new double[TRAIN][];
-        int[] trainY = new int[TRAIN];
-        System.arraycopy(data.x(), 0, trainRows, 0, TRAIN);
-        System.arraycopy(data.y(), 0, trainY, 0, TRAIN);
-        Dataset train = Dataset.of("bench", trainRows, trainY, names);
+        double[][] trainRows = new double[train][];
+        int[] trainY = new int[train];
+        System.arraycopy(data.x(), 0, trainRows, 0, train);
+        System.arraycopy(data.y(), 0, trainY, 0, train);
+        Dataset trainSet = Dataset.of("bench", trainRows, trainY, names);
         series = new double[TEST][];
-        System.arraycopy(data.x(), TRAIN, series, 0, TEST);
+        System.arraycopy(data.x(), train, series, 0, TEST);
         TrainParams p = TrainParams.defaults()
                 .withGamma(0.5)
                 .withDims(ELL)
                 .withNeighbors(32)
                 .withQdaNeighbors(32);
-        VigilModel model = Trainer.train(train, p, Instant.EPOCH, Progress.none());
+        VigilModel model = Trainer.train(trainSet, p, Instant.EPOCH, Progress.none());
         model = EarlyModelTrainer.addSections(
                 model,
-                train,
-                new EarlyModelTrainer.Params(ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), 1.0, 1L));
+                trainSet,
+                new EarlyModelTrainer.Params(
+                        ShrinkageParams.defaults(),
+                        CovarianceForm.fromId(covariance),
+                        EnumSet.of(EstimatorType.JOINT),
+                        1.0,
+                        1L));
         classifier = EarlyClassifier.of(
                 model,
                 DecisionParams.defaults()

@@ -7,8 +7,8 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * A complete-series Gaussian X ~ N(x̄, Σ) (thesis eqs. 5.19–5.20) with Σ = a·I + U Uᵀ, U of size d×r: exactly the
- * shrinkage estimate of n series toward a scaled identity, a = δμ, U = √((1 − δ)/n)·X_cᵀ with r = n
- * ({@link LowRankShrinkage}; rank n − 1, as the centred rows sum to zero). Nothing here is d×d: d·r doubles are
+ * shrinkage estimate of n series toward a scaled identity, a = δμ, U = √((1 − δ)/n)·X_cᵀ rotated to lower-trapezoidal
+ * form ({@link LowRankShrinkage}; r = n − 1, as the centred rows sum to zero). Nothing here is d×d: d·r doubles are
  * stored, the innovations form comes from the semiseparable LDLᵀ of {@link SemiseparableLdl} (O(d·r²), computed
  * once on first use and kept), and sequential conditioning costs O(r) per sample ({@link ConditionalModel}).
  * Immutable and thread-safe.

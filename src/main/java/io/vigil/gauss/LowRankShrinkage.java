@@ -15,7 +15,10 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  *   a = δμ,   U = √((1 − δ)/n) · X_cᵀ   (d×n; X_c the n×d centred series, rank ≤ n − 1),     (1)
  * </pre>
  *
- * which is exact because S = X_cᵀX_c/n. Every scalar the intensity formulas need comes from the n×n Gram matrix
+ * which is exact because S = X_cᵀX_c/n. U is stored rotated, U·Q = √((1 − δ)/n)·Rᵀ with X_c = Q R (Householder
+ * QR, O(n²d)), which leaves UUᵀ unchanged, drops the numerically zero direction (r = n − 1: the centred rows sum to
+ * zero) and makes U lower trapezoidal — row t has at most t + 1 non-zeros, so the first r steps of the sequential
+ * conditioning cost O(t), not O(r) ({@link SemiseparableLdl}). Every scalar the intensity formulas need comes from the n×n Gram matrix
  * G = X_c X_cᵀ = W Λ Wᵀ (O(n²d) to form, O(n³) to decompose). Write X_c = Y Vᵀ with Y = W Λ^{1/2} (n×n) and V
  * (d×n) with orthonormal columns on the data span; then S = V (Λ/n) Vᵀ and, because V preserves Frobenius norms,
  *
@@ -40,7 +43,7 @@ final class LowRankShrinkage {
      * @param mean x̄ (length d)
      * @param identityScale a = δμ ≥ 0
      * @param factor U, d×r row-major (row t = u_tᵀ)
-     * @param rank r (n, or 0 when δ = 1)
+     * @param rank r (the numerical rank of X_c, n − 1 for distinct series; 0 when δ = 1)
      * @param shrinkage what the estimate did
      */
     record Estimate(double[] mean, double identityScale, double[] factor, int rank, Shrinkage shrinkage) {}
@@ -120,19 +123,112 @@ final class LowRankShrinkage {
                     case NONE -> 0.0;
                 };
         double a = delta * mu;
-        int rank = delta == 1.0 ? 0 : n;
-        double c = Math.sqrt((1.0 - delta) / n);
-        double[] factor = new double[d * rank];
-        if (rank > 0) {
-            for (int k = 0; k < n; k++) {
-                int off = k * d;
-                for (int t = 0; t < d; t++) {
-                    factor[t * n + k] = c * centred[off + t];
+        double[] factor = new double[0];
+        int rank = 0;
+        if (delta < 1.0) {
+            // U = c·X_cᵀ rotated to lower-trapezoidal form: X_c = Q R (Householder), U·Q = c·Rᵀ, UUᵀ unchanged.
+            int kept = householderR(centred, n, d);
+            rank = numericalRank(centred, n, d, kept);
+            double c = Math.sqrt((1.0 - delta) / n);
+            factor = new double[d * rank];
+            for (int i = 0; i < rank; i++) {
+                int row = i * d;
+                for (int t = i; t < d; t++) {
+                    factor[t * rank + i] = c * centred[row + t];
                 }
             }
         }
         Shrinkage info = new Shrinkage(params.method(), ShrinkageTarget.SCALED_IDENTITY, mu, delta, n);
         return new Estimate(mean, a, factor, rank, info);
+    }
+
+    /**
+     * Householder QR of the n×d row-major matrix x in place (Golub &amp; Van Loan, Alg. 5.2.1, applied row-wise so
+     * every update is an axpy over a row): on return its upper trapezoid holds R, whose first m = min(n, d) rows
+     * are meaningful; the entries below the diagonal are left unspecified. Returns m. O(n²d).
+     */
+    static int householderR(double[] x, int n, int d) {
+        int m = Math.min(n, d);
+        double[] v = new double[n];
+        double[] w = new double[d];
+        for (int j = 0; j < m; j++) {
+            int len = n - j;
+            double scale = 0.0;
+            for (int i = 0; i < len; i++) {
+                scale = Math.max(scale, Math.abs(x[(j + i) * d + j]));
+            }
+            if (scale == 0.0) {
+                continue; // column already zero below the diagonal: R[j][j] = 0, no reflection
+            }
+            double norm2 = 0.0;
+            for (int i = 0; i < len; i++) {
+                double e = x[(j + i) * d + j] / scale;
+                v[i] = e;
+                norm2 += e * e;
+            }
+            double norm = scale * Math.sqrt(norm2);
+            double x0 = x[j * d + j];
+            double alpha = x0 >= 0.0 ? -norm : norm;
+            for (int i = 0; i < len; i++) {
+                v[i] = x[(j + i) * d + j];
+            }
+            v[0] = x0 - alpha;
+            double vv = 0.0;
+            for (int i = 0; i < len; i++) {
+                vv += v[i] * v[i];
+            }
+            if (vv == 0.0) {
+                continue;
+            }
+            double tau = 2.0 / vv;
+            // w = vᵀ X[j:, j+1:], then X[j:, j+1:] −= τ v w.
+            java.util.Arrays.fill(w, j + 1, d, 0.0);
+            for (int i = 0; i < len; i++) {
+                double vi = v[i];
+                if (vi != 0.0) {
+                    int row = (j + i) * d;
+                    for (int c = j + 1; c < d; c++) {
+                        w[c] += vi * x[row + c];
+                    }
+                }
+            }
+            for (int i = 0; i < len; i++) {
+                double f = tau * v[i];
+                if (f != 0.0) {
+                    int row = (j + i) * d;
+                    for (int c = j + 1; c < d; c++) {
+                        x[row + c] -= f * w[c];
+                    }
+                }
+            }
+            x[j * d + j] = alpha;
+        }
+        return m;
+    }
+
+    /**
+     * The number of leading rows of R to keep: trailing rows whose norm is at most {@code 16·n·ε} times the largest
+     * row norm are rounding noise (the centred rows sum to zero, so R's last row is ≈ 0 and the rank is n − 1) and
+     * are dropped; their contribution to UUᵀ is below that of the rounding in the rest.
+     */
+    private static int numericalRank(double[] r, int n, int d, int m) {
+        double[] rowNorm = new double[m];
+        double max = 0.0;
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            int row = i * d;
+            for (int t = i; t < d; t++) {
+                s += r[row + t] * r[row + t];
+            }
+            rowNorm[i] = Math.sqrt(s);
+            max = Math.max(max, rowNorm[i]);
+        }
+        double tol = 16.0 * n * Math.ulp(1.0) * max;
+        int rank = m;
+        while (rank > 0 && rowNorm[rank - 1] <= tol) {
+            rank--;
+        }
+        return rank;
     }
 
     /** G = X_c X_cᵀ, lower triangle by four-way unrolled dot products, mirrored (exactly symmetric). */

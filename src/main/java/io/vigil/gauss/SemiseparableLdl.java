@@ -45,6 +45,12 @@ import org.ejml.data.DMatrixRMaj;
  * since (I − β f fᵀ)² = I − f fᵀ/D_t. P stays a Gram matrix, D_t ≥ a is a sum of non-negative terms, and β is
  * written without the cancelling 1 − √(a/D_t). Each step costs 3r² multiply-adds: O(d·r²) in all, O(r²) working
  * memory besides the d×r gains.
+ *
+ * <p><b>Trapezoidal U.</b> Let span_t = max_{s≤t} (1 + last non-zero index of u_s). Then J_{t−1} = P_{t−1}⁻¹ =
+ * I + Σ_{s&lt;t} u_s u_sᵀ/a is the identity beyond span_{t−1}, hence so are P_{t−1} and S_{t−1}, and k_t, ẑ_t are
+ * zero beyond span_t. Every loop is cut there — exactly, the omitted terms are exact zeros. For the lower-trapezoidal
+ * U of {@link LowRankShrinkage} span_t = min(t + 1, r): the first r steps cost O(t²), and the per-sample
+ * innovation O(min(t + 1, r)), never more than the dense form's O(t); for any other U span_t = r.
  */
 final class SemiseparableLdl {
     private final int length;
@@ -53,14 +59,17 @@ final class SemiseparableLdl {
     private final double[] generators; // U, d×r row-major (w_t = u_t); shared, never modified
     private final double[] gains; // K, d×r row-major (v_s = k_s)
     private final double[] diag; // D
+    private final int[] span; // span_t (see the class comment)
 
-    private SemiseparableLdl(int length, int rank, double a, double[] generators, double[] gains, double[] diag) {
+    private SemiseparableLdl(
+            int length, int rank, double a, double[] generators, double[] gains, double[] diag, int[] span) {
         this.length = length;
         this.rank = rank;
         this.identityScale = a;
         this.generators = generators;
         this.gains = gains;
         this.diag = diag;
+        this.span = span;
     }
 
     /**
@@ -71,15 +80,33 @@ final class SemiseparableLdl {
     static SemiseparableLdl factor(double a, double[] u, int d, int r) {
         double[] gains = new double[d * r];
         double[] diag = new double[d];
-        potter(a, u, d, r, gains, diag);
-        return new SemiseparableLdl(d, r, a, u, gains, diag);
+        int[] span = spans(u, d, r);
+        potter(a, u, d, r, span, gains, diag);
+        return new SemiseparableLdl(d, r, a, u, gains, diag, span);
     }
 
     /** The pivots D_t of a·I + U Uᵀ alone (for the positive-definiteness check of a fit). */
     static double[] pivots(double a, double[] u, int d, int r) {
         double[] diag = new double[d];
-        potter(a, u, d, r, null, diag);
+        potter(a, u, d, r, spans(u, d, r), null, diag);
         return diag;
+    }
+
+    /** span_t = max_{s≤t} (1 + last non-zero index of row s of U), 0 while every row so far is zero. */
+    static int[] spans(double[] u, int d, int r) {
+        int[] span = new int[d];
+        int m = 0;
+        for (int t = 0; t < d; t++) {
+            int row = t * r;
+            for (int j = r - 1; j >= m; j--) {
+                if (u[row + j] != 0.0) {
+                    m = j + 1;
+                    break;
+                }
+            }
+            span[t] = m;
+        }
+        return span;
     }
 
     /** Rows per block of the blocked recursion (see {@link #potter}). */
@@ -99,7 +126,7 @@ final class SemiseparableLdl {
      * exactly the steps of (11) (S_{j}f_j = S₀ q_j), with S₀ᵀU_b, S₀Q and the update as matrix products of
      * O(r²·b) each and O(r·b²) inside the block.
      */
-    private static void potter(double a, double[] u, int d, int r, double[] gainsOut, double[] diagOut) {
+    private static void potter(double a, double[] u, int d, int r, int[] span, double[] gainsOut, double[] diagOut) {
         if (r == 0) {
             java.util.Arrays.fill(diagOut, a);
             return;
@@ -118,15 +145,17 @@ final class SemiseparableLdl {
         double[] inv = new double[BLOCK];
         for (int t0 = 0; t0 < d; t0 += BLOCK) {
             int b = Math.min(BLOCK, d - t0);
+            // Everything of this block lives in the leading m×m part of S (identity beyond, class comment).
+            int m = span[t0 + b - 1];
             // f0_j = S₀ᵀ u_j: one pass over the rows of S₀.
             java.util.Arrays.fill(f0, 0, b * r, 0.0);
-            for (int i = 0; i < r; i++) {
+            for (int i = 0; i < m; i++) {
                 int row = i * r;
                 for (int j = 0; j < b; j++) {
                     double c = u[(t0 + j) * r + i];
                     if (c != 0.0) {
                         int fr = j * r;
-                        for (int k = 0; k < r; k++) {
+                        for (int k = 0; k < m; k++) {
                             f0[fr + k] += c * s[row + k];
                         }
                     }
@@ -135,42 +164,42 @@ final class SemiseparableLdl {
             // The b sequential steps in S₀'s coordinates.
             for (int j = 0; j < b; j++) {
                 int jr = j * r;
-                System.arraycopy(f0, jr, ft, jr, r);
+                System.arraycopy(f0, jr, ft, jr, m);
                 for (int i = 0; i < j; i++) {
-                    double c = dot(yt, i * r, f0, jr, r);
+                    double c = dot(yt, i * r, f0, jr, m);
                     if (c != 0.0) {
                         int ir = i * r;
-                        for (int k = 0; k < r; k++) {
+                        for (int k = 0; k < m; k++) {
                             ft[jr + k] -= c * ft[ir + k];
                         }
                     }
                 }
-                double dt = a + dot(ft, jr, ft, jr, r);
+                double dt = a + dot(ft, jr, ft, jr, m);
                 diagOut[t0 + j] = dt;
                 inv[j] = 1.0 / dt;
                 beta[j] = 1.0 / (dt + Math.sqrt(a * dt));
                 // q_j = f_j − Σ_{i<j} y_i (f_iᵀ f_j), kept in yt row j for now.
-                System.arraycopy(ft, jr, yt, jr, r);
+                System.arraycopy(ft, jr, yt, jr, m);
                 for (int i = 0; i < j; i++) {
-                    double c = dot(ft, i * r, ft, jr, r);
+                    double c = dot(ft, i * r, ft, jr, m);
                     if (c != 0.0) {
                         int ir = i * r;
-                        for (int k = 0; k < r; k++) {
+                        for (int k = 0; k < m; k++) {
                             yt[jr + k] -= c * yt[ir + k];
                         }
                     }
                 }
-                for (int k = 0; k < r; k++) {
+                for (int k = 0; k < m; k++) {
                     double q = yt[jr + k];
                     qt[k * BLOCK + j] = q;
                     yt[jr + k] = beta[j] * q;
                 }
             }
             // Per row i of S₀: (S₀Q)[i,:] by r axpys of length b, gains, then S[i,:] −= Σ_j β_j (S₀Q)[i,j] f_j.
-            for (int i = 0; i < r; i++) {
+            for (int i = 0; i < m; i++) {
                 int row = i * r;
                 java.util.Arrays.fill(g, 0, b, 0.0);
-                for (int k = 0; k < r; k++) {
+                for (int k = 0; k < m; k++) {
                     double sik = s[row + k];
                     if (sik != 0.0) {
                         int qr = k * BLOCK;
@@ -189,7 +218,7 @@ final class SemiseparableLdl {
                     double c = h[j];
                     if (c != 0.0) {
                         int fr = j * r;
-                        for (int k = 0; k < r; k++) {
+                        for (int k = 0; k < m; k++) {
                             s[row + k] -= c * ft[fr + k];
                         }
                     }
@@ -244,6 +273,11 @@ final class SemiseparableLdl {
         return diag;
     }
 
+    /** span_t: rows t of U and K are zero from this index on (read-only by contract). */
+    int[] spanRef() {
+        return span;
+    }
+
     /** L_ts = u_tᵀ k_s for s &lt; t (10), 1 for s = t, 0 above the diagonal. */
     double unitLower(int t, int s) {
         if (s > t) {
@@ -252,7 +286,7 @@ final class SemiseparableLdl {
         if (s == t) {
             return 1.0;
         }
-        return dot(generators, t * rank, gains, s * rank, rank);
+        return dot(generators, t * rank, gains, s * rank, span[s]);
     }
 
     /** L as a dense d×d matrix (new; for tests on short series). */

@@ -111,7 +111,12 @@ class LowRankGaussianTest {
         assertEquals(ds.targetScale(), ls.targetScale(), SHRINKAGE_TOL * ds.targetScale(), "μ");
         assertEquals(ds.intensity(), ls.intensity(), SHRINKAGE_TOL, "δ");
         assertArrayEquals(dense.mean(), low.mean(), 0.0, "x̄ (same Welford arithmetic)");
-        assertEquals(ds.intensity() == 1.0 ? 0 : n, low.rank());
+        assertEquals(ds.intensity() == 1.0 ? 0 : Math.min(n - 1, d), low.rank(), "rank of the centred series");
+        for (int t = 0; t < d; t++) {
+            for (int i = t + 1; i < low.rank(); i++) {
+                assertEquals(0.0, low.factor()[t * low.rank() + i], 0.0, "U is lower trapezoidal");
+            }
+        }
         DMatrixRMaj sigma = dense.covariance();
         double[] u = low.factor();
         int r = low.rank();
