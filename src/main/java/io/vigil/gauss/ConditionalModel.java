@@ -12,7 +12,8 @@ import org.ejml.data.DMatrixRMaj;
  * N(0, D_t) and E[X | x_1..x_t] = E[X | x_1..x_{t−1}] + L[:,t]·e_t. With P = BᵀL (ℓ×d, column p_t):
  *
  * <ul>
- *   <li>prediction: E[x_t | x_1..x_{t−1}] = x̄_t + Σ_{s&lt;t} L[t,s]·e_s — O(t) per sample;
+ *   <li>prediction: E[x_t | x_1..x_{t−1}] = x̄_t + Σ_{s&lt;t} L[t,s]·e_s — O(t) per sample (dense L), O(min(t + 1,
+ *       r)) in the low-rank form;
  *   <li>mean: m_y(t) = m_y(t−1) + p_t·e_t, m_y(0) = Bᵀx̄ — O(ℓ) per sample;
  *   <li>covariance: R_y(t) = R_y(t−1) − D_t p_t p_tᵀ, which does not depend on the observed values and is
  *       tabulated here for t = 0..d. It is evaluated backward as R_y(t) = Σ_{s&gt;t} D_s p_s p_sᵀ
@@ -27,8 +28,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Two implementations differ only in the prediction and in how P is formed: {@link DenseConditionalModel}
  * (dense L of a {@link JointGaussian}: O(t) prediction, P in O(d²ℓ)) and {@link LowRankConditionalModel}
- * (semiseparable L of a {@link LowRankGaussian}: O(r) prediction from a running r-vector kept in the {@link
- * SeriesState}, P in O(d·ℓ·r)). The R_y table, the mean update and the log-density are shared.
+ * (semiseparable L of a {@link LowRankGaussian}: O(min(t + 1, r)) prediction from a running r-vector kept in the
+ * {@link SeriesState}, P in O(d·ℓ·r)). The R_y table, the mean update and the log-density are shared.
  *
  * <p>Memory: the R_y table takes 8·(d+1)·ℓ(ℓ+1)/2 bytes (3.8 MB at d = 1,024, ℓ = 30; 0.5 MB at d = 128;
  * 74 MB at d = 20,000, ℓ = 30), P 8·d·ℓ bytes, plus the Gaussian's factors. B need not have orthonormal

@@ -39,6 +39,8 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
     private final int reduced;
     private final int[] workOffsets;
     private final int workSize;
+    /** Identifies this estimator's working vectors in a {@link SeriesState} without keeping the estimator alive. */
+    private final Object workToken = new Object();
 
     private GaussianMixtureEstimator(ConditionalModel[] models, double[] weights) {
         this.models = models;
@@ -331,7 +333,7 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
     public SeriesState newState() {
         SeriesState s = new SeriesState(length, reduced, models.length);
         if (workSize > 0) {
-            Arrays.fill(s.claimWork(this, workSize), 0.0);
+            Arrays.fill(s.claimWork(workToken, workSize), 0.0);
         }
         return s;
     }
@@ -349,8 +351,8 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         double[] work = null;
         if (workSize > 0) {
             work = state.work;
-            if (!state.workValid(this, workSize)) {
-                work = state.claimWork(this, workSize);
+            if (!state.workValid(workToken, workSize)) {
+                work = state.claimWork(workToken, workSize);
                 for (int g = 0; g < models.length; g++) {
                     models[g].restoreWork(t, state.innovations, g * length, work, workOffsets[g]);
                 }

@@ -12,6 +12,8 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class JointGaussianEstimator implements CompleteSeriesEstimator {
     private final ConditionalModel model;
+    /** Identifies this estimator's working vectors in a {@link SeriesState} without keeping the estimator alive. */
+    private final Object workToken = new Object();
 
     private JointGaussianEstimator(ConditionalModel model) {
         this.model = model;
@@ -93,7 +95,7 @@ public final class JointGaussianEstimator implements CompleteSeriesEstimator {
     public SeriesState newState() {
         SeriesState s = new SeriesState(model.length(), model.reducedDimension(), 1);
         if (model.workSize() > 0) {
-            Arrays.fill(s.claimWork(this, model.workSize()), 0.0);
+            Arrays.fill(s.claimWork(workToken, model.workSize()), 0.0);
         }
         return s;
     }
@@ -112,8 +114,8 @@ public final class JointGaussianEstimator implements CompleteSeriesEstimator {
         int size = model.workSize();
         if (size > 0) {
             work = state.work;
-            if (!state.workValid(this, size)) {
-                work = state.claimWork(this, size);
+            if (!state.workValid(workToken, size)) {
+                work = state.claimWork(workToken, size);
                 model.restoreWork(t, state.innovations, 0, work, 0);
             }
         }

@@ -52,7 +52,7 @@ public final class SeriesState {
     final double[] scratchDiff; // ℓ, transient
     final double[] scratchPosterior; // G, transient
     double[] work; // transient working vectors of the low-rank form, see the class comment
-    Object workOwner; // the estimator the work vector belongs to
+    Object workOwner; // token of the estimator the work vector belongs to (not the estimator: no retention)
     int workTime = -1; // the t the work vector is valid for; −1: stale
     private Object attachment; // transient, see the class comment
 

@@ -308,24 +308,36 @@ class LowRankGaussianTest {
     }
 
     @Test
-    void restoredStateContinuesBitForBit() throws IOException {
+    void restoredCopiedOrSharedStateContinuesBitForBit() throws IOException {
         double[][] all = rows(12, 40, 99);
-        LowRankGaussian g = LowRankGaussian.fit(java.util.Arrays.copyOf(all, 12), ShrinkageParams.defaults());
+        double[][] train = java.util.Arrays.copyOf(all, 12);
+        int[] cls = new int[12];
+        for (int i = 0; i < 12; i++) {
+            cls[i] = i % 2;
+        }
+        LowRankGaussian g = LowRankGaussian.fit(train, ShrinkageParams.defaults());
         DMatrixRMaj b = GaussTestSupport.randomOrthonormal(40, 3, new SplittableRandom(2));
-        for (CompleteSeriesEstimator est :
-                new CompleteSeriesEstimator[] {JointGaussianEstimator.of(g, b), JointGaussianEstimator.of(g, b)}) {
-            SeriesState straight = est.newState();
-            SeriesState interrupted = est.newState();
+        CompleteSeriesEstimator[][] pairs = {
+            {JointGaussianEstimator.of(g, b), JointGaussianEstimator.of(g, b)},
+            {
+                GaussianMixtureEstimator.fit(train, cls, 2, b, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK),
+                GaussianMixtureEstimator.fit(train, cls, 2, b, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK)
+            }
+        };
+        for (CompleteSeriesEstimator[] pair : pairs) {
+            SeriesState straight = pair[0].newState();
+            SeriesState interrupted = pair[0].newState();
             double[] x = all[12];
             for (int t = 0; t < 40; t++) {
-                est.update(straight, x[t]);
-                est.update(interrupted, x[t]);
+                pair[0].update(straight, x[t]);
+                // Alternating estimators on one state: each must notice the other's work vector and rebuild its own.
+                pair[t % 3 == 1 ? 1 : 0].update(interrupted, x[t]);
                 if (t % 7 == 3) {
                     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                     interrupted.writeTo(new DataOutputStream(bytes));
                     interrupted = SeriesState.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
                 } else if (t % 7 == 5) {
-                    SeriesState copy = est.newState();
+                    SeriesState copy = pair[0].newState();
                     copy.copyFrom(interrupted);
                     interrupted = copy;
                 }
