@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 13's train → save → load → early-decision round trip on long generated series. The d = 20,000 run is tagged
- * {@code slow} (about a minute and 1–2 GB of heap; {@code mvn verify -Pall-tests}); its figures come from {@code vigil
+ * {@code slow} (≈ 20–30 s and ≈ 1 GB of heap; {@code mvn verify -Pall-tests}); its figures come from {@code vigil
  * bench long-series}, this test only checks that every part works at that size. Nothing here is timed.
  */
 class LongSeriesRoundTripTest {
