@@ -46,22 +46,7 @@ final class DenseConditionalModel extends ConditionalModel {
     /** e_t = x − (x̄_t + Σ_{s&lt;t} L[t,s]·e_s). O(t). */
     @Override
     double innovation(int t, double x, double[] innovations, int off, double[] work, int workOff) {
-        int base = t * (t - 1) / 2;
-        double a0 = 0.0;
-        double a1 = 0.0;
-        double a2 = 0.0;
-        double a3 = 0.0;
-        int s = 0;
-        for (; s + 3 < t; s += 4) {
-            a0 += strictLower[base + s] * innovations[off + s];
-            a1 += strictLower[base + s + 1] * innovations[off + s + 1];
-            a2 += strictLower[base + s + 2] * innovations[off + s + 2];
-            a3 += strictLower[base + s + 3] * innovations[off + s + 3];
-        }
-        for (; s < t; s++) {
-            a0 += strictLower[base + s] * innovations[off + s];
-        }
-        return x - (mean[t] + ((a0 + a1) + (a2 + a3)));
+        return x - (mean[t] + SemiseparableLdl.dot(strictLower, t * (t - 1) / 2, innovations, off, t));
     }
 
     @Override

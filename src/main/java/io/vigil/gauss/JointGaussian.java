@@ -1,7 +1,6 @@
 package io.vigil.gauss;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
@@ -39,9 +38,6 @@ public final class JointGaussian implements SeriesGaussian {
      * symmetrisation and the shrinkage arithmetic before it.
      */
     static final double PIVOT_FLOOR_PER_DIMENSION = 16.0 * Math.ulp(1.0);
-
-    /** Ridge multipliers ρ (times tr(Σ)/d) tried in turn when Σ is not numerically positive definite. */
-    private static final double[] RIDGE_LADDER = {1e-10, 1e-8, 1e-6, 1e-4, 1e-2};
 
     private final int length;
     private final double[] mean;
@@ -114,28 +110,9 @@ public final class JointGaussian implements SeriesGaussian {
         FitInfo info = FitInfo.of(shrinkage);
         String failure = tryFactor(sym, 0.0, maxDiag, strictLower, diag);
         if (failure != null) {
-            String first = failure;
-            for (double rho : RIDGE_LADDER) {
-                double ridge = rho * scale;
-                failure = tryFactor(sym, ridge, maxDiag + ridge, strictLower, diag);
-                if (failure == null) {
-                    info = new FitInfo(
-                            shrinkage,
-                            ridge,
-                            String.format(
-                                    Locale.ROOT,
-                                    "covariance not positive definite (%s); added ridge %.1e·tr(Σ)/d = %.3e",
-                                    first,
-                                    rho,
-                                    ridge));
-                    break;
-                }
-            }
-            if (failure != null) {
-                throw new CovarianceFitException("covariance not positive definite (" + first
-                        + ") and still not with ridge " + RIDGE_LADDER[RIDGE_LADDER.length - 1] + "·tr(Σ)/d ("
-                        + failure + ")");
-            }
+            double top = maxDiag;
+            info = RidgeLadder.climb(
+                    shrinkage, scale, failure, ridge -> tryFactor(sym, ridge, top + ridge, strictLower, diag));
         }
         return new JointGaussian(mean.clone(), strictLower, diag, info);
     }
@@ -232,7 +209,7 @@ public final class JointGaussian implements SeriesGaussian {
             double ctt = c.data[t * d + t];
             double dt = ctt * ctt;
             if (!(dt > floor) || !Double.isFinite(dt)) {
-                return String.format(Locale.ROOT, "pivot D[%d] = %.3e is below the floor %.3e", t, dt, floor);
+                return RidgeLadder.pivotFailure(t, dt, floor);
             }
             diag[t] = dt;
         }

@@ -1,7 +1,6 @@
 package io.vigil.gauss;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 
@@ -22,8 +21,6 @@ import org.ejml.data.DMatrixRMaj;
  * conditional covariance of the rest is close to λ·BᵀB, and early decisions come correspondingly soon.
  */
 public final class LowRankGaussian implements SeriesGaussian {
-    private static final double[] RIDGE_LADDER = {1e-10, 1e-8, 1e-6, 1e-4, 1e-2};
-
     private final int length;
     private final int rank;
     private final double[] mean;
@@ -69,32 +66,14 @@ public final class LowRankGaussian implements SeriesGaussian {
         FitInfo info = FitInfo.of(est.shrinkage());
         String failure = pivotFailure(a, u, d, r, floorPerDiag * (a + maxRow));
         if (failure != null) {
-            double scale = a + sumRows / d;
-            String first = failure;
-            double ridgedA = Double.NaN;
-            for (double rho : RIDGE_LADDER) {
-                double ridge = rho * scale;
-                failure = pivotFailure(a + ridge, u, d, r, floorPerDiag * (a + ridge + maxRow));
-                if (failure == null) {
-                    ridgedA = a + ridge;
-                    info = new FitInfo(
-                            est.shrinkage(),
-                            ridge,
-                            String.format(
-                                    Locale.ROOT,
-                                    "covariance not positive definite (%s); added ridge %.1e·tr(Σ)/d = %.3e",
-                                    first,
-                                    rho,
-                                    ridge));
-                    break;
-                }
-            }
-            if (failure != null) {
-                throw new CovarianceFitException("covariance not positive definite (" + first
-                        + ") and still not with ridge " + RIDGE_LADDER[RIDGE_LADDER.length - 1] + "·tr(Σ)/d ("
-                        + failure + ")");
-            }
-            a = ridgedA;
+            double base = a;
+            double top = maxRow;
+            info = RidgeLadder.climb(
+                    est.shrinkage(),
+                    a + sumRows / d,
+                    failure,
+                    ridge -> pivotFailure(base + ridge, u, d, r, floorPerDiag * (base + ridge + top)));
+            a += info.ridge();
         }
         return new LowRankGaussian(est.mean(), a, u, r, info);
     }
@@ -107,7 +86,7 @@ public final class LowRankGaussian implements SeriesGaussian {
         double[] pivots = SemiseparableLdl.pivots(a, u, d, r);
         for (int t = 0; t < d; t++) {
             if (!(pivots[t] > floor) || !Double.isFinite(pivots[t])) {
-                return String.format(Locale.ROOT, "pivot D[%d] = %.3e is below the floor %.3e", t, pivots[t], floor);
+                return RidgeLadder.pivotFailure(t, pivots[t], floor);
             }
         }
         return null;

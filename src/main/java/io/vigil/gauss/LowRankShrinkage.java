@@ -58,13 +58,7 @@ final class LowRankShrinkage {
     static Estimate estimate(double[][] rows, ShrinkageParams params) {
         Objects.requireNonNull(params, "params");
         int n = rows.length;
-        if (n < 2) {
-            throw new IllegalArgumentException("a covariance estimate needs at least 2 series, got " + n);
-        }
-        int d = rows[0].length;
-        if (d < 1) {
-            throw new IllegalArgumentException("series have length 0");
-        }
+        int d = ShrinkageCovariance.checkRows(rows);
         if ((long) n * d > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException(n + " series of length " + d + " exceed one Java array");
         }
@@ -72,10 +66,6 @@ final class LowRankShrinkage {
         double[] mean = new double[d];
         for (int k = 0; k < n; k++) {
             double[] x = rows[k];
-            if (x.length != d) {
-                throw new IllegalArgumentException(
-                        "series " + k + " has length " + x.length + " but series 0 has length " + d);
-            }
             double invN = 1.0 / (k + 1);
             for (int i = 0; i < d; i++) {
                 if (!Double.isFinite(x[i])) {
@@ -240,22 +230,7 @@ final class LowRankShrinkage {
         for (int k = 0; k < n; k++) {
             int ok = k * d;
             for (int j = 0; j <= k; j++) {
-                int oj = j * d;
-                double s0 = 0.0;
-                double s1 = 0.0;
-                double s2 = 0.0;
-                double s3 = 0.0;
-                int i = 0;
-                for (; i + 3 < d; i += 4) {
-                    s0 += x[ok + i] * x[oj + i];
-                    s1 += x[ok + i + 1] * x[oj + i + 1];
-                    s2 += x[ok + i + 2] * x[oj + i + 2];
-                    s3 += x[ok + i + 3] * x[oj + i + 3];
-                }
-                for (; i < d; i++) {
-                    s0 += x[ok + i] * x[oj + i];
-                }
-                double s = (s0 + s1) + (s2 + s3);
+                double s = SemiseparableLdl.dot(x, ok, x, j * d, d);
                 g.data[k * n + j] = s;
                 g.data[j * n + k] = s;
             }
