@@ -5,6 +5,7 @@ import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.ShrinkageParams;
@@ -39,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * rule, or the probability rule's fast path and quasi-Monte-Carlo estimate (issue target: median ≤ 20 µs) — one
  * {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
  * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
- * org.openjdk.jmh.Main EarlyDecisionBenchmark}.
+ * org.openjdk.jmh.Main EarlyDecisionBenchmark}; long series (issue 13) with {@code -p length=20000 -p
+ * covariance=low-rank} (the dense form needs d×d matrices).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -50,7 +52,6 @@ import org.openjdk.jmh.annotations.Warmup;
         value = 1,
         jvmArgs = {"-Xmx4g"})
 public class EarlyDecisionBenchmark {
-    private static final int TRAIN = 1000;
     private static final int TEST = 50;
     private static final int CLASSES = 10;
     private static final int ELL = 30;
@@ -58,6 +59,14 @@ public class EarlyDecisionBenchmark {
     /** Series length d. */
     @Param({"128", "1024"})
     public int length;
+
+    /** Training series n. */
+    @Param({"1000"})
+    public int train;
+
+    /** Covariance form of the complete-series Gaussian (dense LDLᵀ or scaled identity + low rank). */
+    @Param({"dense"})
+    public String covariance;
 
     /** The τ-set construction. */
     @Param({"nb-quadratic"})
@@ -81,29 +90,34 @@ public class EarlyDecisionBenchmark {
     /** Trains the model (fixed LDG/QDA parameters, no search) on synthetic data. */
     @Setup
     public void setUp() {
-        GaussianBlobs data = GaussianBlobs.generate(TRAIN + TEST, length, CLASSES, 2012);
+        GaussianBlobs data = GaussianBlobs.generate(train + TEST, length, CLASSES, 2012);
         List<String> names = new ArrayList<>();
         for (int g = 0; g < CLASSES; g++) {
             names.add(Integer.toString(g));
         }
-        double[][] trainRows = new double[TRAIN][];
-        int[] trainY = new int[TRAIN];
-        System.arraycopy(data.x(), 0, trainRows, 0, TRAIN);
-        System.arraycopy(data.y(), 0, trainY, 0, TRAIN);
-        Dataset train = Dataset.of("bench", trainRows, trainY, names);
+        double[][] trainRows = new double[train][];
+        int[] trainY = new int[train];
+        System.arraycopy(data.x(), 0, trainRows, 0, train);
+        System.arraycopy(data.y(), 0, trainY, 0, train);
+        Dataset trainSet = Dataset.of("bench", trainRows, trainY, names);
         series = new double[TEST][];
-        System.arraycopy(data.x(), TRAIN, series, 0, TEST);
+        System.arraycopy(data.x(), train, series, 0, TEST);
         TrainParams p = TrainParams.builder()
                 .gamma(0.5)
                 .dims(ELL)
                 .neighbors(32)
                 .qdaNeighbors(32)
                 .build();
-        VigilModel model = Trainer.train(train, p, Instant.EPOCH, Progress.none());
+        VigilModel model = Trainer.train(trainSet, p, Instant.EPOCH, Progress.none());
         model = EarlyModelTrainer.addSections(
                 model,
-                train,
-                new EarlyModelTrainer.Params(ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), 1.0, 1L));
+                trainSet,
+                new EarlyModelTrainer.Params(
+                        ShrinkageParams.defaults(),
+                        CovarianceForm.fromId(covariance),
+                        EnumSet.of(EstimatorType.JOINT),
+                        1.0,
+                        1L));
         classifier = EarlyClassifier.of(
                 model,
                 DecisionParams.defaults()

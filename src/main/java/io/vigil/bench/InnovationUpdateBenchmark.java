@@ -1,5 +1,6 @@
 package io.vigil.bench;
 
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
@@ -28,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * prediction plus the O(ℓ) mean update, for the {@code joint} estimator and a 4-class {@code gmm}, with
  * and without reading the conditional moments (mean + packed R_y) after each sample. Each call feeds the
  * next sample of a fixed series and restarts it after d samples, so the figure is the average over
- * t = 1..d (the prediction's dot product averages d/2 terms).
+ * t = 1..d (the prediction's dot product averages d/2 terms; in the low-rank form min(t + 1, r) terms plus an
+ * axpy of that length).
  *
  * <p>Run: {@code java -cp target/vigil.jar org.openjdk.jmh.Main InnovationUpdate -f 1 -wi 2 -i 3}.
  */
@@ -47,8 +49,15 @@ public class InnovationUpdateBenchmark {
     @Param({"30"})
     public int reduced;
 
+    /** Training series n (split over 4 classes). */
+    @Param({"100"})
+    public int train;
+
+    /** Covariance form of the Gaussians: dense or low-rank (issue 13). */
+    @Param({"dense", "low-rank"})
+    public String covariance;
+
     private static final int CLASSES = 4;
-    private static final int SERIES_PER_CLASS = 25;
 
     private JointGaussianEstimator joint;
     private GaussianMixtureEstimator gmm;
@@ -62,7 +71,7 @@ public class InnovationUpdateBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         SplittableRandom rng = new SplittableRandom(42);
-        int n = CLASSES * SERIES_PER_CLASS;
+        int n = train;
         double[][] rows = new double[n][length];
         int[] classOf = new int[n];
         for (int i = 0; i < n; i++) {
@@ -83,8 +92,9 @@ public class InnovationUpdateBenchmark {
             throw new IllegalStateException("QR of the random basis failed");
         }
         DMatrixRMaj basis = qr.getQ(null, true);
-        joint = JointGaussianEstimator.fit(rows, basis, ShrinkageParams.defaults());
-        gmm = GaussianMixtureEstimator.fit(rows, classOf, CLASSES, basis, ShrinkageParams.defaults());
+        CovarianceForm form = CovarianceForm.fromId(covariance);
+        joint = JointGaussianEstimator.fit(rows, basis, ShrinkageParams.defaults(), form);
+        gmm = GaussianMixtureEstimator.fit(rows, classOf, CLASSES, basis, ShrinkageParams.defaults(), form);
         jointState = joint.newState();
         gmmState = gmm.newState();
         series = rows[1].clone();

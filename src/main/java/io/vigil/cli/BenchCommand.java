@@ -23,8 +23,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job).",
-        subcommands = {BenchCommand.LdgFit.class, BenchCommand.LdgCv.class, BenchCommand.Stream.class})
+        description = "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job, long series).",
+        subcommands = {
+            BenchCommand.LdgFit.class,
+            BenchCommand.LdgCv.class,
+            BenchCommand.Stream.class,
+            BenchLongSeriesCommand.class
+        })
 public final class BenchCommand implements Runnable {
     private static final double MIB = 1024.0 * 1024.0;
 

@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.ShrinkageMethod;
 import io.vigil.gauss.ShrinkageParams;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code vigil train}'s options for the parts of a model that early decisions need (thesis §5.4, §5.6.2): the
- * complete-series estimators to store, their covariance shrinkage, and the linear SVM's cost.
+ * complete-series estimators to store, their covariance shrinkage and form, and the linear SVM's cost.
  */
 public final class CompleteSeriesOptions {
     @Option(
@@ -31,6 +32,15 @@ public final class CompleteSeriesOptions {
     String shrinkage;
 
     @Option(
+            names = "--covariance",
+            paramLabel = "dense|low-rank|auto",
+            defaultValue = "auto",
+            description = "How the complete-series Gaussians hold their covariance: dense LDL^T factors (O(d^2)), "
+                    + "low-rank (scaled identity + rank n-1 term, O(n d), for long series), or auto: low-rank when "
+                    + "n-1 <= d/2 or d > 4096 (default: ${DEFAULT-VALUE}).")
+    String covariance;
+
+    @Option(
             names = "--svm-cost",
             paramLabel = "C",
             defaultValue = "1.0",
@@ -48,7 +58,8 @@ public final class CompleteSeriesOptions {
         for (String e : estimators) {
             types.add(EstimatorType.fromId(e));
         }
-        return new EarlyModelTrainer.Params(parseShrinkage(shrinkage), types, svmCost, seed);
+        return new EarlyModelTrainer.Params(
+                parseShrinkage(shrinkage), CovarianceForm.fromId(covariance), types, svmCost, seed);
     }
 
     static ShrinkageParams parseShrinkage(String s) {

@@ -12,7 +12,8 @@ import org.ejml.data.DMatrixRMaj;
  * N(0, D_t) and E[X | x_1..x_t] = E[X | x_1..x_{t−1}] + L[:,t]·e_t. With P = BᵀL (ℓ×d, column p_t):
  *
  * <ul>
- *   <li>prediction: E[x_t | x_1..x_{t−1}] = x̄_t + Σ_{s&lt;t} L[t,s]·e_s — O(t) per sample;
+ *   <li>prediction: E[x_t | x_1..x_{t−1}] = x̄_t + Σ_{s&lt;t} L[t,s]·e_s — O(t) per sample (dense L), O(min(t + 1,
+ *       r)) in the low-rank form;
  *   <li>mean: m_y(t) = m_y(t−1) + p_t·e_t, m_y(0) = Bᵀx̄ — O(ℓ) per sample;
  *   <li>covariance: R_y(t) = R_y(t−1) − D_t p_t p_tᵀ, which does not depend on the observed values and is
  *       tabulated here for t = 0..d. It is evaluated backward as R_y(t) = Σ_{s&gt;t} D_s p_s p_sᵀ
@@ -25,36 +26,42 @@ import org.ejml.data.DMatrixRMaj;
  * No matrix is inverted per sample. These equal the direct formulas m = x̄ + Σ_xz Σ_zz⁻¹(z − z̄),
  * R = Σ_xx − Σ_xz Σ_zz⁻¹ Σ_zx, m_y = Bᵀm, R_y = BᵀRB (tested for every t).
  *
- * <p>Memory: the R_y table takes 8·(d+1)·ℓ(ℓ+1)/2 bytes (3.8 MB at d = 1,024, ℓ = 30; 0.5 MB at d = 128),
- * P 8·d·ℓ bytes, plus the {@link JointGaussian} (8·d(d−1)/2 bytes for L). B need not have orthonormal
+ * <p>Two implementations differ only in the prediction and in how P is formed: {@link DenseConditionalModel}
+ * (dense L of a {@link JointGaussian}: O(t) prediction, P in O(d²ℓ)) and {@link LowRankConditionalModel}
+ * (semiseparable L of a {@link LowRankGaussian}: O(min(t + 1, r)) prediction from a running r-vector kept in the
+ * {@link SeriesState}, P in O(d·ℓ·r)). The R_y table, the mean update and the log-density are shared.
+ *
+ * <p>Memory: the R_y table takes 8·(d+1)·ℓ(ℓ+1)/2 bytes (3.8 MB at d = 1,024, ℓ = 30; 0.5 MB at d = 128;
+ * 74 MB at d = 20,000, ℓ = 30), P 8·d·ℓ bytes, plus the Gaussian's factors. B need not have orthonormal
  * columns; the formulas hold for any d×ℓ matrix.
  *
  * <p>Time indices: "t" counts observed samples, 0..d; the sample arriving when t have been seen is
  * x_{t+1} in 1-based notation, index t in Java arrays.
  */
-public final class ConditionalModel {
-    private final JointGaussian gaussian;
+public abstract sealed class ConditionalModel permits DenseConditionalModel, LowRankConditionalModel {
+    private final SeriesGaussian gaussian;
     private final DMatrixRMaj basis;
     private final int length;
     private final int reduced;
     private final int packedSize;
-    private final double[] mean;
-    private final double[] strictLower;
     private final double[] halfInvD;
     private final double[] logNormConst;
     private final double[] projT; // P transposed: row t (length ℓ) = p_t
     private final double[] initialMean; // m_y(0) = Bᵀx̄
     private final double[] covTable; // (d+1) rows of ℓ(ℓ+1)/2, row t = R_y(t) packed
 
-    private ConditionalModel(JointGaussian gaussian, DMatrixRMaj basis) {
+    /**
+     * @param mean x̄ (length d)
+     * @param diag D (length d, &gt; 0)
+     * @param projT P transposed, d×ℓ row-major (row t = p_t); kept
+     */
+    ConditionalModel(SeriesGaussian gaussian, DMatrixRMaj basis, double[] mean, double[] diag, double[] projT) {
         this.gaussian = gaussian;
         this.basis = basis;
         this.length = gaussian.length();
         this.reduced = basis.numCols;
         this.packedSize = SymmetricPacked.size(reduced);
-        this.mean = gaussian.meanRef();
-        this.strictLower = gaussian.strictLowerRef();
-        double[] diag = gaussian.diagRef();
+        this.projT = projT;
         int d = length;
         int l = reduced;
         this.halfInvD = new double[d];
@@ -63,26 +70,7 @@ public final class ConditionalModel {
             halfInvD[t] = 0.5 / diag[t];
             logNormConst[t] = -0.5 * Math.log(2.0 * Math.PI * diag[t]);
         }
-        // P[:,t] = Σ_{s≥t} L[s,t]·B[s,:]ᵀ, accumulated over rows s of L (contiguous in the packed form).
         double[] b = basis.data;
-        this.projT = new double[d * l];
-        for (int s = 0; s < d; s++) {
-            int bRow = s * l;
-            int base = s * (s - 1) / 2;
-            for (int t = 0; t < s; t++) {
-                double lst = strictLower[base + t];
-                if (lst != 0.0) {
-                    int pRow = t * l;
-                    for (int k = 0; k < l; k++) {
-                        projT[pRow + k] += lst * b[bRow + k];
-                    }
-                }
-            }
-            int pRow = s * l;
-            for (int k = 0; k < l; k++) {
-                projT[pRow + k] += b[bRow + k];
-            }
-        }
         this.initialMean = new double[l];
         for (int s = 0; s < d; s++) {
             double xs = mean[s];
@@ -114,17 +102,20 @@ public final class ConditionalModel {
     }
 
     /**
-     * Builds the model for a Gaussian and an LDG basis.
+     * Builds the model for a Gaussian in either form and an LDL basis.
      *
      * @param gaussian the complete-series Gaussian (eq. 5.19)
      * @param basis B, d×ℓ with ℓ ≥ 1, finite; copied
      * @throws IllegalArgumentException when B's row count differs from the series length, or B has
      *     non-finite entries
      */
-    public static ConditionalModel build(JointGaussian gaussian, DMatrixRMaj basis) {
+    public static ConditionalModel build(SeriesGaussian gaussian, DMatrixRMaj basis) {
         Objects.requireNonNull(gaussian, "gaussian");
         checkBasis(basis, gaussian.length());
-        return new ConditionalModel(gaussian, basis.copy());
+        if (gaussian instanceof JointGaussian dense) {
+            return new DenseConditionalModel(dense, basis.copy());
+        }
+        return LowRankConditionalModel.of((LowRankGaussian) gaussian, basis.copy());
     }
 
     static void checkBasis(DMatrixRMaj basis, int d) {
@@ -148,7 +139,7 @@ public final class ConditionalModel {
     }
 
     /** The Gaussian this model was built from (for persistence). */
-    public JointGaussian gaussian() {
+    public SeriesGaussian gaussian() {
         return gaussian;
     }
 
@@ -211,28 +202,21 @@ public final class ConditionalModel {
     }
 
     /**
-     * The innovation of the sample at index t: e_t = x − (x̄_t + Σ_{s&lt;t} L[t,s]·e_s). O(t).
+     * The innovation of the sample at index t, e_t = x − E[x_t | x_1..x_{t−1}], advancing any per-series working
+     * vector of the form to t + 1.
      *
      * @param innovations e_0..e_{t−1} at {@code innovations[off..off+t)}
+     * @param work the form's working vector at {@code work[workOff..workOff+workSize())}, valid for t samples
      */
-    double innovation(int t, double x, double[] innovations, int off) {
-        int base = t * (t - 1) / 2;
-        double a0 = 0.0;
-        double a1 = 0.0;
-        double a2 = 0.0;
-        double a3 = 0.0;
-        int s = 0;
-        for (; s + 3 < t; s += 4) {
-            a0 += strictLower[base + s] * innovations[off + s];
-            a1 += strictLower[base + s + 1] * innovations[off + s + 1];
-            a2 += strictLower[base + s + 2] * innovations[off + s + 2];
-            a3 += strictLower[base + s + 3] * innovations[off + s + 3];
-        }
-        for (; s < t; s++) {
-            a0 += strictLower[base + s] * innovations[off + s];
-        }
-        return x - (mean[t] + ((a0 + a1) + (a2 + a3)));
-    }
+    abstract double innovation(int t, double x, double[] innovations, int off, double[] work, int workOff);
+
+    /** Length of the per-series working vector {@link #innovation} needs (0 for the dense form). */
+    abstract int workSize();
+
+    /**
+     * Recomputes the working vector for t samples from the stored innovations (after a restore, copy or reset).
+     */
+    abstract void restoreWork(int t, double[] innovations, int off, double[] work, int workOff);
 
     /** shift[off..off+ℓ) += p_t·e. O(ℓ). */
     void accumulateMean(int t, double e, double[] shift, int off) {

@@ -20,7 +20,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>A class with a single training series (UCR DiatomSizeReduction has one), or whose series are all
  * identical, has no scatter of its own: its Gaussian takes the class mean and the pooled within-class
- * shrinkage covariance of the classes with ≥ 2 series, and {@link FitInfo#note()} says so.
+ * shrinkage covariance of the classes with ≥ 2 series, and {@link FitInfo#note()} says so. Each class's
+ * Gaussian may be dense or low-rank ({@link CovarianceForm}); the per-class formulas are the same.
  * Immutable, thread-safe.
  */
 public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
@@ -36,6 +37,10 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
     private final double[] logWeights;
     private final int length;
     private final int reduced;
+    private final int[] workOffsets;
+    private final int workSize;
+    /** Identifies this estimator's working vectors in a {@link SeriesState} without keeping the estimator alive. */
+    private final Object workToken = new Object();
 
     private GaussianMixtureEstimator(ConditionalModel[] models, double[] weights) {
         this.models = models;
@@ -46,10 +51,17 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         }
         this.length = models[0].length();
         this.reduced = models[0].reducedDimension();
+        this.workOffsets = new int[models.length];
+        int w = 0;
+        for (int g = 0; g < models.length; g++) {
+            workOffsets[g] = w;
+            w += models[g].workSize();
+        }
+        this.workSize = w;
     }
 
     /**
-     * Fits one shrinkage Gaussian per class and uses the class frequencies as weights (eq. 5.20).
+     * Fits one shrinkage Gaussian per class in the dense form and uses the class frequencies as weights (eq. 5.20).
      *
      * @param rows n×d training series; not modified
      * @param classOf class index of each row, 0..classCount−1; every class must occur
@@ -61,8 +73,59 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
      */
     public static GaussianMixtureEstimator fit(
             double[][] rows, int[] classOf, int classCount, DMatrixRMaj basis, ShrinkageParams shrinkage) {
+        return fit(rows, classOf, classCount, basis, shrinkage, CovarianceForm.DENSE);
+    }
+
+    /**
+     * As {@link #fit(double[][], int[], int, DMatrixRMaj, ShrinkageParams)} with each class's Gaussian in the given
+     * covariance form ({@link CovarianceForm#AUTO} resolves per class with its n_g and d).
+     */
+    public static GaussianMixtureEstimator fit(
+            double[][] rows,
+            int[] classOf,
+            int classCount,
+            DMatrixRMaj basis,
+            ShrinkageParams shrinkage,
+            CovarianceForm form) {
+        if (rows.length > 0) {
+            ConditionalModel.checkBasis(basis, rows[0].length);
+        }
+        Components c = fitComponents(rows, classOf, classCount, shrinkage, form);
+        return of(c.weights(), c.gaussians(), basis);
+    }
+
+    /**
+     * The class weights and Gaussians of the mixture, without building the conditional models (what a model
+     * file stores).
+     *
+     * @param weights w_g = n_g/n
+     * @param gaussians one per class, in class order
+     */
+    public record Components(double[] weights, List<SeriesGaussian> gaussians) {
+        /** Copies. */
+        public Components {
+            weights = weights.clone();
+            gaussians = List.copyOf(gaussians);
+        }
+
+        @Override
+        public double[] weights() {
+            return weights.clone();
+        }
+    }
+
+    /**
+     * Fits the per-class Gaussians and weights of {@link #fit(double[][], int[], int, DMatrixRMaj, ShrinkageParams,
+     * CovarianceForm)}.
+     *
+     * @throws IllegalArgumentException on bad shapes, a class with no series, or no class with ≥ 2 series when one
+     *     is needed for the pooled fallback
+     */
+    public static Components fitComponents(
+            double[][] rows, int[] classOf, int classCount, ShrinkageParams shrinkage, CovarianceForm form) {
         Objects.requireNonNull(classOf, "classOf");
         Objects.requireNonNull(shrinkage, "shrinkage");
+        Objects.requireNonNull(form, "form");
         int n = rows.length;
         if (n == 0) {
             throw new IllegalArgumentException("no training series");
@@ -74,7 +137,6 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
             throw new IllegalArgumentException("class count must be ≥ 1, got " + classCount);
         }
         int d = rows[0].length;
-        ConditionalModel.checkBasis(basis, d);
         int[] counts = new int[classCount];
         for (int i = 0; i < n; i++) {
             int g = classOf[i];
@@ -101,23 +163,23 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         for (int i = 0; i < n; i++) {
             byClass[classOf[i]][fill[classOf[i]]++] = rows[i];
         }
-        List<JointGaussian> gaussians = new ArrayList<>(classCount);
-        CovarianceEstimate pooled = null;
+        List<SeriesGaussian> gaussians = new ArrayList<>(classCount);
+        SeriesGaussian pooled = null;
         for (int g = 0; g < classCount; g++) {
             String reason = null;
-            JointGaussian fitted = null;
+            SeriesGaussian fitted = null;
             if (counts[g] < 2) {
                 reason = "class " + g + " has 1 training series";
             } else {
                 try {
-                    fitted = JointGaussian.fit(byClass[g], shrinkage);
+                    fitted = SeriesGaussian.fit(byClass[g], shrinkage, form);
                 } catch (CovarianceFitException e) {
                     reason = "class " + g + ": " + e.getMessage();
                 }
             }
             if (fitted == null) {
                 if (pooled == null) {
-                    pooled = pooledWithinClass(byClass, counts, d, shrinkage);
+                    pooled = pooledWithinClass(byClass, counts, d, shrinkage, form);
                 }
                 double[] classMean = new double[d];
                 for (double[] x : byClass[g]) {
@@ -128,11 +190,12 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
                 for (int t = 0; t < d; t++) {
                     classMean[t] /= counts[g];
                 }
-                JointGaussian fallback =
-                        JointGaussian.fromCovariance(classMean, pooled.covarianceRef(), pooled.shrinkage());
-                fitted = fallback.withFitInfo(fallback.fitInfo()
+                FitInfo info = pooled.fitInfo()
                         .withNote(reason + "; covariance = pooled within-class estimate from "
-                                + pooled.shrinkage().sampleCount() + " residuals"));
+                                + pooled.fitInfo().shrinkage().sampleCount() + " residuals");
+                fitted = pooled instanceof JointGaussian dense
+                        ? dense.withMean(classMean, info)
+                        : ((LowRankGaussian) pooled).withMean(classMean, info);
             }
             gaussians.add(fitted);
         }
@@ -140,11 +203,11 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         for (int g = 0; g < classCount; g++) {
             w[g] = (double) counts[g] / n;
         }
-        return of(w, gaussians, basis);
+        return new Components(w, gaussians);
     }
 
-    private static CovarianceEstimate pooledWithinClass(
-            double[][][] byClass, int[] counts, int d, ShrinkageParams shrinkage) {
+    private static SeriesGaussian pooledWithinClass(
+            double[][][] byClass, int[] counts, int d, ShrinkageParams shrinkage, CovarianceForm form) {
         int total = 0;
         for (int c : counts) {
             if (c >= 2) {
@@ -178,17 +241,19 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
                 residuals[r++] = res;
             }
         }
-        return ShrinkageCovariance.estimate(residuals, shrinkage);
+        return SeriesGaussian.fit(residuals, shrinkage, form);
     }
 
     /**
-     * From fitted or restored class Gaussians; rebuilds every R_y table deterministically from (L, D, B).
+     * From fitted or restored class Gaussians (either form, mixed freely); rebuilds every R_y table
+     * deterministically from the stored factors and B.
      *
      * @param weights w_g &gt; 0, summing to 1 within {@link #WEIGHT_SUM_TOLERANCE}; copied
      * @param gaussians one per class, all of the same length d
      * @param basis B, d×ℓ; copied
      */
-    public static GaussianMixtureEstimator of(double[] weights, List<JointGaussian> gaussians, DMatrixRMaj basis) {
+    public static GaussianMixtureEstimator of(
+            double[] weights, List<? extends SeriesGaussian> gaussians, DMatrixRMaj basis) {
         int classCount = gaussians.size();
         if (classCount < 1) {
             throw new IllegalArgumentException("a mixture needs at least one component");
@@ -211,7 +276,7 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         DMatrixRMaj b = basis.copy();
         ConditionalModel[] models = new ConditionalModel[classCount];
         for (int g = 0; g < classCount; g++) {
-            JointGaussian jg = Objects.requireNonNull(gaussians.get(g), "component " + g);
+            SeriesGaussian jg = Objects.requireNonNull(gaussians.get(g), "component " + g);
             if (jg.length() != d) {
                 throw new IllegalArgumentException(
                         "component " + g + " has length " + jg.length() + " but component 0 has length " + d);
@@ -227,7 +292,7 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
     }
 
     /** The Gaussian of class g (for persistence). */
-    public JointGaussian component(int g) {
+    public SeriesGaussian component(int g) {
         return componentModel(g).gaussian();
     }
 
@@ -266,7 +331,11 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
 
     @Override
     public SeriesState newState() {
-        return new SeriesState(length, reduced, models.length);
+        SeriesState s = new SeriesState(length, reduced, models.length);
+        if (workSize > 0) {
+            Arrays.fill(s.claimWork(workToken, workSize), 0.0);
+        }
+        return s;
     }
 
     @Override
@@ -279,14 +348,25 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         if (t == length) {
             throw new IllegalStateException("series already complete: all d = " + t + " samples observed");
         }
+        double[] work = null;
+        if (workSize > 0) {
+            work = state.work;
+            if (!state.workValid(workToken, workSize)) {
+                work = state.claimWork(workToken, workSize);
+                for (int g = 0; g < models.length; g++) {
+                    models[g].restoreWork(t, state.innovations, g * length, work, workOffsets[g]);
+                }
+            }
+        }
         for (int g = 0; g < models.length; g++) {
             ConditionalModel m = models[g];
             int off = g * length;
-            double e = m.innovation(t, x, state.innovations, off);
+            double e = m.innovation(t, x, state.innovations, off, work, workOffsets[g]);
             state.innovations[off + t] = e;
             m.accumulateMean(t, e, state.meanShift, g * reduced);
             state.logLikelihood[g] += m.logDensity(t, e);
         }
+        state.workTime = t + 1;
         state.time = t + 1;
     }
 

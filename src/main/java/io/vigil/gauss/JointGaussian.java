@@ -1,6 +1,6 @@
 package io.vigil.gauss;
 
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
@@ -24,10 +24,11 @@ import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
  * in {@link #fitInfo()}. If even ρ = 1e-2 fails, {@link CovarianceFitException} reports why.
  *
  * <p>Storage: x̄ and D (d doubles each) and the strict lower triangle of L packed by rows, entry (s, t)
- * for t &lt; s at {@code s(s−1)/2 + t} — d(d−1)/2 doubles (4.2 MB at d = 1,024).
+ * for t &lt; s at {@code s(s−1)/2 + t} — d(d−1)/2 doubles (4.2 MB at d = 1,024). This is the {@link
+ * CovarianceForm#DENSE} form; {@link LowRankGaussian} holds the same shrinkage estimate in O(d·n).
  */
-public final class JointGaussian {
-    /** Largest series length: a dense d×d covariance must fit one Java array. */
+public final class JointGaussian implements SeriesGaussian {
+    /** Largest series length of the dense form: a dense d×d covariance must fit one Java array. */
     public static final int MAX_LENGTH = 46_340;
 
     /**
@@ -37,9 +38,6 @@ public final class JointGaussian {
      * symmetrisation and the shrinkage arithmetic before it.
      */
     static final double PIVOT_FLOOR_PER_DIMENSION = 16.0 * Math.ulp(1.0);
-
-    /** Ridge multipliers ρ (times tr(Σ)/d) tried in turn when Σ is not numerically positive definite. */
-    private static final double[] RIDGE_LADDER = {1e-10, 1e-8, 1e-6, 1e-4, 1e-2};
 
     private final int length;
     private final double[] mean;
@@ -112,28 +110,9 @@ public final class JointGaussian {
         FitInfo info = FitInfo.of(shrinkage);
         String failure = tryFactor(sym, 0.0, maxDiag, strictLower, diag);
         if (failure != null) {
-            String first = failure;
-            for (double rho : RIDGE_LADDER) {
-                double ridge = rho * scale;
-                failure = tryFactor(sym, ridge, maxDiag + ridge, strictLower, diag);
-                if (failure == null) {
-                    info = new FitInfo(
-                            shrinkage,
-                            ridge,
-                            String.format(
-                                    Locale.ROOT,
-                                    "covariance not positive definite (%s); added ridge %.1e·tr(Σ)/d = %.3e",
-                                    first,
-                                    rho,
-                                    ridge));
-                    break;
-                }
-            }
-            if (failure != null) {
-                throw new CovarianceFitException("covariance not positive definite (" + first
-                        + ") and still not with ridge " + RIDGE_LADDER[RIDGE_LADDER.length - 1] + "·tr(Σ)/d ("
-                        + failure + ")");
-            }
+            double top = maxDiag;
+            info = RidgeLadder.climb(
+                    shrinkage, scale, failure, ridge -> tryFactor(sym, ridge, top + ridge, strictLower, diag));
         }
         return new JointGaussian(mean.clone(), strictLower, diag, info);
     }
@@ -230,7 +209,7 @@ public final class JointGaussian {
             double ctt = c.data[t * d + t];
             double dt = ctt * ctt;
             if (!(dt > floor) || !Double.isFinite(dt)) {
-                return String.format(Locale.ROOT, "pivot D[%d] = %.3e is below the floor %.3e", t, dt, floor);
+                return RidgeLadder.pivotFailure(t, dt, floor);
             }
             diag[t] = dt;
         }
@@ -261,12 +240,17 @@ public final class JointGaussian {
         }
     }
 
-    /** Series length d. */
+    @Override
     public int length() {
         return length;
     }
 
-    /** The mean x̄ (copy). */
+    @Override
+    public CovarianceForm form() {
+        return CovarianceForm.DENSE;
+    }
+
+    @Override
     public double[] mean() {
         return mean.clone();
     }
@@ -290,17 +274,17 @@ public final class JointGaussian {
         return strictLower.clone();
     }
 
-    /** D: the innovation variances Var(x_t | x_1..x_{t−1}) (copy). */
+    @Override
     public double[] innovationVariances() {
         return diag.clone();
     }
 
-    /** Shrinkage, ridge and note of the fit. */
+    @Override
     public FitInfo fitInfo() {
         return fitInfo;
     }
 
-    /** log det Σ = Σ_t log D_t. */
+    @Override
     public double logDeterminant() {
         double s = 0.0;
         for (double v : diag) {
@@ -310,6 +294,7 @@ public final class JointGaussian {
     }
 
     /** Σ = L D Lᵀ reconstructed densely (new d×d matrix; O(d³), for tests and reports). */
+    @Override
     public DMatrixRMaj covariance() {
         int d = length;
         DMatrixRMaj l = unitLower();
@@ -325,6 +310,22 @@ public final class JointGaussian {
             }
         }
         return out;
+    }
+
+    /** True when mean, L, D and the fit record are bit-identical (what a save → load round trip keeps). */
+    public boolean sameFactors(JointGaussian o) {
+        return Arrays.equals(o.mean, mean)
+                && Arrays.equals(o.diag, diag)
+                && Arrays.equals(o.strictLower, strictLower)
+                && o.fitInfo.equals(fitInfo);
+    }
+
+    /** The same factors with another mean and fit record (the mixture's pooled fallback for a class). */
+    JointGaussian withMean(double[] classMean, FitInfo info) {
+        if (classMean.length != length) {
+            throw new IllegalArgumentException("mean has length " + classMean.length + " but d = " + length);
+        }
+        return new JointGaussian(classMean.clone(), strictLower, diag, Objects.requireNonNull(info, "info"));
     }
 
     /** The same factors with another fit record (e.g. a fallback note added by the mixture fit). */

@@ -1,41 +1,58 @@
 package io.vigil.gauss;
 
+import java.util.Arrays;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 
 /**
  * The {@code joint} complete-series estimator: X ~ N(x̄, Σ) fitted to all training series (thesis
  * §5.4.1, eq. 5.19), conditional moments in LDG space updated by innovations ({@link ConditionalModel}).
- * Per sample: one O(t) prediction, one O(ℓ) axpy; R_y(t) is a table lookup. Immutable, thread-safe.
+ * Per sample: one prediction — O(t) for a {@link CovarianceForm#DENSE} Gaussian, O(r) for a {@link
+ * CovarianceForm#LOW_RANK} one — and one O(ℓ) axpy; R_y(t) is a table lookup. Immutable, thread-safe.
  */
 public final class JointGaussianEstimator implements CompleteSeriesEstimator {
     private final ConditionalModel model;
+    /** Identifies this estimator's working vectors in a {@link SeriesState} without keeping the estimator alive. */
+    private final Object workToken = new Object();
 
     private JointGaussianEstimator(ConditionalModel model) {
         this.model = model;
     }
 
     /**
-     * Fits the Gaussian with shrinkage and builds the conditional model.
+     * Fits the Gaussian with shrinkage in the dense form and builds the conditional model.
      *
      * @param rows n ≥ 2 training series (n×d); not modified
      * @param basis B, d×ℓ; copied
      * @param shrinkage covariance shrinkage
      */
     public static JointGaussianEstimator fit(double[][] rows, DMatrixRMaj basis, ShrinkageParams shrinkage) {
-        if (rows.length > 0) {
-            ConditionalModel.checkBasis(basis, rows[0].length);
-        }
-        return of(JointGaussian.fit(rows, shrinkage), basis);
+        return fit(rows, basis, shrinkage, CovarianceForm.DENSE);
     }
 
     /**
-     * From a fitted or restored Gaussian; rebuilds the R_y table deterministically from (L, D, B), so a
-     * model restored from the same factors gives identical tables.
+     * Fits the Gaussian with shrinkage in the given covariance form and builds the conditional model.
+     *
+     * @param rows n ≥ 2 training series (n×d); not modified
+     * @param basis B, d×ℓ; copied
+     * @param shrinkage covariance shrinkage
+     * @param form covariance representation ({@link CovarianceForm#AUTO} resolves with n and d)
+     */
+    public static JointGaussianEstimator fit(
+            double[][] rows, DMatrixRMaj basis, ShrinkageParams shrinkage, CovarianceForm form) {
+        if (rows.length > 0) {
+            ConditionalModel.checkBasis(basis, rows[0].length);
+        }
+        return of(SeriesGaussian.fit(rows, shrinkage, form), basis);
+    }
+
+    /**
+     * From a fitted or restored Gaussian; rebuilds the R_y table deterministically from the stored factors and
+     * B, so a model restored from the same factors gives identical tables.
      *
      * @param basis B, d×ℓ; copied
      */
-    public static JointGaussianEstimator of(JointGaussian gaussian, DMatrixRMaj basis) {
+    public static JointGaussianEstimator of(SeriesGaussian gaussian, DMatrixRMaj basis) {
         return new JointGaussianEstimator(ConditionalModel.build(gaussian, basis));
     }
 
@@ -45,7 +62,7 @@ public final class JointGaussianEstimator implements CompleteSeriesEstimator {
     }
 
     /** The fitted Gaussian (for persistence). */
-    public JointGaussian gaussian() {
+    public SeriesGaussian gaussian() {
         return model.gaussian();
     }
 
@@ -76,7 +93,11 @@ public final class JointGaussianEstimator implements CompleteSeriesEstimator {
 
     @Override
     public SeriesState newState() {
-        return new SeriesState(model.length(), model.reducedDimension(), 1);
+        SeriesState s = new SeriesState(model.length(), model.reducedDimension(), 1);
+        if (model.workSize() > 0) {
+            Arrays.fill(s.claimWork(workToken, model.workSize()), 0.0);
+        }
+        return s;
     }
 
     @Override
@@ -89,8 +110,18 @@ public final class JointGaussianEstimator implements CompleteSeriesEstimator {
         if (t == model.length()) {
             throw new IllegalStateException("series already complete: all d = " + t + " samples observed");
         }
-        double e = model.innovation(t, x, state.innovations, 0);
+        double[] work = null;
+        int size = model.workSize();
+        if (size > 0) {
+            work = state.work;
+            if (!state.workValid(workToken, size)) {
+                work = state.claimWork(workToken, size);
+                model.restoreWork(t, state.innovations, 0, work, 0);
+            }
+        }
+        double e = model.innovation(t, x, state.innovations, 0, work, 0);
         state.innovations[t] = e;
+        state.workTime = t + 1;
         model.accumulateMean(t, e, state.meanShift, 0);
         state.logLikelihood[0] += model.logDensity(t, e);
         state.time = t + 1;

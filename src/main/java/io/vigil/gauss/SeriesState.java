@@ -19,7 +19,11 @@ import java.util.Arrays;
  * log-likelihoods, all big-endian. Size {@code 17 + 8·G·(t + ℓ + 1)} bytes, at most
  * {@code 17 + 8·G·(d + ℓ + 1)} at t = d (joint, d = 1,024, ℓ = 30: 8,457 bytes; gmm with G = 5: 42,217).
  * In memory the state holds G·(d + ℓ + 1) + 2ℓ + G doubles (the last 2ℓ + G are transient scratch for
- * the mixture moments). Not thread-safe: one series, one thread at a time.
+ * the mixture moments), plus, for Gaussians in the {@link CovarianceForm#LOW_RANK} form, a transient working
+ * vector of Σ_g r_g doubles (the running E[z | x_1..x_t] of each component, {@link LowRankConditionalModel}):
+ * it is derived from the innovations, never serialised, and recomputed in O(t·Σ_g r_g) when missing or stale
+ * (after {@link #reset}, {@link #copyFrom}, {@link #readFrom} or {@link #copy}, or when another estimator
+ * updates the state). Not thread-safe: one series, one thread at a time.
  *
  * <p><b>Accelerator slot.</b> A consumer of the state may keep one derived, transient object beside it under a
  * typed {@link Slot} ({@link #attach}, {@link #accelerator}), e.g. the early classifier's local-QDA search (thesis
@@ -50,16 +54,19 @@ public final class SeriesState {
     final double[] scratchPosterior; // G, transient
     private Slot<?> acceleratorSlot; // transient, see the class comment
     private Object accelerator; // transient, of the slot's type
+    double[] work; // transient working vectors of the low-rank form, see the class comment
+    Object workOwner; // token of the estimator the work vector belongs to (not the estimator: no retention)
+    int workTime = -1; // the t the work vector is valid for; −1: stale
 
     /**
      * An empty state (t = 0) for series of length d, ℓ features and G components.
      *
-     * @throws IllegalArgumentException when a size is &lt; 1 or d exceeds {@link JointGaussian#MAX_LENGTH}
+     * @throws IllegalArgumentException when a size is &lt; 1 or d exceeds {@link SeriesGaussian#MAX_LENGTH}
      */
     public SeriesState(int length, int reducedDimension, int components) {
-        if (length < 1 || length > JointGaussian.MAX_LENGTH) {
+        if (length < 1 || length > SeriesGaussian.MAX_LENGTH) {
             throw new IllegalArgumentException(
-                    "series length must be in 1.." + JointGaussian.MAX_LENGTH + ", got " + length);
+                    "series length must be in 1.." + SeriesGaussian.MAX_LENGTH + ", got " + length);
         }
         if (reducedDimension < 1) {
             throw new IllegalArgumentException("reduced dimension ℓ must be ≥ 1, got " + reducedDimension);
@@ -172,6 +179,7 @@ public final class SeriesState {
         Arrays.fill(meanShift, 0.0);
         Arrays.fill(logLikelihood, 0.0);
         time = 0;
+        workTime = -1;
     }
 
     /** A deep copy (same dimensions and content). */
@@ -192,6 +200,7 @@ public final class SeriesState {
         System.arraycopy(other.meanShift, 0, meanShift, 0, meanShift.length);
         System.arraycopy(other.logLikelihood, 0, logLikelihood, 0, logLikelihood.length);
         time = other.time;
+        workTime = -1;
     }
 
     /** True when dimensions, t and every stored value are equal (bitwise for doubles). */
@@ -281,7 +290,7 @@ public final class SeriesState {
         int l = in.readInt();
         int g = in.readInt();
         int t = in.readInt();
-        if (d < 1 || d > JointGaussian.MAX_LENGTH || l < 1 || l > JointGaussian.MAX_LENGTH || g < 1 || g > 1 << 16) {
+        if (d < 1 || d > SeriesGaussian.MAX_LENGTH || l < 1 || l > SeriesGaussian.MAX_LENGTH || g < 1 || g > 1 << 16) {
             throw new IOException("corrupt series state: d = " + d + ", ℓ = " + l + ", G = " + g);
         }
         if (t < 0 || t > d) {
@@ -305,6 +314,7 @@ public final class SeriesState {
             logLikelihood[i] = readFinite(in, "log-likelihood");
         }
         time = t;
+        workTime = -1;
     }
 
     private static double readFinite(DataInput in, String what) throws IOException {
@@ -313,6 +323,24 @@ public final class SeriesState {
             throw new IOException("corrupt series state: non-finite " + what + " " + v);
         }
         return v;
+    }
+
+    /** True when the working vector belongs to {@code owner}, has length {@code size} and is valid for t. */
+    boolean workValid(Object owner, int size) {
+        return workOwner == owner && workTime == time && work != null && work.length == size;
+    }
+
+    /**
+     * Claims the working vector for {@code owner} at the current t, allocating it only when it is missing or of
+     * another length; the caller fills it (its content is unspecified).
+     */
+    double[] claimWork(Object owner, int size) {
+        if (work == null || work.length != size) {
+            work = new double[size];
+        }
+        workOwner = owner;
+        workTime = time;
+        return work;
     }
 
     void requireSameShape(int d, int l, int g) {

@@ -39,19 +39,9 @@ public final class ShrinkageCovariance {
     public static CovarianceEstimate estimate(double[][] rows, ShrinkageParams params) {
         Objects.requireNonNull(params, "params");
         int n = rows.length;
-        if (n < 2) {
-            throw new IllegalArgumentException("a covariance estimate needs at least 2 series, got " + n);
-        }
-        int d = rows[0].length;
-        if (d < 1) {
-            throw new IllegalArgumentException("series have length 0");
-        }
+        int d = checkRows(rows);
         MomentAccumulator acc = new MomentAccumulator(d);
         for (int k = 0; k < n; k++) {
-            if (rows[k].length != d) {
-                throw new IllegalArgumentException(
-                        "series " + k + " has length " + rows[k].length + " but series 0 has length " + d);
-            }
             acc.add(rows[k]);
         }
         double[] mean = new double[d];
@@ -110,6 +100,28 @@ public final class ShrinkageCovariance {
         }
         Shrinkage info = new Shrinkage(params.method(), ShrinkageTarget.SCALED_IDENTITY, mu, delta, n);
         return new CovarianceEstimate(mean, s, info);
+    }
+
+    /**
+     * Checks that there are n ≥ 2 series of one length d ≥ 1 and returns d (finiteness is checked where the values
+     * are read).
+     */
+    static int checkRows(double[][] rows) {
+        int n = rows.length;
+        if (n < 2) {
+            throw new IllegalArgumentException("a covariance estimate needs at least 2 series, got " + n);
+        }
+        int d = rows[0].length;
+        if (d < 1) {
+            throw new IllegalArgumentException("series have length 0");
+        }
+        for (int k = 1; k < n; k++) {
+            if (rows[k].length != d) {
+                throw new IllegalArgumentException(
+                        "series " + k + " has length " + rows[k].length + " but series 0 has length " + d);
+            }
+        }
+        return d;
     }
 
     /** Ledoit–Wolf δ = min(b̄², d̂²)/d̂²; both norms carry the same 1/d so it cancels. */

@@ -1,7 +1,10 @@
 package io.vigil.model;
 
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.JointGaussian;
+import io.vigil.gauss.LowRankGaussian;
+import io.vigil.gauss.SeriesGaussian;
 import io.vigil.gauss.ShrinkageParams;
 import java.util.Arrays;
 import java.util.List;
@@ -11,19 +14,26 @@ import java.util.Optional;
 /**
  * The complete-series model of thesis §5.4 in a model file (section {@code complete_series}): the joint
  * Gaussian over the length-d series (eq. 5.19) and/or the one-Gaussian-per-class mixture with prior weights
- * (eq. 5.20), each with the shrinkage that produced its covariance. The Gaussians live in the model's
+ * (eq. 5.20), each with the shrinkage that produced its covariance and in its own covariance form (dense LDLᵀ
+ * factors, or a scaled identity plus a low-rank factor: {@link CovarianceForm}). The Gaussians live in the model's
  * (standardised, when the model standardises) series space; the value-independent conditional covariance
  * table R_y(t) is derived from them and the LDG basis when the model is loaded (it is not stored: it costs
- * O(d²ℓ) to rebuild and would otherwise duplicate the factors). Immutable.
+ * O(d²ℓ) dense or O(d·ℓ·r) low-rank to rebuild and would otherwise duplicate the factors). Immutable.
  *
  * @param shrinkage the shrinkage parameters used for every Gaussian (their outcome is in each Gaussian's
- *     {@link JointGaussian#fitInfo()})
+ *     {@link SeriesGaussian#fitInfo()})
+ * @param covariance the covariance form that was asked for ({@link CovarianceForm#AUTO} chooses per Gaussian;
+ *     each Gaussian's {@link SeriesGaussian#form()} is what was used)
  * @param joint the joint Gaussian, or null when not trained
  * @param mixtureWeights the mixture weights (class priors), or null when the mixture was not trained
  * @param mixture the per-class Gaussians in class order, or null when not trained
  */
 public record CompleteSeriesSection(
-        ShrinkageParams shrinkage, JointGaussian joint, double[] mixtureWeights, List<JointGaussian> mixture)
+        ShrinkageParams shrinkage,
+        CovarianceForm covariance,
+        SeriesGaussian joint,
+        double[] mixtureWeights,
+        List<SeriesGaussian> mixture)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "complete_series";
@@ -31,6 +41,7 @@ public record CompleteSeriesSection(
     /** Checks that at least one estimator is present and the mixture parts agree. */
     public CompleteSeriesSection {
         Objects.requireNonNull(shrinkage, "shrinkage");
+        Objects.requireNonNull(covariance, "covariance");
         if ((mixtureWeights == null) != (mixture == null)) {
             throw new IllegalArgumentException("mixture weights and mixture components must both be present or absent");
         }
@@ -48,6 +59,17 @@ public record CompleteSeriesSection(
         }
     }
 
+    /** A section of dense Gaussians (what version 1 of the section held). */
+    public CompleteSeriesSection(
+            ShrinkageParams shrinkage, JointGaussian joint, double[] mixtureWeights, List<JointGaussian> mixture) {
+        this(
+                shrinkage,
+                CovarianceForm.DENSE,
+                joint,
+                mixtureWeights,
+                mixture == null ? null : List.<SeriesGaussian>copyOf(mixture));
+    }
+
     /** The estimators this section holds. */
     public List<EstimatorType> available() {
         if (joint != null && mixture != null) {
@@ -57,7 +79,7 @@ public record CompleteSeriesSection(
     }
 
     /** The joint Gaussian, if trained. */
-    public Optional<JointGaussian> jointGaussian() {
+    public Optional<SeriesGaussian> jointGaussian() {
         return Optional.ofNullable(joint);
     }
 
@@ -73,6 +95,7 @@ public record CompleteSeriesSection(
             return false;
         }
         return shrinkage.equals(s.shrinkage)
+                && covariance == s.covariance
                 && sameGaussian(joint, s.joint)
                 && Arrays.equals(mixtureWeights, s.mixtureWeights)
                 && sameMixture(mixture, s.mixture);
@@ -80,10 +103,10 @@ public record CompleteSeriesSection(
 
     @Override
     public int hashCode() {
-        return Objects.hash(shrinkage, available(), Arrays.hashCode(mixtureWeights));
+        return Objects.hash(shrinkage, covariance, available(), Arrays.hashCode(mixtureWeights));
     }
 
-    private static boolean sameMixture(List<JointGaussian> a, List<JointGaussian> b) {
+    private static boolean sameMixture(List<SeriesGaussian> a, List<SeriesGaussian> b) {
         if (a == null || b == null) {
             return a == b;
         }
@@ -98,14 +121,17 @@ public record CompleteSeriesSection(
         return true;
     }
 
-    private static boolean sameGaussian(JointGaussian a, JointGaussian b) {
+    private static boolean sameGaussian(SeriesGaussian a, SeriesGaussian b) {
         if (a == null || b == null) {
             return a == b;
         }
-        return Arrays.equals(a.mean(), b.mean())
-                && Arrays.equals(a.innovationVariances(), b.innovationVariances())
-                && Arrays.equals(a.strictLowerPacked(), b.strictLowerPacked())
-                && a.fitInfo().equals(b.fitInfo());
+        if (a instanceof JointGaussian x && b instanceof JointGaussian y) {
+            return x.sameFactors(y);
+        }
+        if (a instanceof LowRankGaussian x && b instanceof LowRankGaussian y) {
+            return x.sameFactors(y);
+        }
+        return false;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.vigil.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -153,5 +154,64 @@ class GenerateCommandTest {
     void helpWorks() {
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("--kind=KIND"), out.toString());
+    }
+
+    // --length (issue 13): long CBF-like series; the default lengths stay as published.
+
+    @Test
+    void longCbfIsWrittenUnderItsOwnNameAndStretchesTheShapes() throws IOException {
+        assertEquals(
+                0,
+                run(
+                        "--kind",
+                        "cbf",
+                        "--train",
+                        "6",
+                        "--test",
+                        "3",
+                        "--length",
+                        "2000",
+                        "--raw",
+                        "--out",
+                        dir.toString()),
+                err.toString());
+        assertTrue(out.toString().contains("CBF2000") && out.toString().contains("length 2000"), out.toString());
+        TrainTest back = DatasetFiles.resolve(dir, "CBF2000").load(ReadOptions.DEFAULT);
+        assertEquals(2000, back.train().length());
+        // Raw cylinders (class "1") sit near 6 + η on [a, b] with a ≥ 250 and b − a ≥ 500 and near 0 before a.
+        double[] cylinder = back.train().series(0);
+        double early = 0;
+        double plateau = 0;
+        for (int t = 0; t < 200; t++) {
+            early += cylinder[t] / 200;
+        }
+        for (int t = 600; t < 750; t++) {
+            plateau += cylinder[t] / 150;
+        }
+        assertTrue(Math.abs(early) < 0.5 && plateau > 2.5, early + " / " + plateau);
+    }
+
+    @Test
+    void defaultLengthIsThePublishedDrawAndOtherKindsRefuseALength() {
+        TrainTest a = SyntheticData.generate(SyntheticKind.CBF, 9, 3, 5L);
+        TrainTest b = SyntheticData.generate(SyntheticKind.CBF, 9, 3, 5L, false, 128);
+        for (int i = 0; i < 9; i++) {
+            assertArrayEquals(a.train().series(i), b.train().series(i));
+        }
+        assertEquals("CBF", b.train().name());
+        assertNotEquals(
+                0,
+                run(
+                        "--kind",
+                        "two-patterns",
+                        "--train",
+                        "4",
+                        "--test",
+                        "1",
+                        "--length",
+                        "500",
+                        "--out",
+                        dir.toString()));
+        assertTrue(err.toString().contains("only cbf"), err.toString());
     }
 }

@@ -343,7 +343,7 @@ class GaussianMixtureEstimatorTest {
         GaussianMixtureEstimator fitted = GaussianMixtureEstimator.fit(rows, cls, 3, b, ShrinkageParams.oas());
         List<JointGaussian> restored = new ArrayList<>();
         for (int g = 0; g < 3; g++) {
-            JointGaussian jg = fitted.component(g);
+            JointGaussian jg = (JointGaussian) fitted.component(g);
             restored.add(JointGaussian.fromPackedFactors(
                     jg.mean(), jg.strictLowerPacked(), jg.innovationVariances(), jg.fitInfo()));
             assertEquals(ShrinkageMethod.OAS, jg.fitInfo().shrinkage().method());

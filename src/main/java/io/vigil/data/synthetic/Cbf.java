@@ -15,6 +15,11 @@ import java.util.SplittableRandom;
  * </pre>
  *
  * Class indices 0, 1, 2 are cylinder, bell, funnel (archive labels "1", "2", "3").
+ *
+ * <p>Longer (or shorter) series for long-series experiments (issue 13): with length L the time axis is stretched,
+ * a ~ U{round(16L/128)..round(32L/128)} and b − a ~ U{round(32L/128)..round(96L/128)}, so the shapes keep their
+ * relative positions and widths; ε stays white N(0,1) per sample. L = 128 is the published definition, draw for
+ * draw.
  */
 final class Cbf {
     static final int LENGTH = 128;
@@ -33,17 +38,25 @@ final class Cbf {
     /** The latent parameters of one drawn series (1-based a ≤ b, amplitude offset η). */
     record Shape(int a, int b, double eta) {}
 
+    /** Shortest stretched length: every scaled bound stays ≥ 1 and the shape fits (a + width ≤ L). */
+    static final int MIN_LENGTH = 8;
+
     /**
-     * Draws one raw series of class {@code cls} into {@code out} (length 128, overwritten).
+     * Draws one raw series of class {@code cls} into {@code out} (its length L ≥ {@link #MIN_LENGTH}, 128 as
+     * published; overwritten).
      *
      * @param noise scale of ε (1 as published; 0 gives the noiseless shape, for tests)
      */
     static Shape draw(int cls, SplittableRandom rnd, double noise, double[] out) {
-        int a = rnd.nextInt(A_MIN, A_MAX + 1);
-        int b = a + rnd.nextInt(WIDTH_MIN, WIDTH_MAX + 1);
+        int length = out.length;
+        if (length < MIN_LENGTH) {
+            throw new IllegalArgumentException("CBF series need length ≥ " + MIN_LENGTH + ", got " + length);
+        }
+        int a = rnd.nextInt(scaled(A_MIN, length), scaled(A_MAX, length) + 1);
+        int b = a + rnd.nextInt(scaled(WIDTH_MIN, length), scaled(WIDTH_MAX, length) + 1);
         double eta = rnd.nextGaussian();
         double height = AMPLITUDE + eta;
-        for (int t = 1; t <= LENGTH; t++) {
+        for (int t = 1; t <= length; t++) {
             double shape = 0;
             if (t >= a && t <= b) {
                 shape = switch (cls) {
@@ -56,5 +69,10 @@ final class Cbf {
             out[t - 1] = shape + noise * rnd.nextGaussian();
         }
         return new Shape(a, b, eta);
+    }
+
+    /** A published bound for length 128 stretched to {@code length} (exact at 128). */
+    private static int scaled(int bound, int length) {
+        return (int) Math.round((double) bound * length / LENGTH);
     }
 }

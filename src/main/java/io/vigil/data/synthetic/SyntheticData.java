@@ -30,6 +30,24 @@ public final class SyntheticData {
      * @throws IllegalArgumentException on sizes out of range
      */
     public static TrainTest generate(SyntheticKind kind, int nTrain, int nTest, long seed, boolean raw) {
+        return generate(kind, nTrain, nTest, seed, raw, kind.length());
+    }
+
+    /**
+     * As {@link #generate(SyntheticKind, int, int, long, boolean)} with series of another length (CBF only: its
+     * shapes stretch with the time axis, see {@link Cbf}; issue 13's long series). A length other than the kind's
+     * own names the data set {@code NameL}, e.g. {@code CBF20000}, so it cannot be mistaken for the archive's.
+     *
+     * @throws IllegalArgumentException on sizes out of range, or another length for a kind that has only its own
+     */
+    public static TrainTest generate(SyntheticKind kind, int nTrain, int nTest, long seed, boolean raw, int length) {
+        if (length != kind.length() && kind != SyntheticKind.CBF) {
+            throw new IllegalArgumentException("only cbf can be generated with another length; " + kind.cliName()
+                    + " series have length " + kind.length());
+        }
+        if (length < Cbf.MIN_LENGTH) {
+            throw new IllegalArgumentException("series length must be ≥ " + Cbf.MIN_LENGTH + ", got " + length);
+        }
         int classes = kind.classes().size();
         if (nTrain < classes) {
             throw new IllegalArgumentException("the training split needs at least " + classes + " series (one per"
@@ -41,14 +59,19 @@ public final class SyntheticData {
         SplittableRandom root = new SplittableRandom(seed);
         SplittableRandom trainStream = root.split();
         SplittableRandom testStream = root.split();
-        Dataset train = split(kind, nTrain, trainStream, raw);
-        Dataset test = split(kind, nTest, testStream, raw);
+        Dataset train = split(kind, nTrain, trainStream, raw, length);
+        Dataset test = split(kind, nTest, testStream, raw, length);
         return new TrainTest(train, test);
     }
 
-    private static Dataset split(SyntheticKind kind, int n, SplittableRandom stream, boolean raw) {
+    /** The data set name of {@code kind} at {@code length}: its own name at its own length, else name + length. */
+    public static String datasetName(SyntheticKind kind, int length) {
+        return length == kind.length() ? kind.datasetName() : kind.datasetName() + length;
+    }
+
+    private static Dataset split(SyntheticKind kind, int n, SplittableRandom stream, boolean raw, int length) {
         int classes = kind.classes().size();
-        double[][] rows = new double[n][kind.length()];
+        double[][] rows = new double[n][length];
         int[] y = new int[n];
         for (int i = 0; i < n; i++) {
             y[i] = i % classes;
@@ -57,7 +80,7 @@ public final class SyntheticData {
                 zNormalise(rows[i]);
             }
         }
-        return Dataset.of(kind.datasetName(), rows, y, kind.classes());
+        return Dataset.of(datasetName(kind, length), rows, y, kind.classes());
     }
 
     /**

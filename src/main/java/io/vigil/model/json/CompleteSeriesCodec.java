@@ -3,8 +3,11 @@ package io.vigil.model.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.FitInfo;
 import io.vigil.gauss.JointGaussian;
+import io.vigil.gauss.LowRankGaussian;
+import io.vigil.gauss.SeriesGaussian;
 import io.vigil.gauss.Shrinkage;
 import io.vigil.gauss.ShrinkageMethod;
 import io.vigil.gauss.ShrinkageParams;
@@ -16,22 +19,32 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Codec of {@link CompleteSeriesSection}, payload version 1:
+ * Codec of {@link CompleteSeriesSection}, payload version 2:
  *
  * <pre>{@code
  * {"shrinkage": {"method": "ledoit-wolf", "intensity": null},
+ *  "covariance": "auto",                                // the form asked for: dense | low-rank | auto
  *  "joint": GAUSSIAN,                                   // optional
  *  "gmm": {"weights": [w_1..w_G], "components": [GAUSSIAN × G]}}   // optional
- * GAUSSIAN = {"mean": VECTOR d, "innovation_variances": VECTOR d, "strict_lower": VECTOR d(d−1)/2,
- *             "fit": {"method", "target", "target_scale", "intensity", "sample_count", "ridge", "note"}}
+ * GAUSSIAN = {"form": "dense", "mean": VECTOR d, "innovation_variances": VECTOR d,
+ *             "strict_lower": VECTOR d(d−1)/2, "fit": FIT}
+ *          | {"form": "low-rank", "mean": VECTOR d, "identity_scale": a, "factor": MATRIX d×r, "fit": FIT}
+ * FIT = {"method", "target", "target_scale", "intensity", "sample_count", "ridge", "note"}
  * }</pre>
  *
- * The Gaussian is stored as its LDLᵀ factors (Σ = L D Lᵀ, {@link JointGaussian}) so loading needs no
- * factorisation and reproduces the trained numbers bit for bit.
+ * A dense Gaussian is stored as its LDLᵀ factors (Σ = L D Lᵀ, {@link JointGaussian}) so loading needs no
+ * factorisation; a low-rank one as Σ = a·I + U Uᵀ ({@link LowRankGaussian}: d·r values, r ≤ n, never a d×d
+ * matrix), whose semiseparable LDLᵀ is recomputed deterministically on load (O(d·r²)). Either way loading
+ * reproduces the trained numbers bit for bit. Version 1 (written before the low-rank form) has no {@code
+ * covariance} and no {@code form} fields and holds dense Gaussians only; it still loads.
  */
 public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSection> {
-    private static final Set<String> FIELDS = Set.of("shrinkage", "joint", "gmm");
-    private static final Set<String> GAUSSIAN_FIELDS = Set.of("mean", "innovation_variances", "strict_lower", "fit");
+    private static final Set<String> FIELDS_V1 = Set.of("shrinkage", "joint", "gmm");
+    private static final Set<String> FIELDS = Set.of("shrinkage", "covariance", "joint", "gmm");
+    private static final Set<String> DENSE_FIELDS_V1 = Set.of("mean", "innovation_variances", "strict_lower", "fit");
+    private static final Set<String> DENSE_FIELDS =
+            Set.of("form", "mean", "innovation_variances", "strict_lower", "fit");
+    private static final Set<String> LOW_RANK_FIELDS = Set.of("form", "mean", "identity_scale", "factor", "fit");
     private static final Set<String> FIT_FIELDS =
             Set.of("method", "target", "target_scale", "intensity", "sample_count", "ridge", "note");
 
@@ -47,7 +60,7 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
 
     @Override
     public int version() {
-        return 1;
+        return 2;
     }
 
     @Override
@@ -55,6 +68,7 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
         ObjectNode sh = out.putObject("shrinkage");
         sh.put("method", s.shrinkage().method().id());
         ModelJson.putDouble(sh, "intensity", s.shrinkage().intensity());
+        out.put("covariance", s.covariance().id());
         if (s.joint() != null) {
             writeGaussian(s.joint(), out.putObject("joint"));
         }
@@ -65,16 +79,23 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
                 w.add(v);
             }
             ArrayNode comps = gmm.putArray("components");
-            for (JointGaussian g : s.mixture()) {
+            for (SeriesGaussian g : s.mixture()) {
                 writeGaussian(g, comps.addObject());
             }
         }
     }
 
-    private static void writeGaussian(JointGaussian g, ObjectNode out) {
+    private static void writeGaussian(SeriesGaussian g, ObjectNode out) {
+        out.put("form", g.form().id());
         out.set("mean", ModelJson.vector(g.mean()));
-        out.set("innovation_variances", ModelJson.vector(g.innovationVariances()));
-        out.set("strict_lower", ModelJson.vector(g.strictLowerPacked()));
+        if (g instanceof JointGaussian dense) {
+            out.set("innovation_variances", ModelJson.vector(dense.innovationVariances()));
+            out.set("strict_lower", ModelJson.vector(dense.strictLowerPacked()));
+        } else {
+            LowRankGaussian lr = (LowRankGaussian) g;
+            out.put("identity_scale", lr.identityScale());
+            out.set("factor", ModelJson.matrix(lr.factor()));
+        }
         FitInfo info = g.fitInfo();
         Shrinkage sh = info.shrinkage();
         ObjectNode fit = out.putObject("fit");
@@ -90,7 +111,7 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
     @Override
     public CompleteSeriesSection read(JsonNode payload, int version, ModelShape shape, String path) {
         ModelJson.requireObject(payload, path);
-        ModelJson.checkFields(payload, path, FIELDS);
+        ModelJson.checkFields(payload, path, version == 1 ? FIELDS_V1 : FIELDS);
         String shPath = ModelJson.join(path, "shrinkage");
         JsonNode sh = ModelJson.field(payload, "shrinkage", path);
         ModelJson.requireObject(sh, shPath);
@@ -103,10 +124,20 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(shPath + ": " + e.getMessage(), e);
         }
-        JointGaussian joint =
-                payload.has("joint") ? readGaussian(payload.get("joint"), ModelJson.join(path, "joint")) : null;
+        CovarianceForm covariance = CovarianceForm.DENSE;
+        if (version >= 2) {
+            String cPath = ModelJson.join(path, "covariance");
+            try {
+                covariance = CovarianceForm.fromId(ModelJson.textField(payload, "covariance", path));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(cPath + ": " + e.getMessage(), e);
+            }
+        }
+        SeriesGaussian joint = payload.has("joint")
+                ? readGaussian(payload.get("joint"), version, shape, ModelJson.join(path, "joint"))
+                : null;
         double[] weights = null;
-        List<JointGaussian> mixture = null;
+        List<SeriesGaussian> mixture = null;
         if (payload.has("gmm")) {
             String gPath = ModelJson.join(path, "gmm");
             JsonNode gmm = payload.get("gmm");
@@ -119,24 +150,60 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
             }
             mixture = new ArrayList<>();
             for (int g = 0; g < comps.size(); g++) {
-                mixture.add(readGaussian(comps.get(g), gPath + ".components[" + g + "]"));
+                mixture.add(readGaussian(comps.get(g), version, shape, gPath + ".components[" + g + "]"));
             }
         }
         try {
-            return new CompleteSeriesSection(params, joint, weights, mixture);
+            return new CompleteSeriesSection(params, covariance, joint, weights, mixture);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
         }
     }
 
-    private static JointGaussian readGaussian(JsonNode node, String path) {
+    private static SeriesGaussian readGaussian(JsonNode node, int version, ModelShape shape, String path) {
         ModelJson.requireObject(node, path);
-        ModelJson.checkFields(node, path, GAUSSIAN_FIELDS);
+        CovarianceForm form = CovarianceForm.DENSE;
+        if (version >= 2) {
+            String f = ModelJson.textField(node, "form", path);
+            try {
+                form = CovarianceForm.fromId(f);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(ModelJson.join(path, "form") + ": " + e.getMessage(), e);
+            }
+            if (form == CovarianceForm.AUTO) {
+                throw new IllegalArgumentException(
+                        ModelJson.join(path, "form") + " must be dense or low-rank, not " + f);
+            }
+        }
+        boolean dense = form == CovarianceForm.DENSE;
+        ModelJson.checkFields(node, path, dense ? (version == 1 ? DENSE_FIELDS_V1 : DENSE_FIELDS) : LOW_RANK_FIELDS);
         double[] mean = ModelJson.readVector(ModelJson.field(node, "mean", path), ModelJson.join(path, "mean"));
-        double[] diag = ModelJson.readVector(
-                ModelJson.field(node, "innovation_variances", path), ModelJson.join(path, "innovation_variances"));
-        double[] lower =
-                ModelJson.readVector(ModelJson.field(node, "strict_lower", path), ModelJson.join(path, "strict_lower"));
+        if (mean.length != shape.length()) {
+            throw new IllegalArgumentException(ModelJson.join(path, "mean") + " has length " + mean.length
+                    + " but the model's series length is " + shape.length());
+        }
+        FitInfo info = readFit(node, path);
+        try {
+            if (dense) {
+                double[] diag = ModelJson.readVector(
+                        ModelJson.field(node, "innovation_variances", path),
+                        ModelJson.join(path, "innovation_variances"));
+                double[] lower = ModelJson.readVector(
+                        ModelJson.field(node, "strict_lower", path), ModelJson.join(path, "strict_lower"));
+                return JointGaussian.fromPackedFactors(mean, lower, diag, info);
+            }
+            double a = ModelJson.doubleField(node, "identity_scale", path);
+            return LowRankGaussian.fromFactors(
+                    mean,
+                    a,
+                    ModelJson.readDMatrix(ModelJson.field(node, "factor", path), ModelJson.join(path, "factor")),
+                    info);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static FitInfo readFit(JsonNode node, String path) {
         String fPath = ModelJson.join(path, "fit");
         JsonNode fit = ModelJson.field(node, "fit", path);
         ModelJson.requireObject(fit, fPath);
@@ -148,11 +215,9 @@ public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSec
                     ModelJson.doubleField(fit, "target_scale", fPath),
                     ModelJson.doubleField(fit, "intensity", fPath),
                     ModelJson.intField(fit, "sample_count", fPath));
-            FitInfo info = new FitInfo(
-                    sh, ModelJson.doubleField(fit, "ridge", fPath), ModelJson.textField(fit, "note", fPath));
-            return JointGaussian.fromPackedFactors(mean, lower, diag, info);
+            return new FitInfo(sh, ModelJson.doubleField(fit, "ridge", fPath), ModelJson.textField(fit, "note", fPath));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(fPath + ": " + e.getMessage(), e);
         }
     }
 }

@@ -192,7 +192,7 @@ public final class ModelFile {
     public VigilModel read(byte[] bytes, String source) throws ModelFormatException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(bytes);
+            root = ModelJson.readTree(MAPPER, bytes);
         } catch (IOException e) {
             throw new ModelFormatException(
                     source,
@@ -208,36 +208,40 @@ public final class ModelFile {
 
     /**
      * The size in bytes of each top-level part of a model file as the writer lays it out (for {@code vigil
-     * inspect}); optional sections are listed as {@code sections.NAME}.
+     * inspect}); optional sections are listed as {@code sections.NAME}, followed by each member of their payload
+     * as {@code sections.NAME.MEMBER} (e.g. {@code sections.complete_series.joint}).
      *
      * @throws ModelFormatException when the bytes are not a JSON object
      */
     public static Map<String, Long> partSizes(byte[] bytes) throws ModelFormatException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(bytes);
+            root = ModelJson.readTree(MAPPER, bytes);
         } catch (IOException e) {
             throw new ModelFormatException("bytes", "not valid JSON", e);
         }
         Map<String, Long> sizes = new LinkedHashMap<>();
-        try {
-            Iterator<Map.Entry<String, JsonNode>> it = root.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                if (e.getKey().equals("sections")
-                        && e.getValue().isObject()
-                        && !e.getValue().isEmpty()) {
-                    Iterator<Map.Entry<String, JsonNode>> secs = e.getValue().fields();
-                    while (secs.hasNext()) {
-                        Map.Entry<String, JsonNode> s = secs.next();
-                        sizes.put("sections." + s.getKey(), (long) WRITER.writeValueAsBytes(s.getValue()).length);
+        Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getKey().equals("sections")
+                    && e.getValue().isObject()
+                    && !e.getValue().isEmpty()) {
+                Iterator<Map.Entry<String, JsonNode>> secs = e.getValue().fields();
+                while (secs.hasNext()) {
+                    Map.Entry<String, JsonNode> s = secs.next();
+                    String name = "sections." + s.getKey();
+                    sizes.put(name, ModelJson.serializedSize(WRITER, s.getValue()));
+                    JsonNode payload = s.getValue().path("payload");
+                    Iterator<Map.Entry<String, JsonNode>> members = payload.fields();
+                    while (members.hasNext()) {
+                        Map.Entry<String, JsonNode> m = members.next();
+                        sizes.put(name + "." + m.getKey(), ModelJson.serializedSize(WRITER, m.getValue()));
                     }
-                } else {
-                    sizes.put(e.getKey(), (long) WRITER.writeValueAsBytes(e.getValue()).length);
                 }
+            } else {
+                sizes.put(e.getKey(), ModelJson.serializedSize(WRITER, e.getValue()));
             }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot re-serialise a parsed tree", e);
         }
         return sizes;
     }
