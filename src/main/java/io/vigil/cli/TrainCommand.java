@@ -4,6 +4,7 @@ import io.vigil.data.Dataset;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
+import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.CreationTime;
@@ -197,26 +198,30 @@ public final class TrainCommand implements Callable<Integer> {
      */
     static String memoryMessage(String stage, Dataset train, EarlyModelTrainer.Params p) {
         long d = train.length();
-        long perMatrix = 8L * d * d;
-        long matrices =
-                3L * p.estimators().size() + (p.estimators().contains(EstimatorType.GMM) ? train.numClasses() : 0);
-        long need = perMatrix * Math.max(1, matrices);
+        long n = train.size();
+        boolean dense = p.covariance().resolve(train.size(), train.length()) == CovarianceForm.DENSE;
+        long gaussians = (p.estimators().contains(EstimatorType.JOINT) ? 1 : 0)
+                + (p.estimators().contains(EstimatorType.GMM) ? train.numClasses() : 0);
+        // Dense: about four d×d matrices while fitting one Gaussian (CovarianceForm), plus the stored factor of each;
+        // low-rank: d×n factors and generators per Gaussian.
+        long need = dense ? 8L * d * d * (4 + Math.max(1, gaussians)) : 8L * d * n * 4 * Math.max(1, gaussians);
         long max = Runtime.getRuntime().maxMemory();
         return String.format(
                 Locale.ROOT,
-                "not enough memory to %s of %s (%d series of length %d): the dense complete-series Gaussians need "
-                        + "about %d MB (%d MB per %d×%d matrix) and the JVM may use %d MB; run java -Xmx%dm -jar "
-                        + "vigil.jar train …, or store fewer Gaussians (--estimators joint)",
+                "not enough memory to %s of %s (%d series of length %d): the %s complete-series Gaussians need "
+                        + "about %d MB (%s) and the JVM may use %d MB; run java -Xmx%dm -jar vigil.jar train …%s",
                 stage,
                 train.name(),
-                train.size(),
+                n,
                 d,
+                dense ? "dense" : "low-rank",
                 need >> 20,
-                perMatrix >> 20,
-                d,
-                d,
+                dense ? (8L * d * d >> 20) + " MB per " + d + "×" + d + " matrix" : d + "×" + n + " factors",
                 max >> 20,
-                Math.max(512, (2 * need) >> 20));
+                Math.max(512, (2 * need) >> 20),
+                dense
+                        ? ", or use --covariance low-rank (O(n·d) memory) or --estimators joint"
+                        : ", or --estimators joint");
     }
 
     /** Options that cannot fit this training set are usage errors (exit 2), named with both sizes. */

@@ -57,7 +57,9 @@ class TrainMemoryTest {
                         "--neighbors",
                         "3",
                         "--qda-neighbors",
-                        "3")
+                        "3",
+                        "--covariance",
+                        "dense")
                 .redirectErrorStream(true)
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -68,6 +70,7 @@ class TrainMemoryTest {
         String line = lines.get(0);
         assertTrue(line.startsWith("vigil train: not enough memory to fit the complete-series Gaussians"), line);
         assertTrue(line.contains("-Xmx") && line.contains("MB") && line.contains("3000×3000"), line);
+        assertTrue(line.contains("--covariance low-rank"), line);
         assertFalse(out.contains("OutOfMemoryError") || out.contains("\tat "), out);
         assertFalse(Files.exists(model));
     }
