@@ -54,6 +54,15 @@ public final class StreamOptions {
                     + ", default: ${DEFAULT-VALUE}).")
     int reorderWindow;
 
+    @Option(
+            names = "--dead-letter-max-bytes",
+            paramLabel = "N",
+            defaultValue = "65536",
+            description = "Bytes of a rejected record's value copied into its dead letter (0..262144; the whole value "
+                    + "is still identified by its size and SHA-256), so one huge bad record cannot block the job "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int deadLetterMaxBytes;
+
     /** The delivery guarantee. */
     Delivery delivery(CommandLine cl) {
         try {
@@ -86,6 +95,7 @@ public final class StreamOptions {
                 .session(session(cl))
                 .parallelism(parallelism)
                 .checkpointInterval(interval)
+                .deadLetterValueBytes(deadLetterMaxBytes)
                 .build();
     }
 

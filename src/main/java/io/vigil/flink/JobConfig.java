@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param kafkaProperties client properties applied to the source and both sinks
  * @param groupId consumer group id (offsets are also committed there on checkpoints, for monitoring)
  * @param transactionalIdPrefix prefix of the sinks' transactional ids (made unique per sink)
+ * @param deadLetterValueBytes bound on the copy of a rejected record's value in its dead letter
  */
 public record JobConfig(
         String bootstrap,
@@ -41,8 +42,12 @@ public record JobConfig(
         Duration checkpointInterval,
         Map<String, String> kafkaProperties,
         String groupId,
-        String transactionalIdPrefix)
+        String transactionalIdPrefix,
+        int deadLetterValueBytes)
         implements Serializable {
+    /** Largest allowed copy of a rejected value: twice it (text + Base64) stays well under Kafka's 1 MiB request. */
+    public static final int MAX_DEAD_LETTER_VALUE_BYTES = 256 * 1024;
+
     /** Default checkpoint interval: exactly-once decisions become visible at most this long after they are made. */
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(2);
 
@@ -69,6 +74,10 @@ public record JobConfig(
         kafkaProperties = Map.copyOf(new LinkedHashMap<>(kafkaProperties));
         requireText("group id", groupId);
         requireText("transactional id prefix", transactionalIdPrefix);
+        if (deadLetterValueBytes < 0 || deadLetterValueBytes > MAX_DEAD_LETTER_VALUE_BYTES) {
+            throw new IllegalArgumentException("the dead-letter value copy must be 0.." + MAX_DEAD_LETTER_VALUE_BYTES
+                    + " bytes (it is written twice and must fit Kafka's 1 MiB request), got " + deadLetterValueBytes);
+        }
     }
 
     private static void requireText(String what, String s) {
@@ -108,6 +117,7 @@ public record JobConfig(
         b.kafkaProperties = kafkaProperties;
         b.groupId = groupId;
         b.transactionalIdPrefix = transactionalIdPrefix;
+        b.deadLetterValueBytes = deadLetterValueBytes;
         return b;
     }
 
@@ -126,6 +136,7 @@ public record JobConfig(
         private Map<String, String> kafkaProperties = Map.of();
         private String groupId;
         private String transactionalIdPrefix;
+        private int deadLetterValueBytes = io.vigil.stream.StreamJson.DEFAULT_DEAD_LETTER_VALUE_BYTES;
 
         private Builder(DecisionParams decision) {
             this.decision = decision;
@@ -191,6 +202,12 @@ public record JobConfig(
             return this;
         }
 
+        /** Bound on the copy of a rejected record's value in its dead letter. */
+        public Builder deadLetterValueBytes(int v) {
+            deadLetterValueBytes = v;
+            return this;
+        }
+
         /**
          * The configuration.
          *
@@ -210,7 +227,8 @@ public record JobConfig(
                     checkpointInterval,
                     kafkaProperties,
                     groupId,
-                    transactionalIdPrefix);
+                    transactionalIdPrefix,
+                    deadLetterValueBytes);
         }
     }
 }

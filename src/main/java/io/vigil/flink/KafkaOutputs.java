@@ -30,21 +30,53 @@ final class KafkaOutputs {
         }
     }
 
-    /** Dead letters to {@code topic}, naming {@code inputTopic} as their source. */
+    /**
+     * Dead letters to {@code topic}, naming {@code inputTopic} as their source, the copy of each rejected value bounded
+     * ({@link StreamJson#deadLetter(DeadLetter, String, int)}), so that one oversized bad record cannot make the sink
+     * fail and the job restart forever. A record that would still exceed {@link #MAX_RECORD_BYTES} (a detail or
+     * configuration pathologically large) is shrunk to its identifying fields, counted and logged, never thrown.
+     */
     static final class DeadLetters implements KafkaRecordSerializationSchema<DeadLetter> {
         private static final long serialVersionUID = 1L;
+        private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DeadLetters.class);
+
+        /** Largest dead-letter record written whole: under Kafka's default 1 MiB request with room for headers. */
+        static final int MAX_RECORD_BYTES = 900 * 1024;
+
         private final String topic;
         private final String inputTopic;
+        private final int maxValueBytes;
+        private transient org.apache.flink.metrics.Counter shrunk;
 
-        DeadLetters(String topic, String inputTopic) {
+        DeadLetters(String topic, String inputTopic, int maxValueBytes) {
             this.topic = topic;
             this.inputTopic = inputTopic;
+            this.maxValueBytes = maxValueBytes;
+        }
+
+        @Override
+        public void open(
+                org.apache.flink.api.common.serialization.SerializationSchema.InitializationContext context,
+                KafkaSinkContext sinkContext) {
+            shrunk = context.getMetricGroup().counter("deadLettersShrunk");
         }
 
         @Override
         public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext context, Long timestamp) {
-            byte[] key = d.series.isEmpty() ? null : d.series.getBytes(StandardCharsets.UTF_8);
-            return new ProducerRecord<>(topic, null, timestamp, key, StreamJson.deadLetter(d, inputTopic));
+            byte[] value = StreamJson.deadLetter(d, inputTopic, maxValueBytes);
+            if (value.length > MAX_RECORD_BYTES) {
+                value = StreamJson.deadLetter(d, inputTopic, 0);
+                if (shrunk != null) {
+                    shrunk.inc();
+                }
+                LOG.warn(
+                        "dead letter for {}@{} of {} kept without its value copy: the record would be {} bytes",
+                        d.partition,
+                        d.offset,
+                        inputTopic,
+                        value.length);
+            }
+            return new ProducerRecord<>(topic, null, timestamp, StreamJson.deadLetterKey(d), value);
         }
     }
 }

@@ -32,8 +32,10 @@ public final class SampleDeserializer implements KafkaRecordDeserializationSchem
         }
         Decoded.Rejected<SampleRecord.Sample> bad = (Decoded.Rejected<SampleRecord.Sample>) d;
         String keyText = key == null ? "" : new String(key, StandardCharsets.UTF_8);
-        return SampleEvent.rejected(
+        SampleEvent e = SampleEvent.rejected(
                 keyText, reasonOf(bad.problem()), bad.detail(), timestamp, partition, offset, value);
+        e.t = bad.t();
+        return e;
     }
 
     /**
@@ -50,6 +52,7 @@ public final class SampleDeserializer implements KafkaRecordDeserializationSchem
             case NON_FINITE_VALUE -> DeadLetterReason.NON_FINITE_VALUE;
             case T_BELOW_ONE -> DeadLetterReason.T_BELOW_ONE;
             case KEY_MISMATCH -> DeadLetterReason.KEY_MISMATCH;
+            case SERIES_TOO_LONG -> DeadLetterReason.SERIES_TOO_LONG;
         };
     }
 

@@ -95,7 +95,10 @@ public final class VigilJob {
                 .uid("decisions-sink")
                 .name("Kafka decisions: " + cfg.output());
         out.deadLetters()
-                .sinkTo(sink(cfg, new KafkaOutputs.DeadLetters(cfg.deadLetter(), cfg.input()), "x"))
+                .sinkTo(sink(
+                        cfg,
+                        new KafkaOutputs.DeadLetters(cfg.deadLetter(), cfg.input(), cfg.deadLetterValueBytes()),
+                        "x"))
                 .uid("dead-letter-sink")
                 .name("Kafka dead letters: " + cfg.deadLetter());
         return out;

@@ -29,7 +29,9 @@ public sealed interface Decoded<T> permits Decoded.Ok, Decoded.Rejected {
         /** The time index t is below 1 (t is 1-based). */
         T_BELOW_ONE,
         /** The record key is not the series id in the value. */
-        KEY_MISMATCH;
+        KEY_MISMATCH,
+        /** The series id is longer than {@link SampleRecord#MAX_SERIES_BYTES} UTF-8 bytes. */
+        SERIES_TOO_LONG;
 
         /** Lower-case name, e.g. {@code non_finite_value}: stable across releases, safe in JSON and metrics. */
         public String code() {
@@ -65,12 +67,18 @@ public sealed interface Decoded<T> permits Decoded.Ok, Decoded.Rejected {
      *
      * @param problem the class of problem
      * @param detail a one-line human-readable explanation naming the field and what was found
+     * @param t the record's time index when it could be read, else 0
      */
-    record Rejected<T>(Problem problem, String detail) implements Decoded<T> {
+    record Rejected<T>(Problem problem, String detail, int t) implements Decoded<T> {
         /** Requires both parts. */
         public Rejected {
             Objects.requireNonNull(problem, "problem");
             Objects.requireNonNull(detail, "detail");
+        }
+
+        /** A rejection before any time index could be read. */
+        public Rejected(Problem problem, String detail) {
+            this(problem, detail, 0);
         }
 
         @Override

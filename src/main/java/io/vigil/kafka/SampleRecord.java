@@ -112,6 +112,12 @@ public final class SampleRecord {
     }
 
     /**
+     * Longest series id accepted, in UTF-8 bytes: ids key state, decisions and dead letters, so a bound keeps every
+     * record the job writes small whatever a producer sends.
+     */
+    public static final int MAX_SERIES_BYTES = 1024;
+
+    /**
      * Decodes a sample record.
      *
      * @param key the record key, or {@code null}/empty when the producer sent none
@@ -123,21 +129,31 @@ public final class SampleRecord {
         if (bad != null) {
             return bad;
         }
+        int t = f.hasT && f.t >= Integer.MIN_VALUE && f.t <= Integer.MAX_VALUE ? (int) f.t : 0;
         if (f.series == null) {
-            return rejected(Problem.MISSING_FIELD, "field 'series' is missing");
+            return new Decoded.Rejected<>(Problem.MISSING_FIELD, "field 'series' is missing", t);
         }
         if (!f.hasValue) {
-            return rejected(Problem.MISSING_FIELD, "field 'value' is missing");
+            return new Decoded.Rejected<>(Problem.MISSING_FIELD, "field 'value' is missing", t);
         }
         if (!Double.isFinite(f.value)) {
-            return rejected(Problem.NON_FINITE_VALUE, "value is " + f.value + (f.hasT ? " at t=" + f.t : ""));
+            return new Decoded.Rejected<>(
+                    Problem.NON_FINITE_VALUE, "value is " + f.value + (f.hasT ? " at t=" + f.t : ""), t);
         }
         if (f.hasT && f.t < 1) {
-            return rejected(Problem.T_BELOW_ONE, "t is " + f.t + "; t is 1-based");
+            return new Decoded.Rejected<>(Problem.T_BELOW_ONE, "t is " + f.t + "; t is 1-based", t);
+        }
+        int seriesBytes = f.series.getBytes(StandardCharsets.UTF_8).length;
+        if (seriesBytes > MAX_SERIES_BYTES) {
+            return new Decoded.Rejected<>(
+                    Problem.SERIES_TOO_LONG,
+                    "series id '" + abbreviate(f.series) + "' has " + seriesBytes + " bytes; at most "
+                            + MAX_SERIES_BYTES + " are allowed",
+                    t);
         }
         Decoded.Rejected<Sample> mismatch = checkKey(key, f.series);
         if (mismatch != null) {
-            return mismatch;
+            return new Decoded.Rejected<>(mismatch.problem(), mismatch.detail(), t);
         }
         return new Decoded.Ok<>(new Sample(f.series, f.hasT ? (int) f.t : T_ABSENT, f.value));
     }

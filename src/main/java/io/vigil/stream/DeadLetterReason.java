@@ -23,6 +23,8 @@ public enum DeadLetterReason {
     T_BELOW_ONE,
     /** The record key is not the series id in the value. */
     KEY_MISMATCH,
+    /** The series id is longer than the job accepts (1,024 UTF-8 bytes). */
+    SERIES_TOO_LONG,
     /** t exceeds the model's series length d. */
     T_BEYOND_LENGTH,
     /** A sample with this t was already seen for the series (consumed or waiting in the reorder buffer). */

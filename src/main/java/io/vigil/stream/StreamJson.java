@@ -92,27 +92,94 @@ public final class StreamJson {
         return r;
     }
 
-    /** The dead letter as JSON bytes; {@code topic} is the input topic it was read from. */
-    public static byte[] deadLetter(DeadLetter d, String topic) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 + d.raw.length * 2);
+    /**
+     * Default bound on the copy of a rejected record's value in its dead letter (64 KiB): the dead letter carries the
+     * copy twice (as text and as Base64), so even the bound is well under Kafka's default 1 MiB producer request, and
+     * a dead letter is always writable however large the record it describes.
+     */
+    public static final int DEFAULT_DEAD_LETTER_VALUE_BYTES = 64 * 1024;
+
+    /** Longest series id, detail and topic text copied into a dead letter (characters). */
+    public static final int MAX_TEXT_CHARS = 1024;
+
+    /**
+     * The dead-letter record: {@code {"series","reason","detail","t","topic","partition","offset","timestamp","value",
+     * "value_base64","value_size","value_sha256","value_truncated","emitted_at"}}. The copied value is the first
+     * {@code maxValueBytes} bytes (cut at a UTF-8 character boundary for {@code value}, {@code null} when not UTF-8);
+     * {@code value_size} and {@code value_sha256} describe the whole original value, so a dead letter still identifies
+     * a record too large to copy. Series id and detail are cut to {@value #MAX_TEXT_CHARS} characters.
+     *
+     * @param topic the input topic the record came from
+     */
+    public static byte[] deadLetter(DeadLetter d, String topic, int maxValueBytes) {
+        if (maxValueBytes < 0) {
+            throw new IllegalArgumentException("maxValueBytes must be ≥ 0, got " + maxValueBytes);
+        }
+        int copy = utf8Boundary(d.raw, Math.min(d.raw.length, maxValueBytes));
+        byte[] head = copy == d.raw.length ? d.raw : java.util.Arrays.copyOf(d.raw, copy);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512 + head.length * 3);
         try (JsonGenerator g = JSON.createGenerator(bytes, JsonEncoding.UTF8)) {
             g.writeStartObject();
-            g.writeStringField("series", d.series);
+            g.writeStringField("series", cut(d.series));
             g.writeStringField("reason", d.reason);
-            g.writeStringField("detail", d.detail);
+            g.writeStringField("detail", cut(d.detail));
             g.writeNumberField("t", d.t);
-            g.writeStringField("topic", topic);
+            g.writeStringField("topic", cut(topic));
             g.writeNumberField("partition", d.partition);
             g.writeNumberField("offset", d.offset);
             g.writeNumberField("timestamp", d.timestamp);
-            g.writeStringField("value", utf8OrNull(d.raw));
-            g.writeStringField("value_base64", Base64.getEncoder().encodeToString(d.raw));
+            g.writeStringField("value", utf8OrNull(head));
+            g.writeStringField("value_base64", Base64.getEncoder().encodeToString(head));
+            g.writeNumberField("value_size", d.raw.length);
+            g.writeStringField("value_sha256", sha256(d.raw));
+            g.writeBooleanField("value_truncated", head.length < d.raw.length);
             g.writeNumberField("emitted_at", d.emittedAt);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    /** {@link #deadLetter(DeadLetter, String, int)} with {@link #DEFAULT_DEAD_LETTER_VALUE_BYTES}. */
+    public static byte[] deadLetter(DeadLetter d, String topic) {
+        return deadLetter(d, topic, DEFAULT_DEAD_LETTER_VALUE_BYTES);
+    }
+
+    /** The Kafka key of a dead letter: the series id, or its SHA-256 when longer than {@value #MAX_TEXT_CHARS} bytes. */
+    public static byte[] deadLetterKey(DeadLetter d) {
+        if (d.series.isEmpty()) {
+            return null;
+        }
+        byte[] key = d.series.getBytes(StandardCharsets.UTF_8);
+        return key.length <= MAX_TEXT_CHARS ? key : ("sha256:" + sha256(key)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The largest n′ ≤ n such that raw[0..n′) does not end inside a UTF-8 multi-byte character. */
+    static int utf8Boundary(byte[] raw, int n) {
+        if (n >= raw.length) {
+            return raw.length;
+        }
+        int i = n;
+        // Step back over continuation bytes (10xxxxxx) to the start of the character that the cut would split.
+        while (i > 0 && i > n - 4 && (raw[i] & 0xC0) == 0x80) {
+            i--;
+        }
+        return i;
+    }
+
+    private static String cut(String s) {
+        return s == null || s.length() <= MAX_TEXT_CHARS ? s : s.substring(0, MAX_TEXT_CHARS) + "…";
+    }
+
+    private static String sha256(byte[] raw) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(raw));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+        }
     }
 
     private static String utf8OrNull(byte[] raw) {

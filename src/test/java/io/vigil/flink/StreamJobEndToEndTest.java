@@ -1,11 +1,13 @@
 package io.vigil.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vigil.cli.VigilCli;
+import io.vigil.data.Dataset;
 import io.vigil.early.EarlyFixtures;
 import io.vigil.early.SeriesDecision;
 import io.vigil.kafka.KafkaTestSupport;
@@ -22,6 +24,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +39,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -194,5 +198,80 @@ class StreamJobEndToEndTest {
                         "{\"series\":\"CBF/test/2\",\"t\":100,\"value\":1.0}",
                         "gap_beyond_buffer"),
                 reasons);
+    }
+
+    /**
+     * Issue 12: a non-decodable record of 600 KB and one whose 900 KB key disagrees with its series field become dead
+     * letters with a bounded copy of the value (plus its size and SHA-256) instead of records the producer refuses,
+     * so the bounded exactly-once job finishes and decides every series.
+     */
+    @Test
+    @Timeout(value = 180, unit = java.util.concurrent.TimeUnit.SECONDS) // before the fix the job restarted forever
+    void oversizedBadRecordsAreDeadLetteredWithoutStallingTheJob() throws Exception {
+        Path model = dir.resolve("cbf-big.model.json");
+        ModelFile.standard().save(EarlyFixtures.CBF_MODEL, model);
+        String samples = "big-samples";
+        kafka.createTopic(samples, 1);
+        byte[] junk = "x".repeat(600_000).getBytes(StandardCharsets.UTF_8);
+        byte[] bigKey = "k".repeat(900_000).getBytes(StandardCharsets.UTF_8);
+        byte[] mismatch = "{\"series\":\"CBF/test/0\",\"t\":1,\"value\":1.0}".getBytes(StandardCharsets.UTF_8);
+        Map<String, Object> pp = new HashMap<>(kafka.clientProperties());
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(pp)) {
+            p.send(new ProducerRecord<>(samples, "junk".getBytes(StandardCharsets.UTF_8), junk));
+            p.send(new ProducerRecord<>(samples, bigKey, mismatch));
+            p.flush();
+        }
+        Dataset three = StreamFixtures.TEST.subset(new int[] {0, 1, 2});
+        Replay.run(
+                three,
+                Replay.Split.TEST,
+                new Replay.Settings(samples, null, 0, 3, 1),
+                kafka.clientProperties(),
+                Progress.none());
+        run(
+                "run",
+                "--model",
+                model.toString(),
+                "--bootstrap",
+                kafka.bootstrapServers(),
+                "--input",
+                samples,
+                "--output",
+                "big-decisions",
+                "--dead-letter",
+                "big-dead",
+                "--bounded",
+                "--checkpoint-interval",
+                "500ms");
+        assertEquals(
+                3,
+                KafkaTestSupport.readTopic(consumerProps(), "big-decisions", 3, READ_TIMEOUT)
+                        .size());
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KafkaTestSupport.readTopic(consumerProps(), "big-dead", 2, READ_TIMEOUT);
+        assertEquals(2, dead.size());
+        Map<String, JsonNode> byReason = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            assertTrue(r.value().length < 200_000, "dead letter of " + r.value().length + " bytes");
+            assertTrue(r.key() == null || r.key().length <= 1024, "key of " + (r.key() == null ? 0 : r.key().length));
+            JsonNode j = MAPPER.readTree(r.value());
+            byReason.put(j.get("reason").asText(), j);
+        }
+        JsonNode j = byReason.get("unparseable_json");
+        assertEquals(600_000, j.get("value_size").asInt());
+        assertTrue(j.get("value_truncated").asBoolean());
+        assertEquals(
+                java.util.HexFormat.of()
+                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(junk)),
+                j.get("value_sha256").asText());
+        assertEquals(65_536, Base64.getDecoder().decode(j.get("value_base64").asText()).length);
+        JsonNode k = byReason.get("key_mismatch");
+        assertEquals(mismatch.length, k.get("value_size").asInt());
+        assertFalse(k.get("value_truncated").asBoolean());
+        assertEquals(1, k.get("t").asInt(), "the decoder read t = 1 before it found the mismatch");
+        assertTrue(k.get("series").asText().length() <= 1025, "series id cut");
     }
 }
