@@ -8,6 +8,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.LocalFlink;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.Decoded;
 import io.vigil.kafka.LoopbackKafka;
@@ -31,6 +32,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -250,13 +252,16 @@ public final class StreamBenchmark {
 
     /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
     private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.getConfig().enableObjectReuse();
-        build.accept(env);
-        PROBE_FIRST.set(0);
-        PROBE_COUNT.set(0);
-        env.execute("vigil bench");
-        long end = System.nanoTime();
+        long end;
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+            StreamExecutionEnvironment env = flink.environment();
+            env.getConfig().enableObjectReuse();
+            build.accept(env);
+            PROBE_FIRST.set(0);
+            PROBE_COUNT.set(0);
+            env.execute("vigil bench");
+            end = System.nanoTime();
+        }
         if (PROBE_COUNT.get() != expected) {
             throw new IllegalStateException("the job read " + PROBE_COUNT.get() + " of " + expected + " samples");
         }
@@ -303,7 +308,6 @@ public final class StreamBenchmark {
         kafka.createTopic(in, s.partitions());
         kafka.createTopic(out, s.partitions());
         int n = (int) Math.max(1, Math.min(test.size(), rate * s.latencySeconds() / test.length()));
-        Dataset part = test.subset(IntStream.range(0, n).toArray());
         JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
                 .delivery(Delivery.AT_LEAST_ONCE)
@@ -312,10 +316,30 @@ public final class StreamBenchmark {
                 .groupId("bench-live")
                 .transactionalIdPrefix("bench-live")
                 .build();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        VigilJob.attach(env, cfg, modelBytes);
-        JobClient job = env.executeAsync("vigil bench latency");
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+            StreamExecutionEnvironment env = flink.environment();
+            VigilJob.attach(env, cfg, modelBytes);
+            measure(kafka, test, s, rate, env.executeAsync("vigil bench latency"), in, out, n, latencies);
+        }
+        return new double[] {
+            Percentiles.nearestRank(latencies, 0.5), Percentiles.nearestRank(latencies, 0.99), latencies.size()
+        };
+    }
+
+    /** Warms the running {@code job} up, then replays {@code n} series and collects their latencies. */
+    private static void measure(
+            LoopbackKafka kafka,
+            Dataset test,
+            Settings s,
+            double rate,
+            JobClient job,
+            String in,
+            String out,
+            int n,
+            List<Double> latencies)
+            throws Exception {
+        Dataset part = test.subset(IntStream.range(0, n).toArray());
         try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(kafka.clientProperties(), out, false)) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) s.latencySeconds() + 120);
             // Warm-up, not measured: until the job runs, samples wait in Kafka and their latency is start-up time.
@@ -329,8 +353,5 @@ public final class StreamBenchmark {
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
         }
-        return new double[] {
-            Percentiles.nearestRank(latencies, 0.5), Percentiles.nearestRank(latencies, 0.99), latencies.size()
-        };
     }
 }

@@ -9,6 +9,7 @@ import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.LocalFlink;
 import io.vigil.model.CreationTime;
 import io.vigil.model.VigilModel;
 import io.vigil.select.TrainParams;
@@ -19,6 +20,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -120,6 +122,15 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Longest wait for the last decisions after the replay (default: ${DEFAULT-VALUE}).")
     String timeout;
 
+    @Option(
+            names = "--web-ui",
+            arity = "0..1",
+            paramLabel = "PORT",
+            fallbackValue = "" + LocalFlink.DEFAULT_WEB_UI_PORT,
+            description = "Serve Flink's web UI on 127.0.0.1:PORT (default port ${FALLBACK-VALUE}) while the demo "
+                    + "runs. Off by default; never on another address.")
+    Integer webUi;
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -179,7 +190,17 @@ public final class DemoCommand implements Callable<Integer> {
                 JobConfig.builder("127.0.0.1:0", "samples", "decisions", "dead-letters", params)
                         .build());
         StreamDemo.Settings settings = new StreamDemo.Settings(
-                tt, model, job, partitions, rate, concurrency, StreamOptions.duration(cl, "--timeout", timeout));
+                tt,
+                model,
+                job,
+                partitions,
+                rate,
+                concurrency,
+                StreamOptions.duration(cl, "--timeout", timeout),
+                webUi == null ? OptionalInt.empty() : OptionalInt.of(webUi));
+        if (webUi != null) {
+            live.println("Flink web UI at http://" + LocalFlink.LOOPBACK + ":" + webUi + "/");
+        }
         LivePrinter printer = new LivePrinter(live, printRate);
         StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
         printer.flushSkipped();

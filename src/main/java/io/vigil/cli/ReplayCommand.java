@@ -2,12 +2,15 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.kafka.KafkaClientProperties;
+import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.Replay;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -102,6 +105,14 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the one-line summary.")
     boolean json;
 
+    @Option(
+            names = "--preflight-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "15s",
+            description = "How long to wait for a Kafka broker to answer before giving up, and the longest a send "
+                    + "may block on metadata (default ${DEFAULT-VALUE}).")
+    String preflightTimeout;
+
     /** Parses {@code --split} case-insensitively, naming the valid values on error. */
     static final class SplitConverter implements CommandLine.ITypeConverter<Replay.Split> {
         @Override
@@ -122,9 +133,15 @@ public final class ReplayCommand implements Callable<Integer> {
             throw usage("--bootstrap must be HOST:PORT[,HOST:PORT...], got '" + bootstrap + "'");
         }
         Map<String, Object> user = kafkaProperties == null ? Map.of() : KafkaClientProperties.load(kafkaProperties);
+        Duration timeout = StreamOptions.duration(spec.commandLine(), "--preflight-timeout", preflightTimeout);
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw usage("--preflight-timeout must be positive");
+        }
         Map<String, Object> config = new HashMap<>(user);
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
         Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
+        preflight(user, timeout);
         long total = (long) ds.size() * ds.length() * repeat;
         Replay.Summary summary;
         try (Progress progress = Progress.bar("replay " + ds.name() + "/" + split.id(), total, !json)) {
@@ -165,6 +182,23 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         cl.getOut().flush();
         return 0;
+    }
+
+    /**
+     * Checks that a broker answers with these client settings, and that the topics exist or the brokers create
+     * them on first use; each failure is one line (exit 1) within {@code timeout}.
+     */
+    private void preflight(Map<String, Object> user, Duration timeout) {
+        try (KafkaPreflight kafka = KafkaPreflight.connect(bootstrap, user, timeout)) {
+            for (String t : truthTopic == null ? List.of(topic) : List.of(topic, truthTopic)) {
+                if (!kafka.topicExists(t) && !kafka.brokersCreateTopics()) {
+                    throw new KafkaPreflight.KafkaSetupException(
+                            "topic '" + t + "' does not exist at " + bootstrap + " and the brokers do not create "
+                                    + "topics on first use (auto.create.topics.enable=false); create it first",
+                            null);
+                }
+            }
+        }
     }
 
     private Replay.Settings settings() {

@@ -2,19 +2,25 @@ package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.LocalFlink;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
+import io.vigil.kafka.KafkaPreflight;
+import io.vigil.kafka.KafkaPreflight.KafkaSetupException;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.json.ModelFile;
+import io.vigil.util.Failures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -25,8 +31,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code vigil run}: the streaming job ({@link VigilJob}) on Kafka. Runs on an embedded Flink MiniCluster when
- * started from the CLI, and on the cluster when the same flags are given to {@code flink run
- * vigil-flink-job.jar}. Decision flags mean what they mean for {@code vigil evaluate}.
+ * started from the CLI ({@link LocalFlink}: loopback only, one temp directory removed on every exit path, bounded
+ * restarts), and on the cluster when the same flags are given to {@code flink run vigil-flink-job.jar}. Decision
+ * flags mean what they mean for {@code vigil evaluate}.
+ *
+ * <p>Before the job starts, a preflight ({@link KafkaPreflight}) checks that a broker answers and that the input
+ * topic exists, so a wrong address, a malformed security setting or a missing topic ends in one line (exit 1)
+ * within seconds; an unbounded job whose input topic does not exist yet says so once and waits for it.
  */
 @Command(
         name = "run",
@@ -102,8 +113,39 @@ public final class RunCommand implements Callable<Integer> {
                     + "properties; unknown keys are errors. Flags given here override the file.")
     Path job;
 
+    @Option(
+            names = "--web-ui",
+            arity = "0..1",
+            paramLabel = "PORT",
+            fallbackValue = "" + LocalFlink.DEFAULT_WEB_UI_PORT,
+            description = "Serve Flink's web UI on 127.0.0.1:PORT (default port ${FALLBACK-VALUE}) while the "
+                    + "embedded job runs. Off by default; never on another address.")
+    Integer webUi;
+
+    @Option(
+            names = "--skip-preflight",
+            description = "Start without first checking that Kafka answers and the input topic exists.")
+    boolean skipPreflight;
+
+    @Option(
+            names = "--preflight-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "15s",
+            description = "How long the preflight waits for a Kafka broker to answer (default ${DEFAULT-VALUE}).")
+    String preflightTimeout;
+
     /** Kafka client properties from the job file (lowest precedence). */
     private Map<String, String> jobKafka = Map.of();
+
+    /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
+    private boolean onCluster;
+
+    /** The command as {@code flink run} executes it: on the cluster's execution environment. */
+    static RunCommand forCluster() {
+        RunCommand c = new RunCommand();
+        c.onCluster = true;
+        return c;
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -120,9 +162,30 @@ public final class RunCommand implements Callable<Integer> {
         require(cl, output, "--output");
         require(cl, deadLetter, "--dead-letter");
         config(cl, null); // every flag checked (usage errors, exit 2) before the model file is read
+        if (webUi != null && onCluster) {
+            throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
+        }
+        Duration timeout = StreamOptions.duration(cl, "--preflight-timeout", preflightTimeout);
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
+        }
         byte[] model = readModel(modelFile);
         JobConfig cfg = config(cl, model);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (!skipPreflight) {
+            preflight(cl, cfg, timeout);
+        }
+        if (onCluster) {
+            return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model);
+        }
+        try (LocalFlink flink = LocalFlink.start(webUi == null ? OptionalInt.empty() : OptionalInt.of(webUi))) {
+            if (webUi != null) {
+                cl.getErr().println("vigil run: Flink web UI at http://" + LocalFlink.LOOPBACK + ":" + webUi + "/");
+            }
+            return execute(cl, flink.environment(), cfg, model);
+        }
+    }
+
+    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model) throws Exception {
         try {
             VigilJob.attach(env, cfg, model);
         } catch (IllegalArgumentException e) {
@@ -134,11 +197,58 @@ public final class RunCommand implements Callable<Integer> {
                         + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + "; Kafka properties "
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
         cl.getErr().flush();
-        JobExecutionResult result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
+        JobExecutionResult result;
+        try {
+            result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
+        } catch (Exception e) {
+            if (onCluster) {
+                throw e;
+            }
+            throw new JobFailedException(
+                    "the job stopped: it failed " + LocalFlink.MAX_FAILURES + " times within "
+                            + LocalFlink.FAILURE_INTERVAL.toMinutes() + " min (an error a restart cannot fix?); last "
+                            + "cause: " + rootCause(e),
+                    e);
+        }
         if (result.isJobExecutionResult()) {
             cl.getOut().println("vigil run: job finished after " + result.getNetRuntime() + " ms");
         }
         return 0;
+    }
+
+    /**
+     * Checks Kafka before the job starts: a broker answers, the input topic exists (an unbounded job waits for
+     * it, saying so once), and the output topics exist or the brokers create them on first use.
+     *
+     * @throws KafkaSetupException with the one line to show (exit 1)
+     */
+    private static void preflight(CommandLine cl, JobConfig cfg, Duration timeout) throws InterruptedException {
+        try (KafkaPreflight kafka = KafkaPreflight.connect(cfg.bootstrap(), cfg.kafkaProperties(), timeout)) {
+            if (!kafka.topicExists(cfg.input())) {
+                if (cfg.bounded()) {
+                    throw new KafkaSetupException(
+                            "input topic '" + cfg.input() + "' does not exist at " + cfg.bootstrap()
+                                    + " (a --bounded run reads what is there; check --input)",
+                            null);
+                }
+                kafka.awaitTopic(cfg.input(), () -> {
+                    cl.getErr()
+                            .println("vigil run: input topic '" + cfg.input() + "' does not exist yet at "
+                                    + cfg.bootstrap() + "; waiting for it (checked every "
+                                    + KafkaPreflight.POLL_SECONDS + " s, Ctrl-C to stop)");
+                    cl.getErr().flush();
+                });
+            }
+            for (String topic : List.of(cfg.output(), cfg.deadLetter())) {
+                if (!kafka.topicExists(topic) && !kafka.brokersCreateTopics()) {
+                    throw new KafkaSetupException(
+                            "topic '" + topic + "' does not exist at " + cfg.bootstrap()
+                                    + " and the brokers do not create topics on first use"
+                                    + " (auto.create.topics.enable=false); create it first",
+                            null);
+                }
+            }
+        }
     }
 
     /**
@@ -163,6 +273,7 @@ public final class RunCommand implements Callable<Integer> {
             argv.removeIf(a -> a.startsWith("--job="));
         }
         RunCommand resolved = new RunCommand();
+        resolved.onCluster = onCluster;
         CommandLine sub = VigilCli.standalone(resolved);
         sub.setOverwrittenOptionsAllowed(true);
         sub.setOut(cl.getOut());
@@ -215,6 +326,21 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
         return cfg;
+    }
+
+    /** The root cause of a job failure in one line: its type and message. */
+    private static String rootCause(Throwable e) {
+        Throwable root = Failures.rootCause(e);
+        return root.getClass().getSimpleName() + ": " + Failures.ownMessageOfRoot(root);
+    }
+
+    /** The embedded job ended after repeated failures; the message says why in one line. */
+    static final class JobFailedException extends Exception implements Failures.Complete {
+        private static final long serialVersionUID = 1L;
+
+        JobFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     static byte[] readModel(Path file) throws IOException {

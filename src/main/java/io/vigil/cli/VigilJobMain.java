@@ -10,7 +10,7 @@ public final class VigilJobMain {
 
     /** Runs {@code vigil run} with {@code args}; exits with its code when it is not 0. */
     public static void main(String[] args) {
-        int code = VigilCli.standalone(new RunCommand()).execute(args);
+        int code = VigilCli.standalone(RunCommand.forCluster()).execute(args);
         if (code != 0) {
             System.exit(code);
         }

@@ -6,6 +6,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.LocalFlink;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +78,8 @@ public final class StreamDemo {
             int partitions,
             double replayRate,
             int concurrency,
-            Duration timeout) {
+            Duration timeout,
+            OptionalInt webUiPort) {
         /** Validates. */
         public Settings {
             Objects.requireNonNull(data, "data");
@@ -86,6 +89,7 @@ public final class StreamDemo {
                 throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
             }
             Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(webUiPort, "webUiPort");
         }
     }
 
@@ -138,8 +142,9 @@ public final class StreamDemo {
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
         List<SeriesDecision> offline = EarlyReplay.replay(classifier, test);
         byte[] modelBytes = ModelFile.standard().toBytes(s.model());
-        try (LoopbackKafka kafka =
-                LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+        try (LocalFlink flink = LocalFlink.start(s.webUiPort());
+                LoopbackKafka kafka =
+                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
@@ -155,7 +160,7 @@ public final class StreamDemo {
             Map<String, Received> decisions = new ConcurrentHashMap<>();
             AtomicLong duplicates = new AtomicLong();
             AtomicLong lastReceived = new AtomicLong();
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            StreamExecutionEnvironment env = flink.environment();
             VigilJob.attach(env, cfg, modelBytes);
             JobClient job = env.executeAsync("vigil demo");
             CountDownLatch warm = new CountDownLatch(1);

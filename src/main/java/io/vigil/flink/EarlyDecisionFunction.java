@@ -35,13 +35,15 @@ import org.slf4j.LoggerFactory;
  * <p>The model travels inside the function as the model file's bytes, so a cluster needs no shared model path;
  * each parallel instance parses it once in {@link #open}.
  *
- * <p>Restored sessions of another model or estimator are discarded at restore by {@link EarlyDecisionOperator}
- * (counted and logged once per subtask); without that operator (e.g. a plain {@code KeyedProcessOperator}) the
- * {@link SeriesTracker} restarts each such series on its next sample instead.
+ * <p>Restored sessions of another model or estimator (a model upgrade) are replayed under this model by the
+ * {@link SeriesTracker} with their next sample or expiry: an undecided series' stored prefix goes through the new
+ * classifier, so it still gets exactly one decision. {@link EarlyDecisionOperator} counts them at restore (logged
+ * once per subtask) and discards the few that cannot be replayed (written by format 1, without a prefix).
  *
  * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
- * {@code deadLetters_<reason>}, {@code incompatibleStateRestarts}, histograms {@code decisionFractionPermille}
- * (1000·t/d per decision) and {@code sampleProcessingNanos}.
+ * {@code deadLetters_<reason>}, {@code upgradeReplays} (undecided series replayed under this model after an
+ * upgrade), {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
+ * histograms {@code decisionFractionPermille} (1000·t/d per decision) and {@code sampleProcessingNanos}.
  */
 public final class EarlyDecisionFunction extends KeyedProcessFunction<String, SampleEvent, DecisionRecord> {
     private static final long serialVersionUID = 1L;
@@ -69,6 +71,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private transient Emitter emitter;
     private transient Counter samplesIn;
     private transient Counter incompatibleRestarts;
+    private transient Counter upgradeReplays;
     private transient Histogram processingNanos;
 
     /**
@@ -108,21 +111,29 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     }
 
     /**
-     * Called once after {@link #open} by {@link EarlyDecisionOperator} with the number of restored sessions it
-     * discarded because they came from another model or estimator: counted in {@code incompatibleStateRestarts}
-     * and logged once with the total.
+     * Called once after {@link #open} by {@link EarlyDecisionOperator} with what it found in the restored state of
+     * another model or estimator: undecided sessions that will be replayed under this model, and sessions it
+     * discarded because they keep no prefix (counted in {@code incompatibleStateRestarts}). Logged once.
      */
-    void restoredIncompatible(long discarded) {
-        if (discarded <= 0) {
-            return;
+    void restoredFromAnotherModel(long toReplay, long discarded) {
+        if (discarded > 0) {
+            incompatibleRestarts.inc(discarded);
+            LOG.warn(
+                    "Subtask {} of the early-decision stage discarded {} restored series sessions of another model or "
+                            + "estimator written without a prefix (series session format 1); those series restart "
+                            + "with their next sample under model {}",
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    discarded,
+                    modelId);
         }
-        incompatibleRestarts.inc(discarded);
-        LOG.warn(
-                "Subtask {} of the early-decision stage discarded {} restored series sessions of another model or "
-                        + "estimator; those series restart with their next sample under model {}",
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                discarded,
-                modelId);
+        if (toReplay > 0) {
+            LOG.info(
+                    "Subtask {} of the early-decision stage will replay {} undecided restored series of another model "
+                            + "under model {} (each with its next sample or at its expiry)",
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    toReplay,
+                    modelId);
+        }
     }
 
     @Override
@@ -133,6 +144,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         samplesIn = metrics.counter("samplesIn");
         incompatibleRestarts = metrics.counter("incompatibleStateRestarts");
+        upgradeReplays = metrics.counter("upgradeReplays");
         processingNanos =
                 metrics.histogram("sampleProcessingNanos", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         emitter = new Emitter(metrics);
@@ -171,7 +183,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             return;
         }
         emitter.bind(ctx, out);
-        SeriesSession alive = tracker.onIdle(s, ctx.getCurrentKey(), timestamp, emitter);
+        SeriesSession alive = tracker.onIdle(s, ctx.getCurrentKey(), timestamp, emitter, workspace);
         if (alive == null) {
             sessions.clear();
             return;
@@ -234,6 +246,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                         n,
                         ctx.getCurrentKey());
             }
+        }
+
+        @Override
+        public void replayedUnderNewModel(SeriesSession restored) {
+            upgradeReplays.inc();
         }
     }
 }

@@ -12,16 +12,18 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 /**
  * The operator of the keyed decision stage: Flink's {@link KeyedProcessOperator} around an {@link
  * EarlyDecisionFunction}, plus one pass over the restored keyed state when the job starts from a checkpoint or
- * savepoint. Sessions stamped with another model or estimator (a model upgrade: another fingerprint, d or ℓ) are
- * discarded there, all at once and counted, so the restore itself reports how many series restart ({@link
- * EarlyDecisionFunction#restoredIncompatible}); those series start afresh with their next sample and their decisions
- * come from the new model only. Their idle timers stay registered and fire on an empty session, which is ignored.
+ * savepoint. Undecided sessions stamped with another model or estimator (a model upgrade: another fingerprint, d
+ * or ℓ) are counted there and kept: the tracker replays their prefix under the new model with their next sample.
+ * Sessions that cannot be replayed (format 1, no prefix) are discarded there, all at once, and those series start
+ * afresh with their next sample; their idle timers stay registered and fire on an empty session, which is ignored.
+ * Both counts are reported once ({@link EarlyDecisionFunction#restoredFromAnotherModel}).
  */
 public final class EarlyDecisionOperator extends KeyedProcessOperator<String, SampleEvent, DecisionRecord> {
     private static final long serialVersionUID = 1L;
 
     private final EarlyDecisionFunction function;
     private transient long discarded;
+    private transient long toReplay;
 
     /** The operator of {@code function}. */
     public EarlyDecisionOperator(EarlyDecisionFunction function) {
@@ -33,11 +35,12 @@ public final class EarlyDecisionOperator extends KeyedProcessOperator<String, Sa
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         discarded = 0;
+        toReplay = 0;
         if (!context.isRestored()) {
             return;
         }
         long tag = function.modelTag();
-        long[] n = {0};
+        long[] n = {0, 0};
         this.<String>getKeyedStateBackend()
                 .applyToAllKeys(
                         VoidNamespace.INSTANCE,
@@ -45,17 +48,23 @@ public final class EarlyDecisionOperator extends KeyedProcessOperator<String, Sa
                         EarlyDecisionFunction.stateDescriptor(),
                         (String key, ValueState<SeriesSession> state) -> {
                             SeriesSession s = state.value();
-                            if (s != null && s.modelTag() != tag) {
+                            if (s == null || s.modelTag() == tag || s.phase() != SeriesSession.Phase.COLLECTING) {
+                                return;
+                            }
+                            if (s.hasPrefix()) {
+                                n[1]++;
+                            } else {
                                 state.clear();
                                 n[0]++;
                             }
                         });
         discarded = n[0];
+        toReplay = n[1];
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        function.restoredIncompatible(discarded);
+        function.restoredFromAnotherModel(toReplay, discarded);
     }
 }

@@ -46,7 +46,10 @@ public final class DecisionRecord {
     /** When the record was emitted (epoch ms). */
     public long emittedAt;
 
-    /** Kafka timestamp (epoch ms) of the sample that triggered the record (for latency); 0 when abandoned. */
+    /**
+     * Kafka timestamp (epoch ms) of the sample that triggered the record (for latency); for an abandoned notice the
+     * last sample received, and for a decision replayed after a model upgrade the last sample before the upgrade.
+     */
     public long sampleTime;
 
     /** For Flink's POJO serializer. */
@@ -78,9 +81,12 @@ public final class DecisionRecord {
         return r;
     }
 
-    /** The notice that a series expired undecided after {@code consumed} samples. */
+    /**
+     * The notice that a series expired undecided after {@code consumed} samples, the last of which had event time
+     * {@code sampleTime}.
+     */
     public static DecisionRecord abandoned(
-            String series, int consumed, int length, double tau, String model, long emittedAt) {
+            String series, int consumed, int length, double tau, String model, long emittedAt, long sampleTime) {
         DecisionRecord r = new DecisionRecord();
         r.series = series;
         r.status = ABANDONED;
@@ -90,6 +96,7 @@ public final class DecisionRecord {
         r.reliability = Double.NaN;
         r.model = model;
         r.emittedAt = emittedAt;
+        r.sampleTime = sampleTime;
         return r;
     }
 

@@ -11,34 +11,43 @@ import java.util.Objects;
  * What a stream job keeps for one series between samples (one per key in Flink managed state).
  *
  * <p>While the series is undecided ({@link Phase#COLLECTING}) it holds the early classifier's {@link SeriesState}
- * (the innovations of the conditional Gaussian, thesis §5.4, method notes §3.1). Once a decision is out
+ * (the innovations of the conditional Gaussian, thesis §5.4, method notes §3.1) and the raw prefix x(1:t), so that
+ * after a model upgrade the series can be replayed under the new model instead of being lost (the innovations
+ * belong to the old model and cannot be turned back into samples without it). Once a decision is out
  * ({@link Phase#DECIDED}) the classifier state is dropped and only a marker remains: how many samples were
  * consumed, so that duplicates and t &gt; d are still recognised and the series ends at t = d. Samples that
  * arrive ahead of the next expected t wait in a small reorder buffer (at most the configured window).
  *
- * <p><b>Serialised form</b> ({@link #writeTo}): format version (1), the 64-bit model tag (which model and
+ * <p><b>Serialised form</b> ({@link #writeTo}): format version (2), the 64-bit model tag (which model and
  * estimator the classifier state belongs to, so state from another model is recognised after a restore), phase,
- * consumed t, highest t seen, last activity and registered timer (epoch ms), the {@link SeriesState} when
- * collecting, then the buffered samples. Size: 38 bytes for a decided marker; 38 + 17 + 8·G·(t + ℓ + 1) while
- * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 1,127 bytes; d = 1,024, ℓ = 30 at most 8,495
- * bytes), plus 32 + |value| bytes per buffered sample.
+ * consumed t, highest t seen, last activity, registered timer and the event time of the last consumed sample
+ * (epoch ms), the {@link SeriesState} and the t prefix values when collecting, then the buffered samples. Size:
+ * 46 bytes for a decided marker; 46 + 17 + 8·G·(t + ℓ + 1) + 8·t while collecting (joint Gaussian, G = 1: d =
+ * 128, ℓ = 5 at most 2,159 bytes; d = 1,024, ℓ = 30 at most 16,695 bytes), plus 32 + |value| bytes per buffered
+ * sample. Version 1 (no prefix, no sample time) is still read: such sessions cannot be replayed and restart.
  */
 public final class SeriesSession {
     /** Leading byte of the serialised form. */
-    public static final byte FORMAT_VERSION = 1;
+    public static final byte FORMAT_VERSION = 2;
+
+    /** The previous format (no prefix, no sample time), still read. */
+    static final byte FORMAT_VERSION_1 = 1;
 
     /** Timer field value when no timer is registered. */
     public static final long NO_TIMER = Long.MIN_VALUE;
 
     /** Bytes of the fixed part of the serialised form. */
-    static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 4;
+    static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 8 + 4;
+
+    /** Initial capacity of the prefix array; it doubles as samples arrive (amortised O(1), capped at d). */
+    private static final int INITIAL_PREFIX = 16;
 
     /** Serialised size of a decided marker with nothing buffered. */
     public static final int DECIDED_SIZE_BYTES = FIXED_BYTES;
 
     /** Largest serialised size while collecting (t = d, nothing buffered) for d, ℓ and G components. */
     public static long maxSerializedSizeBytes(int length, int reducedDimension, int components) {
-        return FIXED_BYTES + SeriesState.maxSerializedSizeBytes(length, reducedDimension, components);
+        return FIXED_BYTES + SeriesState.maxSerializedSizeBytes(length, reducedDimension, components) + 8L * length;
     }
 
     /** Where a series is in its life. */
@@ -55,7 +64,9 @@ public final class SeriesSession {
     private int highest;
     private long lastActivity;
     private long timerAt = NO_TIMER;
+    private long lastSampleTime;
     private SeriesState state;
+    private double[] prefix;
     private BufferedSample[] buffer;
     private int buffered;
 
@@ -67,6 +78,7 @@ public final class SeriesSession {
         s.modelTag = modelTag;
         s.phase = Phase.COLLECTING;
         s.state = Objects.requireNonNull(state, "state");
+        s.prefix = new double[INITIAL_PREFIX];
         return s;
     }
 
@@ -105,6 +117,43 @@ public final class SeriesSession {
         this.timerAt = at;
     }
 
+    /** Event time (epoch ms) of the last consumed sample, 0 before the first. */
+    public long lastSampleTime() {
+        return lastSampleTime;
+    }
+
+    /**
+     * True when the raw prefix x(1:{@link #consumed}) is kept, so the series can be replayed under another model:
+     * collecting sessions written by this version; not decided markers nor sessions read from format version 1.
+     */
+    public boolean hasPrefix() {
+        return prefix != null;
+    }
+
+    /** The prefix value x(t), 1 ≤ t ≤ {@link #consumed} (requires {@link #hasPrefix}). */
+    public double prefixValue(int t) {
+        if (prefix == null || t < 1 || t > consumed) {
+            throw new IndexOutOfBoundsException("prefix value t=" + t + " of a session consumed up to " + consumed
+                    + (prefix == null ? " without a stored prefix" : ""));
+        }
+        return prefix[t - 1];
+    }
+
+    /**
+     * This session under another model: the tag is replaced and the classifier state with {@code fresh} (at t =
+     * 0), the prefix and buffered samples are kept and {@link #consumed} goes back to 0, so the caller replays the
+     * prefix through the new classifier. A decided marker only takes the tag.
+     */
+    SeriesSession adopt(long newTag, SeriesState fresh) {
+        SeriesSession a = copy();
+        a.modelTag = newTag;
+        if (phase == Phase.COLLECTING) {
+            a.state = Objects.requireNonNull(fresh, "fresh");
+            a.consumed = 0;
+        }
+        return a;
+    }
+
     /** The classifier state while collecting, else null. */
     public SeriesState state() {
         return state;
@@ -127,9 +176,22 @@ public final class SeriesSession {
         consumed = t;
     }
 
+    /** Records x(t) (t = {@link #consumed} + 1 in a collecting session with a prefix) and its event time. */
+    void record(int t, double value, long sampleTime) {
+        lastSampleTime = sampleTime;
+        if (prefix == null) {
+            return;
+        }
+        if (t > prefix.length) {
+            prefix = Arrays.copyOf(prefix, Math.max(t, 2 * prefix.length));
+        }
+        prefix[t - 1] = value;
+    }
+
     void decided() {
         phase = Phase.DECIDED;
         state = null;
+        prefix = null;
     }
 
     /**
@@ -179,7 +241,7 @@ public final class SeriesSession {
 
     /** Bytes {@link #writeTo} writes now. */
     public int serializedSizeBytes() {
-        int size = FIXED_BYTES + (state == null ? 0 : state.serializedSizeBytes());
+        int size = FIXED_BYTES + (state == null ? 0 : state.serializedSizeBytes() + 8 * consumed);
         for (BufferedSample b : bufferedSamples()) {
             size += 4 + 8 + 8 + 4 + 8 + 4 + b.raw().length;
         }
@@ -195,8 +257,15 @@ public final class SeriesSession {
         out.writeInt(highest);
         out.writeLong(lastActivity);
         out.writeLong(timerAt);
+        out.writeLong(lastSampleTime);
         if (phase == Phase.COLLECTING) {
             state.writeTo(out);
+            if (prefix == null) {
+                throw new IllegalStateException("a collecting session read from format 1 has no prefix to write");
+            }
+            for (int i = 0; i < consumed; i++) {
+                out.writeDouble(prefix[i]);
+            }
         }
         out.writeInt(buffered);
         for (BufferedSample b : bufferedSamples()) {
@@ -217,9 +286,9 @@ public final class SeriesSession {
      */
     public static SeriesSession read(DataInput in) throws IOException {
         byte version = in.readByte();
-        if (version != FORMAT_VERSION) {
-            throw new IOException(
-                    "unknown series session format version " + version + "; this build reads " + FORMAT_VERSION);
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
+            throw new IOException("unknown series session format version " + version + "; this build reads "
+                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION);
         }
         SeriesSession s = new SeriesSession();
         s.modelTag = in.readLong();
@@ -235,8 +304,17 @@ public final class SeriesSession {
         }
         s.lastActivity = in.readLong();
         s.timerAt = in.readLong();
+        if (version >= FORMAT_VERSION) {
+            s.lastSampleTime = in.readLong();
+        }
         if (s.phase == Phase.COLLECTING) {
             s.state = SeriesState.read(in);
+            if (version >= FORMAT_VERSION) {
+                s.prefix = new double[Math.max(INITIAL_PREFIX, s.consumed)];
+                for (int i = 0; i < s.consumed; i++) {
+                    s.prefix[i] = in.readDouble();
+                }
+            }
         }
         int n = in.readInt();
         if (n < 0 || n > SessionSettings.MAX_REORDER_WINDOW) {
@@ -276,7 +354,9 @@ public final class SeriesSession {
         c.highest = highest;
         c.lastActivity = lastActivity;
         c.timerAt = timerAt;
+        c.lastSampleTime = lastSampleTime;
         c.state = state == null ? null : state.copy();
+        c.prefix = prefix == null ? null : prefix.clone();
         c.buffer = buffer == null ? null : buffer.clone();
         c.buffered = buffered;
         return c;
@@ -291,8 +371,17 @@ public final class SeriesSession {
                 && highest == o.highest
                 && lastActivity == o.lastActivity
                 && timerAt == o.timerAt
+                && lastSampleTime == o.lastSampleTime
+                && prefixEquals(o)
                 && (state == null ? o.state == null : o.state != null && state.contentEquals(o.state))
                 && Arrays.equals(bufferedSamples(), o.bufferedSamples());
+    }
+
+    private boolean prefixEquals(SeriesSession o) {
+        if (prefix == null || o.prefix == null) {
+            return prefix == o.prefix;
+        }
+        return Arrays.equals(prefix, 0, consumed, o.prefix, 0, consumed);
     }
 
     @Override

@@ -18,8 +18,11 @@ import java.util.Objects;
  *
  * <ol>
  *   <li>no session for S: a new series starts (whatever t is; a t &gt; 1 waits for the earlier samples);
- *   <li>a session from another model or estimator (restored state after a model change): the old session is
- *       discarded and S starts afresh ({@link Output#restartedIncompatible});
+ *   <li>a session from another model or estimator (restored state after a model upgrade): an undecided series'
+ *       stored prefix x(1:t) is replayed under this model first, sample by sample as if it had just arrived, so
+ *       the series gets its one decision from this model ({@link Output#replayedUnderNewModel}); a decided
+ *       series keeps its marker (it has had its decision); a session without a prefix (written by format
+ *       version 1) is discarded and S starts afresh ({@link Output#restartedIncompatible});
  *   <li>t &gt; d: {@link DeadLetterReason#T_BEYOND_LENGTH};
  *   <li>t already consumed or buffered: {@link DeadLetterReason#DUPLICATE} (ignored idempotently);
  *   <li>t beyond the window after the next expected t: {@link DeadLetterReason#GAP_BEYOND_BUFFER};
@@ -41,8 +44,11 @@ public final class SeriesTracker {
         /** A sample that was not used. */
         void deadLetter(DeadLetter letter);
 
-        /** A restored session from another model or estimator was discarded. */
+        /** A restored session from another model or estimator was discarded (it kept no prefix to replay). */
         default void restartedIncompatible(SeriesSession discarded) {}
+
+        /** A restored undecided session from another model had its prefix replayed under this tracker's model. */
+        default void replayedUnderNewModel(SeriesSession restored) {}
     }
 
     private final EarlyClassifier classifier;
@@ -115,8 +121,7 @@ public final class SeriesTracker {
     private SeriesSession process(SeriesSession session, SampleEvent e, long now, Output out, Workspace ws) {
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
-            out.restartedIncompatible(s);
-            s = null;
+            s = adopt(s, e.series, now, out, ws);
         }
         if (s == null) {
             s = SeriesSession.start(modelTag, classifier.newState());
@@ -165,6 +170,30 @@ public final class SeriesTracker {
         return s.consumed() == length ? null : s;
     }
 
+    /**
+     * A restored session of another model under this tracker's model (rule 2): replays the prefix, emitting the
+     * decision this model takes on it, if any (stamped with the last sample's event time before the upgrade).
+     *
+     * @return the adopted session, or null when it could not be adopted (format 1, or the prefix reaches this
+     *     model's d and the series is complete)
+     */
+    private SeriesSession adopt(SeriesSession old, String series, long now, Output out, Workspace ws) {
+        if (old.phase() == SeriesSession.Phase.DECIDED) {
+            return old.consumed() >= length ? null : old.adopt(modelTag, null);
+        }
+        if (!old.hasPrefix()) {
+            out.restartedIncompatible(old);
+            return null;
+        }
+        SeriesSession s = old.adopt(modelTag, classifier.newState());
+        int replay = Math.min(old.consumed(), length);
+        for (int t = 1; t <= replay; t++) {
+            consume(s, series, t, old.prefixValue(t), old.lastSampleTime(), now, out, ws);
+        }
+        out.replayedUnderNewModel(old);
+        return s.consumed() == length ? null : s;
+    }
+
     /** A session with nothing consumed and nothing buffered is not worth keeping. */
     private static SeriesSession keepOrDrop(SeriesSession s) {
         return s.consumed() == 0 && s.bufferedCount() == 0 ? null : s;
@@ -176,6 +205,7 @@ public final class SeriesTracker {
         if (s.phase() != SeriesSession.Phase.COLLECTING) {
             return;
         }
+        s.record(t, value, sampleTime);
         SeriesState state = s.state();
         Decision d = ws.decision;
         classifier.observe(state, value, ws.classifier, d);
@@ -202,9 +232,16 @@ public final class SeriesTracker {
      *     notice, buffered samples are dead-lettered ({@link DeadLetterReason#LATE_SAMPLE} when t = 1 never
      *     arrived, else {@link DeadLetterReason#GAP_UNFILLED}); the state is to be cleared
      */
-    public SeriesSession onIdle(SeriesSession s, String series, long now, Output out) {
-        if (now < expiryTime(s)) {
-            return s;
+    public SeriesSession onIdle(SeriesSession session, String series, long now, Output out, Workspace ws) {
+        if (now < expiryTime(session)) {
+            return session;
+        }
+        SeriesSession s = session;
+        if (s.modelTag() != modelTag) {
+            s = adopt(s, series, now, out, ws);
+            if (s == null) {
+                return null;
+            }
         }
         boolean begun = s.consumed() > 0;
         for (BufferedSample b : s.bufferedSamples()) {
@@ -226,7 +263,7 @@ public final class SeriesTracker {
             }
         }
         if (begun && s.phase() == SeriesSession.Phase.COLLECTING) {
-            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now));
+            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime()));
         }
         return null;
     }

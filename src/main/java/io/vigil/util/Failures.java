@@ -20,9 +20,18 @@ import java.util.Map;
 public final class Failures {
     private Failures() {}
 
+    /**
+     * Marks an exception whose message already says everything a user needs, root cause included: {@link
+     * #describe} then shows it alone (the cause stays attached for {@code VIGIL_DEBUG} stack traces).
+     */
+    public interface Complete {}
+
     /** One line, no line breaks: what went wrong and, where known, the file and the root cause. */
     public static String describe(Throwable e) {
         String own = ownMessage(e);
+        if (e instanceof Complete) {
+            return own.replace('\n', ' ').replace('\r', ' ');
+        }
         Throwable root = rootCause(e);
         if (root != e) {
             String cause = ownMessage(root);
@@ -34,6 +43,11 @@ public final class Failures {
             }
         }
         return own.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** The message of the innermost cause alone, in plain words (see {@link #describe}). */
+    public static String ownMessageOfRoot(Throwable e) {
+        return ownMessage(rootCause(e)).replace('\n', ' ').replace('\r', ' ');
     }
 
     /** The innermost cause (cycles are cut). */

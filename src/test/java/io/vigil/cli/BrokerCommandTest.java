@@ -143,7 +143,7 @@ class BrokerCommandTest {
     }
 
     /** Whether SIGINT (signal 2) is in this process's ignored-signal mask; children inherit it. */
-    private static boolean sigintIgnoredHere() throws IOException {
+    static boolean sigintIgnoredHere() throws IOException {
         Path status = Path.of("/proc/self/status");
         if (!Files.isReadable(status)) {
             return false;
@@ -158,7 +158,7 @@ class BrokerCommandTest {
         return false;
     }
 
-    private static boolean onPath(String program) {
+    static boolean onPath(String program) {
         String path = System.getenv("PATH");
         if (path == null) {
             return false;

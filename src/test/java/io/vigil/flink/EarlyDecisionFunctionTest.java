@@ -234,8 +234,23 @@ class EarlyDecisionFunctionTest {
         }
     }
 
+    /** The fixture model file with a trailing newline: another file, hence another model id (and tag). */
+    private static byte[] otherModelBytes() {
+        byte[] other = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
+        other[other.length - 1] = (byte) '\n';
+        return other;
+    }
+
+    /** τ = 0.99: decisions later than the fixture's, so a replay under it is told apart from a resumption. */
+    private static final io.vigil.early.DecisionParams STRICT = StreamFixtures.PARAMS.withTau(0.99);
+
+    private static List<SeriesDecision> strictOffline() {
+        return io.vigil.early.EarlyReplay.replay(
+                io.vigil.early.EarlyClassifier.of(io.vigil.early.EarlyFixtures.CBF_MODEL, STRICT), StreamFixtures.TEST);
+    }
+
     @Test
-    void stateOfAnotherModelIsRestartedNotMixed() throws Exception {
+    void stateOfAnotherModelIsReplayedUnderTheNewModelNotMixed() throws Exception {
         OperatorSubtaskState snapshot;
         List<SampleEvent> ea = StreamFixtures.events(2, 0);
         try (var h = harness()) {
@@ -245,31 +260,26 @@ class EarlyDecisionFunctionTest {
             }
             snapshot = h.snapshot(1L, 0L);
         }
-        // The same model with a trailing newline: another file, hence another model id.
-        byte[] otherModel = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
-        otherModel[otherModel.length - 1] = (byte) '\n';
-        EarlyDecisionFunction fn = new EarlyDecisionFunction(otherModel, StreamFixtures.PARAMS, SETTINGS);
+        EarlyDecisionFunction fn = new EarlyDecisionFunction(otherModelBytes(), STRICT, SETTINGS);
         try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(fn), (SampleEvent e) -> e.series, Types.STRING)) {
             h.setup();
             h.initializeState(snapshot);
             h.open();
-            h.processElement(ea.get(2), 0L); // t = 3 on a discarded series: waits for t = 1, 2
-            assertTrue(h.extractOutputValues().isEmpty());
-            for (SampleEvent e : ea) {
-                if (e.t != 3) {
-                    h.processElement(e, 0L);
-                }
+            for (SampleEvent e : ea.subList(2, ea.size())) {
+                h.processElement(e, 0L);
             }
             List<DecisionRecord> out = h.extractOutputValues();
             assertEquals(1, out.size());
-            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
+            assertEquals(strictOffline().get(2).t(), out.get(0).t, "the new model's decision on the whole series");
+            assertEquals(io.vigil.stream.ModelId.of(otherModelBytes()), out.get(0).model);
+            assertTrue(deadLetters(h).isEmpty(), "the stored prefix was replayed: nothing is missing");
             assertEquals(0, h.numKeyedStateEntries());
         }
     }
 
     @Test
-    void restoredStateOfAnotherModelIsDiscardedAtRestore() throws Exception {
+    void restoredStateOfAnotherModelIsKeptAtRestoreAndReplayed() throws Exception {
         OperatorSubtaskState snapshot;
         List<SampleEvent> ea = StreamFixtures.events(2, 0);
         List<SampleEvent> eb = StreamFixtures.events(3, 100);
@@ -287,22 +297,20 @@ class EarlyDecisionFunctionTest {
             assertEquals(2, h.numKeyedStateEntries());
             snapshot = h.snapshot(1L, 0L);
         }
-        byte[] otherModel = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
-        otherModel[otherModel.length - 1] = (byte) '\n';
         try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new EarlyDecisionOperator(new EarlyDecisionFunction(otherModel, StreamFixtures.PARAMS, SETTINGS)),
+                new EarlyDecisionOperator(new EarlyDecisionFunction(otherModelBytes(), STRICT, SETTINGS)),
                 (SampleEvent e) -> e.series,
                 Types.STRING)) {
             h.setup();
             h.initializeState(snapshot);
             h.open();
-            assertEquals(0, h.numKeyedStateEntries(), "both sessions discarded at restore");
-            for (SampleEvent e : ea) {
+            assertEquals(2, h.numKeyedStateEntries(), "both sessions kept at restore, to be replayed");
+            for (SampleEvent e : ea.subList(2, ea.size())) {
                 h.processElement(e, 0L);
             }
             List<DecisionRecord> out = h.extractOutputValues();
             assertEquals(1, out.size());
-            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
+            assertEquals(strictOffline().get(2).t(), out.get(0).t);
         }
         try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
                 new EarlyDecisionOperator(

@@ -198,8 +198,8 @@ class SeriesTrackerTest {
         s = tracker.onSample(s, events.get(2), 2_000L, out, ws);
         assertTrue(out.decisions.isEmpty());
         assertEquals(32_000L, tracker.expiryTime(s));
-        assertTrue(tracker.onIdle(s, "CBF/test/1", 31_999L, out) == s, "not yet idle");
-        assertNull(tracker.onIdle(s, "CBF/test/1", 32_000L, out));
+        assertTrue(tracker.onIdle(s, "CBF/test/1", 31_999L, out, ws) == s, "not yet idle");
+        assertNull(tracker.onIdle(s, "CBF/test/1", 32_000L, out, ws));
         assertEquals(1, out.decisions.size());
         DecisionRecord abandoned = out.decisions.get(0);
         assertEquals(DecisionRecord.ABANDONED, abandoned.status);
@@ -215,7 +215,7 @@ class SeriesTrackerTest {
     void samplesOfASeriesThatNeverBeganExpireAsLate() {
         SeriesSession s = tracker.onSample(null, StreamFixtures.event("x", 4, 0.5, 7), 0L, out, ws);
         assertEquals(0, s.consumed());
-        assertNull(tracker.onIdle(s, "x", 60_000L, out));
+        assertNull(tracker.onIdle(s, "x", 60_000L, out, ws));
         assertTrue(out.decisions.isEmpty(), "no abandoned notice for a series that never began");
         assertEquals("late_sample", out.deadLetters.get(0).reason);
         assertEquals(7, out.deadLetters.get(0).offset);
@@ -225,18 +225,131 @@ class SeriesTrackerTest {
     void aDecidedSeriesThatStopsExpiresSilently() {
         SeriesDecision offline = StreamFixtures.offlineDecisions().get(0);
         SeriesSession s = feed(null, StreamFixtures.events(0, 0).subList(0, offline.t()));
-        assertNull(tracker.onIdle(s, StreamFixtures.id(0), Long.MAX_VALUE / 2, out));
+        assertNull(tracker.onIdle(s, StreamFixtures.id(0), Long.MAX_VALUE / 2, out, ws));
         assertEquals(1, out.decisions.size(), "only the decision itself");
     }
 
+    /** A tracker of the same model file with τ = 0.99: another tag, later decisions than {@link #tracker}. */
+    private static SeriesTracker strictTracker() {
+        EarlyClassifier strict = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, StreamFixtures.PARAMS.withTau(0.99));
+        return new SeriesTracker(strict, SETTINGS, "strict-model", TAG + 1);
+    }
+
+    /** Feeds {@code events} to {@code tr} (workspace {@code w}), starting from {@code s}. */
+    private SeriesSession feed(SeriesTracker tr, SeriesTracker.Workspace w, SeriesSession s, List<SampleEvent> events) {
+        SeriesSession cur = s;
+        for (SampleEvent e : events) {
+            cur = tr.onSample(cur, e, 0L, out, w);
+        }
+        return cur;
+    }
+
+    /**
+     * A model upgrade at every possible cut of every test series: the series gets exactly one decision, and when it
+     * was undecided at the upgrade it is the new model's offline decision (label and t), whether the new model
+     * would have decided before the cut (emitted at once from the replayed prefix) or after it.
+     */
     @Test
-    void sessionFromAnotherModelIsDiscardedAndTheSeriesRestarts() {
-        SeriesTracker other = new SeriesTracker(classifier, SETTINGS, "other", TAG + 1);
-        SeriesSession foreign = other.onSample(null, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
-        SeriesSession s = tracker.onSample(foreign, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
+    void upgradeReplaysTheUndecidedPrefixUnderTheNewModel() throws IOException {
+        SeriesTracker old = strictTracker();
+        SeriesTracker.Workspace oldWs = old.newWorkspace();
+        List<SeriesDecision> before = EarlyReplay.replay(old.classifier(), StreamFixtures.TEST);
+        List<SeriesDecision> after = StreamFixtures.offlineDecisions();
+        int replayedEarlier = 0;
+        int checked = 0;
+        for (int i = 0; i < StreamFixtures.TEST.size(); i += 3) {
+            List<SampleEvent> events = StreamFixtures.events(i, 0);
+            for (int cut = 1; cut < events.size(); cut += 7) {
+                out.decisions.clear();
+                SeriesSession s = feed(old, oldWs, null, events.subList(0, cut));
+                boolean decidedBefore = before.get(i).t() <= cut;
+                SeriesSession restored = roundTrip(s);
+                assertNull(feed(tracker, ws, restored, events.subList(cut, events.size())), "ends at t = d");
+                assertEquals(1, out.decisions.size(), "one decision, series " + i + " cut " + cut);
+                DecisionRecord r = out.decisions.get(0);
+                SeriesDecision expected = decidedBefore ? before.get(i) : after.get(i);
+                assertEquals(decidedBefore ? "strict-model" : "model-id", r.model, "series " + i + " cut " + cut);
+                assertEquals(expected.t(), r.t, "series " + i + " cut " + cut);
+                assertEquals(classifier.classNames().get(expected.label()), r.label);
+                if (!decidedBefore && after.get(i).t() <= cut) {
+                    replayedEarlier++;
+                }
+                checked++;
+            }
+        }
+        assertTrue(replayedEarlier > 0, "some cuts fall after the new model's decision time: " + replayedEarlier);
+        assertTrue(checked > 100, "cuts checked: " + checked);
+    }
+
+    @Test
+    void anUpgradedSessionKeepsItsBufferedSamplesAndExpiresWithTheLastSampleTime() {
+        SeriesTracker old = strictTracker();
+        List<SampleEvent> events = StreamFixtures.events(5, 0);
+        SeriesSession s = feed(old, old.newWorkspace(), null, events.subList(0, 3));
+        s = old.onSample(s, events.get(4), 0L, out, old.newWorkspace()); // t = 5 waits for t = 4
+        assertEquals(1, s.bufferedCount());
+        assertEquals(events.get(2).timestamp, s.lastSampleTime());
+        assertNull(tracker.onIdle(s, StreamFixtures.id(5), Long.MAX_VALUE / 2, out, ws));
+        assertEquals(1, out.decisions.size());
+        DecisionRecord abandoned = out.decisions.get(0);
+        assertEquals(DecisionRecord.ABANDONED, abandoned.status);
+        assertEquals("model-id", abandoned.model, "replayed under the new model before it expired");
+        assertEquals(3, abandoned.t);
+        assertEquals(events.get(2).timestamp, abandoned.sampleTime, "the last sample's time, not 0");
+        assertEquals(
+                List.of("gap_unfilled"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+    }
+
+    @Test
+    void aDecidedMarkerOfAnotherModelIsKeptAndGivesNoSecondDecision() {
+        SeriesTracker old = strictTracker();
+        List<SampleEvent> events = StreamFixtures.events(0, 0);
+        int decidedAt =
+                EarlyReplay.replay(old.classifier(), StreamFixtures.TEST).get(0).t();
+        SeriesSession s = feed(old, old.newWorkspace(), null, events.subList(0, decidedAt));
+        assertEquals(SeriesSession.Phase.DECIDED, s.phase());
+        assertEquals(1, out.decisions.size());
+        SeriesSession next = tracker.onSample(s, events.get(decidedAt), 0L, out, ws);
+        assertEquals(TAG, next.modelTag());
+        assertEquals(decidedAt + 1, next.consumed());
+        assertNull(feed(next, events.subList(decidedAt + 1, events.size())));
+        assertEquals(1, out.decisions.size(), "no second decision after the upgrade");
+        assertTrue(out.deadLetters.isEmpty());
+    }
+
+    @Test
+    void aFormatOneSessionOfAnotherModelIsDiscardedAndTheSeriesRestarts() throws IOException {
+        SeriesTracker old = strictTracker();
+        SeriesSession v2 =
+                feed(old, old.newWorkspace(), null, StreamFixtures.events(3, 0).subList(0, 2));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream o = new DataOutputStream(bytes);
+        o.writeByte(1); // format 1: no sample time, no prefix
+        o.writeLong(v2.modelTag());
+        o.writeByte(0);
+        o.writeInt(v2.consumed());
+        o.writeInt(v2.highest());
+        o.writeLong(v2.lastActivity());
+        o.writeLong(v2.timerAt());
+        v2.state().writeTo(o);
+        o.writeInt(0);
+        SeriesSession v1 = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertFalse(v1.hasPrefix());
+        SeriesSession s = tracker.onSample(v1, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
         assertEquals(1, out.restarts);
         assertEquals(TAG, s.modelTag());
         assertEquals(1, s.consumed());
+    }
+
+    private static SeriesSession roundTrip(SeriesSession s) throws IOException {
+        if (s == null) {
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        s.writeTo(new DataOutputStream(bytes));
+        assertEquals(s.serializedSizeBytes(), bytes.size());
+        return SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     }
 
     @Test

@@ -41,8 +41,9 @@ class StreamJsonTest {
 
     @Test
     void abandonedRecordHasNullLabelAndReliability() throws Exception {
-        DecisionRecord r = DecisionRecord.abandoned("s", 12, 128, 0.9, "abc", 5L);
+        DecisionRecord r = DecisionRecord.abandoned("s", 12, 128, 0.9, "abc", 5L, 4L);
         JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertEquals(4L, j.get("sample_time").asLong(), "the last sample's time, not 0");
         assertTrue(j.get("label").isNull());
         assertTrue(j.get("reliability").isNull());
         assertEquals("abandoned", j.get("status").asText());

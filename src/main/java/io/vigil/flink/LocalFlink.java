@@ -1,0 +1,200 @@
+package io.vigil.flink;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.OptionalInt;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The embedded Flink MiniCluster of {@code vigil run}, {@code vigil demo} and {@code vigil bench stream}: safe by
+ * default and clean on every exit path.
+ *
+ * <ul>
+ *   <li><b>Loopback only.</b> Every listener Flink opens (REST endpoint, BLOB server, RPC, the TaskManager's data
+ *       exchange) binds {@value #LOOPBACK}; the REST endpoint takes an ephemeral port unless the web UI is asked
+ *       for ({@link #webUiPort}), and it is never announced otherwise.
+ *   <li><b>One temp directory.</b> Flink's temp directories (io, web upload, BLOB storage, the extracted RPC jar)
+ *       live in one {@code vigil-run-PID-*} directory under {@code java.io.tmpdir}, removed by {@link #close} and
+ *       by a shutdown hook (SIGTERM, Ctrl-C, {@code System.exit}); directories left by a process that was killed
+ *       outright (SIGKILL) are removed by the next start, once their process is gone.
+ *   <li><b>Bounded restarts.</b> A job that fails {@value #MAX_FAILURES} times within {@link #FAILURE_INTERVAL}
+ *       ends with its cause instead of restarting forever (an error no restart can fix: a deleted topic, a
+ *       rejected credential); transient failures still restart after {@link #RESTART_DELAY}.
+ * </ul>
+ */
+public final class LocalFlink implements AutoCloseable {
+    /** The only address the embedded cluster listens on. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    /** Port of the web UI when {@code --web-ui} is given without one (Flink's usual REST port). */
+    public static final int DEFAULT_WEB_UI_PORT = 8081;
+
+    /** Failures within {@link #FAILURE_INTERVAL} after which the job ends instead of restarting. */
+    public static final int MAX_FAILURES = 5;
+
+    /** Window of the failure-rate restart strategy. */
+    public static final Duration FAILURE_INTERVAL = Duration.ofMinutes(2);
+
+    /** Pause before a restart. */
+    static final Duration RESTART_DELAY = Duration.ofSeconds(2);
+
+    /** Prefix of the per-process temp directory. */
+    static final String TEMP_PREFIX = "vigil-run-";
+
+    private final Path dir;
+    private final Configuration configuration;
+    private final OptionalInt webUiPort;
+    private final Thread cleanup;
+    private boolean closed;
+
+    private LocalFlink(Path dir, OptionalInt webUiPort) {
+        this.dir = dir;
+        this.webUiPort = webUiPort;
+        this.configuration = configuration(dir, webUiPort);
+        this.cleanup = new Thread(() -> deleteQuietly(dir), "vigil-temp-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /**
+     * Creates the temp directory (after removing those of dead processes) and the configuration.
+     *
+     * @param webUiPort the REST port for the web UI on {@value #LOOPBACK}, or empty for an ephemeral, unannounced
+     *     port
+     * @throws UncheckedIOException when the temp directory cannot be created, naming it
+     */
+    public static LocalFlink start(OptionalInt webUiPort) {
+        if (webUiPort.isPresent() && (webUiPort.getAsInt() < 1 || webUiPort.getAsInt() > 65_535)) {
+            throw new IllegalArgumentException("web UI port must be 1..65535, got " + webUiPort.getAsInt());
+        }
+        Path base = Path.of(System.getProperty("java.io.tmpdir"));
+        removeStale(base);
+        try {
+            return new LocalFlink(
+                    Files.createTempDirectory(
+                            base, TEMP_PREFIX + ProcessHandle.current().pid() + "-"),
+                    webUiPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temp directory in " + base + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The Flink configuration of the embedded cluster (see the class comment for each group of settings). */
+    static Configuration configuration(Path dir, OptionalInt webUiPort) {
+        Configuration c = new Configuration();
+        c.setString("rest.address", LOOPBACK);
+        c.setString("rest.bind-address", LOOPBACK);
+        c.setString("rest.bind-port", webUiPort.isPresent() ? Integer.toString(webUiPort.getAsInt()) : "0");
+        c.setString("jobmanager.rpc.address", LOOPBACK);
+        c.setString("jobmanager.bind-host", LOOPBACK); // the BLOB server binds here too
+        c.setString("taskmanager.host", LOOPBACK);
+        c.setString("taskmanager.bind-host", LOOPBACK);
+        c.setString("io.tmp.dirs", dir.resolve("io").toString());
+        c.setString("web.tmpdir", dir.resolve("web").toString());
+        c.setString("web.upload.dir", dir.resolve("web-upload").toString());
+        c.setString("blob.storage.directory", dir.resolve("blob").toString());
+        c.setString("restart-strategy.type", "failure-rate");
+        c.setString("restart-strategy.failure-rate.max-failures-per-interval", Integer.toString(MAX_FAILURES));
+        c.setString("restart-strategy.failure-rate.failure-rate-interval", FAILURE_INTERVAL.toSeconds() + " s");
+        c.setString("restart-strategy.failure-rate.delay", RESTART_DELAY.toSeconds() + " s");
+        return c;
+    }
+
+    /** A new local execution environment on this configuration (with the web UI when one was asked for). */
+    public StreamExecutionEnvironment environment() {
+        if (closed) {
+            throw new IllegalStateException("the embedded Flink cluster was closed");
+        }
+        return webUiPort.isPresent()
+                ? StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(configuration)
+                : StreamExecutionEnvironment.createLocalEnvironment(configuration);
+    }
+
+    /** The web UI address when asked for, e.g. {@code http://127.0.0.1:8081/}. */
+    public OptionalInt webUiPort() {
+        return webUiPort;
+    }
+
+    /** The per-process temp directory (removed by {@link #close}). */
+    public Path tempDirectory() {
+        return dir;
+    }
+
+    /** Removes the temp directory now (the shutdown hook is then no longer needed). */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        deleteQuietly(dir);
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM is already exiting: the hook runs (and finds nothing left to delete).
+        }
+    }
+
+    /** Removes {@code vigil-run-PID-*} directories under {@code base} whose process is no longer alive. */
+    static void removeStale(Path base) {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base, TEMP_PREFIX + "*")) {
+            for (Path d : dirs) {
+                String rest = d.getFileName().toString().substring(TEMP_PREFIX.length());
+                int dash = rest.indexOf('-');
+                if (dash <= 0) {
+                    continue;
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(rest.substring(0, dash));
+                } catch (NumberFormatException notOurs) {
+                    continue;
+                }
+                if (pid != ProcessHandle.current().pid()
+                        && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
+                    deleteQuietly(d);
+                }
+            }
+        } catch (IOException | UncheckedIOException unreadable) {
+            // Stale directories are an optimisation to clean; an unreadable temp dir is not this run's problem.
+        }
+    }
+
+    /** Deletes a directory tree, ignoring files that vanish meanwhile (Flink's own hooks delete concurrently). */
+    static void deleteQuietly(Path root) {
+        for (int attempt = 0; attempt < 3 && Files.exists(root); attempt++) {
+            try {
+                Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                        Files.deleteIfExists(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException e) {
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                        Files.deleteIfExists(d);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (NoSuchFileException gone) {
+                return;
+            } catch (IOException retry) {
+                // A file appeared while walking (a task still writing): walk again.
+            }
+        }
+    }
+}

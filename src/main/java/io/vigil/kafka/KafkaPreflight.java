@@ -1,0 +1,192 @@
+package io.vigil.kafka;
+
+import io.vigil.util.Failures;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+
+/**
+ * Checks, before a job or a replay starts, that Kafka is usable with the user's client settings: the client can
+ * be built (a malformed JAAS line or a missing truststore is reported as such, in one line), a broker answers
+ * within a bounded time, and the topics exist. Errors no retry can fix are found here, in seconds, instead of in a
+ * job that would restart forever.
+ *
+ * <p>Every failure is a {@link KafkaSetupException} whose message is one line naming the bootstrap servers and
+ * the root cause; nothing is retried beyond {@link #timeout}.
+ */
+public final class KafkaPreflight implements AutoCloseable {
+    /** Default bound on every check (the Admin client's API timeout). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
+
+    /** How often {@link #awaitTopic} asks again (seconds). */
+    public static final long POLL_SECONDS = 2;
+
+    /** A Kafka set-up error: the message is the one line to show. */
+    public static final class KafkaSetupException extends RuntimeException implements Failures.Complete {
+        private static final long serialVersionUID = 1L;
+
+        /** An error with its one-line message and, for debugging, its cause (may be null). */
+        public KafkaSetupException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final Admin admin;
+    private final String bootstrap;
+    private final Duration timeout;
+
+    private KafkaPreflight(Admin admin, String bootstrap, Duration timeout) {
+        this.admin = admin;
+        this.bootstrap = bootstrap;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Builds an Admin client from the user's properties and checks that a broker answers.
+     *
+     * @param bootstrap bootstrap servers (win over {@code bootstrap.servers} in {@code properties})
+     * @param properties client properties (security settings, …) as given to the job or replay
+     * @throws KafkaSetupException when the client cannot be built or no broker answers within {@code timeout}
+     */
+    public static KafkaPreflight connect(String bootstrap, Map<String, ?> properties, Duration timeout) {
+        Map<String, Object> p = new HashMap<>();
+        properties.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) { // producer/consumer-only keys would only be warned
+                p.put(k, v);
+            }
+        });
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(ms, 10_000));
+        // Fewer reconnect attempts (and WARN lines) against a broker that is down: 1 s, backing off to 5 s.
+        p.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 1_000);
+        p.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 5_000);
+        p.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "vigil-preflight");
+        Admin admin;
+        try {
+            admin = Admin.create(p);
+        } catch (RuntimeException e) {
+            throw new KafkaSetupException(
+                    "cannot create a Kafka client for " + bootstrap + " with these properties: "
+                            + Failures.ownMessageOfRoot(e),
+                    e);
+        }
+        KafkaPreflight k = new KafkaPreflight(admin, bootstrap, timeout);
+        try {
+            k.requireBroker();
+        } catch (RuntimeException e) {
+            k.close();
+            throw e;
+        }
+        return k;
+    }
+
+    private void requireBroker() {
+        Collection<Node> nodes = get(
+                admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms()))
+                        .nodes(),
+                "no Kafka broker answered at " + bootstrap + " within " + seconds()
+                        + " (is it running, and are --bootstrap and the security settings right?)");
+        if (nodes.isEmpty()) {
+            throw new KafkaSetupException("the Kafka cluster at " + bootstrap + " reports no brokers", null);
+        }
+    }
+
+    /** Whether {@code topic} exists (and is visible to these credentials). */
+    public boolean topicExists(String topic) {
+        Set<String> names = get(
+                admin.listTopics(new ListTopicsOptions().timeoutMs(ms()).listInternal(false))
+                        .names(),
+                "cannot list the topics at " + bootstrap);
+        return names.contains(topic);
+    }
+
+    /**
+     * Waits until {@code topic} exists, checking every {@value #POLL_SECONDS} s; {@code waiting} runs once, the
+     * first time it is missing.
+     *
+     * @throws InterruptedException when interrupted while waiting (Ctrl-C)
+     */
+    public void awaitTopic(String topic, Runnable waiting) throws InterruptedException {
+        boolean said = false;
+        while (!topicExists(topic)) {
+            if (!said) {
+                waiting.run();
+                said = true;
+            }
+            Thread.sleep(POLL_SECONDS * 1_000);
+        }
+    }
+
+    /**
+     * Whether the brokers create a topic on first use ({@code auto.create.topics.enable}); true when the setting
+     * cannot be read (the producer then reports a missing topic itself).
+     */
+    public boolean brokersCreateTopics() {
+        try {
+            Collection<Node> nodes = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Node any = nodes.iterator().next();
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(any.id()));
+            Map<ConfigResource, Config> configs =
+                    admin.describeConfigs(List.of(broker)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            ConfigEntry e = configs.get(broker).get("auto.create.topics.enable");
+            return e == null || e.value() == null || Boolean.parseBoolean(e.value());
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    private <T> T get(org.apache.kafka.common.KafkaFuture<T> f, String what) {
+        try {
+            return f.get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw new KafkaSetupException(what, c);
+            }
+            if (c instanceof AuthenticationException || c instanceof AuthorizationException) {
+                throw new KafkaSetupException(
+                        "Kafka at " + bootstrap + " refused these credentials: " + Failures.ownMessageOfRoot(c), c);
+            }
+            throw new KafkaSetupException(what + ": " + Failures.ownMessageOfRoot(c), c);
+        } catch (TimeoutException e) {
+            throw new KafkaSetupException(what, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaSetupException("interrupted while checking Kafka at " + bootstrap, e);
+        }
+    }
+
+    private int ms() {
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    private String seconds() {
+        return timeout.toSeconds() + " s";
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(2));
+    }
+}

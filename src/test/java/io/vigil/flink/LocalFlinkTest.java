@@ -1,0 +1,93 @@
+package io.vigil.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.util.Failures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded cluster's restart bound and its temp directory (the listener check runs on a real process). */
+class LocalFlinkTest {
+    /** Attempts of the failing job (the MiniCluster runs in this JVM). */
+    private static final AtomicInteger ATTEMPTS = new AtomicInteger();
+
+    @TempDir
+    Path base;
+
+    @Test
+    void aJobThatAlwaysFailsEndsWithItsCauseInsteadOfRestartingForever() {
+        ATTEMPTS.set(0);
+        Exception e = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+            try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+                StreamExecutionEnvironment env = flink.environment();
+                env.setParallelism(1);
+                env.fromSequence(1, 3)
+                        .map((Long x) -> {
+                            ATTEMPTS.incrementAndGet();
+                            if (x > 0) {
+                                throw new IllegalStateException("always broken");
+                            }
+                            return x;
+                        })
+                        .returns(Long.class)
+                        .sinkTo(new DiscardingSink<>());
+                return assertThrows(Exception.class, () -> env.execute("always failing"));
+            }
+        });
+        assertEquals("always broken", Failures.ownMessageOfRoot(e));
+        assertEquals(LocalFlink.MAX_FAILURES + 1, ATTEMPTS.get(), "the first attempt and MAX_FAILURES restarts");
+    }
+
+    @Test
+    void closeRemovesTheTempDirectoryAndStaleOnesOfDeadProcessesGoAtTheNextStart() throws Exception {
+        Path dead = Files.createDirectories(base.resolve(LocalFlink.TEMP_PREFIX + (Long.MAX_VALUE / 2) + "-7/io/x"));
+        Files.writeString(dead.resolve("left.jar"), "left by a process killed with SIGKILL");
+        Path alive = Files.createDirectories(
+                base.resolve(LocalFlink.TEMP_PREFIX + ProcessHandle.current().pid() + "-8"));
+        Path other = Files.createDirectories(base.resolve("vigil-runner-notes"));
+        LocalFlink.removeStale(base);
+        assertFalse(Files.exists(base.resolve(LocalFlink.TEMP_PREFIX + (Long.MAX_VALUE / 2) + "-7")));
+        assertTrue(Files.isDirectory(alive), "a live process' directory is kept");
+        assertTrue(Files.isDirectory(other), "directories of other programs are kept");
+
+        LocalFlink flink = LocalFlink.start(OptionalInt.empty());
+        Path dir = flink.tempDirectory();
+        assertTrue(dir.getFileName()
+                .toString()
+                .startsWith(LocalFlink.TEMP_PREFIX + ProcessHandle.current().pid()));
+        Files.createDirectories(dir.resolve("io/minicluster_x"));
+        flink.close();
+        assertFalse(Files.exists(dir));
+        assertThrows(IllegalStateException.class, flink::environment);
+    }
+
+    @Test
+    void everyListenerIsConfiguredOnLoopback() {
+        var c = LocalFlink.configuration(base, OptionalInt.empty());
+        for (String key : new String[] {
+            "rest.address",
+            "rest.bind-address",
+            "jobmanager.rpc.address",
+            "jobmanager.bind-host",
+            "taskmanager.host",
+            "taskmanager.bind-host"
+        }) {
+            assertEquals(LocalFlink.LOOPBACK, c.toMap().get(key), key);
+        }
+        assertEquals("0", c.toMap().get("rest.bind-port"), "no fixed REST port without --web-ui");
+        assertEquals(
+                "8081",
+                LocalFlink.configuration(base, OptionalInt.of(8081)).toMap().get("rest.bind-port"));
+    }
+}
