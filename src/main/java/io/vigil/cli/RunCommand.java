@@ -205,9 +205,8 @@ public final class RunCommand implements Callable<Integer> {
                 throw e;
             }
             throw new JobFailedException(
-                    "the job stopped: it failed " + LocalFlink.MAX_FAILURES + " times within "
-                            + LocalFlink.FAILURE_INTERVAL.toMinutes() + " min (an error a restart cannot fix?); last "
-                            + "cause: " + rootCause(e),
+                    "the job ended with an error (restarts stop after " + LocalFlink.MAX_FAILURES + " failures within "
+                            + LocalFlink.FAILURE_INTERVAL.toMinutes() + " min): " + rootCause(e),
                     e);
         }
         if (result.isJobExecutionResult()) {
