@@ -1,14 +1,11 @@
 package io.vigil.flink;
 
+import io.vigil.util.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.OptionalInt;
 import org.apache.flink.configuration.Configuration;
@@ -60,7 +57,7 @@ public final class LocalFlink implements AutoCloseable {
         this.dir = dir;
         this.webUiPort = webUiPort;
         this.configuration = configuration(dir, webUiPort);
-        this.cleanup = new Thread(() -> deleteQuietly(dir), "vigil-temp-cleanup");
+        this.cleanup = new Thread(() -> FileTrees.delete(dir), "vigil-temp-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -135,7 +132,7 @@ public final class LocalFlink implements AutoCloseable {
             return;
         }
         closed = true;
-        deleteQuietly(dir);
+        FileTrees.delete(dir);
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {
@@ -160,41 +157,11 @@ public final class LocalFlink implements AutoCloseable {
                 }
                 if (pid != ProcessHandle.current().pid()
                         && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
-                    deleteQuietly(d);
+                    FileTrees.delete(d);
                 }
             }
         } catch (IOException | UncheckedIOException unreadable) {
             // Stale directories are an optimisation to clean; an unreadable temp dir is not this run's problem.
-        }
-    }
-
-    /** Deletes a directory tree, ignoring files that vanish meanwhile (Flink's own hooks delete concurrently). */
-    static void deleteQuietly(Path root) {
-        for (int attempt = 0; attempt < 3 && Files.exists(root); attempt++) {
-            try {
-                Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                        Files.deleteIfExists(file);
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFileFailed(Path file, IOException e) {
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                        Files.deleteIfExists(d);
-                        return FileVisitResult.CONTINUE;
-                    }
-                });
-            } catch (NoSuchFileException gone) {
-                return;
-            } catch (IOException retry) {
-                // A file appeared while walking (a task still writing): walk again.
-            }
         }
     }
 }
