@@ -9,6 +9,7 @@ import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.KafkaPreflight.KafkaSetupException;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.json.ModelFile;
+import io.vigil.stream.StreamJson;
 import io.vigil.util.Failures;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -205,8 +207,9 @@ public final class RunCommand implements Callable<Integer> {
                 throw e;
             }
             throw new JobFailedException(
-                    "the job ended with an error (restarts stop after " + LocalFlink.MAX_FAILURES + " failures within "
-                            + LocalFlink.FAILURE_INTERVAL.toMinutes() + " min): " + rootCause(e),
+                    "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
+                            + " in a row without " + LocalFlink.STABLE_RUN.toMinutes() + " min of stable running): "
+                            + rootCause(e),
                     e);
         }
         if (result.isJobExecutionResult()) {
@@ -238,15 +241,14 @@ public final class RunCommand implements Callable<Integer> {
                     cl.getErr().flush();
                 });
             }
-            for (String topic : List.of(cfg.output(), cfg.deadLetter())) {
-                if (!kafka.topicExists(topic) && !kafka.brokersCreateTopics()) {
-                    throw new KafkaSetupException(
-                            "topic '" + topic + "' does not exist at " + cfg.bootstrap()
-                                    + " and the brokers do not create topics on first use"
-                                    + " (auto.create.topics.enable=false); create it first",
-                            null);
-                }
-            }
+            checkOutputTopic(kafka, cfg, cfg.output(), StreamJson.MAX_DECISION_BYTES, "decisions", null);
+            checkOutputTopic(
+                    kafka,
+                    cfg,
+                    cfg.deadLetter(),
+                    cfg.maxDeadLetterRecordBytes(),
+                    "dead letters",
+                    "or lower --dead-letter-max-bytes (now " + cfg.deadLetterValueBytes() + ")");
         }
     }
 
@@ -325,6 +327,38 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
         return cfg;
+    }
+
+    /** Bytes of key, headers and batch framing a record adds to its value, at most (series keys ≤ 1,024 bytes). */
+    private static final long RECORD_OVERHEAD_BYTES = 2 * 1024;
+
+    /**
+     * An output topic must exist or be created by the brokers on first use, and accept the largest record the job
+     * writes to it: a topic whose {@code max.message.bytes} is smaller fails the sink on every attempt, which no
+     * restart can fix.
+     */
+    private static void checkOutputTopic(
+            KafkaPreflight kafka, JobConfig cfg, String topic, long largestValue, String what, String alternative) {
+        if (!kafka.topicExists(topic)) {
+            if (!kafka.brokersCreateTopics()) {
+                throw new KafkaSetupException(
+                        "topic '" + topic + "' does not exist at " + cfg.bootstrap()
+                                + " and the brokers do not create topics on first use"
+                                + " (auto.create.topics.enable=false); create it first",
+                        null);
+            }
+            return;
+        }
+        OptionalLong limit = kafka.maxMessageBytes(topic);
+        long need = largestValue + RECORD_OVERHEAD_BYTES;
+        if (limit.isPresent() && limit.getAsLong() < need) {
+            throw new KafkaSetupException(
+                    "topic '" + topic + "' accepts records of at most " + limit.getAsLong()
+                            + " bytes (max.message.bytes) but " + what + " can take up to " + need
+                            + " bytes; raise the topic's max.message.bytes"
+                            + (alternative == null ? "" : " " + alternative),
+                    null);
+        }
     }
 
     /** The root cause of a job failure in one line: its type and message. */

@@ -102,6 +102,18 @@ public record JobConfig(
         return b;
     }
 
+    /**
+     * The largest dead-letter record the job writes with this configuration: the bound of {@link
+     * io.vigil.stream.StreamJson#maxDeadLetterBytes}, or of a record without its value copy when that bound exceeds
+     * what the sink writes whole (such a record is shrunk).
+     */
+    public long maxDeadLetterRecordBytes() {
+        long whole = io.vigil.stream.StreamJson.maxDeadLetterBytes(deadLetterValueBytes);
+        return whole <= KafkaOutputs.DeadLetters.MAX_RECORD_BYTES
+                ? whole
+                : io.vigil.stream.StreamJson.maxDeadLetterBytes(0);
+    }
+
     /** A builder preset with this configuration. */
     public Builder toBuilder() {
         Builder b = new Builder(decision);

@@ -23,9 +23,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       live in one {@code vigil-run-PID-*} directory under {@code java.io.tmpdir}, removed by {@link #close} and
  *       by a shutdown hook (SIGTERM, Ctrl-C, {@code System.exit}); directories left by a process that was killed
  *       outright (SIGKILL) are removed by the next start, once their process is gone.
- *   <li><b>Bounded restarts.</b> A job that fails {@value #MAX_FAILURES} times within {@link #FAILURE_INTERVAL}
+ *   <li><b>Bounded restarts.</b> Restarts back off exponentially (1 s doubling to {@link #MAX_BACKOFF}); after
+ *       {@value #MAX_RESTARTS} restarts without {@link #STABLE_RUN} of failure-free running in between, the job
  *       ends with its cause instead of restarting forever (an error no restart can fix: a deleted topic, a
- *       rejected credential); transient failures still restart after {@link #RESTART_DELAY}.
+ *       rejected credential), however long each attempt takes to fail. A job that ran stably starts counting
+ *       afresh, so rare transient failures over days never end it.
  * </ul>
  */
 public final class LocalFlink implements AutoCloseable {
@@ -35,14 +37,17 @@ public final class LocalFlink implements AutoCloseable {
     /** Port of the web UI when {@code --web-ui} is given without one (Flink's usual REST port). */
     public static final int DEFAULT_WEB_UI_PORT = 8081;
 
-    /** Failures within {@link #FAILURE_INTERVAL} after which the job ends instead of restarting. */
-    public static final int MAX_FAILURES = 5;
+    /** Restarts after which a job that keeps failing ends. */
+    public static final int MAX_RESTARTS = 6;
 
-    /** Window of the failure-rate restart strategy. */
-    public static final Duration FAILURE_INTERVAL = Duration.ofMinutes(2);
+    /** Longest pause before a restart. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
-    /** Pause before a restart. */
-    static final Duration RESTART_DELAY = Duration.ofSeconds(2);
+    /** Failure-free running after which the restart count starts afresh. */
+    public static final Duration STABLE_RUN = Duration.ofMinutes(10);
+
+    /** How long a restart waits for a slot before it counts as a failure. */
+    static final Duration SLOT_REQUEST_TIMEOUT = Duration.ofSeconds(20);
 
     /** Prefix of the per-process temp directory. */
     static final String TEMP_PREFIX = "vigil-run-";
@@ -98,10 +103,15 @@ public final class LocalFlink implements AutoCloseable {
         c.setString("web.tmpdir", dir.resolve("web").toString());
         c.setString("web.upload.dir", dir.resolve("web-upload").toString());
         c.setString("blob.storage.directory", dir.resolve("blob").toString());
-        c.setString("restart-strategy.type", "failure-rate");
-        c.setString("restart-strategy.failure-rate.max-failures-per-interval", Integer.toString(MAX_FAILURES));
-        c.setString("restart-strategy.failure-rate.failure-rate-interval", FAILURE_INTERVAL.toSeconds() + " s");
-        c.setString("restart-strategy.failure-rate.delay", RESTART_DELAY.toSeconds() + " s");
+        c.setString("restart-strategy.type", "exponential-delay");
+        c.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
+        c.setString("restart-strategy.exponential-delay.backoff-multiplier", "2.0");
+        c.setString("restart-strategy.exponential-delay.max-backoff", MAX_BACKOFF.toSeconds() + " s");
+        c.setString("restart-strategy.exponential-delay.reset-backoff-threshold", STABLE_RUN.toMinutes() + " min");
+        c.setString("restart-strategy.exponential-delay.attempts-before-reset-backoff", Integer.toString(MAX_RESTARTS));
+        // A MiniCluster does not replace a TaskManager that died of a fatal error: without slots a restart must
+        // fail fast (and count towards the bound) instead of waiting Flink's default 5 minutes per attempt.
+        c.setString("slot.request.timeout", SLOT_REQUEST_TIMEOUT.toSeconds() + " s");
         return c;
     }
 

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -153,6 +154,27 @@ public final class KafkaPreflight implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return true;
+        }
+    }
+
+    /**
+     * The largest record batch the brokers accept on {@code topic} ({@code max.message.bytes}), or empty when it
+     * cannot be read (no permission to describe configs, an old broker).
+     */
+    public OptionalLong maxMessageBytes(String topic) {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config c = admin.describeConfigs(List.of(r))
+                    .all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(r);
+            ConfigEntry e = c == null ? null : c.get("max.message.bytes");
+            return e == null || e.value() == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(e.value()));
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return OptionalLong.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OptionalLong.empty();
         }
     }
 

@@ -103,6 +103,21 @@ public final class StreamJson {
     public static final int MAX_TEXT_CHARS = 1024;
 
     /**
+     * Upper bound on a decision record's bytes: a series id of at most 1,024 bytes (longer ids are rejected) JSON-
+     * escaped (≤ 6 bytes per byte), a class label and the fixed fields.
+     */
+    public static final int MAX_DECISION_BYTES = 6 * 1024 + 2 * 1024;
+
+    /**
+     * Upper bound on the bytes of {@link #deadLetter(DeadLetter, String, int)}: the copy JSON-escaped (≤ 6 bytes per
+     * byte) and in Base64, three texts of at most {@value #MAX_TEXT_CHARS} characters escaped, and the fixed fields.
+     */
+    public static long maxDeadLetterBytes(int maxValueBytes) {
+        long v = maxValueBytes;
+        return 6 * v + 4 * ((v + 2) / 3) + 3 * 6L * (MAX_TEXT_CHARS + 1) + 512;
+    }
+
+    /**
      * The dead-letter record: {@code {"series","reason","detail","t","topic","partition","offset","timestamp","value",
      * "value_base64","value_size","value_sha256","value_truncated","emitted_at"}}. The copied value is the first
      * {@code maxValueBytes} bytes (cut at a UTF-8 character boundary for {@code value}, {@code null} when not UTF-8);

@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -144,6 +146,35 @@ class KafkaPreflightCommandTest {
         assertOneLine(o, "run", trust + ": no such file or directory");
         Outcome r = vigil(concat(replayArgs(kafka.bootstrapServers(), "x"), "--kafka-properties", props.toString()));
         assertOneLine(r, "replay", trust + ": no such file or directory");
+    }
+
+    /**
+     * A topic whose brokers refuse the records the job writes would fail the sink on every attempt (and, on the
+     * embedded cluster, kill its TaskManager): the preflight compares {@code max.message.bytes} with the largest
+     * decision and dead letter and says which flag or setting helps.
+     */
+    @Test
+    void outputTopicsTooSmallForTheRecordsAreRefusedBeforeTheJobStarts() throws Exception {
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(
+                            new NewTopic("tiny-decisions", 1, (short) 1).configs(Map.of("max.message.bytes", "8")),
+                            new NewTopic("small-dead", 1, (short) 1).configs(Map.of("max.message.bytes", "100000"))))
+                    .all()
+                    .get();
+        }
+        String[] tiny = run(kafka.bootstrapServers(), "present");
+        tiny[java.util.Arrays.asList(tiny).indexOf("decisions")] = "tiny-decisions";
+        assertOneLine(vigil(tiny), "run", "topic 'tiny-decisions' accepts records of at most 8 bytes");
+
+        String[] small = run(kafka.bootstrapServers(), "present");
+        small[java.util.Arrays.asList(small).indexOf("dead")] = "small-dead";
+        assertOneLine(
+                vigil(small),
+                "run",
+                "topic 'small-dead' accepts records of at most 100000 bytes",
+                "--dead-letter-max-bytes");
+        Outcome fits = vigil(concat(small, "--dead-letter-max-bytes", "4096"));
+        assertEquals(0, fits.code(), () -> "a smaller copy fits the topic: " + fits.err());
     }
 
     @Test

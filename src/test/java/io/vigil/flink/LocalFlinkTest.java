@@ -46,7 +46,7 @@ class LocalFlinkTest {
             }
         });
         assertEquals("always broken", Failures.ownMessageOfRoot(e));
-        assertEquals(LocalFlink.MAX_FAILURES + 1, ATTEMPTS.get(), "the first attempt and MAX_FAILURES restarts");
+        assertEquals(LocalFlink.MAX_RESTARTS + 1, ATTEMPTS.get(), "the first attempt and MAX_RESTARTS restarts");
     }
 
     @Test
