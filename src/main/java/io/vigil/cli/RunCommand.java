@@ -126,7 +126,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--skip-preflight",
-            description = "Start without first checking that Kafka answers and the input topic exists.")
+            description = "Start without first checking Kafka (broker, client settings, topics and their record size "
+                    + "limits), e.g. when this machine cannot reach the brokers the job will.")
     boolean skipPreflight;
 
     @Option(
@@ -220,7 +221,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * Checks Kafka before the job starts: a broker answers, the input topic exists (an unbounded job waits for
-     * it, saying so once), and the output topics exist or the brokers create them on first use.
+     * it, saying so once), and the output topics exist (or the brokers create them on first use) and accept the
+     * largest record the job writes to them.
      *
      * @throws KafkaSetupException with the one line to show (exit 1)
      */
