@@ -1,22 +1,40 @@
 package io.vigil.util;
 
 import java.io.Closeable;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A progress indicator for long work (cross-validation, replays): a terminal progress bar on stderr when
- * a console is attached and progress is enabled, silent otherwise so pipes, CI logs and {@code --json}
- * output stay clean. Algorithms take a {@link Progress} and call {@link #step()}; they never print.
+ * A progress indicator for long work (cross-validation, calibration, replays): a terminal progress bar on stderr
+ * when a console is attached and progress is enabled. Without a console (pipes, CI logs, {@code nohup}) work that
+ * runs longer than {@link #PLAIN_INTERVAL} reports one plain line per interval on stderr ("… 40% (12/30), 2 min
+ * elapsed"), so a ten-minute training is never silent while short runs and stdout stay clean. Algorithms take a
+ * {@link Progress} and call {@link #step()}; they never print.
  */
 public final class Progress implements Closeable {
-    private static final Progress NONE = new Progress(null);
+    /** Least time between two plain progress lines (and before the first). */
+    static final Duration PLAIN_INTERVAL = Duration.ofSeconds(30);
+
+    private static final Progress NONE = new Progress(null, null, null, 0);
 
     private final ProgressBar bar;
+    private final String task;
+    private final PrintStream plain;
+    private final AtomicLong total;
+    private final AtomicLong done = new AtomicLong();
+    private final long start = System.nanoTime();
+    private volatile long nextPrint = start + PLAIN_INTERVAL.toNanos();
 
-    private Progress(ProgressBar bar) {
+    private Progress(ProgressBar bar, String task, PrintStream plain, long total) {
         this.bar = bar;
+        this.task = task;
+        this.plain = plain;
+        this.total = new AtomicLong(total);
     }
 
     /** A progress that reports nothing. */
@@ -25,12 +43,15 @@ public final class Progress implements Closeable {
     }
 
     /**
-     * A bar titled {@code task} with {@code total} steps, shown only when stderr is a terminal and
-     * {@code enabled}; otherwise {@link #none()}.
+     * Progress titled {@code task} with {@code total} steps when {@code enabled}: a bar when stderr is a terminal,
+     * else plain lines every {@link #PLAIN_INTERVAL}; {@link #none()} when not enabled.
      */
     public static Progress bar(String task, long total, boolean enabled) {
-        if (!enabled || System.console() == null || total <= 0) {
+        if (!enabled || total <= 0) {
             return NONE;
+        }
+        if (System.console() == null) {
+            return plain(task, total, System.err);
         }
         ProgressBar bar = new ProgressBarBuilder()
                 .setTaskName(task)
@@ -39,20 +60,29 @@ public final class Progress implements Closeable {
                 .setUpdateIntervalMillis(250)
                 .continuousUpdate()
                 .build();
-        return new Progress(bar);
+        return new Progress(bar, task, null, total);
+    }
+
+    /** Plain-line progress to {@code out} (what {@link #bar} gives without a console). */
+    static Progress plain(String task, long total, PrintStream out) {
+        return new Progress(null, task, out, total);
     }
 
     /** Advances by one step. Thread-safe. */
     public void step() {
-        if (bar != null) {
-            bar.step();
-        }
+        stepBy(1);
     }
 
     /** Advances by {@code n} steps. Thread-safe. */
     public void stepBy(long n) {
         if (bar != null) {
             bar.stepBy(n);
+        } else if (plain != null) {
+            done.addAndGet(n);
+            long now = System.nanoTime();
+            if (now >= nextPrint) { // cheap check first: replays step once per sample
+                maybePrint(now);
+            }
         }
     }
 
@@ -60,7 +90,31 @@ public final class Progress implements Closeable {
     public void extendBy(long n) {
         if (bar != null) {
             bar.maxHint(bar.getMax() + n);
+        } else {
+            total.addAndGet(n);
         }
+    }
+
+    /** Prints a plain line when the interval has passed since the last one (package-private for tests). */
+    synchronized boolean maybePrint(long now) {
+        if (now < nextPrint) {
+            return false;
+        }
+        nextPrint = now + PLAIN_INTERVAL.toNanos();
+        long d = done.get();
+        long t = Math.max(total.get(), d);
+        long seconds = Duration.ofNanos(now - start).toSeconds();
+        plain.printf(
+                Locale.ROOT,
+                "vigil: %s %d%% (%d/%d), %d min %02d s elapsed%n",
+                task,
+                t == 0 ? 0 : 100 * d / t,
+                d,
+                t,
+                seconds / 60,
+                seconds % 60);
+        plain.flush();
+        return true;
     }
 
     @Override
