@@ -237,12 +237,13 @@ public final class SeriesTracker {
             return session;
         }
         SeriesSession s = session;
-        if (s.modelTag() != modelTag) {
-            s = adopt(s, series, now, out, ws);
+        if (s.modelTag() != modelTag && s.phase() == SeriesSession.Phase.COLLECTING && s.hasPrefix()) {
+            s = adopt(s, series, now, out, ws); // the new model may decide on the prefix before it expires
             if (s == null) {
-                return null;
+                return null; // the prefix completed the series under this model: decided at t = d
             }
         }
+        // A decided marker or a format-1 session of another model expires as it is (buffered samples included).
         boolean begun = s.consumed() > 0;
         for (BufferedSample b : s.bufferedSamples()) {
             if (begun) {

@@ -342,6 +342,36 @@ class SeriesTrackerTest {
         assertEquals(1, s.consumed());
     }
 
+    @Test
+    void sessionsOfAnotherModelThatCannotBeReplayedExpireAsTheyAre() throws IOException {
+        SeriesTracker old = strictTracker();
+        SeriesTracker.Workspace oldWs = old.newWorkspace();
+        List<SampleEvent> events = StreamFixtures.events(4, 0);
+        SeriesSession v2 = feed(old, oldWs, null, events.subList(0, 2));
+        v2 = old.onSample(v2, events.get(3), 0L, out, oldWs); // t = 4 waits for t = 3
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream o = new DataOutputStream(bytes);
+        o.writeByte(1); // format 1: no sample time, no prefix
+        o.writeLong(v2.modelTag());
+        o.writeByte(0);
+        o.writeInt(v2.consumed());
+        o.writeInt(v2.highest());
+        o.writeLong(v2.lastActivity());
+        o.writeLong(v2.timerAt());
+        v2.state().writeTo(o);
+        o.writeInt(0);
+        SeriesSession v1 = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        v1.buffer(v2.bufferedSamples()[0]);
+        assertNull(tracker.onIdle(v1, StreamFixtures.id(4), Long.MAX_VALUE / 2, out, ws));
+        assertEquals(
+                List.of(DecisionRecord.ABANDONED),
+                out.decisions.stream().map(r -> r.status).toList());
+        assertEquals(2, out.decisions.get(0).t);
+        assertEquals(
+                List.of("gap_unfilled"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+    }
+
     private static SeriesSession roundTrip(SeriesSession s) throws IOException {
         if (s == null) {
             return null;
