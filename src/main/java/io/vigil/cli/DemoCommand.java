@@ -9,7 +9,6 @@ import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
-import io.vigil.flink.LocalFlink;
 import io.vigil.model.CreationTime;
 import io.vigil.model.VigilModel;
 import io.vigil.select.TrainParams;
@@ -20,7 +19,6 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -122,14 +120,8 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Longest wait for the last decisions after the replay (default: ${DEFAULT-VALUE}).")
     String timeout;
 
-    @Option(
-            names = "--web-ui",
-            arity = "0..1",
-            paramLabel = "PORT",
-            fallbackValue = "" + LocalFlink.DEFAULT_WEB_UI_PORT,
-            description = "Serve Flink's web UI on 127.0.0.1:PORT (default port ${FALLBACK-VALUE}) while the demo "
-                    + "runs. Off by default; never on another address.")
-    Integer webUi;
+    @Mixin
+    WebUiOption webUi = new WebUiOption();
 
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
@@ -197,9 +189,9 @@ public final class DemoCommand implements Callable<Integer> {
                 rate,
                 concurrency,
                 StreamOptions.duration(cl, "--timeout", timeout),
-                webUi == null ? OptionalInt.empty() : OptionalInt.of(webUi));
-        if (webUi != null) {
-            live.println("Flink web UI at http://" + LocalFlink.LOOPBACK + ":" + webUi + "/");
+                webUi.port());
+        if (webUi.announcement() != null) {
+            live.println(webUi.announcement());
         }
         LivePrinter printer = new LivePrinter(live, printRate);
         StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -115,14 +114,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "properties; unknown keys are errors. Flags given here override the file.")
     Path job;
 
-    @Option(
-            names = "--web-ui",
-            arity = "0..1",
-            paramLabel = "PORT",
-            fallbackValue = "" + LocalFlink.DEFAULT_WEB_UI_PORT,
-            description = "Serve Flink's web UI on 127.0.0.1:PORT (default port ${FALLBACK-VALUE}) while the "
-                    + "embedded job runs. Off by default; never on another address.")
-    Integer webUi;
+    @Mixin
+    WebUiOption webUi = new WebUiOption();
 
     @Option(
             names = "--skip-preflight",
@@ -165,7 +158,7 @@ public final class RunCommand implements Callable<Integer> {
         require(cl, output, "--output");
         require(cl, deadLetter, "--dead-letter");
         config(cl, null); // every flag checked (usage errors, exit 2) before the model file is read
-        if (webUi != null && onCluster) {
+        if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
         Duration timeout = StreamOptions.duration(cl, "--preflight-timeout", preflightTimeout);
@@ -180,9 +173,9 @@ public final class RunCommand implements Callable<Integer> {
         if (onCluster) {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model);
         }
-        try (LocalFlink flink = LocalFlink.start(webUi == null ? OptionalInt.empty() : OptionalInt.of(webUi))) {
-            if (webUi != null) {
-                cl.getErr().println("vigil run: Flink web UI at http://" + LocalFlink.LOOPBACK + ":" + webUi + "/");
+        try (LocalFlink flink = LocalFlink.start(webUi.port())) {
+            if (webUi.announcement() != null) {
+                cl.getErr().println("vigil run: " + webUi.announcement());
             }
             return execute(cl, flink.environment(), cfg, model);
         }

@@ -47,20 +47,7 @@ class BrokerCommandTest {
 
     @Test
     void stopsCleanlyOnSigint() throws Exception {
-        List<String> wrapper = new ArrayList<>();
-        if (sigintIgnoredHere()) {
-            // A process started in the background inherits an ignored SIGINT, which exec cannot undo from Java;
-            // python resets it to the default before exec'ing the JVM (what an interactive shell does).
-            Assumptions.assumeTrue(
-                    onPath("python3"),
-                    "SIGINT is ignored in this test JVM (started in the background) and python3 is not available to"
-                            + " reset it; skipping the SIGINT test");
-            wrapper.addAll(List.of(
-                    "python3",
-                    "-c",
-                    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL);"
-                            + " os.execvp(sys.argv[1], sys.argv[1:])"));
-        }
+        List<String> wrapper = sigintWrapper();
         runUntilSignal(wrapper, "INT");
     }
 
@@ -140,6 +127,27 @@ class BrokerCommandTest {
     void badOptionsAreUsageErrors() {
         assertEquals(2, VigilCli.commandLine().execute("broker", "--port", "70000"));
         assertEquals(2, VigilCli.commandLine().execute("broker", "--partitions", "0"));
+    }
+
+    /**
+     * The command prefix that lets a child receive SIGINT: none normally; when this JVM ignores SIGINT (started in
+     * the background, and children inherit it) python resets it before exec'ing the child, as an interactive shell
+     * would. Skips the calling test when that is needed and python3 is missing.
+     */
+    static List<String> sigintWrapper() throws IOException {
+        List<String> wrapper = new ArrayList<>();
+        if (sigintIgnoredHere()) {
+            Assumptions.assumeTrue(
+                    onPath("python3"),
+                    "SIGINT is ignored in this test JVM (started in the background) and python3 is not available to"
+                            + " reset it; skipping the SIGINT test");
+            wrapper.addAll(List.of(
+                    "python3",
+                    "-c",
+                    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL);"
+                            + " os.execvp(sys.argv[1], sys.argv[1:])"));
+        }
+        return wrapper;
     }
 
     /** Whether SIGINT (signal 2) is in this process's ignored-signal mask; children inherit it. */

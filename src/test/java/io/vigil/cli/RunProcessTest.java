@@ -113,18 +113,7 @@ class RunProcessTest {
         kafka.createTopic(input, 1);
         kafka.createTopic("ui-decisions", 1);
         produce(input, 1);
-        List<String> wrapper = new ArrayList<>();
-        if (BrokerCommandTest.sigintIgnoredHere()) {
-            Assumptions.assumeTrue(
-                    BrokerCommandTest.onPath("python3"),
-                    "SIGINT is ignored in this test JVM (started in the background) and python3 is not available to"
-                            + " reset it; skipping the SIGINT test");
-            wrapper.addAll(List.of(
-                    "python3",
-                    "-c",
-                    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL);"
-                            + " os.execvp(sys.argv[1], sys.argv[1:])"));
-        }
+        List<String> wrapper = BrokerCommandTest.sigintWrapper();
         List<String> args = runArgs(input, "ui-decisions", false);
         args.addAll(List.of("--web-ui", Integer.toString(port)));
         Child c = Child.start(dir, tmp, wrapper, args);

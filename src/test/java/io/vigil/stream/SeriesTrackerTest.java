@@ -323,18 +323,7 @@ class SeriesTrackerTest {
         SeriesTracker old = strictTracker();
         SeriesSession v2 =
                 feed(old, old.newWorkspace(), null, StreamFixtures.events(3, 0).subList(0, 2));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(bytes);
-        o.writeByte(1); // format 1: no sample time, no prefix
-        o.writeLong(v2.modelTag());
-        o.writeByte(0);
-        o.writeInt(v2.consumed());
-        o.writeInt(v2.highest());
-        o.writeLong(v2.lastActivity());
-        o.writeLong(v2.timerAt());
-        v2.state().writeTo(o);
-        o.writeInt(0);
-        SeriesSession v1 = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        SeriesSession v1 = formatOne(v2);
         assertFalse(v1.hasPrefix());
         SeriesSession s = tracker.onSample(v1, StreamFixtures.events(3, 0).get(0), 0L, out, ws);
         assertEquals(1, out.restarts);
@@ -349,18 +338,7 @@ class SeriesTrackerTest {
         List<SampleEvent> events = StreamFixtures.events(4, 0);
         SeriesSession v2 = feed(old, oldWs, null, events.subList(0, 2));
         v2 = old.onSample(v2, events.get(3), 0L, out, oldWs); // t = 4 waits for t = 3
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(bytes);
-        o.writeByte(1); // format 1: no sample time, no prefix
-        o.writeLong(v2.modelTag());
-        o.writeByte(0);
-        o.writeInt(v2.consumed());
-        o.writeInt(v2.highest());
-        o.writeLong(v2.lastActivity());
-        o.writeLong(v2.timerAt());
-        v2.state().writeTo(o);
-        o.writeInt(0);
-        SeriesSession v1 = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        SeriesSession v1 = formatOne(v2);
         v1.buffer(v2.bufferedSamples()[0]);
         assertNull(tracker.onIdle(v1, StreamFixtures.id(4), Long.MAX_VALUE / 2, out, ws));
         assertEquals(
@@ -370,6 +348,22 @@ class SeriesTrackerTest {
         assertEquals(
                 List.of("gap_unfilled"),
                 out.deadLetters.stream().map(d -> d.reason).toList());
+    }
+
+    /** {@code collecting} as format 1 wrote it (no sample time, no prefix, nothing buffered), read back. */
+    private static SeriesSession formatOne(SeriesSession collecting) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream o = new DataOutputStream(bytes);
+        o.writeByte(1);
+        o.writeLong(collecting.modelTag());
+        o.writeByte(0);
+        o.writeInt(collecting.consumed());
+        o.writeInt(collecting.highest());
+        o.writeLong(collecting.lastActivity());
+        o.writeLong(collecting.timerAt());
+        collecting.state().writeTo(o);
+        o.writeInt(0);
+        return SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     }
 
     private static SeriesSession roundTrip(SeriesSession s) throws IOException {
