@@ -32,7 +32,9 @@ import org.ejml.data.DMatrixRMaj;
  * (§5.2); the classifier's discriminants are formed (local QDA: class Gaussians found around m_y, §5.6.1;
  * linear SVM: fixed); and class c is announced only when f_c − f_h ≥ 0 on all of A for every h (§5.3,
  * guess-and-check, exact min/max). At t = d the set is the single point Bᵀx and the announced class is the
- * classifier's complete-series label, so every series ends with exactly one decision.
+ * classifier's complete-series label, so every series ends with exactly one decision. Beyond d = 1,000 samples the
+ * moments, discriminants and rule are formed only every {@link DecisionStride} samples (the state is updated at
+ * every sample), so a series costs at most 1,000 rule evaluations whatever its length.
  *
  * <p>Immutable and thread-safe; the per-series {@link SeriesState}, the per-thread {@link Workspace} and the
  * caller's {@link Decision} are the only mutable parts, so a stream job keeps one state per key and one workspace
@@ -76,6 +78,9 @@ public final class EarlyClassifier {
 
     private final int classOfInterest;
     private final int length;
+    /** Samples between two evaluations of the rule ({@link DecisionStride}). */
+    private final int stride;
+
     private final int dims;
     private final int numClasses;
 
@@ -90,6 +95,7 @@ public final class EarlyClassifier {
         this.estimator = estimator;
         this.standardizer = model.standardizer().orElse(null);
         this.length = model.length();
+        this.stride = DecisionStride.of(length);
         this.dims = model.dims();
         this.numClasses = model.numClasses();
         this.thresholds = replayGrid == null
@@ -175,24 +181,60 @@ public final class EarlyClassifier {
         return of(model, params, true, Objects.requireNonNull(grid, "grid"));
     }
 
-    private static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened, double[] grid) {
+    /**
+     * As {@link #forReplay(VigilModel, DecisionParams, double[])} with the model's joint complete-series estimator
+     * already built ({@link #jointEstimator}), so replays of several rules and classifiers on one model share it
+     * instead of rebuilding the LDLᵀ generators and R_y table each time (seconds at d = 20,000).
+     *
+     * @throws IllegalArgumentException when the parameters ask for another estimator or the estimator's shape
+     *     (d, ℓ) differs from the model's
+     */
+    public static EarlyClassifier forReplay(
+            VigilModel model, DecisionParams params, double[] grid, JointGaussianEstimator joint) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
-        CompleteSeriesSection section = model.section(CompleteSeriesSection.class)
+        Objects.requireNonNull(grid, "grid");
+        if (params.estimator() != EstimatorType.JOINT) {
+            throw new IllegalArgumentException("a shared joint estimator serves only --estimator joint, not "
+                    + params.estimator().id());
+        }
+        if (joint.length() != model.length() || joint.reducedDimension() != model.dims()) {
+            throw new IllegalArgumentException("the estimator has d = " + joint.length() + ", ℓ = "
+                    + joint.reducedDimension() + " but the model d = " + model.length() + ", ℓ = " + model.dims());
+        }
+        return new EarlyClassifier(model, params, joint, true, grid);
+    }
+
+    /**
+     * The joint complete-series estimator of a model (thesis §5.4, joint Gaussian projected on the LDG basis).
+     *
+     * @throws IllegalArgumentException when the model has no complete_series section or no joint Gaussian
+     */
+    public static JointGaussianEstimator jointEstimator(VigilModel model) {
+        CompleteSeriesSection section = completeSeries(model);
+        return JointGaussianEstimator.of(
+                section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT)), model.basis());
+    }
+
+    private static CompleteSeriesSection completeSeries(VigilModel model) {
+        return model.section(CompleteSeriesSection.class)
                 .orElseThrow(() -> new IllegalArgumentException("the model has no complete_series section (the "
                         + "Gaussian of the complete series, thesis §5.4) and cannot decide early; retrain it with "
                         + "this Vigil's `vigil train`"));
-        DMatrixRMaj basis = model.basis();
-        CompleteSeriesEstimator est;
+    }
+
+    private static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened, double[] grid) {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(params, "params");
+        CompleteSeriesSection section = completeSeries(model);
         if (params.estimator() == EstimatorType.JOINT) {
-            est = JointGaussianEstimator.of(
-                    section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT)), basis);
-        } else {
-            if (section.mixture() == null) {
-                throw missing(section, EstimatorType.GMM);
-            }
-            est = GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), basis);
+            return new EarlyClassifier(model, params, jointEstimator(model), screened, grid);
         }
+        if (section.mixture() == null) {
+            throw missing(section, EstimatorType.GMM);
+        }
+        CompleteSeriesEstimator est =
+                GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), model.basis());
         return new EarlyClassifier(model, params, est, screened, grid);
     }
 
@@ -220,6 +262,11 @@ public final class EarlyClassifier {
     /** Series length d. */
     public int length() {
         return length;
+    }
+
+    /** Samples between two evaluations of the rule: {@link DecisionStride#of} the length. */
+    public int stride() {
+        return stride;
     }
 
     /** LDG dimension ℓ. */
@@ -264,15 +311,19 @@ public final class EarlyClassifier {
      * @param state the series' state, holding t &lt; d samples; advanced by one
      * @param rawValue the sample as it arrives (before the model's standardisation), finite
      * @param ws this thread's workspace
-     * @param decision receives the announced class or {@link #NO_DECISION} — never {@code NO_DECISION} when the
-     *     sample completes the series — and, if it was made {@link Decision#withReliability()}, the largest τ at
+     * @param decision receives the announced class or {@link #NO_DECISION} — always {@code NO_DECISION} between
+     *     two {@link #stride() stride} points, never when the sample completes the series — and, if it was made {@link Decision#withReliability()}, the largest τ at
      *     which the label is reliable
      * @return {@code decision.decided()}
      * @throws IllegalArgumentException when the value is not finite or the state belongs to another shape
      * @throws IllegalStateException when the state already holds d samples
      */
     public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
-        Discriminants f = advance(state, rawValue, ws);
+        if (!advance(state, rawValue, ws)) {
+            decision.set(NO_DECISION, Double.NaN);
+            return false;
+        }
+        Discriminants f = ws.discriminants;
         if (state.isComplete()) {
             decision.set(labelAt(f, ws.mean), 1.0);
             return true;
@@ -290,11 +341,15 @@ public final class EarlyClassifier {
     /**
      * Feeds the next sample like {@link #observe} and, instead of deciding at the announced τ, reports the largest
      * index of {@link DecisionThresholds#grid()} at which the rule decides and the label it would announce (the
-     * complete-series label, at index = grid size, when the sample completes the series). Cross-fitted replays use
-     * it to get every threshold's decision from one pass.
+     * complete-series label, at index = grid size, when the sample completes the series; index −1 between two
+     * {@link #stride() stride} points). Cross-fitted replays use it to get every threshold's decision from one pass.
      */
     public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out) {
-        Discriminants f = advance(state, rawValue, ws);
+        if (!advance(state, rawValue, ws)) {
+            out.set(NO_DECISION, -1);
+            return;
+        }
+        Discriminants f = ws.discriminants;
         if (state.isComplete()) {
             out.set(labelAt(f, ws.mean), thresholds.gridSize());
             return;
@@ -303,20 +358,32 @@ public final class EarlyClassifier {
         out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
     }
 
-    /** Standardises and feeds the sample, updates m_y and forms the discriminants around it. */
-    private Discriminants advance(SeriesState state, double rawValue, Workspace ws) {
+    /**
+     * Standardises and feeds the sample; at a stride point also updates m_y and forms the discriminants around it in
+     * the workspace (null for k-NN, which labels points instead).
+     *
+     * @return whether the sample is a stride point
+     */
+    private boolean advance(SeriesState state, double rawValue, Workspace ws) {
         if (!Double.isFinite(rawValue)) {
             throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
         }
         int t = state.time();
         double v = standardizer == null ? rawValue : standardizer.apply(t, rawValue);
         estimator.update(state, v);
+        if (!DecisionStride.checks(t + 1, stride, length)) {
+            return false;
+        }
         estimator.conditionalMean(state, ws.mean);
         if (searches == null) {
-            return linear; // null for k-NN, which labels points instead
+            ws.discriminants = linear;
+            return true;
         }
-        search(state).find(ws.mean, t, state.innovation(0, t), ws.qda, ws.gaussians);
-        return quadraticFromClassGaussians(ws);
+        // Between stride points m_y moved by several steps: the search is told the step is unknown and recomputes.
+        int step = stride == 1 ? t : -1;
+        search(state).find(ws.mean, step, state.innovation(0, t), ws.qda, ws.gaussians);
+        ws.discriminants = quadraticFromClassGaussians(ws);
+        return true;
     }
 
     /**
@@ -408,10 +475,15 @@ public final class EarlyClassifier {
         private final LocalQda.Workspace qda = localQda == null ? null : localQda.newWorkspace();
         private final ClassGaussians gaussians = localQda == null ? null : localQda.newClassGaussians();
         private final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);
+        /** The discriminants formed at the last stride point. */
+        private Discriminants discriminants;
 
         private Workspace() {}
 
-        /** The conditional mean m_y after the last {@link EarlyClassifier#observe} (a view; do not modify). */
+        /**
+         * The conditional mean m_y at the last {@link EarlyClassifier#stride() stride} point observed (a view; do not
+         * modify).
+         */
         public double[] conditionalMean() {
             return mean;
         }

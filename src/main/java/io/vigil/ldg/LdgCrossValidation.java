@@ -2,15 +2,11 @@ package io.vigil.ldg;
 
 import io.vigil.classify.Knn;
 import io.vigil.data.Folds;
+import io.vigil.util.Parallel;
 import io.vigil.util.Progress;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -191,28 +187,11 @@ public final class LdgCrossValidation {
             throw new IllegalArgumentException("the folds hold out no point");
         }
         Shared shared = new Shared(x, y, numClasses, neighbors, d, testFolds);
-        int[][][] perFold = new int[testFolds.length][][];
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, testFolds.length));
-        try {
-            List<Future<int[][]>> futures = new ArrayList<>();
-            for (int[] fold : testFolds) {
-                futures.add(pool.submit(() -> shared.runFold(fold, gammas, dims, scorer, progress)));
-            }
-            for (int f = 0; f < futures.size(); f++) {
-                perFold[f] = futures.get(f).get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("cross-validation interrupted", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("cross-validation fold failed: " + cause, cause);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<int[][]> perFold = Parallel.map(
+                Arrays.asList(testFolds),
+                threads,
+                "cross-validation",
+                fold -> shared.runFold(fold, gammas, dims, scorer, progress));
         double[][] accuracy = new double[gammas.length][dims.length];
         for (int g = 0; g < gammas.length; g++) {
             for (int c = 0; c < dims.length; c++) {

@@ -40,6 +40,18 @@ public final class EarlyFixtures {
             CBF_LARGE.train(),
             EarlyModelTrainer.Params.defaults());
 
+    /**
+     * Generated CBF stretched to d = 2,500 (45 training, 24 test series, ℓ = 4): stride 3, the first length at which
+     * the rule skips samples ({@link DecisionStride}). A holder, so only the tests that use it train it.
+     */
+    public static final class LongSeries {
+        private LongSeries() {}
+
+        public static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 45, 24, 11L, false, 2500);
+
+        public static final VigilModel MODEL = train(DATA, false);
+    }
+
     public static VigilModel train(TrainTest data, boolean standardize) {
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)

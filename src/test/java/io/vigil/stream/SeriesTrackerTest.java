@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.data.Dataset;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyFixtures;
@@ -125,6 +126,33 @@ class SeriesTrackerTest {
                 assertTrue(r.reliability >= 0.8, kind + ", series " + i + ": reliability " + r.reliability);
             }
         }
+    }
+
+    /** Beyond d = 1,000 the rule runs every few samples (DecisionStride); the stream decides where replay does. */
+    @Test
+    void longSeriesDecideAtTheSameStridePointsAsTheOfflineReplay() {
+        Dataset test = EarlyFixtures.LongSeries.DATA.test();
+        EarlyClassifier c = EarlyClassifier.of(
+                EarlyFixtures.LongSeries.MODEL, DecisionParams.defaults().withTau(0.5));
+        SeriesTracker t = new SeriesTracker(c, SETTINGS, "model-id", TAG);
+        SeriesTracker.Workspace w = t.newWorkspace();
+        List<SeriesDecision> offline = EarlyReplay.replay(c, test);
+        int early = 0;
+        for (int i = 0; i < test.size(); i++) {
+            out.decisions.clear();
+            SeriesSession cur = null;
+            double[] x = test.series(i);
+            for (int s = 1; s <= x.length; s++) {
+                cur = t.onSample(cur, StreamFixtures.event("long/" + i, s, x[s - 1], s - 1), 0L, out, w);
+            }
+            assertEquals(1, out.decisions.size(), "series " + i);
+            DecisionRecord r = out.decisions.get(0);
+            assertEquals(c.classNames().get(offline.get(i).label()), r.label, "series " + i);
+            assertEquals(offline.get(i).t(), r.t, "series " + i);
+            assertTrue(r.t % c.stride() == 0 || r.t == x.length, "series " + i + " decided at t = " + r.t);
+            early += offline.get(i).early() ? 1 : 0;
+        }
+        assertTrue(early > 0, "no long series decided early");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.vigil.early.calibrate;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.early.DecisionParams;
+import io.vigil.early.DecisionStride;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.SampleScore;
@@ -19,6 +20,7 @@ import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
+import io.vigil.util.Parallel;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 
 /**
@@ -69,8 +72,20 @@ public final class CrossFitCalibrator {
 
     private CrossFitCalibrator() {}
 
-    /** A fold: its held-out series and the model refitted without them. */
-    private record Fold(int[] heldOut, VigilModel model) {}
+    /**
+     * A fold: its held-out series, the model refitted without them and that model's joint estimator (built once and
+     * shared by both passes and every replayed rule).
+     */
+    private record Fold(int[] heldOut, VigilModel model, JointGaussianEstimator estimator) {}
+
+    /** Pass 1 of one fold: per band the ratios D²/χ²_ℓ(0.9), and per sample (band, D², ℓ). */
+    private record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
+
+    /** A rule and classifier to replay. */
+    private record CurveSpec(DecisionParams params) {}
+
+    /** One held-out series' replay: per threshold the stopping sample and label; its complete and true labels. */
+    private record SeriesReplay(int[] stopT, int[] stopLabel, int complete, int truth, int length) {}
 
     /**
      * The model with its {@code calibration} section.
@@ -87,20 +102,39 @@ public final class CrossFitCalibrator {
             EarlyModelTrainer.Params sections,
             CalibrationParams p,
             Progress progress) {
+        return calibrate(
+                model, train, sections, p, progress, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * As {@link #calibrate(VigilModel, Dataset, EarlyModelTrainer.Params, CalibrationParams, Progress)} with the
+     * number of threads that run the folds (the result does not depend on it; memory grows with it by one fold's
+     * refit at a time, the fold models themselves are kept for both passes).
+     */
+    public static VigilModel calibrate(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            CalibrationParams p,
+            Progress progress,
+            int threads) {
         CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
                 .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
         if (cs.jointGaussian().isEmpty()) {
             throw new IllegalArgumentException("calibration needs the joint complete-series Gaussian");
         }
-        List<Fold> folds = refitFolds(model, train, sections, p, progress);
+        List<Fold> folds = refitFolds(model, train, refitSections(model, sections, p), p, progress, threads);
         // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
         List<List<Double>> ratios = new ArrayList<>();
         for (int b = 0; b < p.bands(); b++) {
             ratios.add(new ArrayList<>());
         }
         List<double[]> perSample = new ArrayList<>();
-        for (Fold f : folds) {
-            distances(f, train, p.bands(), ratios, perSample);
+        for (HeldOutDistances h : Parallel.map(folds, threads, "calibration", f -> distances(f, train, p.bands()))) {
+            for (int b = 0; b < p.bands(); b++) {
+                ratios.get(b).addAll(h.ratios().get(b));
+            }
+            perSample.addAll(h.perSample());
         }
         double[] kappa = new double[p.bands()];
         for (int b = 0; b < kappa.length; b++) {
@@ -121,7 +155,7 @@ public final class CrossFitCalibrator {
                 coverageAfter,
                 Optional.empty());
         // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y.
-        List<CalibrationSection.Curve> curves = new ArrayList<>();
+        List<CurveSpec> specs = new ArrayList<>();
         for (DecisionRule rule : p.rules()) {
             for (ClassifierKind kind : p.classifiers()) {
                 boolean missingSvm = kind == ClassifierKind.LINEAR_SVM
@@ -129,9 +163,22 @@ public final class CrossFitCalibrator {
                 if (missingSvm || (!kind.hasDiscriminants() && rule != DecisionRule.PROBABILITY)) {
                     continue;
                 }
-                DecisionParams dp = new DecisionParams(0.5, p.set(), EstimatorType.JOINT, kind, null, rule);
-                curves.add(replay(folds, train, inflationOnly, dp, p.thresholds(), progress));
+                specs.add(new CurveSpec(new DecisionParams(0.5, p.set(), EstimatorType.JOINT, kind, null, rule)));
             }
+        }
+        progress.extendBy(folds.size());
+        List<List<List<SeriesReplay>>> replays = Parallel.map(folds, threads, "calibration", f -> {
+            List<List<SeriesReplay>> perCurve = replay(f, train, inflationOnly, specs, p.thresholds());
+            progress.step();
+            return perCurve;
+        });
+        List<CalibrationSection.Curve> curves = new ArrayList<>();
+        for (int c = 0; c < specs.size(); c++) {
+            List<SeriesReplay> all = new ArrayList<>();
+            for (List<List<SeriesReplay>> fold : replays) {
+                all.addAll(fold.get(c));
+            }
+            curves.add(curve(specs.get(c).params(), all, p.thresholds().length));
         }
         CalibrationSection withCurves = new CalibrationSection(
                 folds.size(),
@@ -159,13 +206,33 @@ public final class CrossFitCalibrator {
         return model.toBuilder().section(done).build();
     }
 
-    /** Splits the series in stratified folds and refits the model without each; classes of one series stay in. */
+    /**
+     * What the folds refit: the joint complete-series Gaussian only (the replays use no other estimator), and the
+     * linear SVM only when a linear-SVM curve will be replayed.
+     */
+    private static EarlyModelTrainer.Params refitSections(
+            VigilModel model, EarlyModelTrainer.Params sections, CalibrationParams p) {
+        boolean svm = p.classifiers().contains(ClassifierKind.LINEAR_SVM)
+                && model.section(LinearSvmSection.class).isPresent();
+        return new EarlyModelTrainer.Params(
+                sections.shrinkage(),
+                sections.covariance(),
+                Set.of(EstimatorType.JOINT),
+                svm ? sections.svmCost() : Double.NaN,
+                sections.seed());
+    }
+
+    /**
+     * Splits the series in stratified folds and refits the model without each (folds in parallel); classes of one
+     * series stay in.
+     */
     private static List<Fold> refitFolds(
             VigilModel model,
             Dataset train,
             EarlyModelTrainer.Params sections,
             CalibrationParams p,
-            Progress progress) {
+            Progress progress,
+            int threads) {
         int n = train.size();
         int g = model.numClasses();
         int[] y = train.classIndices();
@@ -182,22 +249,24 @@ public final class CrossFitCalibrator {
         int k = Math.max(2, Math.min(p.folds(), smallest));
         int[][] parts = Folds.stratifiedKFold(y, g, k, p.seed());
         progress.extendBy(parts.length);
-        List<Fold> folds = new ArrayList<>();
+        List<int[]> held = new ArrayList<>();
         for (int[] part : parts) {
-            int[] held = Arrays.stream(part).filter(i -> counts[y[i]] >= 2).toArray();
-            if (held.length == 0) {
+            int[] h = Arrays.stream(part).filter(i -> counts[y[i]] >= 2).toArray();
+            if (h.length == 0) {
                 progress.step();
-                continue;
+            } else {
+                held.add(h);
             }
-            int[] rest = Folds.complement(held, n);
-            Dataset sub = train.subset(rest);
-            folds.add(new Fold(held, refit(model, sub, sections)));
-            progress.step();
         }
-        if (folds.isEmpty()) {
+        if (held.isEmpty()) {
             throw new IllegalArgumentException("no fold could be held out for cross-fitting");
         }
-        return folds;
+        return Parallel.map(held, threads, "calibration", h -> {
+            VigilModel m = refit(model, train.subset(Folds.complement(h, n)), sections);
+            Fold f = new Fold(h, m, EarlyClassifier.jointEstimator(m));
+            progress.step();
+            return f;
+        });
     }
 
     /** The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation), refitted on {@code sub}. */
@@ -229,19 +298,15 @@ public final class CrossFitCalibrator {
 
     /**
      * Held-out D²(t) of every series of the fold, divided by χ²_ℓ(0.9), per band; and per sample (band, D², ℓ) for
-     * the coverage before and after the inflation. The last sample (R_y = 0) is left out.
+     * the coverage before and after the inflation. Only the samples at which the rule is evaluated count ({@link
+     * DecisionStride}); the last sample (R_y = 0) is left out.
      */
-    private static void distances(
-            Fold f, Dataset train, int bands, List<List<Double>> ratios, List<double[]> perSample) {
+    private static HeldOutDistances distances(Fold f, Dataset train, int bands) {
         VigilModel m = f.model();
-        JointGaussianEstimator est = JointGaussianEstimator.of(
-                m.section(CompleteSeriesSection.class)
-                        .orElseThrow()
-                        .jointGaussian()
-                        .orElseThrow(),
-                m.basis());
+        JointGaussianEstimator est = f.estimator();
         int ell = m.dims();
         int d = m.length();
+        int stride = DecisionStride.of(d);
         ChiSquaredDistribution chi = new ChiSquaredDistribution(ell);
         double ref = chi.inverseCumulativeProbability(INFLATION_QUANTILE);
         Standardizer std = m.standardizer().orElse(null);
@@ -249,12 +314,20 @@ public final class CrossFitCalibrator {
         double[] mean = new double[ell];
         double[] packed = new double[SymmetricPacked.size(ell)];
         double[] work = new double[ell * ell + ell];
+        List<List<Double>> ratios = new ArrayList<>();
+        for (int b = 0; b < bands; b++) {
+            ratios.add(new ArrayList<>());
+        }
+        List<double[]> perSample = new ArrayList<>();
         for (int i : f.heldOut()) {
             double[] x = train.series(i);
             m.project(x, y);
             SeriesState state = est.newState();
             for (int t = 0; t < d - 1; t++) {
                 est.update(state, std == null ? x[t] : std.apply(t, x[t]));
+                if (!DecisionStride.checks(t + 1, stride, d)) {
+                    continue;
+                }
                 est.conditionalMean(state, mean);
                 est.conditionalCovariance(state, packed);
                 double d2 = Mahalanobis.squared(y, mean, packed, ell, work);
@@ -263,6 +336,7 @@ public final class CrossFitCalibrator {
                 perSample.add(new double[] {band, d2, ell});
             }
         }
+        return new HeldOutDistances(ratios, perSample);
     }
 
     /** The 0.9-quantile of the ratios D²/χ²_ℓ(0.9) of a band, bounded; 1 for an empty band. */
@@ -306,32 +380,27 @@ public final class CrossFitCalibrator {
         }
     }
 
-    /** One rule's replay over every fold's held-out series: per threshold, disagreements, correct labels, Σ t/d. */
-    private static CalibrationSection.Curve replay(
-            List<Fold> folds,
-            Dataset train,
-            CalibrationSection inflation,
-            DecisionParams dp,
-            double[] grid,
-            Progress progress) {
+    /**
+     * Every curve's replay of the fold's held-out series: per series and threshold the sample at which the rule first
+     * decides and its label. The curves share the fold's estimator.
+     */
+    private static List<List<SeriesReplay>> replay(
+            Fold f, Dataset train, CalibrationSection inflation, List<CurveSpec> specs, double[] grid) {
         int m = grid.length;
-        int[] disagree = new int[m];
-        int[] correct = new int[m];
-        double[] fraction = new double[m];
-        int series = 0;
-        int[] stopT = new int[m];
-        int[] stopLabel = new int[m];
+        VigilModel sub = f.model().toBuilder().section(inflation).build();
+        List<List<SeriesReplay>> out = new ArrayList<>();
         SampleScore score = new SampleScore();
-        progress.extendBy(folds.size());
-        for (Fold f : folds) {
-            VigilModel sub = f.model().toBuilder().section(inflation).build();
-            EarlyClassifier c = EarlyClassifier.forReplay(sub, dp, grid);
+        for (CurveSpec spec : specs) {
+            EarlyClassifier c = EarlyClassifier.forReplay(sub, spec.params(), grid, f.estimator());
             EarlyClassifier.Workspace ws = c.newWorkspace();
             SeriesState state = c.newState();
             int d = c.length();
+            List<SeriesReplay> series = new ArrayList<>();
             for (int i : f.heldOut()) {
                 double[] x = train.series(i);
                 state.reset();
+                int[] stopT = new int[m];
+                int[] stopLabel = new int[m];
                 int reached = -1;
                 for (int t = 0; t < d && reached < m - 1; t++) {
                     c.score(state, x[t], ws, score);
@@ -342,18 +411,26 @@ public final class CrossFitCalibrator {
                     }
                     reached = Math.max(reached, idx);
                 }
-                int complete = c.completeLabel(x, ws);
-                int truth = train.classOf(i);
-                for (int j = 0; j < m; j++) {
-                    disagree[j] += stopLabel[j] != complete ? 1 : 0;
-                    correct[j] += stopLabel[j] == truth ? 1 : 0;
-                    fraction[j] += (double) stopT[j] / d;
-                }
-                series++;
+                series.add(new SeriesReplay(stopT, stopLabel, c.completeLabel(x, ws), train.classOf(i), d));
             }
-            progress.step();
+            out.add(series);
+        }
+        return out;
+    }
+
+    /** A curve from its replays, in fold order: per threshold, disagreements, correct labels, Σ t/d. */
+    private static CalibrationSection.Curve curve(DecisionParams dp, List<SeriesReplay> replays, int m) {
+        int[] disagree = new int[m];
+        int[] correct = new int[m];
+        double[] fraction = new double[m];
+        for (SeriesReplay r : replays) {
+            for (int j = 0; j < m; j++) {
+                disagree[j] += r.stopLabel()[j] != r.complete() ? 1 : 0;
+                correct[j] += r.stopLabel()[j] == r.truth() ? 1 : 0;
+                fraction[j] += (double) r.stopT()[j] / r.length();
+            }
         }
         return new CalibrationSection.Curve(
-                dp.rule(), dp.classifier(), dp.set(), dp.estimator(), series, disagree, correct, fraction);
+                dp.rule(), dp.classifier(), dp.set(), dp.estimator(), replays.size(), disagree, correct, fraction);
     }
 }

@@ -60,6 +60,23 @@ class CrossFitCalibratorTest {
      * correlated): the mean of the per-series coverage ± 3 standard errors, plus 0.02 for the difference between the
      * full model and the fold models the inflation was learned on.
      */
+    /** Folds run in parallel; the section is the same, bit for bit, whatever the number of threads. */
+    @Test
+    void calibrationDoesNotDependOnTheNumberOfThreads() {
+        VigilModel base = MODEL.toBuilder().build();
+        CalibrationParams cp = CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1);
+        CalibrationSection one = CrossFitCalibrator.calibrate(
+                        base, DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none(), 1)
+                .section(CalibrationSection.class)
+                .orElseThrow();
+        CalibrationSection three = CrossFitCalibrator.calibrate(
+                        base, DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none(), 3)
+                .section(CalibrationSection.class)
+                .orElseThrow();
+        assertEquals(one, three);
+        assertEquals(MODEL.section(CalibrationSection.class).orElseThrow(), three);
+    }
+
     @Test
     void inflatedGaussianSetCoversHeldOutSeriesAtTau() {
         CalibrationSection cal = MODEL.section(CalibrationSection.class).orElseThrow();
