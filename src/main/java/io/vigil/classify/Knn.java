@@ -16,7 +16,9 @@ public final class Knn {
     private final int n;
     private final int dim;
     private final int numClasses;
-    private final double[] points;
+    /** Coordinate t of point i at {@code columns[t * n + i]}: the distance loop runs over points, which vectorises. */
+    private final double[] columns;
+
     private final int[] labels;
     private final ThreadLocal<Scratch> scratch;
 
@@ -24,7 +26,12 @@ public final class Knn {
         this.n = n;
         this.dim = dim;
         this.numClasses = numClasses;
-        this.points = points;
+        this.columns = new double[n * dim];
+        for (int i = 0; i < n; i++) {
+            for (int t = 0; t < dim; t++) {
+                columns[t * n + i] = points[i * dim + t];
+            }
+        }
         this.labels = labels;
         this.scratch = ThreadLocal.withInitial(() -> new Scratch(n, numClasses));
     }
@@ -93,9 +100,11 @@ public final class Knn {
         Scratch s = scratch.get();
         int[] nn = s.index;
         double[] nd = s.dist;
+        double[] all = s.all;
+        squaredDistances(q, all);
         int found = 0;
         for (int i = 0; i < n; i++) {
-            double dist = squaredDistance(q, i);
+            double dist = all[i];
             if (found == kk && dist >= nd[kk - 1]) {
                 continue;
             }
@@ -136,23 +145,31 @@ public final class Knn {
         return out;
     }
 
-    private double squaredDistance(double[] q, int i) {
-        int off = i * dim;
-        double s = 0;
+    /**
+     * ‖q − x_i‖² for every training point into {@code out}, summed over t = 0..dim−1 in order for each point (so
+     * exactly the row-by-row sum), with the loop over points innermost.
+     */
+    private void squaredDistances(double[] q, double[] out) {
+        Arrays.fill(out, 0, n, 0.0);
         for (int t = 0; t < dim; t++) {
-            double e = q[t] - points[off + t];
-            s += e * e;
+            double qt = q[t];
+            int off = t * n;
+            for (int i = 0; i < n; i++) {
+                double e = qt - columns[off + i];
+                out[i] += e * e;
+            }
         }
-        return s;
     }
 
-    /** Per-thread buffers: the k best indices/distances so far and the vote counts. */
+    /** Per-thread buffers: every point's distance, the k best indices/distances so far and the vote counts. */
     private static final class Scratch {
+        final double[] all;
         final int[] index;
         final double[] dist;
         final int[] votes;
 
         Scratch(int n, int numClasses) {
+            all = new double[n];
             index = new int[n];
             dist = new double[n];
             votes = new int[numClasses];

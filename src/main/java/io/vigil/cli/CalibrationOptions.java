@@ -25,11 +25,12 @@ public final class CalibrationOptions {
 
     @Option(
             names = "--calibration-folds",
-            paramLabel = "K",
-            defaultValue = "10",
-            description = "Folds of the cross-fitted calibration (capped by the smallest class; default: "
-                    + "${DEFAULT-VALUE}).")
-    int folds;
+            paramLabel = "K|auto",
+            defaultValue = "auto",
+            description = "Folds of the cross-fitted calibration, capped by the smallest class (default: "
+                    + "${DEFAULT-VALUE}: 10, or 5 when series × series × length exceeds 1e9, where each fold's refit "
+                    + "is costly).")
+    String folds;
 
     @Option(
             names = "--delta",
@@ -45,6 +46,22 @@ public final class CalibrationOptions {
             description = "Skip cross-fitted calibration: tau is used as the threshold itself, uncertified (as "
                     + "models of earlier Vigil versions).")
     boolean skip;
+
+    /** {@code auto} → {@link CalibrationParams#AUTO_FOLDS}, else an integer ≥ 2. */
+    static int parseFolds(String value) {
+        if ("auto".equals(value)) {
+            return CalibrationParams.AUTO_FOLDS;
+        }
+        try {
+            int k = Integer.parseInt(value.strip());
+            if (k >= 2) {
+                return k;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the accepted values
+        }
+        throw new IllegalArgumentException("--calibration-folds must be auto or an integer >= 2, got '" + value + "'");
+    }
 
     /** Whether to calibrate. */
     boolean enabled() {
@@ -66,7 +83,7 @@ public final class CalibrationOptions {
                     "--target-reliability only applies to --objective " + "earliest-at-reliability");
         }
         return CalibrationParams.defaults(seed)
-                .withFoldsAndDelta(folds, delta)
+                .withFoldsAndDelta(parseFolds(folds), delta)
                 .withObjective(o, targetReliability == null ? Double.NaN : targetReliability);
     }
 }

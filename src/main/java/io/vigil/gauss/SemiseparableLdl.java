@@ -139,7 +139,7 @@ final class SemiseparableLdl {
         double[] ft = new double[BLOCK * r]; // f_j, rows
         double[] yt = new double[BLOCK * r]; // y_j, rows
         double[] qt = new double[r * BLOCK]; // q_j as columns (r×b)
-        double[] g = new double[BLOCK]; // row i of S₀Q
+        double[] g = new double[4 * BLOCK]; // rows i..i+3 of S₀Q
         double[] h = new double[BLOCK]; // row i of S₀Y
         double[] beta = new double[BLOCK];
         double[] inv = new double[BLOCK];
@@ -147,11 +147,29 @@ final class SemiseparableLdl {
             int b = Math.min(BLOCK, d - t0);
             // Everything of this block lives in the leading m×m part of S (identity beyond, class comment).
             int m = span[t0 + b - 1];
-            // f0_j = S₀ᵀ u_j: one pass over the rows of S₀.
+            // f0_j = S₀ᵀ u_j: one pass over the rows of S₀, four j at a time so that each row of S₀ is loaded once per
+            // four outputs (every f0 entry still sums over i in ascending order).
             java.util.Arrays.fill(f0, 0, b * r, 0.0);
             for (int i = 0; i < m; i++) {
                 int row = i * r;
-                for (int j = 0; j < b; j++) {
+                int j = 0;
+                for (; j + 3 < b; j += 4) {
+                    double c0 = u[(t0 + j) * r + i];
+                    double c1 = u[(t0 + j + 1) * r + i];
+                    double c2 = u[(t0 + j + 2) * r + i];
+                    double c3 = u[(t0 + j + 3) * r + i];
+                    if (c0 != 0.0 || c1 != 0.0 || c2 != 0.0 || c3 != 0.0) {
+                        int f = j * r;
+                        for (int k = 0; k < m; k++) {
+                            double sk = s[row + k];
+                            f0[f + k] += c0 * sk;
+                            f0[f + r + k] += c1 * sk;
+                            f0[f + 2 * r + k] += c2 * sk;
+                            f0[f + 3 * r + k] += c3 * sk;
+                        }
+                    }
+                }
+                for (; j < b; j++) {
                     double c = u[(t0 + j) * r + i];
                     if (c != 0.0) {
                         int fr = j * r;
@@ -195,26 +213,35 @@ final class SemiseparableLdl {
                     yt[jr + k] = beta[j] * q;
                 }
             }
-            // Per row i of S₀: (S₀Q)[i,:] by r axpys of length b, gains, then S[i,:] −= Σ_j β_j (S₀Q)[i,j] f_j.
+            // Per row i of S₀: (S₀Q)[i,:] by r axpys of length b, gains, then S[i,:] −= Σ_j β_j (S₀Q)[i,j] f_j. (S₀Q)
+            // is
+            // formed for four rows at a time (each q_k row loaded once per four rows; sums still over k ascending).
             for (int i = 0; i < m; i++) {
                 int row = i * r;
-                java.util.Arrays.fill(g, 0, b, 0.0);
-                for (int k = 0; k < m; k++) {
-                    double sik = s[row + k];
-                    if (sik != 0.0) {
-                        int qr = k * BLOCK;
-                        for (int j = 0; j < b; j++) {
-                            g[j] += sik * qt[qr + j];
-                        }
-                    }
+                int gi = (i & 3) * BLOCK;
+                if ((i & 3) == 0) {
+                    s0q(s, qt, i, Math.min(4, m - i), m, r, b, g);
                 }
                 for (int j = 0; j < b; j++) {
                     if (gainsOut != null) {
-                        gainsOut[(t0 + j) * r + i] = g[j] * inv[j];
+                        gainsOut[(t0 + j) * r + i] = g[gi + j] * inv[j];
                     }
-                    h[j] = beta[j] * g[j];
+                    h[j] = beta[j] * g[gi + j];
                 }
-                for (int j = 0; j < b; j++) {
+                // Four j per pass over the row, subtracted in ascending j as one at a time would.
+                int j = 0;
+                for (; j + 3 < b; j += 4) {
+                    double c0 = h[j];
+                    double c1 = h[j + 1];
+                    double c2 = h[j + 2];
+                    double c3 = h[j + 3];
+                    int f = j * r;
+                    for (int k = 0; k < m; k++) {
+                        s[row + k] = (((s[row + k] - c0 * ft[f + k]) - c1 * ft[f + r + k]) - c2 * ft[f + 2 * r + k])
+                                - c3 * ft[f + 3 * r + k];
+                    }
+                }
+                for (; j < b; j++) {
                     double c = h[j];
                     if (c != 0.0) {
                         int fr = j * r;
@@ -222,6 +249,44 @@ final class SemiseparableLdl {
                             s[row + k] -= c * ft[fr + k];
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /** Rows i0..i0+rows−1 (rows ≤ 4) of S₀Q (m×b, Q = {@code qt} as r×BLOCK columns) into g, BLOCK apart. */
+    private static void s0q(double[] s, double[] qt, int i0, int rows, int m, int r, int b, double[] g) {
+        java.util.Arrays.fill(g, 0.0);
+        if (rows < 4) {
+            for (int p = 0; p < rows; p++) {
+                int row = (i0 + p) * r;
+                int gp = p * BLOCK;
+                for (int k = 0; k < m; k++) {
+                    double sik = s[row + k];
+                    if (sik != 0.0) {
+                        int qr = k * BLOCK;
+                        for (int j = 0; j < b; j++) {
+                            g[gp + j] += sik * qt[qr + j];
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        int r0 = i0 * r;
+        for (int k = 0; k < m; k++) {
+            double a0 = s[r0 + k];
+            double a1 = s[r0 + r + k];
+            double a2 = s[r0 + 2 * r + k];
+            double a3 = s[r0 + 3 * r + k];
+            if (a0 != 0.0 || a1 != 0.0 || a2 != 0.0 || a3 != 0.0) {
+                int qr = k * BLOCK;
+                for (int j = 0; j < b; j++) {
+                    double q = qt[qr + j];
+                    g[j] += a0 * q;
+                    g[BLOCK + j] += a1 * q;
+                    g[2 * BLOCK + j] += a2 * q;
+                    g[3 * BLOCK + j] += a3 * q;
                 }
             }
         }

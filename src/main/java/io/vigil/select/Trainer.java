@@ -82,6 +82,43 @@ public final class Trainer {
         return run.assemble(created, basis, gd, qda);
     }
 
+    /**
+     * Fits a model whose every selected parameter is fixed (γ, ℓ, the LDG and local-QDA neighbour counts), without the
+     * cross-validation that {@link #train} runs to score even fixed values: the refits of cross-fitted calibration
+     * need the fit only. The selection report carries NaN accuracies.
+     *
+     * @throws IllegalArgumentException when a selected parameter is not fixed, or on unusable data or parameters
+     */
+    public static VigilModel fitFixed(Dataset train, TrainParams params, Instant created) {
+        Objects.requireNonNull(train, "train");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(created, "created");
+        if (params.gamma().isEmpty()
+                || params.dims().isEmpty()
+                || params.neighbors().isEmpty()
+                || params.qdaNeighbors().isEmpty()) {
+            throw new IllegalArgumentException("fitFixed needs gamma, dims, neighbors and qdaNeighbors fixed");
+        }
+        Run run = new Run(train, params, Progress.none(), 1);
+        Choice neighbors = run.chooseLdgNeighbors();
+        int dims = params.dims().getAsInt();
+        double gamma = params.gamma().getAsDouble();
+        int k = neighbors.candidates()[0];
+        GammaAndDims gd = new GammaAndDims(
+                k,
+                neighbors.scores(),
+                false,
+                gamma,
+                GridScores.user(gamma, false),
+                dims,
+                dims,
+                GridScores.user(dims, true),
+                Double.NaN);
+        LdgParams ldgParams = new LdgParams(k, gamma);
+        LdgBasis basis = run.fitFinal(ldgParams, dims);
+        return run.assemble(created, basis, gd, run.chooseQdaNeighbors(ldgParams, dims));
+    }
+
     /** A chosen value and the scores it was chosen by. */
     private record Choice(int[] candidates, GridScores scores) {}
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Every bad input file gets one line with its path and the reason in plain words (issue 12, item 9): a missing
  * file, a directory, an empty gzip member, truncated gzip data, a missing value (naming the flag, not an internal
  * API) and an unwritable {@code --out} (naming the model, not a temp file). Plus the small items: {@code
- * --splits 1} is a usage error, and {@code evaluate} without {@code --report} announces no files.
+ * --splits 1} and {@code --calibration-folds 1} are usage errors, and {@code evaluate} without {@code --report}
+ * announces no files.
  */
 class BadInputMessagesTest {
     @TempDir
@@ -134,5 +135,27 @@ class BadInputMessagesTest {
         Outcome o = vigil("experiment", "table33", "--splits", "1", "--kind", "cbf");
         assertEquals(2, o.code(), o.err());
         assertTrue(o.err().contains("--splits"), o.err());
+    }
+
+    @Test
+    void calibrationFoldsTakeAutoOrAnIntegerOfAtLeastTwo() throws IOException {
+        Path data = dir.resolve("CBF");
+        Files.createDirectories(data);
+        for (String bad : new String[] {"1", "ten", "-3"}) {
+            Outcome o = vigil(
+                    "train",
+                    "--data",
+                    dir.toString(),
+                    "--dataset",
+                    "CBF",
+                    "--out",
+                    dir.resolve("m.model.json").toString(),
+                    "--calibration-folds",
+                    bad);
+            assertEquals(2, o.code(), o.err());
+            assertTrue(
+                    o.err().contains("--calibration-folds must be auto or an integer >= 2, got '" + bad + "'"),
+                    o.err());
+        }
     }
 }

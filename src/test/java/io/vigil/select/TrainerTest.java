@@ -209,4 +209,26 @@ class TrainerTest {
                         small, TrainParams.builder().gamma(0.5).dims(40).build(), T0, Progress.none()));
         assertTrue(tooMany.getMessage().contains("exceeds the LDG rank"), tooMany.getMessage());
     }
+
+    /** With every selected parameter fixed, the fit alone gives the model {@link Trainer#train} gives, bit for bit. */
+    @Test
+    void fitFixedGivesTrainsProjectionAndLocalQdaWithoutScoring() {
+        TrainParams params = TrainParams.builder()
+                .gamma(0.5)
+                .dims(2)
+                .neighbors(4)
+                .qdaNeighbors(3)
+                .build();
+        VigilModel trained = Trainer.train(dimsCase(), params, T0, Progress.none());
+        VigilModel fitted = Trainer.fitFixed(dimsCase(), params, T0);
+        assertEquals(trained.projection(), fitted.projection());
+        assertEquals(trained.qdaNeighbors(), fitted.qdaNeighbors());
+        assertTrue(Arrays.deepEquals(trained.trainingPoints(), fitted.trainingPoints()));
+        assertTrue(Double.isNaN(fitted.selection().cvAccuracy()), "no cross-validation ran");
+        TrainParams searched =
+                TrainParams.builder().dims(2).neighbors(4).qdaNeighbors(3).build();
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Trainer.fitFixed(dimsCase(), searched, T0));
+        assertEquals("fitFixed needs gamma, dims, neighbors and qdaNeighbors fixed", e.getMessage());
+    }
 }

@@ -246,7 +246,7 @@ public final class CrossFitCalibrator {
         if (smallest == Integer.MAX_VALUE) {
             throw new IllegalArgumentException("cross-fitting needs a class with at least two training series");
         }
-        int k = Math.max(2, Math.min(p.folds(), smallest));
+        int k = Math.max(2, Math.min(p.foldsFor(n, train.length()), smallest));
         int[][] parts = Folds.stratifiedKFold(y, g, k, p.seed());
         progress.extendBy(parts.length);
         List<int[]> held = new ArrayList<>();
@@ -283,7 +283,7 @@ public final class CrossFitCalibrator {
                     .seed(model.seed())
                     .build();
             try {
-                VigilModel m = Trainer.train(sub, tp, model.created(), Progress.none(), 1);
+                VigilModel m = Trainer.fitFixed(sub, tp, model.created());
                 return EarlyModelTrainer.addSections(m, sub, sections);
             } catch (IllegalArgumentException e) {
                 // ℓ above this fold's LDG rank: the fold keeps as many directions as it can supply.
