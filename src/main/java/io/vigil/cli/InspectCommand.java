@@ -74,6 +74,14 @@ public final class InspectCommand implements Callable<Integer> {
         o.put("neighbors", m.ldgNeighbors());
         o.put("qda_neighbors", m.qdaNeighbors());
         o.put("standardize", m.standardizer().isPresent());
+        m.projection().refinement().ifPresent(r -> {
+            Map<String, Object> ref = new LinkedHashMap<>();
+            ref.put("iterations", r.iterations());
+            ref.put("accepted", r.accepted());
+            ref.put("objective_before", r.objectiveBefore());
+            ref.put("objective_after", r.objectiveAfter());
+            o.put("refinement", ref);
+        });
         o.put("seed", m.seed());
         o.put("fingerprint", m.fingerprint());
         SelectionReport s = m.selection();
@@ -159,6 +167,18 @@ public final class InspectCommand implements Callable<Integer> {
                         fmt(m.gamma()),
                         m.dims(),
                         m.eigenvalues().length));
+        m.projection()
+                .refinement()
+                .ifPresent(r -> row(
+                        out,
+                        "refinement",
+                        String.format(
+                                Locale.ROOT,
+                                "gradient descent (thesis Algorithm 1): objective (3.4) %.6g -> %.6g, %d of %d steps kept",
+                                r.objectiveBefore(),
+                                r.objectiveAfter(),
+                                r.accepted(),
+                                r.iterations())));
         row(out, "local QDA", "k = " + m.qdaNeighbors() + " neighbours per class in LDG space");
         row(out, "seed", Long.toString(m.seed()));
         row(

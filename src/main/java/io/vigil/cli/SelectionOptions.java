@@ -17,6 +17,12 @@ public final class SelectionOptions {
     boolean standardize;
 
     @Option(
+            names = "--refine",
+            description = "Refine the final LDG basis by gradient descent on the thesis's objective (3.4) "
+                    + "(Algorithm 1) after the eigen solution; off by default.")
+    boolean refine;
+
+    @Option(
             names = "--cv",
             paramLabel = "loo|N",
             description = "Cross-validation for gamma, dims and local-QDA "
@@ -45,6 +51,7 @@ public final class SelectionOptions {
      */
     TrainParams.Builder applyTo(TrainParams.Builder b) {
         b.standardize(standardize)
+                .refine(refine)
                 .neighborCv(CvScheme.parse(neighborCv))
                 .neighborSelection(NeighborSelection.parse(neighborSelection));
         return cv == null ? b : b.cv(CvScheme.parse(cv));

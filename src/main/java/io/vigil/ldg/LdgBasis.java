@@ -6,7 +6,8 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * The result of an LDG fit: r orthonormal directions in ℝ<sup>d</sup> ordered by ascending eigenvalue of
- * V − γA (thesis eq. 3.12, Prop. 1), so the first ℓ of them are B<sub>γ</sub> for every ℓ ≤ r (nested).
+ * V − γA (thesis eq. 3.12, Prop. 1), so the first ℓ of them are B<sub>γ</sub> for every ℓ ≤ r (nested) — or, after
+ * {@link GradientRefinement}, ℓ directions refined by thesis Algorithm 1 with the eigenvalues they started from.
  * Immutable; projection is y = Bᵀx on the raw (uncentred) vector x — a common shift of all projected
  * points, which neither k-NN nor local QDA can see.
  */
@@ -24,8 +25,15 @@ public final class LdgBasis {
     private final double[] directions;
 
     private final double[] eigenvalues;
+    /** Null for the eigen solution itself. */
+    private final LdgRefinement refinement;
 
     LdgBasis(double[][] rows, double[] eigenvalues) {
+        this(rows, eigenvalues, null);
+    }
+
+    LdgBasis(double[][] rows, double[] eigenvalues, LdgRefinement refinement) {
+        this.refinement = refinement;
         this.rank = rows.length;
         this.inputDim = rows[0].length;
         this.directions = new double[rank * inputDim];
@@ -102,6 +110,11 @@ public final class LdgBasis {
         return eigenvalues.clone();
     }
 
+    /** How {@link GradientRefinement} moved these directions from the eigen solution, if it did. */
+    public java.util.Optional<LdgRefinement> refinement() {
+        return java.util.Optional.ofNullable(refinement);
+    }
+
     /** The first {@code dims} directions as a d×dims matrix with orthonormal columns; a copy. */
     public DMatrixRMaj basis(int dims) {
         checkDims(dims);
@@ -122,7 +135,7 @@ public final class LdgBasis {
         for (int c = 0; c < dims; c++) {
             rows[c] = Arrays.copyOfRange(directions, c * inputDim, (c + 1) * inputDim);
         }
-        return new LdgBasis(rows, Arrays.copyOf(eigenvalues, dims));
+        return new LdgBasis(rows, Arrays.copyOf(eigenvalues, dims), refinement);
     }
 
     /** Projects every row: result[i] = Bᵀx<sub>i</sub> with the first {@code dims} directions. */

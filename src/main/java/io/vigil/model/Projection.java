@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -9,8 +10,8 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * The map from a complete series to LDG space, y = Bᵀ s(x) (thesis (3.12)), with the parameters it was fitted with:
  * the optional per-feature standardisation s (thesis §3.4), the LDG neighbour count k and trade-off γ of V − γA,
- * every eigenvalue of the fit (ascending; the first ℓ belong to B's columns) and B ∈ R^{d×ℓ}. Immutable; {@link
- * #project} is allocation-free.
+ * every eigenvalue of the fit (ascending; the first ℓ belong to B's columns), B ∈ R^{d×ℓ} and, when B was refined by
+ * thesis Algorithm 1, what the refinement did. Immutable; {@link #project} is allocation-free.
  */
 public final class Projection {
     private final Standardizer standardizer;
@@ -20,6 +21,8 @@ public final class Projection {
     private final double[] eigenvalues;
     /** B, row-major d×ℓ. */
     private final double[] basis;
+    /** Null for the eigen solution. */
+    private final LdgRefinement refinement;
 
     private final int length;
 
@@ -33,6 +36,20 @@ public final class Projection {
      * @param basis B, d×ℓ, finite
      */
     public Projection(Standardizer standardizer, int neighbors, double gamma, double[] eigenvalues, DMatrixRMaj basis) {
+        this(standardizer, neighbors, gamma, eigenvalues, basis, null);
+    }
+
+    /**
+     * As {@link #Projection(Standardizer, int, double, double[], DMatrixRMaj)} for a basis refined by thesis Algorithm
+     * 1 ({@code refinement} null for the eigen solution).
+     */
+    public Projection(
+            Standardizer standardizer,
+            int neighbors,
+            double gamma,
+            double[] eigenvalues,
+            DMatrixRMaj basis,
+            LdgRefinement refinement) {
         VigilModel.require(eigenvalues, "ldg.eigenvalues");
         VigilModel.require(basis, "ldg.basis");
         this.length = basis.numRows;
@@ -61,6 +78,12 @@ public final class Projection {
         this.gamma = gamma;
         this.eigenvalues = eigenvalues.clone();
         this.basis = Arrays.copyOf(basis.data, length * dims);
+        this.refinement = refinement;
+    }
+
+    /** What thesis Algorithm 1 did to B, when B was refined. */
+    public Optional<LdgRefinement> refinement() {
+        return Optional.ofNullable(refinement);
     }
 
     /** The per-feature standardisation applied before LDG, if any. */
@@ -141,7 +164,8 @@ public final class Projection {
                 && Double.compare(gamma, p.gamma) == 0
                 && dims == p.dims
                 && Arrays.equals(eigenvalues, p.eigenvalues)
-                && Arrays.equals(basis, p.basis);
+                && Arrays.equals(basis, p.basis)
+                && Objects.equals(refinement, p.refinement);
     }
 
     @Override
@@ -152,7 +176,7 @@ public final class Projection {
     @Override
     public String toString() {
         return "Projection[d=" + length + ", ℓ=" + dims + ", γ=" + gamma + ", k=" + neighbors
-                + (standardizer == null ? "" : ", standardised") + "]";
+                + (standardizer == null ? "" : ", standardised") + (refinement == null ? "" : ", refined") + "]";
     }
 
     private static boolean sameStandardizer(Standardizer a, Standardizer b) {

@@ -1,6 +1,7 @@
 package io.vigil.model;
 
 import io.vigil.classify.qda.LocalQda;
+import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -330,6 +331,7 @@ public final class VigilModel {
         private int dims;
         private double[] eigenvalues;
         private DMatrixRMaj basis;
+        private LdgRefinement refinement;
         private double[][] trainingPoints;
         private int[] trainingClasses;
         private double[] priors;
@@ -360,7 +362,8 @@ public final class VigilModel {
         /** Every projection field at once. */
         public Builder projection(Projection p) {
             return standardizer(p.standardizer().orElse(null))
-                    .ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis());
+                    .ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
+                    .refinement(p.refinement().orElse(null));
         }
 
         /** Every classifier field at once. */
@@ -438,6 +441,12 @@ public final class VigilModel {
             return this;
         }
 
+        /** What thesis Algorithm 1 did to the basis, or null for the eigen solution (the default). */
+        public Builder refinement(LdgRefinement r) {
+            this.refinement = r;
+            return this;
+        }
+
         /** Projected training points n×ℓ and their class indices; copied. */
         public Builder trainingPoints(double[][] points, int[] classes) {
             this.trainingPoints = new double[points.length][];
@@ -498,7 +507,7 @@ public final class VigilModel {
             }
             sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
             sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
-            Projection proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis);
+            Projection proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement);
             if (ldgNeighbors > maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."
                         + maxNeighbors(trainSize) + " for dataset.train_size " + trainSize);

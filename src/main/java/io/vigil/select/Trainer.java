@@ -2,6 +2,7 @@ package io.vigil.select;
 
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
+import io.vigil.ldg.GradientRefinement;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.LdgCrossValidation;
@@ -286,6 +287,10 @@ public final class Trainer {
                 throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + basis.rank()
                         + " of this training set (" + n + " series of length " + d + ")");
             }
+            if (params.refine()) {
+                basis = GradientRefinement.refine(
+                        x, y, g, ldgParams.neighbors(), basis, dims, GradientRefinement.Params.DEFAULTS);
+            }
             progress.step(); // the final fit: callers start their progress total at 1 for it
             return basis;
         }
@@ -321,6 +326,7 @@ public final class Trainer {
                     .seed(params.seed())
                     .standardizer(standardizer)
                     .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
+                    .refinement(basis.refinement().orElse(null))
                     .trainingPoints(basis.project(x, gd.dims()), y)
                     .priors(priors)
                     .qdaNeighbors(qda.candidates()[0])

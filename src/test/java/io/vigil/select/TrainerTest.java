@@ -231,4 +231,31 @@ class TrainerTest {
                 assertThrows(IllegalArgumentException.class, () -> Trainer.fitFixed(dimsCase(), searched, T0));
         assertEquals("fitFixed needs gamma, dims, neighbors and qdaNeighbors fixed", e.getMessage());
     }
+
+    /** {@code --refine}: the stored basis is the refined one, its record survives the model file, ℓ directions kept. */
+    @Test
+    void refinedModelsKeepTheirRefinementThroughTheModelFile() throws java.io.IOException {
+        TrainParams params = TrainParams.builder()
+                .gamma(0.5)
+                .dims(2)
+                .neighbors(4)
+                .qdaNeighbors(3)
+                .refine(true)
+                .build();
+        VigilModel m = Trainer.train(dimsCase(), params, T0, Progress.none());
+        var rec = m.projection().refinement().orElseThrow();
+        assertTrue(rec.objectiveAfter() <= rec.objectiveBefore(), rec.toString());
+        assertEquals(2, m.eigenvalues().length, "the refined basis keeps the eigenvalues of its ℓ starting directions");
+        VigilModel plain =
+                Trainer.train(dimsCase(), params.toBuilder().refine(false).build(), T0, Progress.none());
+        assertTrue(plain.projection().refinement().isEmpty());
+        assertFalse(Arrays.equals(plain.basis().data, m.basis().data), "refinement moved B");
+        ModelFile file = ModelFile.standard();
+        VigilModel back = file.read(file.toBytes(m), "memory");
+        assertEquals(m, back);
+        assertEquals(rec, back.projection().refinement().orElseThrow());
+        assertFalse(
+                new String(file.toBytes(plain), java.nio.charset.StandardCharsets.UTF_8).contains("refinement"),
+                "unrefined model files are unchanged");
+    }
 }

@@ -269,7 +269,10 @@ public final class CrossFitCalibrator {
         });
     }
 
-    /** The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation), refitted on {@code sub}. */
+    /**
+     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement), refitted on {@code
+     * sub}.
+     */
     static VigilModel refit(VigilModel model, Dataset sub, EarlyModelTrainer.Params sections) {
         int dims = Math.min(model.dims(), Math.max(1, sub.size() - 1));
         IllegalArgumentException last = null;
@@ -280,6 +283,7 @@ public final class CrossFitCalibrator {
                     .neighbors(model.ldgNeighbors())
                     .qdaNeighbors(model.qdaNeighbors())
                     .standardize(model.standardizer().isPresent())
+                    .refine(model.projection().refinement().isPresent())
                     .seed(model.seed())
                     .build();
             try {

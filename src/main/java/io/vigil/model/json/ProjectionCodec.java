@@ -2,6 +2,7 @@ package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.Projection;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.Set;
 
 /**
  * {@link Projection}: {@code preprocessing{standardize[, means, scales]}} and {@code ldg{neighbors, gamma, dims,
- * eigenvalues, basis}}.
+ * eigenvalues, basis[, refinement{iterations, accepted, objective_before, objective_after}]}} — {@code refinement}
+ * only for a basis refined by thesis Algorithm 1, so files of unrefined models are unchanged.
  */
 final class ProjectionCodec implements PartCodec<Projection> {
     @Override
@@ -31,6 +33,13 @@ final class ProjectionCodec implements PartCodec<Projection> {
         ldg.put("dims", p.dims());
         ldg.set("eigenvalues", ModelJson.vector(p.eigenvalues()));
         ldg.set("basis", ModelJson.matrix(p.basis()));
+        p.refinement().ifPresent(r -> {
+            ObjectNode o = ldg.putObject("refinement");
+            o.put("iterations", r.iterations());
+            o.put("accepted", r.accepted());
+            o.put("objective_before", r.objectiveBefore());
+            o.put("objective_after", r.objectiveAfter());
+        });
     }
 
     @Override
@@ -58,7 +67,7 @@ final class ProjectionCodec implements PartCodec<Projection> {
         }
         JsonNode ldg = ModelJson.field(root, "ldg", "");
         ModelJson.requireObject(ldg, "ldg");
-        ModelJson.checkFields(ldg, "ldg", Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis"));
+        ModelJson.checkFields(ldg, "ldg", Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis", "refinement"));
         int dims = ModelJson.intField(ldg, "dims", "ldg");
         var basis = ModelJson.readDMatrix(ModelJson.field(ldg, "basis", "ldg"), "ldg.basis");
         if (basis.numCols != dims) {
@@ -69,6 +78,22 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 ModelJson.intField(ldg, "neighbors", "ldg"),
                 ModelJson.doubleField(ldg, "gamma", "ldg"),
                 ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"),
-                basis);
+                basis,
+                ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null);
+    }
+
+    private static LdgRefinement readRefinement(JsonNode r) {
+        String where = "ldg.refinement";
+        ModelJson.requireObject(r, where);
+        ModelJson.checkFields(r, where, Set.of("iterations", "accepted", "objective_before", "objective_after"));
+        try {
+            return new LdgRefinement(
+                    ModelJson.intField(r, "iterations", where),
+                    ModelJson.intField(r, "accepted", where),
+                    ModelJson.doubleField(r, "objective_before", where),
+                    ModelJson.doubleField(r, "objective_after", where));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
     }
 }
