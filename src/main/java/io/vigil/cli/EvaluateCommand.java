@@ -5,6 +5,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.experiment.EarlyEvaluation;
 import io.vigil.experiment.EarlyReport;
 import io.vigil.model.CalibrationSection;
+import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.util.Progress;
@@ -77,6 +78,9 @@ public final class EvaluateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         DecisionParams params;
         VigilModel model = ModelFile.standard().load(modelFile);
+        if (!model.projection().isLinear()) {
+            throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
+        }
         Optional<CalibrationSection.OperatingPoint> point = DecisionOptions.operatingPoint(model);
         try {
             if (taus == null || taus.isEmpty()) {

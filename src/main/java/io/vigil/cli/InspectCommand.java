@@ -74,6 +74,11 @@ public final class InspectCommand implements Callable<Integer> {
         o.put("neighbors", m.ldgNeighbors());
         o.put("qda_neighbors", m.qdaNeighbors());
         o.put("standardize", m.standardizer().isPresent());
+        o.put("reducer", m.projection().reducer());
+        m.projection().kernelMap().ifPresent(k -> {
+            o.put("kernel", k.kernel().cliName());
+            o.put("kernel_param", k.kernel().parameter());
+        });
         m.projection().refinement().ifPresent(r -> {
             Map<String, Object> ref = new LinkedHashMap<>();
             ref.put("iterations", r.iterations());
@@ -160,13 +165,22 @@ public final class InspectCommand implements Callable<Integer> {
         row(
                 out,
                 "LDG",
-                String.format(
-                        Locale.ROOT,
-                        "k = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)",
-                        m.ldgNeighbors(),
-                        fmt(m.gamma()),
-                        m.dims(),
-                        m.eigenvalues().length));
+                m.projection()
+                                .kernelMap()
+                                .map(k -> String.format(
+                                        Locale.ROOT,
+                                        "kernel LDG, %s kernel with %s = %s; ",
+                                        k.kernel().cliName(),
+                                        k.kernel().cliName().equals("rbf") ? "width" : "degree",
+                                        fmt(k.kernel().parameter())))
+                                .orElse("")
+                        + String.format(
+                                Locale.ROOT,
+                                "k = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)",
+                                m.ldgNeighbors(),
+                                fmt(m.gamma()),
+                                m.dims(),
+                                m.eigenvalues().length));
         m.projection()
                 .refinement()
                 .ifPresent(r -> row(

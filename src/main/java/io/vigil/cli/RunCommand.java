@@ -8,6 +8,8 @@ import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.KafkaPreflight.KafkaSetupException;
 import io.vigil.model.CalibrationSection;
+import io.vigil.model.Projection;
+import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Failures;
@@ -293,9 +295,12 @@ public final class RunCommand implements Callable<Integer> {
      */
     JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
         DecisionParams params;
-        Optional<CalibrationSection.OperatingPoint> point = modelBytes == null
-                ? Optional.empty()
-                : DecisionOptions.operatingPoint(ModelFile.standard().read(modelBytes, modelFile.toString()));
+        VigilModel model = modelBytes == null ? null : ModelFile.standard().read(modelBytes, modelFile.toString());
+        if (model != null && !model.projection().isLinear()) {
+            throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
+        }
+        Optional<CalibrationSection.OperatingPoint> point =
+                model == null ? Optional.empty() : DecisionOptions.operatingPoint(model);
         try {
             params = decision.resolve(tau.tau, point);
         } catch (IllegalArgumentException e) {

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.model.CvScheme;
 import io.vigil.select.NeighborSelection;
+import io.vigil.select.Reducer;
 import io.vigil.select.TrainParams;
 import picocli.CommandLine.Option;
 
@@ -15,6 +16,27 @@ public final class SelectionOptions {
             description = "Standardise each feature with training mean and standard "
                     + "deviation first (off by default: UCR series are z-normalised per series).")
     boolean standardize;
+
+    @Option(
+            names = "--reducer",
+            paramLabel = "ldg|kernel-ldg",
+            defaultValue = "ldg",
+            description = "Dimensionality reduction: linear LDG (thesis 3.1-3.2) or kernel LDG (3.3.2, non-linear: "
+                    + "for vigil classify only; early decisions need ldg) (default: ${DEFAULT-VALUE}).")
+    String reducer;
+
+    @Option(
+            names = "--kernel",
+            paramLabel = "rbf|poly",
+            description = "Kernel LDG's kernel: rbf exp(-|a-b|^2/(2w^2)) or poly (a.b/d + 1)^p (default: rbf).")
+    String kernel;
+
+    @Option(
+            names = "--kernel-param",
+            paramLabel = "X",
+            description = "Kernel LDG's rbf width w or poly degree p (default: chosen by 3-NN CV from w in "
+                    + "{0.5, 1, 2, 4} x the median distance between training series, or p in {2, 3}).")
+    Double kernelParam;
 
     @Option(
             names = "--refine",
@@ -52,8 +74,15 @@ public final class SelectionOptions {
     TrainParams.Builder applyTo(TrainParams.Builder b) {
         b.standardize(standardize)
                 .refine(refine)
+                .reducer(Reducer.parse(reducer))
                 .neighborCv(CvScheme.parse(neighborCv))
                 .neighborSelection(NeighborSelection.parse(neighborSelection));
+        if (kernel != null) {
+            b.kernel(kernel);
+        }
+        if (kernelParam != null) {
+            b.kernelParam(kernelParam);
+        }
         return cv == null ? b : b.cv(CvScheme.parse(cv));
     }
 }

@@ -116,9 +116,19 @@ public final class TrainCommand implements Callable<Integer> {
         String stage = "select and fit LDG";
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
             model = Trainer.train(named, params, CreationTime.now(), progress);
-            stage = "fit the complete-series Gaussians";
-            model = EarlyModelTrainer.addSections(model, named, earlyParams);
-            if (calibration.enabled() && earlyParams.estimators().contains(EstimatorType.JOINT)) {
+            if (!model.projection().isLinear()) {
+                // Kernel LDG has no B: nothing the early rule needs can be fitted (say so once, on stderr).
+                spec.commandLine()
+                        .getErr()
+                        .println("note: kernel LDG is non-linear, so the model holds no early-decision sections; "
+                                + "use it with vigil classify (evaluate, run and demo need --reducer ldg)");
+            } else {
+                stage = "fit the complete-series Gaussians";
+                model = EarlyModelTrainer.addSections(model, named, earlyParams);
+            }
+            if (model.projection().isLinear()
+                    && calibration.enabled()
+                    && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
                 model = CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress);
             }
@@ -181,6 +191,12 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("fit_seconds", seconds);
         o.put("qda_neighbors", model.qdaNeighbors());
         o.put("standardize", model.standardizer().isPresent());
+        o.put("reducer", model.projection().reducer());
+        model.projection().kernelMap().ifPresent(m -> {
+            o.put("kernel", m.kernel().cliName());
+            o.put("kernel_param", m.kernel().parameter());
+        });
+        o.put("refined", model.projection().refinement().isPresent());
         o.put("cv", model.selection().cv().toString());
         o.put("neighbor_selection", model.selection().neighborMethod());
         o.put("seed", model.seed());

@@ -145,6 +145,27 @@ public final class LdgCrossValidation {
             FoldScorer scorer,
             int threads,
             Progress progress) {
+        return accuracy(x, y, numClasses, neighbors, null, gammas, dims, testFolds, scorer, threads, progress);
+    }
+
+    /**
+     * As {@link #accuracy(double[][], int[], int, int, double[], int[], int[][], FoldScorer, int, Progress)} for kernel
+     * LDG ({@link KernelLdgMap}) when {@code kernel} is not null: the kernel matrix replaces the Gram matrix of the
+     * kernel form, every fold double-centres its block of it and maps its held-out rows exactly as {@link
+     * KernelLdgMap#project} would.
+     */
+    public static double[][] accuracy(
+            double[][] x,
+            int[] y,
+            int numClasses,
+            int neighbors,
+            KernelFunction kernel,
+            double[] gammas,
+            int[] dims,
+            int[][] testFolds,
+            FoldScorer scorer,
+            int threads,
+            Progress progress) {
         Objects.requireNonNull(scorer, "scorer");
         Objects.requireNonNull(progress, "progress");
         int d = Ldg.checkTrainingSet(x, y, numClasses);
@@ -186,7 +207,7 @@ public final class LdgCrossValidation {
         if (heldOut == 0) {
             throw new IllegalArgumentException("the folds hold out no point");
         }
-        Shared shared = new Shared(x, y, numClasses, neighbors, d, testFolds);
+        Shared shared = new Shared(x, y, numClasses, neighbors, d, testFolds, kernel);
         List<int[][]> perFold = Parallel.map(
                 Arrays.asList(testFolds),
                 threads,
@@ -217,13 +238,23 @@ public final class LdgCrossValidation {
         private final DMatrixRMaj gram;
         private final DMatrixRMaj scatter;
 
-        Shared(double[][] x, int[] y, int numClasses, int neighbors, int d, int[][] folds) {
+        /** Whether folds use the kernel form: always for kernel LDG, by {@link Ldg#formFor} for linear LDG. */
+        private final boolean kernelLdg;
+
+        Shared(double[][] x, int[] y, int numClasses, int neighbors, int d, int[][] folds, KernelFunction kernel) {
             this.y = y;
             this.numClasses = numClasses;
             this.neighbors = neighbors;
             this.n = x.length;
             this.d = d;
+            this.kernelLdg = kernel != null;
             this.orders = NeighborSets.sortedOrders(NeighborSets.distances(x));
+            if (kernelLdg) {
+                this.xg = null;
+                this.gram = new DMatrixRMaj(KernelFunction.matrix(x, kernel));
+                this.scatter = null;
+                return;
+            }
             this.xg = Ldg.centred(x, Ldg.mean(x));
             boolean anyKernel = false;
             boolean anyPrimal = false;
@@ -258,7 +289,7 @@ public final class LdgCrossValidation {
             NeighborSets ns = NeighborSets.build(trainY, numClasses, neighbors, i -> orders[train[i]], toLocal);
             DMatrixRMaj trainCoords;
             DMatrixRMaj testCoords;
-            if (Ldg.formFor(m, d) == Ldg.Form.KERNEL) {
+            if (kernelLdg || Ldg.formFor(m, d) == Ldg.Form.KERNEL) {
                 DMatrixRMaj k = new DMatrixRMaj(m, m);
                 for (int a = 0; a < m; a++) {
                     for (int b = 0; b < m; b++) {

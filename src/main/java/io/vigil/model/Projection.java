@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.ldg.KernelLdgMap;
 import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import java.util.Arrays;
@@ -11,7 +12,9 @@ import org.ejml.data.DMatrixRMaj;
  * The map from a complete series to LDG space, y = Bᵀ s(x) (thesis (3.12)), with the parameters it was fitted with:
  * the optional per-feature standardisation s (thesis §3.4), the LDG neighbour count k and trade-off γ of V − γA,
  * every eigenvalue of the fit (ascending; the first ℓ belong to B's columns), B ∈ R^{d×ℓ} and, when B was refined by
- * thesis Algorithm 1, what the refinement did. Immutable; {@link #project} is allocation-free.
+ * thesis Algorithm 1, what the refinement did. Or, for kernel LDG (thesis §3.3.2), the non-linear map y = Fᵀk<sub>c</sub>(s(x))
+ * of a {@link KernelLdgMap}, which has no B: {@link #isLinear()} tells the two apart, and the early-decision path,
+ * which needs B, accepts linear projections only. Immutable; {@link #project} is allocation-free for linear LDG.
  */
 public final class Projection {
     private final Standardizer standardizer;
@@ -19,8 +22,12 @@ public final class Projection {
     private final double gamma;
     private final int dims;
     private final double[] eigenvalues;
-    /** B, row-major d×ℓ. */
+    /** B, row-major d×ℓ; null for kernel LDG. */
     private final double[] basis;
+    /** Null for linear LDG. */
+    private final KernelLdgMap kernelMap;
+    /** The kernel parameter's cross-validation scores (kernel LDG only; null when not recorded). */
+    private final GridScores kernelScores;
     /** Null for the eigen solution. */
     private final LdgRefinement refinement;
 
@@ -79,6 +86,65 @@ public final class Projection {
         this.eigenvalues = eigenvalues.clone();
         this.basis = Arrays.copyOf(basis.data, length * dims);
         this.refinement = refinement;
+        this.kernelMap = null;
+        this.kernelScores = null;
+    }
+
+    private Projection(
+            Standardizer standardizer, int neighbors, double gamma, KernelLdgMap map, GridScores kernelScores) {
+        this.length = map.inputDim();
+        this.dims = map.dims();
+        if (neighbors < 1) {
+            throw new IllegalArgumentException("ldg.neighbors must be ≥ 1, got " + neighbors);
+        }
+        if (!Double.isFinite(gamma) || gamma < 0 || gamma > 1) {
+            throw new IllegalArgumentException("ldg.gamma must be finite and in [0, 1], got " + gamma);
+        }
+        if (standardizer != null) {
+            VigilModel.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
+        }
+        this.standardizer = standardizer;
+        this.neighbors = neighbors;
+        this.gamma = gamma;
+        this.eigenvalues = map.eigenvalues();
+        VigilModel.requireFinite(eigenvalues, "ldg.eigenvalues");
+        this.basis = null;
+        this.refinement = null;
+        this.kernelMap = map;
+        this.kernelScores = kernelScores;
+    }
+
+    /**
+     * A kernel LDG projection (thesis §3.3.2).
+     *
+     * @param standardizer the standardisation applied before the map, or null
+     * @param map the fitted map (its rows are the standardised training series when {@code standardizer} is set)
+     * @param kernelScores how the kernel parameter was chosen, or null
+     */
+    public static Projection kernel(
+            Standardizer standardizer, int neighbors, double gamma, KernelLdgMap map, GridScores kernelScores) {
+        Objects.requireNonNull(map, "map");
+        return new Projection(standardizer, neighbors, gamma, map, kernelScores);
+    }
+
+    /** False for kernel LDG: no B, so no early decisions (they condition a Gaussian through B). */
+    public boolean isLinear() {
+        return kernelMap == null;
+    }
+
+    /** The kernel LDG map, for a non-linear projection. */
+    public Optional<KernelLdgMap> kernelMap() {
+        return Optional.ofNullable(kernelMap);
+    }
+
+    /** How the kernel parameter was chosen (kernel LDG, when recorded). */
+    public Optional<GridScores> kernelScores() {
+        return Optional.ofNullable(kernelScores);
+    }
+
+    /** {@code ldg} or {@code kernel-ldg}. */
+    public String reducer() {
+        return kernelMap == null ? "ldg" : "kernel-ldg";
     }
 
     /** What thesis Algorithm 1 did to B, when B was refined. */
@@ -116,14 +182,26 @@ public final class Projection {
         return eigenvalues.clone();
     }
 
-    /** B ∈ R^{d×ℓ} (a copy). */
+    /**
+     * B ∈ R^{d×ℓ} (a copy).
+     *
+     * @throws IllegalStateException for kernel LDG, which has no B
+     */
     public DMatrixRMaj basis() {
+        if (kernelMap != null) {
+            throw new IllegalStateException(NON_LINEAR);
+        }
         return new DMatrixRMaj(length, dims, true, basis);
     }
 
+    /** Why a kernel LDG model cannot make early decisions (CLI errors use it verbatim). */
+    public static final String NON_LINEAR = "the model uses kernel LDG, a non-linear map with no basis B; early "
+            + "decisions condition a Gaussian through B, so they need a model trained with --reducer ldg "
+            + "(vigil classify works with this model)";
+
     /**
-     * Maps a complete series to LDG space: y = Bᵀ s(x), s the stored standardisation (identity if none).
-     * Allocation-free.
+     * Maps a complete series to LDG space: y = Bᵀ s(x), s the stored standardisation (identity if none), or the kernel
+     * LDG map of s(x). Allocation-free for linear LDG.
      *
      * @param series length d; not modified
      * @param out receives ℓ values; overwritten
@@ -136,6 +214,17 @@ public final class Projection {
         }
         if (out.length < dims) {
             throw new IllegalArgumentException("output has length " + out.length + " but ℓ is " + dims);
+        }
+        if (kernelMap != null) {
+            double[] x = series;
+            if (standardizer != null) {
+                x = new double[length]; // kernel LDG is off the per-sample path; one copy per series
+                for (int t = 0; t < length; t++) {
+                    x[t] = standardizer.apply(t, series[t]);
+                }
+            }
+            kernelMap.project(x, out);
+            return;
         }
         Arrays.fill(out, 0, dims, 0);
         for (int t = 0; t < length; t++) {
@@ -165,7 +254,9 @@ public final class Projection {
                 && dims == p.dims
                 && Arrays.equals(eigenvalues, p.eigenvalues)
                 && Arrays.equals(basis, p.basis)
-                && Objects.equals(refinement, p.refinement);
+                && Objects.equals(refinement, p.refinement)
+                && Objects.equals(kernelMap, p.kernelMap)
+                && Objects.equals(kernelScores, p.kernelScores);
     }
 
     @Override
@@ -175,7 +266,7 @@ public final class Projection {
 
     @Override
     public String toString() {
-        return "Projection[d=" + length + ", ℓ=" + dims + ", γ=" + gamma + ", k=" + neighbors
+        return "Projection[" + reducer() + ", d=" + length + ", ℓ=" + dims + ", γ=" + gamma + ", k=" + neighbors
                 + (standardizer == null ? "" : ", standardised") + (refinement == null ? "" : ", refined") + "]";
     }
 

@@ -1,6 +1,7 @@
 package io.vigil.model;
 
 import io.vigil.classify.qda.LocalQda;
+import io.vigil.ldg.KernelLdgMap;
 import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import java.time.Instant;
@@ -332,6 +333,8 @@ public final class VigilModel {
         private double[] eigenvalues;
         private DMatrixRMaj basis;
         private LdgRefinement refinement;
+        private KernelLdgMap kernelMap;
+        private GridScores kernelScores;
         private double[][] trainingPoints;
         private int[] trainingClasses;
         private double[] priors;
@@ -361,9 +364,30 @@ public final class VigilModel {
 
         /** Every projection field at once. */
         public Builder projection(Projection p) {
-            return standardizer(p.standardizer().orElse(null))
-                    .ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
+            standardizer(p.standardizer().orElse(null));
+            if (!p.isLinear()) {
+                return kernelLdg(
+                        p.neighbors(),
+                        p.gamma(),
+                        p.kernelMap().orElseThrow(),
+                        p.kernelScores().orElse(null));
+            }
+            return ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
                     .refinement(p.refinement().orElse(null));
+        }
+
+        /**
+         * A kernel LDG projection (thesis §3.3.2) instead of {@link #ldg}.
+         *
+         * @param kernelScoresValue how the kernel parameter was chosen, or null
+         */
+        public Builder kernelLdg(int neighbors, double gammaValue, KernelLdgMap map, GridScores kernelScoresValue) {
+            this.ldgNeighbors = neighbors;
+            this.gamma = gammaValue;
+            this.kernelMap = Objects.requireNonNull(map, "map");
+            this.kernelScores = kernelScoresValue;
+            this.dims = map.dims();
+            return this;
         }
 
         /** Every classifier field at once. */
@@ -499,15 +523,23 @@ public final class VigilModel {
         public VigilModel build() {
             Provenance prov = new Provenance(vigilVersion, created, seed, selection);
             DatasetInfo ds = new DatasetInfo(datasetName, classNames, classCounts, trainSize, length, fingerprint);
-            require(eigenvalues, "ldg.eigenvalues");
-            require(basis, "ldg.basis");
-            if (dims < 1 || dims > length) {
-                throw new IllegalArgumentException(
-                        "ldg.dims is " + dims + " but must be in 1..dataset.length (" + length + ")");
+            Projection proj;
+            if (kernelMap != null) {
+                sizeCheck("ldg.training_rows", kernelMap.rows().length, "rows", "dataset.train_size", trainSize);
+                sizeCheck("ldg.training_rows", kernelMap.inputDim(), "columns", "dataset.length", length);
+                dims = kernelMap.dims();
+                proj = Projection.kernel(standardizer, ldgNeighbors, gamma, kernelMap, kernelScores);
+            } else {
+                require(eigenvalues, "ldg.eigenvalues");
+                require(basis, "ldg.basis");
+                if (dims < 1 || dims > length) {
+                    throw new IllegalArgumentException(
+                            "ldg.dims is " + dims + " but must be in 1..dataset.length (" + length + ")");
+                }
+                sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
+                sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
+                proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement);
             }
-            sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
-            sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
-            Projection proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement);
             if (ldgNeighbors > maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."
                         + maxNeighbors(trainSize) + " for dataset.train_size " + trainSize);

@@ -2,6 +2,7 @@ package io.vigil.select;
 
 import io.vigil.classify.qda.LocalQda;
 import io.vigil.data.Folds;
+import io.vigil.ldg.KernelFunction;
 import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;
 import io.vigil.util.Progress;
@@ -67,6 +68,21 @@ public final class LocalQdaCrossValidation {
             int[][] testFolds,
             int threads,
             Progress progress) {
+        return accuracyInLdgSpace(x, y, numClasses, params, null, dims, ks, testFolds, threads, progress);
+    }
+
+    /** As above in the space of kernel LDG with {@code kernel} (linear LDG when it is null). */
+    public static double[] accuracyInLdgSpace(
+            double[][] x,
+            int[] y,
+            int numClasses,
+            LdgParams params,
+            KernelFunction kernel,
+            int dims,
+            int[] ks,
+            int[][] testFolds,
+            int threads,
+            Progress progress) {
         int[] sameDims = new int[ks.length];
         Arrays.fill(sameDims, dims);
         int maxK = maxOf(ks);
@@ -89,6 +105,7 @@ public final class LocalQdaCrossValidation {
                 y,
                 numClasses,
                 params.neighbors(),
+                kernel,
                 new double[] {params.gamma()},
                 sameDims,
                 testFolds,

@@ -24,6 +24,10 @@ import java.util.OptionalInt;
  * @param refine refine the final LDG basis by gradient descent on objective (3.4) (thesis §3.1.1, Algorithm 1) after
  *     the eigen solution; the selection of γ, ℓ and k scores the eigen solution. Default off, as the thesis's
  *     experiments use the eigen solution
+ * @param reducer linear LDG (default) or kernel LDG (thesis §3.3.2)
+ * @param kernel kernel LDG's family, {@code rbf} (default) or {@code poly}
+ * @param kernelParam kernel LDG's width (rbf) or degree (poly); empty = choose from {@link
+ *     io.vigil.ldg.KernelFunction#grid} by 3-NN CV at ℓ<sub>γ</sub> together with γ
  * @param cv scheme for γ, ℓ and the local-QDA k; empty = {@link CvScheme#auto} (leave-one-out for n ≤ 100
  *     as in the thesis's §3.4, else stratified 10-fold, to bound the LDG refits)
  * @param neighborCv scheme for the LDG neighbour count under {@link NeighborSelection#LOCAL_QDA}; default
@@ -41,6 +45,9 @@ public record TrainParams(
         OptionalInt qdaNeighbors,
         boolean standardize,
         boolean refine,
+        Reducer reducer,
+        String kernel,
+        OptionalDouble kernelParam,
         Optional<CvScheme> cv,
         CvScheme neighborCv,
         NeighborSelection neighborSelection,
@@ -67,6 +74,9 @@ public record TrainParams(
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(neighbors, "neighbors");
         Objects.requireNonNull(qdaNeighbors, "qdaNeighbors");
+        Objects.requireNonNull(reducer, "reducer");
+        Objects.requireNonNull(kernel, "kernel");
+        Objects.requireNonNull(kernelParam, "kernelParam");
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(neighborSelection, "neighborSelection");
@@ -83,6 +93,18 @@ public record TrainParams(
         }
         if (qdaNeighbors.isPresent() && qdaNeighbors.getAsInt() < 1) {
             throw new IllegalArgumentException("local-QDA neighbors must be ≥ 1, got " + qdaNeighbors.getAsInt());
+        }
+        if (!kernel.equals("rbf") && !kernel.equals("poly")) {
+            throw new IllegalArgumentException("--kernel must be rbf or poly, got '" + kernel + "'");
+        }
+        if (kernelParam.isPresent()) {
+            io.vigil.ldg.KernelFunction.of(kernel, kernelParam.getAsDouble());
+        }
+        if (reducer != Reducer.KERNEL_LDG && (kernelParam.isPresent() || !kernel.equals("rbf"))) {
+            throw new IllegalArgumentException("--kernel and --kernel-param apply to --reducer kernel-ldg only");
+        }
+        if (reducer != Reducer.LDG && refine) {
+            throw new IllegalArgumentException("--refine applies to --reducer ldg only");
         }
     }
 
@@ -105,6 +127,9 @@ public record TrainParams(
         b.qdaNeighbors = qdaNeighbors;
         b.standardize = standardize;
         b.refine = refine;
+        b.reducer = reducer;
+        b.kernel = kernel;
+        b.kernelParam = kernelParam;
         b.cv = cv;
         b.neighborCv = neighborCv;
         b.neighborSelection = neighborSelection;
@@ -122,6 +147,9 @@ public record TrainParams(
         private OptionalInt qdaNeighbors = OptionalInt.empty();
         private boolean standardize;
         private boolean refine;
+        private Reducer reducer = Reducer.LDG;
+        private String kernel = "rbf";
+        private OptionalDouble kernelParam = OptionalDouble.empty();
         private Optional<CvScheme> cv = Optional.empty();
         private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
         private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
@@ -164,6 +192,24 @@ public record TrainParams(
         /** Gradient refinement of the final basis (thesis Algorithm 1) on or off. */
         public Builder refine(boolean on) {
             this.refine = on;
+            return this;
+        }
+
+        /** The reducer (default linear LDG). */
+        public Builder reducer(Reducer r) {
+            this.reducer = r;
+            return this;
+        }
+
+        /** Kernel LDG's family, {@code rbf} or {@code poly}. */
+        public Builder kernel(String name) {
+            this.kernel = name;
+            return this;
+        }
+
+        /** Fixes kernel LDG's width or degree (skips its search). */
+        public Builder kernelParam(double p) {
+            this.kernelParam = OptionalDouble.of(p);
             return this;
         }
 
@@ -216,6 +262,9 @@ public record TrainParams(
                     qdaNeighbors,
                     standardize,
                     refine,
+                    reducer,
+                    kernel,
+                    kernelParam,
                     cv,
                     neighborCv,
                     neighborSelection,

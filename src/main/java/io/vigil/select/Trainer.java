@@ -3,6 +3,8 @@ package io.vigil.select;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.ldg.GradientRefinement;
+import io.vigil.ldg.KernelFunction;
+import io.vigil.ldg.KernelLdgMap;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.LdgCrossValidation;
@@ -76,11 +78,17 @@ public final class Trainer {
         Objects.requireNonNull(created, "created");
         Run run = new Run(train, params, progress, threads);
         Choice neighbors = run.chooseLdgNeighbors();
+        run.chooseKernel(neighbors);
         GammaAndDims gd = run.chooseGammaAndDims(neighbors);
         LdgParams ldgParams = new LdgParams(gd.k(), gd.gamma());
+        if (params.reducer() == Reducer.KERNEL_LDG) {
+            KernelLdgMap map = run.fitKernel(ldgParams, gd.dims());
+            Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
+            return run.assemble(created, null, map, gd, qda);
+        }
         LdgBasis basis = run.fitFinal(ldgParams, gd.dims());
         Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
-        return run.assemble(created, basis, gd, qda);
+        return run.assemble(created, basis, null, gd, qda);
     }
 
     /**
@@ -100,6 +108,9 @@ public final class Trainer {
                 || params.qdaNeighbors().isEmpty()) {
             throw new IllegalArgumentException("fitFixed needs gamma, dims, neighbors and qdaNeighbors fixed");
         }
+        if (params.reducer() != Reducer.LDG) {
+            throw new IllegalArgumentException("fitFixed refits linear LDG only (the early-decision calibration)");
+        }
         Run run = new Run(train, params, Progress.none(), 1);
         Choice neighbors = run.chooseLdgNeighbors();
         int dims = params.dims().getAsInt();
@@ -117,7 +128,22 @@ public final class Trainer {
                 Double.NaN);
         LdgParams ldgParams = new LdgParams(k, gamma);
         LdgBasis basis = run.fitFinal(ldgParams, dims);
-        return run.assemble(created, basis, gd, run.chooseQdaNeighbors(ldgParams, dims));
+        return run.assemble(created, basis, null, gd, run.chooseQdaNeighbors(ldgParams, dims));
+    }
+
+    /**
+     * The "d" of the small-sample rule for kernel LDG: the feature space of a kernel has at least n dimensions, so its
+     * data are always small-sample (ℓ<sub>γ</sub> = G − 1).
+     */
+    private static final int KERNEL_D = Integer.MAX_VALUE / 4;
+
+    private static double[][] projectAll(KernelLdgMap map) {
+        double[][] rows = map.rows();
+        double[][] out = new double[rows.length][map.dims()];
+        for (int i = 0; i < rows.length; i++) {
+            map.project(rows[i], out[i]);
+        }
+        return out;
     }
 
     /** A chosen value and the scores it was chosen by. */
@@ -152,6 +178,10 @@ public final class Trainer {
         private final int[][] folds;
         private final int[][] neighborFolds;
         private final int[] kGrid;
+        /** Kernel LDG's kernel once chosen (step 2b); null for linear LDG. */
+        private KernelFunction kernel;
+
+        private GridScores kernelScores;
 
         /** Step 1: checks the data, standardises it when asked, draws the folds and caps the k grid. */
         Run(Dataset train, TrainParams params, Progress progress, int threads) {
@@ -210,14 +240,67 @@ public final class Trainer {
             return new Choice(new int[] {best}, GridScores.searched(kGrid, acc, best));
         }
 
+        /**
+         * Step 2b, kernel LDG only: the kernel parameter, fixed or by the 3-NN CV accuracy at ℓ<sub>γ</sub> and its
+         * best γ (ties → the first candidate). Under the 3-NN neighbour rule, k is still open here; the kernel is
+         * then chosen at LDG's default k (capped by the grid) and k afterwards as for linear LDG.
+         */
+        void chooseKernel(Choice neighbors) {
+            if (params.reducer() != Reducer.KERNEL_LDG) {
+                return;
+            }
+            String family = params.kernel();
+            if (params.kernelParam().isPresent()) {
+                double p = params.kernelParam().getAsDouble();
+                kernel = KernelFunction.of(family, p);
+                kernelScores = GridScores.user(p, family.equals("poly"));
+                return;
+            }
+            double[] grid = KernelFunction.grid(family, x);
+            int k = neighbors.candidates().length == 1
+                    ? neighbors.candidates()[0]
+                    : Math.min(LdgParams.DEFAULT_NEIGHBORS, kGrid[kGrid.length - 1]);
+            int maxDims = maxFoldDims(folds, n, Integer.MAX_VALUE);
+            int gammaDims =
+                    params.dims().isPresent() ? params.dims().getAsInt() : Grids.gammaDims(n, KERNEL_D, g, maxDims);
+            double[] gammas = params.gamma().isPresent()
+                    ? new double[] {params.gamma().getAsDouble()}
+                    : params.gammaGrid().toArray();
+            double[] acc = new double[grid.length];
+            progress.extendBy((long) grid.length * folds.length * gammas.length);
+            for (int p = 0; p < grid.length; p++) {
+                double[][] raw = LdgCrossValidation.accuracy(
+                        x,
+                        y,
+                        g,
+                        k,
+                        KernelFunction.of(family, grid[p]),
+                        gammas,
+                        new int[] {Math.min(gammaDims, maxDims)},
+                        folds,
+                        LdgCrossValidation.knnScorer(g, KNN_K),
+                        threads,
+                        progress);
+                acc[p] = Arrays.stream(raw).mapToDouble(r -> r[0]).max().orElse(Double.NaN);
+            }
+            int best = Grids.argmaxPreferFirst(acc);
+            kernel = KernelFunction.of(family, grid[best]);
+            kernelScores = family.equals("poly")
+                    ? GridScores.searched(
+                            Arrays.stream(grid).mapToInt(v -> (int) v).toArray(), acc, (int) grid[best])
+                    : GridScores.searched(grid, acc, grid[best]);
+        }
+
         /** Steps 3–4: γ and ℓ (and k under the 3-NN rule) by 3-NN CV with LDG refitted per fold. */
         GammaAndDims chooseGammaAndDims(Choice neighbors) {
             int[] kCands = neighbors.candidates();
             boolean jointK = neighbors.scores() == null;
-            int maxDims = maxFoldDims(folds, n, d);
+            int maxDims = maxFoldDims(folds, n, kernel == null ? d : Integer.MAX_VALUE);
             int[] dimsCand =
                     params.dims().isPresent() ? new int[] {params.dims().getAsInt()} : Grids.dimsCandidates(g, maxDims);
-            int gammaDims = params.dims().isPresent() ? params.dims().getAsInt() : Grids.gammaDims(n, d, g, maxDims);
+            int gammaDims = params.dims().isPresent()
+                    ? params.dims().getAsInt()
+                    : Grids.gammaDims(n, kernel == null ? d : KERNEL_D, g, maxDims);
             double[] gammas = params.gamma().isPresent()
                     ? new double[] {params.gamma().getAsDouble()}
                     : params.gammaGrid().toArray();
@@ -271,7 +354,17 @@ public final class Trainer {
             }
             progress.extendBy((long) folds.length * gammas.length);
             double[][] raw = LdgCrossValidation.accuracy(
-                    x, y, g, k, gammas, scorable, folds, LdgCrossValidation.knnScorer(g, KNN_K), threads, progress);
+                    x,
+                    y,
+                    g,
+                    k,
+                    kernel,
+                    gammas,
+                    scorable,
+                    folds,
+                    LdgCrossValidation.knnScorer(g, KNN_K),
+                    threads,
+                    progress);
             for (int gi = 0; gi < gammas.length; gi++) {
                 for (int j = 0; j < scorable.length; j++) {
                     acc[gi][Grids.indexOf(scored, scorable[j])] = raw[gi][j];
@@ -295,6 +388,13 @@ public final class Trainer {
             return basis;
         }
 
+        /** The final kernel LDG map on all training data (kernel LDG's step 4b). */
+        KernelLdgMap fitKernel(LdgParams ldgParams, int dims) {
+            KernelLdgMap map = KernelLdgMap.fit(x, y, g, ldgParams, kernel, dims);
+            progress.step();
+            return map;
+        }
+
         /** Step 5: local QDA's neighbour count in LDG space, LDG refitted per fold. */
         Choice chooseQdaNeighbors(LdgParams ldgParams, int dims) {
             if (params.qdaNeighbors().isPresent()) {
@@ -303,19 +403,23 @@ public final class Trainer {
             }
             progress.extendBy(folds.length);
             double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(
-                    x, y, g, ldgParams, dims, kGrid, folds, threads, progress);
+                    x, y, g, ldgParams, kernel, dims, kGrid, folds, threads, progress);
             int k = kGrid[Grids.argmaxPreferLast(acc)];
             return new Choice(new int[] {k}, GridScores.searched(kGrid, acc, k));
         }
 
         /** The model: the final projection, the projected training points, priors and every score. */
-        VigilModel assemble(Instant created, LdgBasis basis, GammaAndDims gd, Choice qda) {
+        VigilModel assemble(Instant created, LdgBasis basis, KernelLdgMap map, GammaAndDims gd, Choice qda) {
             double[] priors = new double[g];
             for (int c = 0; c < g; c++) {
                 priors[c] = (double) counts[c] / n;
             }
-            return VigilModel.builder()
-                    .vigilVersion(VigilModel.runtimeVersion())
+            VigilModel.Builder b = map == null
+                    ? VigilModel.builder()
+                            .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
+                            .refinement(basis.refinement().orElse(null))
+                    : VigilModel.builder().kernelLdg(gd.k(), gd.gamma(), map, kernelScores);
+            return b.vigilVersion(VigilModel.runtimeVersion())
                     .created(created)
                     .datasetName(train.name())
                     .classNames(train.classNames())
@@ -325,9 +429,7 @@ public final class Trainer {
                     .fingerprint(DataFingerprint.of(train))
                     .seed(params.seed())
                     .standardizer(standardizer)
-                    .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
-                    .refinement(basis.refinement().orElse(null))
-                    .trainingPoints(basis.project(x, gd.dims()), y)
+                    .trainingPoints(map == null ? basis.project(x, gd.dims()) : projectAll(map), y)
                     .priors(priors)
                     .qdaNeighbors(qda.candidates()[0])
                     .selection(new SelectionReport(

@@ -2,8 +2,11 @@ package io.vigil.model.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.ldg.KernelFunction;
+import io.vigil.ldg.KernelLdgMap;
 import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
+import io.vigil.model.GridScores;
 import io.vigil.model.Projection;
 import java.util.List;
 import java.util.Set;
@@ -11,7 +14,9 @@ import java.util.Set;
 /**
  * {@link Projection}: {@code preprocessing{standardize[, means, scales]}} and {@code ldg{neighbors, gamma, dims,
  * eigenvalues, basis[, refinement{iterations, accepted, objective_before, objective_after}]}} — {@code refinement}
- * only for a basis refined by thesis Algorithm 1, so files of unrefined models are unchanged.
+ * only for a basis refined by thesis Algorithm 1, so files of unrefined models are unchanged. A kernel LDG model
+ * (thesis §3.3.2) writes {@code ldg{reducer: "kernel-ldg", neighbors, gamma, dims, eigenvalues, kernel{type,
+ * parameter[, scores]}, coefficients, training_rows}} instead of a basis; files without {@code reducer} are linear LDG.
  */
 final class ProjectionCodec implements PartCodec<Projection> {
     @Override
@@ -28,6 +33,10 @@ final class ProjectionCodec implements PartCodec<Projection> {
             pre.set("scales", ModelJson.vector(s.scales()));
         });
         ObjectNode ldg = root.putObject("ldg");
+        if (!p.isLinear()) {
+            writeKernel(p, ldg);
+            return;
+        }
         ldg.put("neighbors", p.neighbors());
         ldg.put("gamma", p.gamma());
         ldg.put("dims", p.dims());
@@ -67,6 +76,14 @@ final class ProjectionCodec implements PartCodec<Projection> {
         }
         JsonNode ldg = ModelJson.field(root, "ldg", "");
         ModelJson.requireObject(ldg, "ldg");
+        if (ldg.has("reducer")) {
+            String reducer = ModelJson.textField(ldg, "reducer", "ldg");
+            if (!reducer.equals("kernel-ldg")) {
+                throw new IllegalArgumentException(
+                        "ldg.reducer is '" + reducer + "'; this Vigil reads 'kernel-ldg' (or no reducer: linear LDG)");
+            }
+            return readKernel(ldg, standardizer);
+        }
         ModelJson.checkFields(ldg, "ldg", Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis", "refinement"));
         int dims = ModelJson.intField(ldg, "dims", "ldg");
         var basis = ModelJson.readDMatrix(ModelJson.field(ldg, "basis", "ldg"), "ldg.basis");
@@ -80,6 +97,78 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"),
                 basis,
                 ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null);
+    }
+
+    private static void writeKernel(Projection p, ObjectNode ldg) {
+        KernelLdgMap map = p.kernelMap().orElseThrow();
+        ldg.put("reducer", "kernel-ldg");
+        ldg.put("neighbors", p.neighbors());
+        ldg.put("gamma", p.gamma());
+        ldg.put("dims", p.dims());
+        ldg.set("eigenvalues", ModelJson.vector(p.eigenvalues()));
+        ObjectNode k = ldg.putObject("kernel");
+        k.put("type", map.kernel().cliName());
+        k.put("parameter", map.kernel().parameter());
+        p.kernelScores().ifPresent(g -> ProvenanceCodec.writeGrid(k.putObject("scores"), g));
+        ldg.set("coefficients", ModelJson.matrix(map.coefficients()));
+        double[][] rows = map.rows();
+        ldg.set("training_rows", ModelJson.matrix(rows, rows[0].length));
+    }
+
+    private static Projection readKernel(JsonNode ldg, Standardizer standardizer) {
+        ModelJson.checkFields(
+                ldg,
+                "ldg",
+                Set.of(
+                        "reducer",
+                        "neighbors",
+                        "gamma",
+                        "dims",
+                        "eigenvalues",
+                        "kernel",
+                        "coefficients",
+                        "training_rows"));
+        JsonNode k = ModelJson.field(ldg, "kernel", "ldg");
+        ModelJson.requireObject(k, "ldg.kernel");
+        ModelJson.checkFields(k, "ldg.kernel", Set.of("type", "parameter", "scores"));
+        KernelFunction kernel;
+        try {
+            kernel = KernelFunction.of(
+                    ModelJson.textField(k, "type", "ldg.kernel"), ModelJson.doubleField(k, "parameter", "ldg.kernel"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ldg.kernel: " + e.getMessage(), e);
+        }
+        GridScores scores = k.has("scores")
+                ? ProvenanceCodec.readGrid(
+                        k.get("scores"), "ldg.kernel.scores", kernel instanceof KernelFunction.Polynomial)
+                : null;
+        int dims = ModelJson.intField(ldg, "dims", "ldg");
+        var coefficients = ModelJson.readDMatrix(ModelJson.field(ldg, "coefficients", "ldg"), "ldg.coefficients");
+        if (coefficients.numCols != dims) {
+            throw new IllegalArgumentException(
+                    "ldg.coefficients has " + coefficients.numCols + " columns but ldg.dims is " + dims);
+        }
+        var rows = ModelJson.readDMatrix(ModelJson.field(ldg, "training_rows", "ldg"), "ldg.training_rows");
+        double[][] r = new double[rows.numRows][];
+        for (int i = 0; i < rows.numRows; i++) {
+            r[i] = java.util.Arrays.copyOfRange(rows.data, i * rows.numCols, (i + 1) * rows.numCols);
+        }
+        KernelLdgMap map;
+        try {
+            map = KernelLdgMap.of(
+                    kernel,
+                    r,
+                    coefficients,
+                    ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ldg: " + e.getMessage(), e);
+        }
+        return Projection.kernel(
+                standardizer,
+                ModelJson.intField(ldg, "neighbors", "ldg"),
+                ModelJson.doubleField(ldg, "gamma", "ldg"),
+                map,
+                scores);
     }
 
     private static LdgRefinement readRefinement(JsonNode r) {

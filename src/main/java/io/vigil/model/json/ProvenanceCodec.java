@@ -51,7 +51,7 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
         return new Provenance(version, created, seed, readSelection(ModelJson.field(root, "selection", "")));
     }
 
-    private static void writeGrid(ObjectNode out, GridScores g) {
+    static void writeGrid(ObjectNode out, GridScores g) {
         out.put("source", g.source());
         ArrayNode cand = out.putArray("candidates");
         for (double c : g.candidates()) {
@@ -102,10 +102,13 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
     }
 
     private static GridScores readGrid(JsonNode g, String name) {
-        String path = "selection.scores." + name;
+        return readGrid(g, "selection.scores." + name, !name.equals("gamma"));
+    }
+
+    /** A {@link GridScores} written by {@link #writeGrid} at {@code path}. */
+    static GridScores readGrid(JsonNode g, String path, boolean integral) {
         ModelJson.requireObject(g, path);
         ModelJson.checkFields(g, path, Set.of("source", "candidates", "accuracy", "chosen"));
-        boolean integral = !name.equals("gamma");
         double[] cand = ModelJson.doubleArray(g, "candidates", path);
         double[] acc = ModelJson.doubleArray(g, "accuracy", path);
         if (cand.length != acc.length) {

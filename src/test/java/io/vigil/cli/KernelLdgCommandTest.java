@@ -1,0 +1,135 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.cli.ModelCommandsTest.Run;
+import io.vigil.model.Projection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code vigil train --reducer kernel-ldg} end to end on generated CBF: the model file holds the kernel map and reads
+ * back, {@code classify} and {@code inspect} use it, the early-decision commands refuse it with the reason, and the
+ * kernel flags are usage errors without kernel LDG.
+ */
+class KernelLdgCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    static Path data;
+    static Path model;
+    static Run train;
+
+    @BeforeAll
+    static void trainOnce() {
+        data = dir.resolve("archive");
+        model = dir.resolve("kernel.json");
+        Run gen = ModelCommandsTest.run(
+                "generate", "--kind", "cbf", "--train", "24", "--test", "30", "--seed", "3", "--out", data.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        train = ModelCommandsTest.run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                model.toString(),
+                "--reducer",
+                "kernel-ldg",
+                "--kernel",
+                "rbf",
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+    }
+
+    @Test
+    void trainRecordsTheKernelChosenByCrossValidation() throws Exception {
+        JsonNode o = JSON.readTree(train.out());
+        assertEquals("kernel-ldg", o.get("reducer").asText());
+        assertEquals("rbf", o.get("kernel").asText());
+        assertTrue(o.get("kernel_param").asDouble() > 0);
+        assertTrue(train.err().contains("kernel LDG is non-linear"), train.err());
+        JsonNode file = JSON.readTree(Files.readAllBytes(model));
+        JsonNode ldg = file.get("ldg");
+        assertEquals("kernel-ldg", ldg.get("reducer").asText());
+        assertEquals("cv", ldg.get("kernel").get("scores").get("source").asText());
+        assertEquals(4, ldg.get("kernel").get("scores").get("candidates").size(), "four widths tried");
+        assertFalse(ldg.has("basis"));
+        assertTrue(file.get("sections").isEmpty(), "no early-decision sections: " + file.get("sections"));
+    }
+
+    @Test
+    void classifyAndInspectUseTheKernelMap() throws Exception {
+        Run c = ModelCommandsTest.run(
+                "classify", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--json");
+        assertEquals(0, c.exit(), c.err());
+        assertTrue(JSON.readTree(c.out()).get("accuracy_3nn").asDouble() > 0.6, c.out());
+        Run i = ModelCommandsTest.run("inspect", model.toString());
+        assertEquals(0, i.exit(), i.err());
+        assertTrue(i.out().contains("kernel LDG, rbf kernel with width = "), i.out());
+        Run j = ModelCommandsTest.run("inspect", model.toString(), "--json");
+        assertEquals("kernel-ldg", JSON.readTree(j.out()).get("reducer").asText());
+    }
+
+    @Test
+    void earlyDecisionCommandsSayWhyTheyCannotUseIt() {
+        Run e = ModelCommandsTest.run(
+                "evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF");
+        assertEquals(1, e.exit(), e.err());
+        assertTrue(e.err().contains(Projection.NON_LINEAR), e.err());
+        assertEquals(1, e.err().strip().lines().count(), e.err());
+    }
+
+    @Test
+    void kernelFlagsNeedKernelLdg() {
+        for (String[] extra : new String[][] {{"--kernel", "poly"}, {"--kernel-param", "2"}}) {
+            Run r = ModelCommandsTest.run(
+                    "train",
+                    "--data",
+                    data.toString(),
+                    "--dataset",
+                    "CBF",
+                    "--out",
+                    dir.resolve("x.json").toString(),
+                    extra[0],
+                    extra[1]);
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().contains("--kernel and --kernel-param apply to --reducer kernel-ldg only"), r.err());
+        }
+        Run refine = ModelCommandsTest.run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("y.json").toString(),
+                "--reducer",
+                "kernel-ldg",
+                "--refine");
+        assertEquals(2, refine.exit(), refine.err());
+        assertTrue(refine.err().contains("--refine applies to --reducer ldg only"), refine.err());
+        Run unknown = ModelCommandsTest.run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("z.json").toString(),
+                "--reducer",
+                "sparse");
+        assertEquals(2, unknown.exit(), unknown.err());
+        assertTrue(unknown.err().contains("reducer"), unknown.err());
+    }
+}
