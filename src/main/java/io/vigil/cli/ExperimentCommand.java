@@ -10,6 +10,7 @@ import io.vigil.experiment.Table33Report;
 import io.vigil.experiment.ThesisTable33;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
+import io.vigil.select.Reducer;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
 import java.io.IOException;
@@ -167,6 +168,10 @@ public final class ExperimentCommand implements Runnable {
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
                             + " --seed " + seed + (selection.standardize ? " --standardize" : "")
+                            + " --reducer " + selection.reducer
+                            + (selection.kernel != null ? " --kernel " + selection.kernel : "")
+                            + (selection.kernelParam != null ? " --kernel-param " + selection.kernelParam : "")
+                            + (selection.refine ? " --refine" : "")
                             + (selection.cv != null ? " --cv " + selection.cv : "")
                             + " --neighbor-selection " + selection.neighborSelection + " --neighbor-cv "
                             + selection.neighborCv
@@ -181,6 +186,18 @@ public final class ExperimentCommand implements Runnable {
             settings.put(
                     "CV for the LDG neighbour count",
                     CvScheme.parse(selection.neighborCv).toString());
+            settings.put(
+                    "reducer",
+                    params.reducer().cliName()
+                            + (params.reducer() == Reducer.KERNEL_LDG
+                                    ? " (" + params.kernel() + " kernel, "
+                                            + (params.kernelParam().isPresent()
+                                                    ? "parameter "
+                                                            + params.kernelParam()
+                                                                    .getAsDouble()
+                                                    : "parameter by 3-NN CV")
+                                            + ")"
+                                    : params.refine() ? " refined by gradient descent (thesis Algorithm 1)" : ""));
             settings.put("gamma grid", params.gammaGrid().toString());
             settings.put("k grid", params.kGrid().toString());
             settings.put("Vigil version", VigilModel.runtimeVersion());
