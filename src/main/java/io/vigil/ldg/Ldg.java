@@ -67,8 +67,18 @@ public final class Ldg {
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(form, "form");
         int d = checkTrainingSet(x, y, numClasses);
-        int n = x.length;
         NeighborSets ns = NeighborSets.fromRows(x, y, numClasses, params.neighbors());
+        return fitOnSpan(x, d, form, coords -> SpanProblem.of(coords, ns).solve(params.gamma()));
+    }
+
+    /**
+     * The eigen solution of a problem posed on the coordinates of the rows in their (centred) span, mapped back to
+     * ℝ<sup>d</sup>: kernel form (n×n Gram matrix) or primal form (d×d scatter) as {@link #formFor} or {@code form}
+     * says. {@code solver} gets the n×r coordinates and returns all eigen-pairs of the r×r problem, ascending.
+     */
+    static LdgBasis fitOnSpan(
+            double[][] x, int d, Form form, java.util.function.Function<DMatrixRMaj, Kernels.SortedEigen> solver) {
+        int n = x.length;
         double[][] xc = centred(x, mean(x));
         Form chosen = form == Form.AUTO ? formFor(n, d) : form;
         double[][] bt;
@@ -77,7 +87,7 @@ public final class Ldg {
             DMatrixRMaj k = gram(xc);
             Spans.doubleCentre(k);
             Spans.KernelSpan span = Spans.kernel(k);
-            Kernels.SortedEigen e = SpanProblem.of(span.coordinates(), ns).solve(params.gamma());
+            Kernels.SortedEigen e = solver.apply(span.coordinates());
             eigenvalues = e.values();
             bt = combineRows(span.coefficients(e.vectors()), xc);
             reorthonormalize(bt);
@@ -92,7 +102,7 @@ public final class Ldg {
                 coords = new DMatrixRMaj(n, u.numCols);
                 CommonOps_DDRM.mult(xm, u, coords);
             }
-            Kernels.SortedEigen e = SpanProblem.of(coords, ns).solve(params.gamma());
+            Kernels.SortedEigen e = solver.apply(coords);
             eigenvalues = e.values();
             DMatrixRMaj b = e.vectors();
             if (u != null) {
