@@ -43,6 +43,11 @@ import java.util.stream.IntStream;
  * <p>With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at
  * its best γ; ties → larger k), which costs one γ search per candidate k.
  *
+ * <p>With {@link Reducer#KERNEL_LDG} the same steps run on kernel LDG ({@link KernelLdgMap}), after one more: the
+ * kernel parameter by 3-NN CV at ℓ<sub>γ</sub> (always G − 1: a kernel's feature space has at least n dimensions)
+ * and its best γ; ℓ may then exceed d. {@code refine} applies to linear LDG only (gradient refinement of the final B,
+ * thesis Algorithm 1).
+ *
  * <p>The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
  * uses leave-one-out) and seeded stratified 10-fold above, unless given. A value fixed in {@link
  * TrainParams} skips its search. All random choices come from the seed: same data + params ⇒ the same
