@@ -38,7 +38,11 @@ import picocli.CommandLine.Option;
         name = "experiment",
         mixinStandardHelpOptions = true,
         description = "Reproduce experiments of Parrish (2012).",
-        subcommands = {ExperimentCommand.Table33.class, ReliabilityExperimentCommand.class})
+        subcommands = {
+            ExperimentCommand.Table33.class,
+            ReliabilityExperimentCommand.class,
+            TransferExperimentCommand.class
+        })
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -117,6 +121,10 @@ public final class ExperimentCommand implements Runnable {
             try {
                 mode = DimsMode.parse(dims);
                 params = selection.applyTo(TrainParams.builder()).build();
+                if (params.reducer() == Reducer.TRANSFER_LDG) {
+                    throw new IllegalArgumentException(
+                            "table33 compares reducers on one domain; transfer-ldg needs a source domain (vigil train)");
+                }
                 if (threads < 1) {
                     throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
                 }

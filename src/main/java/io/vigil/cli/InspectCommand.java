@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.model.GridScores;
 import io.vigil.model.SelectionReport;
+import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import java.io.IOException;
@@ -78,6 +79,18 @@ public final class InspectCommand implements Callable<Integer> {
         m.projection().kernelMap().ifPresent(k -> {
             o.put("kernel", k.kernel().cliName());
             o.put("kernel_param", k.kernel().parameter());
+        });
+        m.projection().transfer().ifPresent(t -> {
+            Map<String, Object> tr = new LinkedHashMap<>();
+            tr.put("alpha", t.alpha());
+            tr.put(
+                    "alpha_source",
+                    t.alphaScores() == null ? null : t.alphaScores().source());
+            tr.put("target_series", t.targetSize());
+            tr.put("source_dataset", t.dataset());
+            tr.put("source_series", t.size());
+            tr.put("source_fingerprint", t.fingerprint());
+            o.put("transfer", tr);
         });
         m.projection().refinement().ifPresent(r -> {
             Map<String, Object> ref = new LinkedHashMap<>();
@@ -182,6 +195,24 @@ public final class InspectCommand implements Callable<Integer> {
                                 m.dims(),
                                 m.eigenvalues().length));
         m.projection()
+                .transfer()
+                .ifPresent(t -> row(
+                        out,
+                        "transfer",
+                        String.format(
+                                Locale.ROOT,
+                                "transfer LDG (thesis ch. 4): alpha = %s (%s); %d target series + %d series of source "
+                                        + "%s (fingerprint %s)",
+                                fmt(t.alpha()),
+                                t.alphaScores() == null
+                                                || t.alphaScores().source().equals("cv")
+                                        ? "3-NN CV on the target series"
+                                        : "given",
+                                t.targetSize(),
+                                t.size(),
+                                t.dataset(),
+                                t.fingerprint())));
+        m.projection()
                 .refinement()
                 .ifPresent(r -> row(
                         out,
@@ -210,6 +241,13 @@ public final class InspectCommand implements Callable<Integer> {
                                 : "local QDA on the input data, ")
                         + s.neighborCv() + ")",
                 s.ldgNeighbors());
+        m.projection()
+                .transfer()
+                .map(TransferSource::alphaScores)
+                .ifPresent(a -> table(
+                        out,
+                        "transfer alpha (3-NN on the target series at l = " + s.gammaDims() + ", " + s.cv() + ")",
+                        a));
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());

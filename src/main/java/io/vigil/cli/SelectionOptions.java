@@ -19,10 +19,11 @@ public final class SelectionOptions {
 
     @Option(
             names = "--reducer",
-            paramLabel = "ldg|kernel-ldg",
+            paramLabel = "ldg|kernel-ldg|transfer-ldg",
             defaultValue = "ldg",
-            description = "Dimensionality reduction: linear LDG (thesis 3.1-3.2) or kernel LDG (3.3.2, non-linear: "
-                    + "for vigil classify only; early decisions need ldg) (default: ${DEFAULT-VALUE}).")
+            description = "Dimensionality reduction: linear LDG (thesis 3.1-3.2), kernel LDG (3.3.2, non-linear: "
+                    + "for vigil classify only; early decisions need a linear map) or transfer LDG (ch. 4, vigil "
+                    + "train with --source-data) (default: ${DEFAULT-VALUE}).")
     String reducer;
 
     @Option(

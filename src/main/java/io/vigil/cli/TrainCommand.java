@@ -10,8 +10,10 @@ import io.vigil.model.CalibrationSection;
 import io.vigil.model.CreationTime;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
+import io.vigil.select.Reducer;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
+import io.vigil.select.TransferTrainer;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,6 +56,9 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
     CalibrationOptions calibration;
+
+    @Mixin
+    TransferOptions transfer;
 
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
@@ -114,8 +119,27 @@ public final class TrainCommand implements Callable<Integer> {
         long start = System.nanoTime();
         VigilModel model;
         String stage = "select and fit LDG";
+        Dataset source = params.reducer() == Reducer.TRANSFER_LDG ? transfer.load(data.readOptions()) : null;
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
-            model = Trainer.train(named, params, CreationTime.now(), progress);
+            Dataset fitted = named;
+            if (source != null) {
+                TransferTrainer.Result r;
+                try {
+                    r = TransferTrainer.train(
+                            named,
+                            source,
+                            params,
+                            CreationTime.now(),
+                            progress,
+                            Runtime.getRuntime().availableProcessors());
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+                }
+                model = r.model();
+                fitted = r.pooled();
+            } else {
+                model = Trainer.train(named, params, CreationTime.now(), progress);
+            }
             if (!model.projection().isLinear()) {
                 // Kernel LDG has no B: nothing the early rule needs can be fitted (say so once, on stderr).
                 spec.commandLine()
@@ -124,9 +148,17 @@ public final class TrainCommand implements Callable<Integer> {
                                 + "use it with vigil classify (evaluate, run and demo need --reducer ldg)");
             } else {
                 stage = "fit the complete-series Gaussians";
-                model = EarlyModelTrainer.addSections(model, named, earlyParams);
+                model = EarlyModelTrainer.addSections(model, fitted, earlyParams);
             }
-            if (model.projection().isLinear()
+            if (source != null && calibration.enabled()) {
+                // Its fold refits would need the source domain too; say so once rather than calibrate half of it.
+                spec.commandLine()
+                        .getErr()
+                        .println("note: cross-fitted calibration is not available for transfer LDG; early decisions "
+                                + "use the thesis's rule at the announced tau (not certified)");
+            }
+            if (source == null
+                    && model.projection().isLinear()
                     && calibration.enabled()
                     && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
@@ -158,6 +190,15 @@ public final class TrainCommand implements Callable<Integer> {
                     model.selection().cv(),
                     seconds,
                     out);
+            model.projection()
+                    .transfer()
+                    .ifPresent(t -> stdout.printf(
+                            Locale.ROOT,
+                            "transfer LDG: alpha = %s; %d target series + %d series of source %s%n",
+                            t.alpha(),
+                            t.targetSize(),
+                            t.size(),
+                            t.dataset()));
             model.section(CalibrationSection.class)
                     .flatMap(CalibrationSection::operatingPoint)
                     .ifPresent(p -> stdout.printf(
@@ -195,6 +236,11 @@ public final class TrainCommand implements Callable<Integer> {
         model.projection().kernelMap().ifPresent(m -> {
             o.put("kernel", m.kernel().cliName());
             o.put("kernel_param", m.kernel().parameter());
+        });
+        model.projection().transfer().ifPresent(t -> {
+            o.put("alpha", t.alpha());
+            o.put("source_dataset", t.dataset());
+            o.put("source_size", t.size());
         });
         o.put("refined", model.projection().refinement().isPresent());
         o.put("cv", model.selection().cv().toString());
@@ -319,6 +365,7 @@ public final class TrainCommand implements Callable<Integer> {
     private TrainParams params() {
         try {
             TrainParams.Builder p = selection.applyTo(TrainParams.builder().seed(seed));
+            transfer.applyTo(p, Reducer.parse(selection.reducer));
             if (gamma != null) {
                 p.gamma(gamma);
             }

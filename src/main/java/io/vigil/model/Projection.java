@@ -14,7 +14,8 @@ import org.ejml.data.DMatrixRMaj;
  * every eigenvalue of the fit (ascending; the first ℓ belong to B's columns), B ∈ R^{d×ℓ} and, when B was refined by
  * thesis Algorithm 1, what the refinement did. Or, for kernel LDG (thesis §3.3.2), the non-linear map y = Fᵀk<sub>c</sub>(s(x))
  * of a {@link KernelLdgMap}, which has no B: {@link #isLinear()} tells the two apart, and the early-decision path,
- * which needs B, accepts linear projections only. Immutable; {@link #project} is allocation-free for linear LDG.
+ * which needs B, accepts linear projections only. A transfer LDG projection (thesis chapter 4) is linear and records
+ * its source domain ({@link #transfer()}). Immutable; {@link #project} is allocation-free for linear LDG.
  */
 public final class Projection {
     private final Standardizer standardizer;
@@ -30,6 +31,8 @@ public final class Projection {
     private final GridScores kernelScores;
     /** Null for the eigen solution. */
     private final LdgRefinement refinement;
+    /** Null unless transfer LDG. */
+    private final TransferSource transfer;
 
     private final int length;
 
@@ -57,6 +60,21 @@ public final class Projection {
             double[] eigenvalues,
             DMatrixRMaj basis,
             LdgRefinement refinement) {
+        this(standardizer, neighbors, gamma, eigenvalues, basis, refinement, null);
+    }
+
+    /**
+     * As {@link #Projection(Standardizer, int, double, double[], DMatrixRMaj, LdgRefinement)} for a basis fitted by
+     * transfer LDG (thesis chapter 4; {@code transfer} null for LDG).
+     */
+    public Projection(
+            Standardizer standardizer,
+            int neighbors,
+            double gamma,
+            double[] eigenvalues,
+            DMatrixRMaj basis,
+            LdgRefinement refinement,
+            TransferSource transfer) {
         VigilModel.require(eigenvalues, "ldg.eigenvalues");
         VigilModel.require(basis, "ldg.basis");
         this.length = basis.numRows;
@@ -86,6 +104,7 @@ public final class Projection {
         this.eigenvalues = eigenvalues.clone();
         this.basis = Arrays.copyOf(basis.data, length * dims);
         this.refinement = refinement;
+        this.transfer = transfer;
         this.kernelMap = null;
         this.kernelScores = null;
     }
@@ -110,6 +129,7 @@ public final class Projection {
         VigilModel.requireFinite(eigenvalues, "ldg.eigenvalues");
         this.basis = null;
         this.refinement = null;
+        this.transfer = null;
         this.kernelMap = map;
         this.kernelScores = kernelScores;
     }
@@ -142,9 +162,17 @@ public final class Projection {
         return Optional.ofNullable(kernelScores);
     }
 
-    /** {@code ldg} or {@code kernel-ldg}. */
+    /** {@code ldg}, {@code kernel-ldg} or {@code transfer-ldg}. */
     public String reducer() {
-        return kernelMap == null ? "ldg" : "kernel-ldg";
+        if (kernelMap != null) {
+            return "kernel-ldg";
+        }
+        return transfer == null ? "ldg" : "transfer-ldg";
+    }
+
+    /** The source domain and α of a transfer LDG projection. */
+    public Optional<TransferSource> transfer() {
+        return Optional.ofNullable(transfer);
     }
 
     /** What thesis Algorithm 1 did to B, when B was refined. */
@@ -255,6 +283,7 @@ public final class Projection {
                 && Arrays.equals(eigenvalues, p.eigenvalues)
                 && Arrays.equals(basis, p.basis)
                 && Objects.equals(refinement, p.refinement)
+                && Objects.equals(transfer, p.transfer)
                 && Objects.equals(kernelMap, p.kernelMap)
                 && Objects.equals(kernelScores, p.kernelScores);
     }

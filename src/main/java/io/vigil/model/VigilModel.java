@@ -333,6 +333,7 @@ public final class VigilModel {
         private double[] eigenvalues;
         private DMatrixRMaj basis;
         private LdgRefinement refinement;
+        private TransferSource transfer;
         private KernelLdgMap kernelMap;
         private GridScores kernelScores;
         private double[][] trainingPoints;
@@ -373,7 +374,8 @@ public final class VigilModel {
                         p.kernelScores().orElse(null));
             }
             return ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
-                    .refinement(p.refinement().orElse(null));
+                    .refinement(p.refinement().orElse(null))
+                    .transfer(p.transfer().orElse(null));
         }
 
         /**
@@ -471,6 +473,16 @@ public final class VigilModel {
             return this;
         }
 
+        /**
+         * The source domain of a transfer LDG basis, or null for LDG (the default). The training set ({@link
+         * #trainSize}, {@link #classCounts}, {@link #trainingPoints}) is then the target series followed by the
+         * source series.
+         */
+        public Builder transfer(TransferSource t) {
+            this.transfer = t;
+            return this;
+        }
+
         /** Projected training points n×ℓ and their class indices; copied. */
         public Builder trainingPoints(double[][] points, int[] classes) {
             this.trainingPoints = new double[points.length][];
@@ -538,7 +550,15 @@ public final class VigilModel {
                 }
                 sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
                 sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
-                proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement);
+                if (transfer != null) {
+                    sizeCheck(
+                            "ldg.transfer target and source series",
+                            transfer.targetSize() + transfer.size(),
+                            "series",
+                            "dataset.train_size",
+                            trainSize);
+                }
+                proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer);
             }
             if (ldgNeighbors > maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."

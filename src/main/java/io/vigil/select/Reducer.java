@@ -3,14 +3,17 @@ package io.vigil.select;
 import io.vigil.util.EnumNames;
 
 /**
- * Which dimensionality reduction {@code vigil train} fits (issue 14): the thesis's linear LDG (§3.1–3.2), or kernel
- * LDG (§3.3.2), a non-linear map that serves classification only — early decisions need the linear B.
+ * Which dimensionality reduction {@code vigil train} fits (issue 14): the thesis's linear LDG (§3.1–3.2), kernel LDG
+ * (§3.3.2), a non-linear map that serves classification only — early decisions need the linear B — or transfer LDG
+ * (chapter 4), a linear map fitted on a few target-domain series with the help of a labelled source domain.
  */
 public enum Reducer {
     /** Linear LDG: y = Bᵀx. */
     LDG("ldg"),
     /** Kernel LDG: y = Fᵀk(x), RBF or polynomial kernel. */
-    KERNEL_LDG("kernel-ldg");
+    KERNEL_LDG("kernel-ldg"),
+    /** Transfer LDG (eq. 4.3): y = Bᵀx with B fitted on target and source series. */
+    TRANSFER_LDG("transfer-ldg");
 
     private final String cliName;
 
@@ -18,7 +21,7 @@ public enum Reducer {
         this.cliName = cliName;
     }
 
-    /** {@code ldg} or {@code kernel-ldg}, as on the command line and in model files. */
+    /** {@code ldg}, {@code kernel-ldg} or {@code transfer-ldg}, as on the command line and in model files. */
     public String cliName() {
         return cliName;
     }

@@ -28,6 +28,8 @@ import java.util.OptionalInt;
  * @param kernel kernel LDG's family, {@code rbf} (default) or {@code poly}
  * @param kernelParam kernel LDG's width (rbf) or degree (poly); empty = choose from {@link
  *     io.vigil.ldg.KernelFunction#grid} by 3-NN CV at ℓ<sub>γ</sub> together with γ
+ * @param alpha transfer LDG's source weight α ∈ [0, 1] of (4.3); empty = choose from {@link
+ *     TransferTrainer#ALPHA_GRID} by 3-NN CV on the target series (thesis §4.5.2)
  * @param cv scheme for γ, ℓ and the local-QDA k; empty = {@link CvScheme#auto} (leave-one-out for n ≤ 100
  *     as in the thesis's §3.4, else stratified 10-fold, to bound the LDG refits)
  * @param neighborCv scheme for the LDG neighbour count under {@link NeighborSelection#LOCAL_QDA}; default
@@ -48,6 +50,7 @@ public record TrainParams(
         Reducer reducer,
         String kernel,
         OptionalDouble kernelParam,
+        OptionalDouble alpha,
         Optional<CvScheme> cv,
         CvScheme neighborCv,
         NeighborSelection neighborSelection,
@@ -77,6 +80,7 @@ public record TrainParams(
         Objects.requireNonNull(reducer, "reducer");
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(kernelParam, "kernelParam");
+        Objects.requireNonNull(alpha, "alpha");
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(neighborSelection, "neighborSelection");
@@ -102,6 +106,12 @@ public record TrainParams(
         }
         if (reducer != Reducer.KERNEL_LDG && (kernelParam.isPresent() || !kernel.equals("rbf"))) {
             throw new IllegalArgumentException("--kernel and --kernel-param apply to --reducer kernel-ldg only");
+        }
+        if (alpha.isPresent() && !(alpha.getAsDouble() >= 0 && alpha.getAsDouble() <= 1)) {
+            throw new IllegalArgumentException("--alpha must be in [0, 1], got " + alpha.getAsDouble());
+        }
+        if (reducer != Reducer.TRANSFER_LDG && alpha.isPresent()) {
+            throw new IllegalArgumentException("--alpha applies to --reducer transfer-ldg only");
         }
         if (reducer != Reducer.LDG && refine) {
             throw new IllegalArgumentException("--refine applies to --reducer ldg only");
@@ -130,6 +140,7 @@ public record TrainParams(
         b.reducer = reducer;
         b.kernel = kernel;
         b.kernelParam = kernelParam;
+        b.alpha = alpha;
         b.cv = cv;
         b.neighborCv = neighborCv;
         b.neighborSelection = neighborSelection;
@@ -150,6 +161,7 @@ public record TrainParams(
         private Reducer reducer = Reducer.LDG;
         private String kernel = "rbf";
         private OptionalDouble kernelParam = OptionalDouble.empty();
+        private OptionalDouble alpha = OptionalDouble.empty();
         private Optional<CvScheme> cv = Optional.empty();
         private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
         private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
@@ -213,6 +225,12 @@ public record TrainParams(
             return this;
         }
 
+        /** Fixes transfer LDG's source weight α (skips its search). */
+        public Builder alpha(double a) {
+            this.alpha = OptionalDouble.of(a);
+            return this;
+        }
+
         /** The CV scheme for γ, ℓ and local QDA's k. */
         public Builder cv(CvScheme scheme) {
             this.cv = Optional.of(Objects.requireNonNull(scheme, "cv"));
@@ -265,6 +283,7 @@ public record TrainParams(
                     reducer,
                     kernel,
                     kernelParam,
+                    alpha,
                     cv,
                     neighborCv,
                     neighborSelection,

@@ -81,6 +81,10 @@ public final class Trainer {
         Objects.requireNonNull(train, "train");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(created, "created");
+        if (params.reducer() == Reducer.TRANSFER_LDG) {
+            throw new IllegalArgumentException(
+                    "--reducer transfer-ldg needs a source domain (--source-data, --source-dataset)");
+        }
         Run run = new Run(train, params, progress, threads);
         Choice neighbors = run.chooseLdgNeighbors();
         run.chooseKernel(neighbors);

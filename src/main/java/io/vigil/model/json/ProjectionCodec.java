@@ -8,6 +8,7 @@ import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.GridScores;
 import io.vigil.model.Projection;
+import io.vigil.model.TransferSource;
 import java.util.List;
 import java.util.Set;
 
@@ -16,7 +17,9 @@ import java.util.Set;
  * eigenvalues, basis[, refinement{iterations, accepted, objective_before, objective_after}]}} — {@code refinement}
  * only for a basis refined by thesis Algorithm 1, so files of unrefined models are unchanged. A kernel LDG model
  * (thesis §3.3.2) writes {@code ldg{reducer: "kernel-ldg", neighbors, gamma, dims, eigenvalues, kernel{type,
- * parameter[, scores]}, coefficients, training_rows}} instead of a basis; files without {@code reducer} are linear LDG.
+ * parameter[, scores]}, coefficients, training_rows}} instead of a basis; a transfer LDG model (thesis chapter 4)
+ * writes the linear fields with {@code reducer: "transfer-ldg"} and {@code transfer{alpha[, alpha_scores],
+ * target_series, source{dataset, series, fingerprint}}}; files without {@code reducer} are linear LDG.
  */
 final class ProjectionCodec implements PartCodec<Projection> {
     @Override
@@ -37,11 +40,13 @@ final class ProjectionCodec implements PartCodec<Projection> {
             writeKernel(p, ldg);
             return;
         }
+        p.transfer().ifPresent(t -> ldg.put("reducer", "transfer-ldg"));
         ldg.put("neighbors", p.neighbors());
         ldg.put("gamma", p.gamma());
         ldg.put("dims", p.dims());
         ldg.set("eigenvalues", ModelJson.vector(p.eigenvalues()));
         ldg.set("basis", ModelJson.matrix(p.basis()));
+        p.transfer().ifPresent(t -> writeTransfer(t, ldg.putObject("transfer")));
         p.refinement().ifPresent(r -> {
             ObjectNode o = ldg.putObject("refinement");
             o.put("iterations", r.iterations());
@@ -76,15 +81,24 @@ final class ProjectionCodec implements PartCodec<Projection> {
         }
         JsonNode ldg = ModelJson.field(root, "ldg", "");
         ModelJson.requireObject(ldg, "ldg");
+        boolean transfer = false;
         if (ldg.has("reducer")) {
             String reducer = ModelJson.textField(ldg, "reducer", "ldg");
-            if (!reducer.equals("kernel-ldg")) {
-                throw new IllegalArgumentException(
-                        "ldg.reducer is '" + reducer + "'; this Vigil reads 'kernel-ldg' (or no reducer: linear LDG)");
+            if (reducer.equals("kernel-ldg")) {
+                return readKernel(ldg, standardizer);
             }
-            return readKernel(ldg, standardizer);
+            if (!reducer.equals("transfer-ldg")) {
+                throw new IllegalArgumentException("ldg.reducer is '" + reducer
+                        + "'; this Vigil reads 'kernel-ldg' or 'transfer-ldg' (or no reducer: linear LDG)");
+            }
+            transfer = true;
         }
-        ModelJson.checkFields(ldg, "ldg", Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis", "refinement"));
+        ModelJson.checkFields(
+                ldg,
+                "ldg",
+                transfer
+                        ? Set.of("reducer", "neighbors", "gamma", "dims", "eigenvalues", "basis", "transfer")
+                        : Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis", "refinement"));
         int dims = ModelJson.intField(ldg, "dims", "ldg");
         var basis = ModelJson.readDMatrix(ModelJson.field(ldg, "basis", "ldg"), "ldg.basis");
         if (basis.numCols != dims) {
@@ -96,7 +110,39 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 ModelJson.doubleField(ldg, "gamma", "ldg"),
                 ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"),
                 basis,
-                ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null);
+                ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null,
+                transfer ? readTransfer(ModelJson.field(ldg, "transfer", "ldg")) : null);
+    }
+
+    private static void writeTransfer(TransferSource t, ObjectNode o) {
+        o.put("alpha", t.alpha());
+        if (t.alphaScores() != null) {
+            ProvenanceCodec.writeGrid(o.putObject("alpha_scores"), t.alphaScores());
+        }
+        o.put("target_series", t.targetSize());
+        ObjectNode src = o.putObject("source");
+        src.put("dataset", t.dataset());
+        src.put("series", t.size());
+        src.put("fingerprint", t.fingerprint());
+    }
+
+    private static TransferSource readTransfer(JsonNode o) {
+        String where = "ldg.transfer";
+        ModelJson.requireObject(o, where);
+        ModelJson.checkFields(o, where, Set.of("alpha", "alpha_scores", "target_series", "source"));
+        JsonNode src = ModelJson.field(o, "source", where);
+        ModelJson.requireObject(src, where + ".source");
+        ModelJson.checkFields(src, where + ".source", Set.of("dataset", "series", "fingerprint"));
+        GridScores scores = o.has("alpha_scores")
+                ? ProvenanceCodec.readGrid(o.get("alpha_scores"), where + ".alpha_scores", false)
+                : null;
+        return new TransferSource(
+                ModelJson.doubleField(o, "alpha", where),
+                scores,
+                ModelJson.textField(src, "dataset", where + ".source"),
+                ModelJson.intField(src, "series", where + ".source"),
+                ModelJson.textField(src, "fingerprint", where + ".source"),
+                ModelJson.intField(o, "target_series", where));
     }
 
     private static void writeKernel(Projection p, ObjectNode ldg) {

@@ -1,0 +1,311 @@
+package io.vigil.experiment;
+
+import io.vigil.classify.Knn;
+import io.vigil.data.Dataset;
+import io.vigil.ldg.LdgBasis;
+import io.vigil.ldg.Standardizer;
+import io.vigil.ldg.TransferLdg;
+import io.vigil.model.VigilModel;
+import io.vigil.select.Reducer;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.select.TransferTrainer;
+import io.vigil.util.Parallel;
+import io.vigil.util.Progress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.SingularOps_DDRM;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.SingularValueDecomposition_F64;
+import org.hipparchus.stat.inference.TTest;
+
+/**
+ * The transfer protocol of thesis §4.5.3 on two related labelled data sets: the source domain is all of its series,
+ * the target training part exactly m series per class drawn at random (the rest of the target is the test part), and
+ * each method maps both domains and classifies the target test series by 3-NN against the mapped target training
+ * and source series. Methods: transfer LDG (α, γ and k chosen on the target training series as §4.5.2, {@link
+ * TransferTrainer}; ℓ as given, and ℓ by its own CV), pooled PCA (thesis §4.5.2: PCA on both domains pooled, the
+ * domains ignored) and no reduction. With standardisation each domain is standardised with its own statistics, the
+ * target's from its m-per-class training part (§4.5.3). Split s draws with seed {@code seed + s}, so every method sees the same splits;
+ * transfer LDG against pooled PCA is marked where a two-sided paired t-test over the splits rejects equality at 5 %.
+ */
+public final class TransferExperiment {
+    /** What to run. */
+    public record Config(int perClass, int splits, long seed, int[] dims, int threads, boolean standardize) {
+        /** Validates. */
+        public Config {
+            if (perClass < 1) {
+                throw new IllegalArgumentException("--per-class must be ≥ 1, got " + perClass);
+            }
+            if (splits < 2) {
+                throw new IllegalArgumentException("--splits must be ≥ 2 (a paired test needs two), got " + splits);
+            }
+            if (dims.length == 0 || Arrays.stream(dims).anyMatch(l -> l < 1)) {
+                throw new IllegalArgumentException("--dims must list dimensions ≥ 1, got " + Arrays.toString(dims));
+            }
+            if (threads < 1) {
+                throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
+            }
+            dims = dims.clone();
+        }
+    }
+
+    /** Methods in column order. */
+    public static final List<String> METHODS = List.of("transfer-ldg", "pooled-pca", "none");
+
+    /**
+     * Accuracies: [split][method][ℓ index] for the methods with an ℓ ({@code none} repeats its one value), and the
+     * ℓ-by-CV transfer LDG accuracy and chosen ℓ, α, γ per split.
+     */
+    public record Result(
+            String source,
+            String target,
+            int perClass,
+            int[] dims,
+            double[][][] accuracy,
+            double[] cvAccuracy,
+            int[] cvDims,
+            double[] alpha,
+            double[] gamma,
+            boolean resampled) {
+        /** Mean over splits of one method at ℓ index j. */
+        public double mean(int method, int j) {
+            return Arrays.stream(accuracy)
+                    .mapToDouble(a -> a[method][j])
+                    .average()
+                    .orElse(Double.NaN);
+        }
+
+        /** Sample standard deviation over splits. */
+        public double std(int method, int j) {
+            return sd(Arrays.stream(accuracy).mapToDouble(a -> a[method][j]).toArray());
+        }
+
+        /** Whether transfer LDG and {@code method} differ at ℓ index j (two-sided paired t-test, 5 %). */
+        public boolean significant(int method, int j) {
+            double[] a = Arrays.stream(accuracy).mapToDouble(r -> r[0][j]).toArray();
+            double[] b = Arrays.stream(accuracy).mapToDouble(r -> r[method][j]).toArray();
+            boolean allEqual = IntStream.range(0, a.length).allMatch(i -> a[i] == b[i]);
+            return !allEqual && new TTest().pairedTTest(a, b, 0.05);
+        }
+    }
+
+    private TransferExperiment() {}
+
+    /**
+     * Runs every split.
+     *
+     * @param source all labelled series of the source domain; resampled to the target's length when it differs
+     * @param target all labelled series of the target domain (e.g. its train and test splits merged)
+     * @throws IllegalArgumentException when a target class has fewer than m + 1 series (nothing left to test) or the
+     *     domains' classes differ
+     */
+    public static Result run(Dataset source, Dataset target, Config config, Progress progress) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        int[] counts = target.classCounts();
+        for (int c = 0; c < counts.length; c++) {
+            if (counts[c] <= config.perClass()) {
+                throw new IllegalArgumentException(
+                        "target class '" + target.classNames().get(c) + "' has " + counts[c] + " series; "
+                                + config.perClass() + " per class for training leaves none to test");
+            }
+        }
+        boolean resampled = source.length() != target.length();
+        Dataset src = io.vigil.data.Resample.linear(source, target.length()).withClasses(target.classNames());
+        progress.extendBy(config.splits());
+        List<Integer> splits = IntStream.range(0, config.splits()).boxed().toList();
+        List<SplitResult> rs = Parallel.map(splits, config.threads(), "transfer splits", s -> {
+            SplitResult r = split(src, target, config, config.seed() + s);
+            progress.step();
+            return r;
+        });
+        int n = config.splits();
+        double[][][] acc = new double[n][][];
+        double[] cvAcc = new double[n];
+        int[] cvDims = new int[n];
+        double[] alpha = new double[n];
+        double[] gamma = new double[n];
+        for (int s = 0; s < n; s++) {
+            SplitResult r = rs.get(s);
+            acc[s] = r.accuracy;
+            cvAcc[s] = r.cvAccuracy;
+            cvDims[s] = r.cvDims;
+            alpha[s] = r.alpha;
+            gamma[s] = r.gamma;
+        }
+        return new Result(
+                source.name(),
+                target.name(),
+                config.perClass(),
+                config.dims(),
+                acc,
+                cvAcc,
+                cvDims,
+                alpha,
+                gamma,
+                resampled);
+    }
+
+    private record SplitResult(double[][] accuracy, double cvAccuracy, int cvDims, double alpha, double gamma) {}
+
+    private static SplitResult split(Dataset source, Dataset target, Config config, long seed) {
+        int[][] parts = drawPerClass(target, config.perClass(), seed);
+        Dataset train = target.subset(parts[0]);
+        Dataset test = target.subset(parts[1]);
+        int g = target.numClasses();
+        TrainParams params = TrainParams.builder()
+                .reducer(Reducer.TRANSFER_LDG)
+                .standardize(config.standardize())
+                .qdaNeighbors(1)
+                .seed(seed)
+                .build();
+        VigilModel model = TransferTrainer.train(train, source, params, Instant.EPOCH, Progress.none(), 1)
+                .model();
+        double[][] testRows = test.rows();
+        int[] testY = test.classIndices();
+        double cvAcc = accuracy(
+                Knn.fit(model.trainingPoints(), model.trainingClasses(), g),
+                model.projection().projectAll(testRows),
+                testY);
+        double[][] trainRows = train.rows();
+        double[][] sourceRows = source.rows();
+        if (config.standardize()) {
+            // Each domain with its own statistics (thesis §4.5.3); the test series with the target's.
+            Standardizer t = Standardizer.fit(trainRows);
+            trainRows = t.apply(trainRows);
+            testRows = t.apply(testRows);
+            sourceRows = Standardizer.fit(sourceRows).apply(sourceRows);
+        }
+        double alpha = model.projection().transfer().orElseThrow().alpha();
+        double gamma = model.gamma();
+        LdgBasis transfer = TransferLdg.fit(
+                trainRows,
+                train.classIndices(),
+                sourceRows,
+                source.classIndices(),
+                g,
+                new TransferLdg.Params(model.ldgNeighbors(), alpha, gamma));
+        double[][] reference = concat(trainRows, sourceRows);
+        int[] refY = concat(train.classIndices(), source.classIndices());
+        DMatrixRMaj pca = pcaDirections(reference);
+        double[] none = {accuracy(Knn.fit(reference, refY, g), testRows, testY)};
+        int[] dims = config.dims();
+        double[][] acc = new double[METHODS.size()][dims.length];
+        for (int j = 0; j < dims.length; j++) {
+            int l = Math.min(dims[j], transfer.rank());
+            acc[0][j] =
+                    accuracy(Knn.fit(transfer.project(reference, l), refY, g), transfer.project(testRows, l), testY);
+            int lp = Math.min(dims[j], pca.numCols);
+            acc[1][j] = accuracy(Knn.fit(project(reference, pca, lp), refY, g), project(testRows, pca, lp), testY);
+            acc[2][j] = none[0];
+        }
+        return new SplitResult(acc, cvAcc, model.dims(), alpha, gamma);
+    }
+
+    /** Indices of m random series per class (training part) and the rest (test part). */
+    static int[][] drawPerClass(Dataset ds, int m, long seed) {
+        Random rnd = new Random(seed);
+        List<Integer> train = new ArrayList<>();
+        List<Integer> test = new ArrayList<>();
+        for (int c = 0; c < ds.numClasses(); c++) {
+            List<Integer> members = new ArrayList<>();
+            for (int i = 0; i < ds.size(); i++) {
+                if (ds.classOf(i) == c) {
+                    members.add(i);
+                }
+            }
+            java.util.Collections.shuffle(members, rnd);
+            train.addAll(members.subList(0, m));
+            test.addAll(members.subList(m, members.size()));
+        }
+        return new int[][] {
+            train.stream().mapToInt(Integer::intValue).sorted().toArray(),
+            test.stream().mapToInt(Integer::intValue).sorted().toArray()
+        };
+    }
+
+    /** PCA directions of the rows (centred), by decreasing singular value, as columns of a d×r matrix. */
+    static DMatrixRMaj pcaDirections(double[][] rows) {
+        int n = rows.length;
+        int d = rows[0].length;
+        double[] mean = new double[d];
+        for (double[] r : rows) {
+            for (int t = 0; t < d; t++) {
+                mean[t] += r[t] / n;
+            }
+        }
+        DMatrixRMaj x = new DMatrixRMaj(n, d);
+        for (int i = 0; i < n; i++) {
+            for (int t = 0; t < d; t++) {
+                x.set(i, t, rows[i][t] - mean[t]);
+            }
+        }
+        SingularValueDecomposition_F64<DMatrixRMaj> svd = DecompositionFactory_DDRM.svd(n, d, false, true, true);
+        if (!svd.decompose(x)) {
+            throw new IllegalStateException("the SVD of the pooled series did not converge");
+        }
+        DMatrixRMaj w = svd.getW(null);
+        DMatrixRMaj vt = svd.getV(null, true);
+        SingularOps_DDRM.descendingOrder(null, false, w, vt, true);
+        int r = Math.min(n, d);
+        DMatrixRMaj v = new DMatrixRMaj(d, r);
+        for (int k = 0; k < r; k++) {
+            for (int t = 0; t < d; t++) {
+                v.set(t, k, vt.get(k, t));
+            }
+        }
+        return v;
+    }
+
+    private static double[][] project(double[][] rows, DMatrixRMaj v, int l) {
+        double[][] out = new double[rows.length][l];
+        for (int i = 0; i < rows.length; i++) {
+            for (int k = 0; k < l; k++) {
+                double s = 0;
+                for (int t = 0; t < v.numRows; t++) {
+                    s += rows[i][t] * v.get(t, k);
+                }
+                out[i][k] = s;
+            }
+        }
+        return out;
+    }
+
+    private static double accuracy(Knn knn, double[][] q, int[] y) {
+        int correct = 0;
+        for (int i = 0; i < q.length; i++) {
+            if (knn.predict(q[i], Trainer.KNN_K) == y[i]) {
+                correct++;
+            }
+        }
+        return (double) correct / q.length;
+    }
+
+    private static double[][] concat(double[][] a, double[][] b) {
+        double[][] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static double sd(double[] v) {
+        double m = Arrays.stream(v).average().orElse(Double.NaN);
+        double ss = 0;
+        for (double x : v) {
+            ss += (x - m) * (x - m);
+        }
+        return Math.sqrt(ss / (v.length - 1));
+    }
+}
