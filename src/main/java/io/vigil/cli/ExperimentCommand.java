@@ -95,6 +95,15 @@ public final class ExperimentCommand implements Runnable {
         SelectionOptions selection;
 
         @Option(
+                names = "--reducers",
+                split = ",",
+                paramLabel = "R",
+                description = "Compare reducers on the same splits: ldg, kernel-ldg (the first is the main column; "
+                        + "instead of --reducer). Adds a column per reducer with a paired t-test mark against the "
+                        + "first.")
+        List<String> reducers;
+
+        @Option(
                 names = "--seed",
                 defaultValue = "1",
                 paramLabel = "S",
@@ -118,9 +127,30 @@ public final class ExperimentCommand implements Runnable {
         public Integer call() throws IOException, InterruptedException {
             DimsMode mode;
             TrainParams params;
+            List<TrainParams> compared = new ArrayList<>();
             try {
                 mode = DimsMode.parse(dims);
-                params = selection.applyTo(TrainParams.builder()).build();
+                if (reducers != null) {
+                    if (spec.commandLine().getParseResult().hasMatchedOption("--reducer")) {
+                        throw new IllegalArgumentException("give --reducer or --reducers, not both");
+                    }
+                    for (String r : reducers) {
+                        Reducer reducer = Reducer.parse(r);
+                        if (reducer == Reducer.TRANSFER_LDG) {
+                            throw new IllegalArgumentException("table33 compares reducers on one domain; "
+                                    + "transfer-ldg needs a source domain (vigil train)");
+                        }
+                        compared.add(selection
+                                .applyTo(TrainParams.builder(), reducer)
+                                .build());
+                    }
+                    if (compared.stream().map(TrainParams::reducer).distinct().count() != compared.size()) {
+                        throw new IllegalArgumentException("--reducers names a reducer twice: " + reducers);
+                    }
+                    params = compared.remove(0);
+                } else {
+                    params = selection.applyTo(TrainParams.builder()).build();
+                }
                 if (params.reducer() == Reducer.TRANSFER_LDG) {
                     throw new IllegalArgumentException(
                             "table33 compares reducers on one domain; transfer-ldg needs a source domain (vigil train)");
@@ -136,6 +166,13 @@ public final class ExperimentCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, seed, params);
+            List<Table33Experiment.Config> others = compared.stream()
+                    .map(p -> new Table33Experiment.Config(mode, splits, seed, p))
+                    .toList();
+            Map<String, List<DatasetResult>> extra = new LinkedHashMap<>();
+            for (Table33Experiment.Config c : others) {
+                extra.put(c.params().reducer().cliName(), new ArrayList<>());
+            }
             List<String> names = datasets != null ? datasets : presentDatasets();
             if (names.isEmpty()) {
                 throw new IllegalArgumentException("no Table 3.3 dataset found under " + dataDir);
@@ -144,12 +181,17 @@ public final class ExperimentCommand implements Runnable {
             List<DatasetResult> results = new ArrayList<>();
             long start = System.nanoTime();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
-            try (Progress progress = Progress.bar("table33 " + mode.cliName(), (long) names.size() * splits, !json)) {
+            long total = (long) names.size() * splits * (1 + others.size());
+            try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !json)) {
                 for (String name : names) {
                     TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
                     long t0 = System.nanoTime();
                     DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress);
                     results.add(r);
+                    for (Table33Experiment.Config c : others) {
+                        extra.get(c.params().reducer().cliName())
+                                .add(Table33Experiment.run(name, tt.train(), tt.test(), c, pool, progress));
+                    }
                     if (!json) {
                         err.printf(
                                 Locale.ROOT,
@@ -176,7 +218,9 @@ public final class ExperimentCommand implements Runnable {
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
                             + " --seed " + seed + (selection.standardize ? " --standardize" : "")
-                            + " --reducer " + selection.reducer
+                            + (reducers != null
+                                    ? " --reducers " + String.join(",", reducers)
+                                    : " --reducer " + selection.reducer)
                             + (selection.kernel != null ? " --kernel " + selection.kernel : "")
                             + (selection.kernelParam != null ? " --kernel-param " + selection.kernelParam : "")
                             + (selection.refine ? " --refine" : "")
@@ -210,7 +254,8 @@ public final class ExperimentCommand implements Runnable {
             settings.put("k grid", params.kGrid().toString());
             settings.put("Vigil version", VigilModel.runtimeVersion());
             settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, threads));
-            Table33Report report = new Table33Report(mode, results, settings);
+            Table33Report report =
+                    new Table33Report(mode, results, settings, params.reducer().cliName(), extra);
             report.write(out);
             PrintWriter stdout = spec.commandLine().getOut();
             if (json) {
@@ -221,6 +266,12 @@ public final class ExperimentCommand implements Runnable {
                 o.put("vigil_mean", report.vigilMeanOverThesisDatasets());
                 o.put("thesis_mean", report.thesisMean());
                 o.put("below_thesis", report.belowThesis());
+                if (!extra.isEmpty()) {
+                    Map<String, Double> means = new LinkedHashMap<>();
+                    means.put(params.reducer().cliName(), report.vigilMeanOverThesisDatasets());
+                    extra.forEach((k, v) -> means.put(k, report.meanOverThesisDatasets(v)));
+                    o.put("reducer_means", means);
+                }
                 o.put("wall_seconds", wall);
                 o.put("out", out.toString());
                 stdout.println(Json.line(o));

@@ -73,16 +73,30 @@ public final class SelectionOptions {
      * @throws IllegalArgumentException when a value does not parse (callers turn it into a usage error)
      */
     TrainParams.Builder applyTo(TrainParams.Builder b) {
+        return apply(b, Reducer.parse(reducer), true);
+    }
+
+    /**
+     * Applies these options with reducer {@code r} instead of {@code --reducer}, as a comparison of reducers runs
+     * them: the kernel flags reach kernel LDG only and {@code --refine} linear LDG only.
+     */
+    TrainParams.Builder applyTo(TrainParams.Builder b, Reducer r) {
+        return apply(b, r, false);
+    }
+
+    private TrainParams.Builder apply(TrainParams.Builder b, Reducer r, boolean every) {
         b.standardize(standardize)
-                .refine(refine)
-                .reducer(Reducer.parse(reducer))
+                .refine(refine && (every || r == Reducer.LDG))
+                .reducer(r)
                 .neighborCv(CvScheme.parse(neighborCv))
                 .neighborSelection(NeighborSelection.parse(neighborSelection));
-        if (kernel != null) {
-            b.kernel(kernel);
-        }
-        if (kernelParam != null) {
-            b.kernelParam(kernelParam);
+        if (every || r == Reducer.KERNEL_LDG) {
+            if (kernel != null) {
+                b.kernel(kernel);
+            }
+            if (kernelParam != null) {
+                b.kernelParam(kernelParam);
+            }
         }
         return cv == null ? b : b.cv(CvScheme.parse(cv));
     }

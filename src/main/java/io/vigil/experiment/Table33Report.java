@@ -28,6 +28,8 @@ public final class Table33Report {
     private final DimsMode mode;
     private final List<DatasetResult> results;
     private final Map<String, String> settings;
+    private final String mainReducer;
+    private final Map<String, List<DatasetResult>> others;
 
     /**
      * @param mode which thesis table to compare with (3.3 for {@code g-1}, 3.4 for {@code cv})
@@ -35,9 +37,36 @@ public final class Table33Report {
      * @param settings name → value lines for the report header (command, seed, …), in order
      */
     public Table33Report(DimsMode mode, List<DatasetResult> results, Map<String, String> settings) {
+        this(mode, results, settings, "ldg", Map.of());
+    }
+
+    /**
+     * A report that also compares other reducers run on the same splits.
+     *
+     * @param mainReducer the reducer of {@code results}
+     * @param others per further reducer (in column order) its results, in the order of {@code results}
+     * @throws IllegalArgumentException when a reducer's datasets are not those of {@code results}
+     */
+    public Table33Report(
+            DimsMode mode,
+            List<DatasetResult> results,
+            Map<String, String> settings,
+            String mainReducer,
+            Map<String, List<DatasetResult>> others) {
         this.mode = mode;
         this.results = List.copyOf(results);
         this.settings = new LinkedHashMap<>(settings);
+        this.mainReducer = mainReducer;
+        this.others = new LinkedHashMap<>();
+        others.forEach((k, v) -> {
+            List<String> names = v.stream().map(DatasetResult::name).toList();
+            if (!names.equals(this.results.stream().map(DatasetResult::name).toList())) {
+                throw new IllegalArgumentException(
+                        "reducer " + k + " has results for " + names + " but the main " + "column for "
+                                + this.results.stream().map(DatasetResult::name).toList());
+            }
+            this.others.put(k, List.copyOf(v));
+        });
     }
 
     /** The thesis's LDG figure for a dataset in this mode's table. */
@@ -53,6 +82,15 @@ public final class Table33Report {
     /** Mean over datasets of Vigil's mean accuracy (percent), over the datasets that have a thesis figure. */
     public double vigilMeanOverThesisDatasets() {
         return results.stream()
+                .filter(r -> thesisLdg(r.name()).isPresent())
+                .mapToDouble(DatasetResult::meanPercent)
+                .average()
+                .orElse(Double.NaN);
+    }
+
+    /** Mean over datasets of {@code rs}' mean accuracy (percent), over the datasets that have a thesis figure. */
+    public double meanOverThesisDatasets(List<DatasetResult> rs) {
+        return rs.stream()
                 .filter(r -> thesisLdg(r.name()).isPresent())
                 .mapToDouble(DatasetResult::meanPercent)
                 .average()
@@ -167,7 +205,46 @@ public final class Table33Report {
                 thesis,
                 GOAL_STANDARD_ERRORS,
                 below.isEmpty() ? "none" : String.join(", ", below)));
+        if (!others.isEmpty()) {
+            appendReducers(b);
+        }
         return b.toString();
+    }
+
+    /**
+     * The reducers on the same splits: 3-NN mean ± SE per dataset and reducer, {@code *} where a reducer differs from
+     * the first column (two-sided paired t-test over the splits, 5 %), and the mean over the thesis's datasets.
+     */
+    private void appendReducers(StringBuilder b) {
+        b.append("\n## Reducers on the same splits\n\n3-NN test accuracy (%), mean ± SE over the same re-splits; `*`: "
+                        + "differs from ")
+                .append(mainReducer)
+                .append(" (two-sided paired t-test over the splits, 5 %).\n\n");
+        b.append("| Dataset | ").append(mainReducer);
+        others.keySet().forEach(k -> b.append(" | ").append(k));
+        b.append(" |\n|---|---:");
+        others.keySet().forEach(k -> b.append("|---:"));
+        b.append("|\n");
+        for (int i = 0; i < results.size(); i++) {
+            DatasetResult main = results.get(i);
+            b.append("| ").append(main.name()).append(" | ").append(cell(main));
+            for (List<DatasetResult> rs : others.values()) {
+                DatasetResult o = rs.get(i);
+                b.append(" | ").append(cell(o)).append(PairedTest.differs(acc(main), acc(o)) ? "*" : "");
+            }
+            b.append(" |\n");
+        }
+        b.append(String.format(Locale.ROOT, "| **Mean (thesis datasets)** | **%.2f**", vigilMeanOverThesisDatasets()));
+        others.values().forEach(rs -> b.append(String.format(Locale.ROOT, " | **%.2f**", meanOverThesisDatasets(rs))));
+        b.append(" |\n");
+    }
+
+    private static String cell(DatasetResult r) {
+        return String.format(Locale.ROOT, "%.1f ± %.1f", r.meanPercent(), r.standardErrorPercent());
+    }
+
+    private static double[] acc(DatasetResult r) {
+        return r.splits().stream().mapToDouble(SplitResult::accuracy3nn).toArray();
     }
 
     /** The per-dataset CSV (with a final {@code MEAN} row). */
@@ -175,8 +252,12 @@ public final class Table33Report {
         StringBuilder b = new StringBuilder(
                 "dataset,classes,train_size,test_size,length,splits,vigil_mean,vigil_std,vigil_se,thesis_ldg,"
                         + "thesis_reg_fda,diff,diff_se,vigil_local_qda_mean,gamma_mode,dims_median,neighbors_median,"
-                        + "fit_seconds_mean\n");
-        for (DatasetResult r : results) {
+                        + "fit_seconds_mean");
+        others.keySet()
+                .forEach(k -> b.append(',').append(k).append("_mean,").append(k).append("_std"));
+        b.append('\n');
+        for (int i = 0; i < results.size(); i++) {
+            DatasetResult r = results.get(i);
             Optional<Double> t = thesisLdg(r.name());
             double se = r.standardErrorPercent();
             b.append(String.join(
@@ -203,6 +284,12 @@ public final class Table33Report {
                             .mapToDouble(SplitResult::neighbors)
                             .toArray())),
                     num(r.meanFitSeconds())));
+            for (List<DatasetResult> rs : others.values()) {
+                b.append(',')
+                        .append(num(rs.get(i).meanPercent()))
+                        .append(',')
+                        .append(num(rs.get(i).stdPercent()));
+            }
             b.append('\n');
         }
         b.append(String.join(
@@ -228,16 +315,27 @@ public final class Table33Report {
                         .mapToDouble(DatasetResult::meanFitSeconds)
                         .average()
                         .orElse(Double.NaN))));
+        others.values()
+                .forEach(rs ->
+                        b.append(',').append(num(meanOverThesisDatasets(rs))).append(','));
         b.append('\n');
         return b.toString();
     }
 
-    /** Every split. */
+    /** Every split of every reducer (the last column names it). */
     public String splitsCsv() {
         StringBuilder b = new StringBuilder(
                 "dataset,split,seed,accuracy_3nn,accuracy_1nn,accuracy_local_qda,cv_accuracy,gamma,dims,neighbors,"
-                        + "qda_neighbors,fit_seconds\n");
-        for (DatasetResult r : results) {
+                        + "qda_neighbors,fit_seconds,reducer\n");
+        Map<String, List<DatasetResult>> all = new LinkedHashMap<>();
+        all.put(mainReducer, results);
+        all.putAll(others);
+        all.forEach((reducer, rs) -> appendSplits(b, reducer, rs));
+        return b.toString();
+    }
+
+    private static void appendSplits(StringBuilder b, String reducer, List<DatasetResult> rs) {
+        for (DatasetResult r : rs) {
             for (SplitResult s : r.splits()) {
                 b.append(String.join(
                         ",",
@@ -252,11 +350,11 @@ public final class Table33Report {
                         Integer.toString(s.dims()),
                         Integer.toString(s.neighbors()),
                         Integer.toString(s.qdaNeighbors()),
-                        num(s.fitSeconds())));
+                        num(s.fitSeconds()),
+                        reducer));
                 b.append('\n');
             }
         }
-        return b.toString();
     }
 
     static double median(double[] v) {

@@ -10,6 +10,7 @@ import io.vigil.cli.ModelCommandsTest.Run;
 import io.vigil.model.Projection;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,5 +132,56 @@ class KernelLdgCommandTest {
                 "sparse");
         assertEquals(2, unknown.exit(), unknown.err());
         assertTrue(unknown.err().contains("reducer"), unknown.err());
+    }
+
+    @Test
+    void table33ComparesReducersOnTheSameSplits() throws Exception {
+        Path out = dir.resolve("t33");
+        Run r = ModelCommandsTest.run(
+                "experiment",
+                "table33",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--splits",
+                "3",
+                "--out",
+                out.toString(),
+                "--reducers",
+                "ldg,kernel-ldg",
+                "--kernel",
+                "poly",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode means = JSON.readTree(r.out()).get("reducer_means");
+        assertEquals(List.of("ldg", "kernel-ldg"), iterable(means.fieldNames()));
+        String md = Files.readString(out.resolve("table33.md"));
+        assertTrue(md.contains("## Reducers on the same splits"), md);
+        assertTrue(md.contains("| Dataset | ldg | kernel-ldg |"), md);
+        assertTrue(md.contains("--reducers ldg,kernel-ldg"), md);
+        List<String> csv = Files.readAllLines(out.resolve("table33.csv"));
+        assertTrue(csv.get(0).endsWith(",kernel-ldg_mean,kernel-ldg_std"), csv.get(0));
+        List<String> splits = Files.readAllLines(out.resolve("table33-splits.csv"));
+        assertEquals(1 + 2 * 3, splits.size(), "a row per split of each reducer");
+        assertTrue(splits.get(4).endsWith(",kernel-ldg"), splits.get(4));
+        String[][] bad = {
+            {"--reducers", "ldg,ldg"},
+            {"--reducers", "ldg,transfer-ldg"},
+            {"--reducer", "ldg", "--reducers", "kernel-ldg"}
+        };
+        for (String[] b : bad) {
+            List<String> a = new java.util.ArrayList<>(
+                    List.of("experiment", "table33", "--data", data.toString(), "--out", out.toString()));
+            a.addAll(List.of(b));
+            Run e = ModelCommandsTest.run(a.toArray(new String[0]));
+            assertEquals(2, e.exit(), String.join(" ", b) + ": " + e.err());
+        }
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> it) {
+        List<String> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
     }
 }
