@@ -134,6 +134,59 @@ public final class SparseLdg {
             double[] dualityGaps,
             int[] iterations,
             boolean[] converged) {
+        /** Copies every argument, so a result cannot be changed from outside. */
+        public Result {
+            basis = basis.copy();
+            nonZeros = nonZeros.clone();
+            objectives = objectives.clone();
+            sdpObjectives = sdpObjectives.clone();
+            dualityGaps = dualityGaps.clone();
+            iterations = iterations.clone();
+            converged = converged.clone();
+        }
+
+        /** B (a copy). */
+        @Override
+        public DMatrixRMaj basis() {
+            return basis.copy();
+        }
+
+        /** Non-zeros per column (a copy). */
+        @Override
+        public int[] nonZeros() {
+            return nonZeros.clone();
+        }
+
+        /** bᵢᵀZbᵢ per column (a copy). */
+        @Override
+        public double[] objectives() {
+            return objectives.clone();
+        }
+
+        /** SDP objective per column (a copy). */
+        @Override
+        public double[] sdpObjectives() {
+            return sdpObjectives.clone();
+        }
+
+        /** Certified duality gap per column (a copy). */
+        @Override
+        public double[] dualityGaps() {
+            return dualityGaps.clone();
+        }
+
+        /** ADMM iterations per column (a copy). */
+        @Override
+        public int[] iterations() {
+            return iterations.clone();
+        }
+
+        /** Convergence per column (a copy). */
+        @Override
+        public boolean[] converged() {
+            return converged.clone();
+        }
+
         /** ℓ. */
         public int dims() {
             return basis.numCols;
