@@ -72,6 +72,22 @@ public final class Ldg {
     }
 
     /**
+     * The d×d LDG matrix Z = V − γA of eq. (3.12) in the primal coordinates, from the same neighbour sets and the
+     * same V/A assembly as {@link #fit} (for methods that need Z itself, e.g. {@link SparseLdg}). Memory O(nd + d²).
+     * Centring the rows first, as the primal form of {@link #fit} does, changes neither V nor A (both are built from
+     * differences of rows).
+     *
+     * @throws IllegalArgumentException on shape/label errors (as {@link #fit})
+     */
+    static DMatrixRMaj ldgMatrix(double[][] x, int[] y, int numClasses, LdgParams params) {
+        Objects.requireNonNull(params, "params");
+        checkTrainingSet(x, y, numClasses);
+        NeighborSets ns = NeighborSets.fromRows(x, y, numClasses, params.neighbors());
+        DMatrixRMaj coords = new DMatrixRMaj(centred(x, mean(x)));
+        return SpanProblem.of(coords, ns).matrix(params.gamma());
+    }
+
+    /**
      * The eigen solution of a problem posed on the coordinates of the rows in their (centred) span, mapped back to
      * ℝ<sup>d</sup>: kernel form (n×n Gram matrix) or primal form (d×d scatter) as {@link #formFor} or {@code form}
      * says. {@code solver} gets the n×r coordinates and returns all eigen-pairs of the r×r problem, ascending.

@@ -38,8 +38,8 @@ final class PartialEigen {
 
     /** Exposes the Householder scalars EJML keeps protected; the reflectors themselves are in getQT(). */
     private static final class Tridiagonal extends TridiagonalDecompositionHouseholder_DDRM {
-        double gamma(int k) {
-            return gammas[k];
+        double[] gammas() {
+            return gammas;
         }
     }
 
@@ -71,97 +71,164 @@ final class PartialEigen {
 
     /** Returns null if a non-finite value appears (then the caller falls back). */
     static Kernels.SortedEigen tridiagonalInverseIteration(DMatrixRMaj p, int count) {
-        int n = p.numRows;
-        Tridiagonal tri = new Tridiagonal();
-        DMatrixRMaj work = p.copy();
-        tri.decompose(work);
-        double[] diag = new double[n];
-        double[] off = new double[n];
-        tri.getDiagonal(diag, off);
-        double norm = 0;
-        for (int i = 0; i < n; i++) {
-            double row = Math.abs(diag[i]) + (i > 0 ? Math.abs(off[i - 1]) : 0) + (i < n - 1 ? Math.abs(off[i]) : 0);
-            norm = Math.max(norm, row);
-        }
-        if (!(norm > 0) || !Double.isFinite(norm)) {
+        Tridiagonalised t = Tridiagonalised.of(p);
+        if (t == null) {
             return null;
         }
-        double pivmin = Double.MIN_NORMAL * Math.max(1.0, norm * norm) + EPS * EPS * norm;
         double[] values = new double[count];
-        double lo = -norm;
+        double lo = -t.norm;
         for (int k = 0; k < count; k++) {
-            values[k] = kthEigenvalue(diag, off, k, lo, norm, pivmin);
-            lo = values[k] - 2 * EPS * norm;
+            values[k] = t.eigenvalue(k, lo, t.norm);
+            lo = values[k] - 2 * EPS * t.norm;
         }
-        double[][] z = new double[count][];
-        double[] dl = new double[n];
-        double[] d = new double[n];
-        double[] du = new double[n];
-        double[] du2 = new double[n];
-        boolean[] swap = new boolean[n];
-        double tiny = EPS * norm;
-        for (int k = 0; k < count; k++) {
-            SplittableRandom random = new SplittableRandom(0x5EED + k);
-            double[] v = new double[n];
+        DMatrixRMaj vectors = t.vectors(values);
+        return vectors == null ? null : new Kernels.SortedEigen(values, vectors);
+    }
+
+    /**
+     * A symmetric matrix reduced to tridiagonal form T = QᵀPQ (EJML Householder), from which single eigenvalues
+     * (bisection) and the eigenvectors of selected eigenvalues (inverse iteration, then Q) are computed on demand.
+     */
+    static final class Tridiagonalised {
+        private final double[] qt;
+        private final double[] gammas;
+        private final boolean concurrent;
+        private final double[] diag;
+        private final double[] off;
+        /** Gershgorin bound on ‖T‖ (= ‖P‖ up to rounding); every eigenvalue lies in [−norm, norm]. */
+        final double norm;
+
+        private final double pivmin;
+
+        private Tridiagonalised(
+                double[] qt, double[] gammas, boolean concurrent, double[] diag, double[] off, double norm) {
+            this.qt = qt;
+            this.gammas = gammas;
+            this.concurrent = concurrent;
+            this.diag = diag;
+            this.off = off;
+            this.norm = norm;
+            this.pivmin = Double.MIN_NORMAL * Math.max(1.0, norm * norm) + EPS * EPS * norm;
+        }
+
+        /** Reduces {@code p} (not modified) on the calling thread; null if its norm is zero or not finite. */
+        static Tridiagonalised of(DMatrixRMaj p) {
+            return of(p, false);
+        }
+
+        /**
+         * Reduces {@code p} (not modified); with {@code concurrent}, {@link #vectors} back-transforms the vectors in
+         * parallel (bit-identical results, see {@link Kernels#forEach}). Null if the norm of {@code p} is zero or not
+         * finite.
+         */
+        static Tridiagonalised of(DMatrixRMaj p, boolean concurrent) {
+            int n = p.numRows;
+            DMatrixRMaj work = p.copy();
+            double[] diag = new double[n];
+            double[] off = new double[n];
+            Tridiagonal tri = new Tridiagonal();
+            tri.decompose(work);
+            tri.getDiagonal(diag, off);
+            double[] qt = tri.getQT().data;
+            double[] gammas = tri.gammas();
+            double norm = 0;
             for (int i = 0; i < n; i++) {
-                v[i] = random.nextDouble() - 0.5;
+                double row =
+                        Math.abs(diag[i]) + (i > 0 ? Math.abs(off[i - 1]) : 0) + (i < n - 1 ? Math.abs(off[i]) : 0);
+                norm = Math.max(norm, row);
             }
-            factor(diag, off, values[k], dl, d, du, du2, swap, tiny);
-            int clusterStart = k;
-            while (clusterStart > 0 && values[k] - values[clusterStart - 1] <= CLUSTER_RTOL * norm) {
-                clusterStart--;
+            if (!(norm > 0) || !Double.isFinite(norm)) {
+                return null;
             }
-            for (int it = 0; it < ITERATIONS; it++) {
-                solve(dl, d, du, du2, swap, v);
-                for (int j = clusterStart; j < k; j++) {
+            return new Tridiagonalised(qt, gammas, concurrent, diag, off, norm);
+        }
+
+        int size() {
+            return diag.length;
+        }
+
+        /** The k-th smallest eigenvalue (0-based), bisecting from the bracket [lo, hi] (widened if wrong). */
+        double eigenvalue(int k, double lo, double hi) {
+            return kthEigenvalue(diag, off, k, lo, hi, pivmin);
+        }
+
+        /**
+         * Unit eigenvectors (n×count) for eigenvalues given in ascending order, by inverse iteration with
+         * re-orthogonalisation inside clusters of {@code values}; null if a non-finite value appears.
+         */
+        DMatrixRMaj vectors(double[] values) {
+            int n = diag.length;
+            int count = values.length;
+            double[][] z = new double[count][];
+            double[] dl = new double[n];
+            double[] d = new double[n];
+            double[] du = new double[n];
+            double[] du2 = new double[n];
+            boolean[] swap = new boolean[n];
+            double tiny = EPS * norm;
+            for (int k = 0; k < count; k++) {
+                SplittableRandom random = new SplittableRandom(0x5EED + k);
+                double[] v = new double[n];
+                for (int i = 0; i < n; i++) {
+                    v[i] = random.nextDouble() - 0.5;
+                }
+                factor(diag, off, values[k], dl, d, du, du2, swap, tiny);
+                int clusterStart = k;
+                while (clusterStart > 0 && values[k] - values[clusterStart - 1] <= CLUSTER_RTOL * norm) {
+                    clusterStart--;
+                }
+                for (int it = 0; it < ITERATIONS; it++) {
+                    solve(dl, d, du, du2, swap, v);
+                    for (int j = clusterStart; j < k; j++) {
+                        double s = 0;
+                        for (int i = 0; i < n; i++) {
+                            s += z[j][i] * v[i];
+                        }
+                        for (int i = 0; i < n; i++) {
+                            v[i] -= s * z[j][i];
+                        }
+                    }
                     double s = 0;
-                    for (int i = 0; i < n; i++) {
-                        s += z[j][i] * v[i];
+                    for (double e : v) {
+                        s += e * e;
+                    }
+                    double scale = 1.0 / Math.sqrt(s);
+                    if (!Double.isFinite(scale) || scale == 0) {
+                        return null;
                     }
                     for (int i = 0; i < n; i++) {
-                        v[i] -= s * z[j][i];
+                        v[i] *= scale;
                     }
                 }
-                double s = 0;
-                for (double e : v) {
-                    s += e * e;
-                }
-                double scale = 1.0 / Math.sqrt(s);
-                if (!Double.isFinite(scale) || scale == 0) {
-                    return null;
+                z[k] = v;
+            }
+            // v = Q z with Q = H_1 H_2 … H_{n−1}; H_k = I − γ_k u_k u_kᵀ, u_k[k] = 1, u_k[i] = QT[k−1][i] (i > k).
+            DMatrixRMaj vectors = new DMatrixRMaj(n, count);
+            long work = concurrent ? (long) count * n * n : 0;
+            Kernels.forEach(count, work, c -> {
+                double[] v = z[c];
+                for (int k = n - 1; k >= 1; k--) {
+                    double g = gammas[k];
+                    if (g == 0) {
+                        continue;
+                    }
+                    int row = (k - 1) * n;
+                    double s = v[k];
+                    for (int i = k + 1; i < n; i++) {
+                        s += qt[row + i] * v[i];
+                    }
+                    s *= g;
+                    v[k] -= s;
+                    for (int i = k + 1; i < n; i++) {
+                        v[i] -= s * qt[row + i];
+                    }
                 }
                 for (int i = 0; i < n; i++) {
-                    v[i] *= scale;
+                    vectors.data[i * count + c] = v[i];
                 }
-            }
-            z[k] = v;
+            });
+            return vectors;
         }
-        // v = Q z with Q = H_1 H_2 … H_{n−1}; H_k = I − γ_k u_k u_kᵀ, u_k[k] = 1, u_k[i] = QT[k−1][i] (i > k).
-        double[] qt = tri.getQT().data;
-        DMatrixRMaj vectors = new DMatrixRMaj(n, count);
-        for (int c = 0; c < count; c++) {
-            double[] v = z[c];
-            for (int k = n - 1; k >= 1; k--) {
-                double g = tri.gamma(k);
-                if (g == 0) {
-                    continue;
-                }
-                int row = (k - 1) * n;
-                double s = v[k];
-                for (int i = k + 1; i < n; i++) {
-                    s += qt[row + i] * v[i];
-                }
-                s *= g;
-                v[k] -= s;
-                for (int i = k + 1; i < n; i++) {
-                    v[i] -= s * qt[row + i];
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                vectors.data[i * count + c] = v[i];
-            }
-        }
-        return new Kernels.SortedEigen(values, vectors);
     }
 
     /** The k-th smallest eigenvalue (0-based) of the tridiagonal matrix by bisection on Sturm counts. */

@@ -185,7 +185,8 @@ final class SpanProblem {
         return PartialEigen.smallest(matrix(gamma), count, describe(gamma));
     }
 
-    private DMatrixRMaj matrix(double gamma) {
+    /** V<sub>r</sub> − γA<sub>r</sub> as a new symmetric r×r matrix. */
+    DMatrixRMaj matrix(double gamma) {
         int r = dim();
         DMatrixRMaj p = new DMatrixRMaj(r, r);
         CommonOps_DDRM.add(within, -gamma, between, p);

@@ -1,0 +1,693 @@
+package io.vigil.ldg;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.QRDecomposition;
+
+/**
+ * Sparse LDG (thesis §3.3.3, eqs 3.30–3.32): ℓ directions b<sub>i</sub> ∈ ℝ<sup>d</sup>, each with few non-zero
+ * entries, that keep b<sub>i</sub>ᵀZb<sub>i</sub> small for the LDG matrix Z = V − γA of (3.12). Each column solves the
+ * DSPCA relaxation of d'Aspremont, El Ghaoui, Jordan and Lanckriet ("A direct formulation for sparse PCA using
+ * semidefinite programming", SIAM Review 49(3), 2007) with Z in place of the covariance, in its penalised form
+ *
+ * <pre>
+ *   minimise Tr(Z X) + λ Σ<sub>ij</sub> |X<sub>ij</sub>|   subject to Tr X = 1, X ⪰ 0,
+ * </pre>
+ *
+ * (the Lagrangian form of the constraint 1ᵀ|X|1 ≤ s of (3.32); λ = 0 gives X = b bᵀ with b the smallest eigenvector,
+ * the plain LDG column), and takes b as the leading eigenvector of the solution.
+ *
+ * <p><b>Solver.</b> ADMM (Boyd, Parikh, Chu, Peleato and Eckstein, "Distributed optimization and statistical learning
+ * via the alternating direction method of multipliers", Found. Trends Mach. Learn. 3(1), 2011, §3–§4) on the split
+ * X = W with f(X) = Tr(ZX) + 𝟙{X ⪰ 0, Tr X = 1} and g(W) = λ‖W‖<sub>1</sub>, scaled dual U:
+ *
+ * <pre>
+ *   X ← Π(W − U − Z/ρ)              Π = projection onto the spectraplex ({@link SpectraplexProjection})
+ *   W ← soft(X + U, λ/ρ)            elementwise soft threshold
+ *   U ← U + X − W                   (= clip(X + U, ±λ/ρ), so |ρU| ≤ λ at every iterate)
+ * </pre>
+ *
+ * on Z scaled to unit Frobenius norm (λ scaled alike), so that the tolerance is relative to ‖Z‖. It stops when the
+ * primal residual ‖X − W‖<sub>F</sub> (against ‖X‖<sub>F</sub> ≤ Tr X = 1) and the dual residual ρ‖W − W<sub>prev</sub>‖<sub>F</sub>
+ * (against ‖Z/‖Z‖<sub>F</sub>‖<sub>F</sub> = 1) are both ≤ {@link Params#tolerance()}, or after
+ * {@link Params#maxIterations()}; ρ is adapted by the residual-balancing rule of Boyd et al. §3.4.1 (×2 or ÷2 when one
+ * residual exceeds ten times the other). Each column starts from X = W = vvᵀ, v the smallest eigenvector of the
+ * (deflated) matrix, and from the previous column's ρ (and, with sparse deflation, whose coordinates do not change,
+ * its dual U). Because |ρU<sub>ij</sub>| ≤ λ, Y = ρU is feasible for the dual max<sub>|Y<sub>ij</sub>|≤λ</sub>
+ * λ<sub>min</sub>(Z + Y), so every column also reports a certified duality gap.
+ *
+ * <p><b>Deflation</b> for ℓ &gt; 1 columns, both procedures of the thesis ({@link Deflation}).
+ */
+public final class SparseLdg {
+    /**
+     * Solution entries below this multiple of (tolerance / eigen-gap) are zeroed (see {@link #leadingDirection}).
+     */
+    static final double ZERO_FACTOR = 10.0;
+
+    /** ρ adaptation (Boyd et al. §3.4.1): rebalance when one residual exceeds this multiple of the other. */
+    private static final double BALANCE = 10.0;
+
+    /** Z must be symmetric to within this × max|Z<sub>ij</sub>| (assembly rounding is ~1e-16 relative). */
+    static final double SYMMETRY_RTOL = 1e-10;
+
+    private SparseLdg() {}
+
+    /** How the next column is kept away from the ones found (thesis §3.3.3). */
+    public enum Deflation {
+        /**
+         * Z<sub>i+1</sub> = Z<sub>i</sub> + (c − b<sub>i</sub>ᵀZ<sub>i</sub>b<sub>i</sub>) b<sub>i</sub>b<sub>i</sub>ᵀ with c = λ<sub>max</sub>(Z):
+         * the thesis's (d'Aspremont's) Z<sub>i+1</sub> = Z<sub>i</sub> − (bᵀZ<sub>i</sub>b)bbᵀ applied to the maximisation
+         * form c·I − Z. Columns are not orthogonal but sparser.
+         */
+        SPARSE,
+        /**
+         * Z<sub>i+1</sub> = G<sub>i</sub>ᵀZG<sub>i</sub>, G<sub>i</sub> an orthonormal basis of the complement of
+         * span(b<sub>1</sub>..b<sub>i</sub>), b<sub>i+1</sub> = G<sub>i</sub>b: BᵀB = I, columns less sparse.
+         */
+        ORTHONORMAL
+    }
+
+    /**
+     * What to solve.
+     *
+     * @param sparsity λ ≥ 0, finite, in the units of Z (the penalty on Σ|X<sub>ij</sub>|); 0 gives plain LDG columns
+     * @param deflation how columns after the first are found
+     * @param dims ℓ ≥ 1 columns (at most d, checked when Z is known)
+     * @param tolerance ADMM stopping tolerance on the primal and dual residuals relative to ‖Z‖, in (0, 0.1]
+     * @param maxIterations ADMM iteration cap per column, ≥ 1
+     */
+    public record Params(double sparsity, Deflation deflation, int dims, double tolerance, int maxIterations) {
+        /** Default relative tolerance: support and objective are stable to well below plotting precision. */
+        public static final double DEFAULT_TOLERANCE = 1e-5;
+
+        /** Default iteration cap per column. */
+        public static final int DEFAULT_MAX_ITERATIONS = 3000;
+
+        /** Validates the ranges documented on the components. */
+        public Params {
+            if (!(sparsity >= 0) || !Double.isFinite(sparsity)) {
+                throw new IllegalArgumentException("sparsity λ must be finite and >= 0, got " + sparsity);
+            }
+            Objects.requireNonNull(deflation, "deflation");
+            if (dims < 1) {
+                throw new IllegalArgumentException("sparse LDG needs dims >= 1 columns, got " + dims);
+            }
+            if (!(tolerance > 0 && tolerance <= 0.1)) {
+                throw new IllegalArgumentException("tolerance must lie in (0, 0.1], got " + tolerance);
+            }
+            if (maxIterations < 1) {
+                throw new IllegalArgumentException("maxIterations must be >= 1, got " + maxIterations);
+            }
+        }
+
+        /** λ, deflation and ℓ with the default tolerance and iteration cap. */
+        public static Params of(double sparsity, Deflation deflation, int dims) {
+            return new Params(sparsity, deflation, dims, DEFAULT_TOLERANCE, DEFAULT_MAX_ITERATIONS);
+        }
+    }
+
+    /**
+     * A sparse LDG basis and how it was found. Arrays are per column, in the order found.
+     *
+     * @param basis B, d×ℓ, unit columns (orthonormal with {@link Deflation#ORTHONORMAL}); sign: largest-magnitude
+     *     entry positive
+     * @param nonZeros number of non-zero entries of each column
+     * @param meanCoherence mean of |b<sub>i</sub>ᵀb<sub>j</sub>| over i ≠ j (thesis Figure 3.7); 0 when ℓ = 1
+     * @param maxCoherence max of |b<sub>i</sub>ᵀb<sub>j</sub>| over i ≠ j; 0 when ℓ = 1
+     * @param objectives b<sub>i</sub>ᵀZb<sub>i</sub> on the original (undeflated) Z
+     * @param sdpObjectives Tr(Z<sub>i</sub>X) + λ‖X‖<sub>1</sub> at the ADMM solution, on the deflated Z<sub>i</sub>
+     * @param dualityGaps sdpObjective minus the certified lower bound λ<sub>min</sub>(Z<sub>i</sub> + ρU) (≥ 0 up to
+     *     rounding)
+     * @param iterations ADMM iterations of each column
+     * @param converged whether each column met the tolerance within the iteration cap
+     */
+    public record Result(
+            DMatrixRMaj basis,
+            int[] nonZeros,
+            double meanCoherence,
+            double maxCoherence,
+            double[] objectives,
+            double[] sdpObjectives,
+            double[] dualityGaps,
+            int[] iterations,
+            boolean[] converged) {
+        /** Copies every argument, so a result cannot be changed from outside. */
+        public Result {
+            basis = basis.copy();
+            nonZeros = nonZeros.clone();
+            objectives = objectives.clone();
+            sdpObjectives = sdpObjectives.clone();
+            dualityGaps = dualityGaps.clone();
+            iterations = iterations.clone();
+            converged = converged.clone();
+        }
+
+        /** B (a copy). */
+        @Override
+        public DMatrixRMaj basis() {
+            return basis.copy();
+        }
+
+        /** Non-zeros per column (a copy). */
+        @Override
+        public int[] nonZeros() {
+            return nonZeros.clone();
+        }
+
+        /** bᵢᵀZbᵢ per column (a copy). */
+        @Override
+        public double[] objectives() {
+            return objectives.clone();
+        }
+
+        /** SDP objective per column (a copy). */
+        @Override
+        public double[] sdpObjectives() {
+            return sdpObjectives.clone();
+        }
+
+        /** Certified duality gap per column (a copy). */
+        @Override
+        public double[] dualityGaps() {
+            return dualityGaps.clone();
+        }
+
+        /** ADMM iterations per column (a copy). */
+        @Override
+        public int[] iterations() {
+            return iterations.clone();
+        }
+
+        /** Convergence per column (a copy). */
+        @Override
+        public boolean[] converged() {
+            return converged.clone();
+        }
+
+        /** ℓ. */
+        public int dims() {
+            return basis.numCols;
+        }
+
+        /** Whether every column converged. */
+        public boolean allConverged() {
+            for (boolean c : converged) {
+                if (!c) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Column c as a new array. */
+        public double[] column(int c) {
+            double[] b = new double[basis.numRows];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = basis.get(i, c);
+            }
+            return b;
+        }
+    }
+
+    /**
+     * Builds Z = V − γA from training rows ({@link Ldg#ldgMatrix}, the same neighbour sets and V/A as {@link Ldg#fit})
+     * and solves {@link #solve}. Memory O(nd + d²); cost per ADMM iteration about one d×d tridiagonalisation.
+     *
+     * @throws IllegalArgumentException on shape/label errors (naming both sizes), or dims &gt; d
+     */
+    public static Result fit(double[][] x, int[] y, int numClasses, LdgParams ldg, Params params) {
+        Objects.requireNonNull(params, "params");
+        int d = Ldg.checkTrainingSet(x, y, numClasses);
+        checkDims(params.dims(), d);
+        return solve(Ldg.ldgMatrix(x, y, numClasses, ldg), params);
+    }
+
+    /**
+     * Sparse LDG columns of a given symmetric Z.
+     *
+     * @param z symmetric d×d, finite; not modified
+     * @throws IllegalArgumentException if Z is not square, not finite, not symmetric, or dims &gt; d
+     */
+    public static Result solve(DMatrixRMaj z, Params params) {
+        Objects.requireNonNull(z, "z");
+        Objects.requireNonNull(params, "params");
+        int d = checkMatrix(z);
+        checkDims(params.dims(), d);
+        int ell = params.dims();
+        double fro = CommonOps_DDRM.elementMaxAbs(z) == 0 ? 0 : frobenius(z.data, d * d);
+        double scale = fro > 0 ? fro : 1.0;
+        DMatrixRMaj zs = z.copy();
+        Kernels.symmetrize(zs);
+        CommonOps_DDRM.scale(1.0 / scale, zs);
+        double lam = params.sparsity() / scale;
+
+        double[][] cols = new double[ell][];
+        int[] nonZeros = new int[ell];
+        double[] objectives = new double[ell];
+        double[] sdp = new double[ell];
+        double[] gaps = new double[ell];
+        int[] iterations = new int[ell];
+        boolean[] converged = new boolean[ell];
+
+        // Sparse deflation shifts each found direction to the top of the spectrum: c = λ_max(Z).
+        double top = params.deflation() == Deflation.SPARSE ? largestEigenvalue(zs) : 0;
+        DMatrixRMaj current = zs;
+        DMatrixRMaj complement = null;
+        DMatrixRMaj warmU = null;
+        double rho = 1.0;
+        for (int c = 0; c < ell; c++) {
+            Column col = solveColumn(current, lam, params.tolerance(), params.maxIterations(), warmU, rho);
+            rho = col.rho;
+            double[] b = col.b;
+            if (complement != null) {
+                b = multiply(complement, b);
+                normalise(b);
+            }
+            fixSign(b);
+            cols[c] = b;
+            nonZeros[c] = countNonZeros(b);
+            objectives[c] = quadratic(z, b);
+            sdp[c] = col.objective * scale;
+            gaps[c] = col.gap * scale;
+            iterations[c] = col.iterations;
+            converged[c] = col.converged;
+            if (c + 1 == ell) {
+                break;
+            }
+            if (params.deflation() == Deflation.SPARSE) {
+                // The thesis writes Z_{i+1} = Z_i − (bᵀZ_i b) bbᵀ for PCA's maximisation, where it moves b's
+                // Rayleigh quotient to 0, the bottom of a PSD spectrum, so b is never chosen again. LDG minimises
+                // bᵀZb, and 0 may be below (γ > 0) or at (γ = 0, Z = V ⪰ 0) the smallest eigenvalue, so the same
+                // formula would make b attractive again. Applying the thesis's formula to the maximisation form
+                // c·I − Z, c = λ_max(Z), gives Z_{i+1} = Z_i + (c − bᵀZ_i b) bbᵀ: b's quotient moves to the top.
+                DMatrixRMaj next = current.copy();
+                double shift = top - quadratic(current, b);
+                rankOneUpdate(next, shift, b);
+                current = next;
+                warmU = col.u;
+            } else {
+                complement = complementBasis(cols, c + 1, d);
+                current = congruence(zs, complement);
+                warmU = null;
+            }
+        }
+        DMatrixRMaj basis = new DMatrixRMaj(d, ell);
+        for (int c = 0; c < ell; c++) {
+            for (int i = 0; i < d; i++) {
+                basis.data[i * ell + c] = cols[c][i];
+            }
+        }
+        double[] coherence = coherence(cols);
+        return new Result(basis, nonZeros, coherence[0], coherence[1], objectives, sdp, gaps, iterations, converged);
+    }
+
+    /** One column's ADMM outcome (all in the scaled units of the solver). */
+    static final class Column {
+        double[] b;
+        int iterations;
+        boolean converged;
+        double objective;
+        double gap;
+        double rho;
+        DMatrixRMaj u;
+        DMatrixRMaj x;
+    }
+
+    /**
+     * ADMM for min Tr(zX) + lam‖X‖₁ over the spectraplex, z symmetric m×m (scaled), warm dual {@code u0} (may be null)
+     * and initial ρ.
+     */
+    static Column solveColumn(DMatrixRMaj z, double lam, double tol, int maxIterations, DMatrixRMaj u0, double rho0) {
+        int m = z.numRows;
+        int mm = m * m;
+        double[] zd = z.data;
+        Kernels.SortedEigen e0 = PartialEigen.smallest(z, 1, "the " + m + "×" + m + " sparse LDG matrix");
+        DMatrixRMaj x = new DMatrixRMaj(m, m);
+        double[] v0 = e0.vectors().data;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                x.data[i * m + j] = v0[i] * v0[j];
+            }
+        }
+        DMatrixRMaj w = x.copy();
+        DMatrixRMaj wOld = new DMatrixRMaj(m, m);
+        DMatrixRMaj u = u0 != null && u0.numRows == m ? u0.copy() : new DMatrixRMaj(m, m);
+        DMatrixRMaj mat = new DMatrixRMaj(m, m);
+        double rho = rho0;
+        boolean converged = false;
+        int it = 0;
+        String what = "the " + m + "×" + m + " ADMM iterate of sparse LDG";
+        while (it < maxIterations) {
+            it++;
+            double[] wd = w.data;
+            double[] ud = u.data;
+            double invRho = 1.0 / rho;
+            double[] md = mat.data;
+            for (int k = 0; k < mm; k++) {
+                md[k] = wd[k] - ud[k] - invRho * zd[k];
+            }
+            SpectraplexProjection.project(mat, x, what);
+            DMatrixRMaj swap = wOld;
+            wOld = w;
+            w = swap;
+            double[] xd = x.data;
+            wd = w.data;
+            double[] wo = wOld.data;
+            double kappa = lam * invRho;
+            double primal = 0;
+            double dual = 0;
+            for (int k = 0; k < mm; k++) {
+                double t = xd[k] + ud[k];
+                double s = t > kappa ? t - kappa : (t < -kappa ? t + kappa : 0.0);
+                wd[k] = s;
+                ud[k] = t - s;
+                double r = xd[k] - s;
+                primal += r * r;
+                double dw = s - wo[k];
+                dual += dw * dw;
+            }
+            primal = Math.sqrt(primal);
+            dual = rho * Math.sqrt(dual);
+            if (primal <= tol && dual <= tol) {
+                converged = true;
+                break;
+            }
+            if (primal > BALANCE * dual) {
+                rho *= 2;
+                CommonOps_DDRM.scale(0.5, u);
+            } else if (dual > BALANCE * primal) {
+                rho *= 0.5;
+                CommonOps_DDRM.scale(2.0, u);
+            }
+        }
+        Column col = new Column();
+        col.iterations = it;
+        col.converged = converged;
+        col.rho = rho;
+        col.u = u;
+        col.x = x;
+        double obj = 0;
+        double l1 = 0;
+        for (int k = 0; k < mm; k++) {
+            obj += zd[k] * x.data[k];
+            l1 += Math.abs(x.data[k]);
+        }
+        col.objective = obj + lam * l1;
+        // Dual certificate: Y = ρU has |Y_ij| ≤ lam, so λ_min(z + Y) ≤ optimum ≤ objective.
+        DMatrixRMaj zy = new DMatrixRMaj(m, m);
+        for (int k = 0; k < mm; k++) {
+            zy.data[k] = zd[k] + rho * u.data[k];
+        }
+        double lower =
+                PartialEigen.smallest(zy, 1, "the dual matrix of sparse LDG").values()[0];
+        col.gap = col.objective - lower;
+        col.b = leadingDirection(w, x, lam, tol);
+        return col;
+    }
+
+    /**
+     * b from the solution: the leading eigenvector of W (the soft-thresholded copy of X; ‖X − W‖<sub>F</sub> ≤ tol at
+     * convergence). Rows of W that are entirely zero give exactly zero entries of its eigenvectors (W e<sub>j</sub> = 0),
+     * so the eigenproblem is solved on the principal submatrix of W's non-zero rows only. Within that support, the
+     * eigenvector is determined only to the solver's accuracy: by Davis–Kahan, perturbing W by E moves the leading
+     * eigenvector by at most ‖E‖/gap, gap = μ<sub>1</sub> − μ<sub>2</sub>, and the ADMM iterate is within ~tol of the
+     * fixed point in Frobenius norm. Entries with |b<sub>j</sub>| &lt; {@value #ZERO_FACTOR}·tol/gap are therefore not
+     * distinguishable from zero and are set to zero (the factor 10 is a safety margin on the residual-to-error ratio);
+     * the threshold is capped at half the largest entry so b never vanishes, and b is renormalised to ‖b‖ = 1. With
+     * λ = 0 nothing is penalised and nothing is zeroed: b is the plain eigenvector.
+     */
+    static double[] leadingDirection(DMatrixRMaj w, DMatrixRMaj x, double lam, double tol) {
+        int m = w.numRows;
+        int[] support = nonZeroRows(w);
+        DMatrixRMaj source = w;
+        if (support.length == 0) {
+            // W vanished (iteration cap hit with everything thresholded): fall back to X, which has trace 1.
+            source = x;
+            support = new int[m];
+            for (int i = 0; i < m; i++) {
+                support[i] = i;
+            }
+        }
+        int s = support.length;
+        double[] b = new double[m];
+        if (s == 1) {
+            b[support[0]] = 1.0;
+            return b;
+        }
+        DMatrixRMaj sub = new DMatrixRMaj(s, s);
+        for (int a = 0; a < s; a++) {
+            for (int c = 0; c < s; c++) {
+                sub.data[a * s + c] = -source.data[support[a] * m + support[c]];
+            }
+        }
+        Kernels.SortedEigen e = PartialEigen.smallest(sub, 2, "the sparse LDG solution");
+        double gap = e.values()[1] - e.values()[0];
+        double maxAbs = 0;
+        for (int a = 0; a < s; a++) {
+            double v = e.vectors().data[a * 2];
+            b[support[a]] = v;
+            maxAbs = Math.max(maxAbs, Math.abs(v));
+        }
+        if (lam > 0) {
+            double threshold = Math.min(ZERO_FACTOR * tol / Math.max(gap, Double.MIN_NORMAL), 0.5 * maxAbs);
+            for (int i = 0; i < m; i++) {
+                if (Math.abs(b[i]) < threshold) {
+                    b[i] = 0;
+                }
+            }
+        }
+        normalise(b);
+        return b;
+    }
+
+    private static int[] nonZeroRows(DMatrixRMaj w) {
+        int m = w.numRows;
+        int[] rows = new int[m];
+        int count = 0;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                if (w.data[i * m + j] != 0) {
+                    rows[count++] = i;
+                    break;
+                }
+            }
+        }
+        return Arrays.copyOf(rows, count);
+    }
+
+    /**
+     * An orthonormal basis G (d×(d−k)) of the complement of span(b<sub>1</sub>..b<sub>k</sub>) chosen to keep
+     * G·b sparse: with S the union of the columns' supports, G holds the unit vectors e<sub>j</sub> for j ∉ S (already
+     * orthogonal to every b<sub>i</sub>) and an orthonormal basis of the complement of the b's within ℝ<sup>S</sup>
+     * (the last |S| − k columns of a full QR of B restricted to the rows S). Then G·b is non-zero only on S and on the
+     * entries of b that sit on unit-vector columns. Any orthonormal complement satisfies the thesis; an unstructured
+     * one (e.g. from a QR of all of B) would make every later column dense.
+     */
+    static DMatrixRMaj complementBasis(double[][] cols, int k, int d) {
+        boolean[] inS = new boolean[d];
+        for (int c = 0; c < k; c++) {
+            for (int i = 0; i < d; i++) {
+                if (cols[c][i] != 0) {
+                    inS[i] = true;
+                }
+            }
+        }
+        int s = 0;
+        for (boolean b : inS) {
+            s += b ? 1 : 0;
+        }
+        int[] rows = new int[s];
+        int at = 0;
+        for (int i = 0; i < d; i++) {
+            if (inS[i]) {
+                rows[at++] = i;
+            }
+        }
+        DMatrixRMaj bs = new DMatrixRMaj(s, k);
+        for (int a = 0; a < s; a++) {
+            for (int c = 0; c < k; c++) {
+                bs.data[a * k + c] = cols[c][rows[a]];
+            }
+        }
+        QRDecomposition<DMatrixRMaj> qr = DecompositionFactory_DDRM.qr(s, k);
+        if (!qr.decompose(bs)) {
+            throw new IllegalStateException("QR of the " + s + "×" + k + " found sparse LDG columns failed");
+        }
+        DMatrixRMaj q = qr.getQ(null, false);
+        DMatrixRMaj g = new DMatrixRMaj(d, d - k);
+        int col = 0;
+        for (int i = 0; i < d; i++) {
+            if (!inS[i]) {
+                g.data[i * (d - k) + col++] = 1.0;
+            }
+        }
+        for (int c = k; c < s; c++, col++) {
+            for (int a = 0; a < s; a++) {
+                g.data[rows[a] * (d - k) + col] = q.data[a * s + c];
+            }
+        }
+        return g;
+    }
+
+    /** Gᵀ Z G, symmetrised. */
+    private static DMatrixRMaj congruence(DMatrixRMaj z, DMatrixRMaj g) {
+        DMatrixRMaj zg = new DMatrixRMaj(z.numRows, g.numCols);
+        CommonOps_DDRM.mult(z, g, zg);
+        DMatrixRMaj out = new DMatrixRMaj(g.numCols, g.numCols);
+        CommonOps_DDRM.multTransA(g, zg, out);
+        Kernels.symmetrize(out);
+        return out;
+    }
+
+    private static double largestEigenvalue(DMatrixRMaj z) {
+        DMatrixRMaj neg = z.copy();
+        CommonOps_DDRM.scale(-1.0, neg);
+        return -PartialEigen.smallest(neg, 1, "the sparse LDG matrix").values()[0];
+    }
+
+    /** m += a·bbᵀ, exactly symmetric. */
+    private static void rankOneUpdate(DMatrixRMaj m, double a, double[] b) {
+        int n = b.length;
+        for (int i = 0; i < n; i++) {
+            double ab = a * b[i];
+            if (ab == 0) {
+                continue;
+            }
+            for (int j = 0; j < n; j++) {
+                m.data[i * n + j] += ab * b[j];
+            }
+        }
+    }
+
+    /** bᵀ m b. */
+    static double quadratic(DMatrixRMaj m, double[] b) {
+        int n = b.length;
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            if (b[i] == 0) {
+                continue;
+            }
+            double row = 0;
+            for (int j = 0; j < n; j++) {
+                row += m.data[i * n + j] * b[j];
+            }
+            s += b[i] * row;
+        }
+        return s;
+    }
+
+    /** Mean and max of |b<sub>i</sub>ᵀb<sub>j</sub>| over i ≠ j; {0, 0} for a single column. */
+    static double[] coherence(double[][] cols) {
+        int ell = cols.length;
+        if (ell < 2) {
+            return new double[] {0, 0};
+        }
+        double sum = 0;
+        double max = 0;
+        for (int a = 0; a < ell; a++) {
+            for (int c = a + 1; c < ell; c++) {
+                double v = Math.abs(Kernels.dot(cols[a], cols[c]));
+                sum += v;
+                max = Math.max(max, v);
+            }
+        }
+        return new double[] {sum / ((double) ell * (ell - 1) / 2), max};
+    }
+
+    private static double[] multiply(DMatrixRMaj g, double[] b) {
+        int d = g.numRows;
+        int k = g.numCols;
+        double[] out = new double[d];
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            for (int c = 0; c < k; c++) {
+                s += g.data[i * k + c] * b[c];
+            }
+            out[i] = s;
+        }
+        return out;
+    }
+
+    private static void normalise(double[] b) {
+        double s = Math.sqrt(Kernels.dot(b, b));
+        for (int i = 0; i < b.length; i++) {
+            b[i] /= s;
+        }
+    }
+
+    private static void fixSign(double[] b) {
+        int arg = 0;
+        for (int i = 1; i < b.length; i++) {
+            if (Math.abs(b[i]) > Math.abs(b[arg])) {
+                arg = i;
+            }
+        }
+        if (b[arg] < 0) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = -b[i];
+            }
+        }
+    }
+
+    private static int countNonZeros(double[] b) {
+        int n = 0;
+        for (double v : b) {
+            n += v != 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static double frobenius(double[] a, int len) {
+        double max = 0;
+        for (int i = 0; i < len; i++) {
+            max = Math.max(max, Math.abs(a[i]));
+        }
+        double s = 0;
+        for (int i = 0; i < len; i++) {
+            double v = a[i] / max;
+            s += v * v;
+        }
+        return max * Math.sqrt(s);
+    }
+
+    private static int checkMatrix(DMatrixRMaj z) {
+        int d = z.numRows;
+        if (z.numCols != d) {
+            throw new IllegalArgumentException(
+                    "Z is " + z.numRows + "×" + z.numCols + "; sparse LDG needs a square matrix");
+        }
+        if (d == 0) {
+            throw new IllegalArgumentException("Z is 0×0");
+        }
+        double max = 0;
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                double v = z.get(i, j);
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("Z[" + i + "][" + j + "] = " + v + " is not finite");
+                }
+                max = Math.max(max, Math.abs(v));
+            }
+        }
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                double diff = Math.abs(z.get(i, j) - z.get(j, i));
+                if (diff > SYMMETRY_RTOL * max) {
+                    throw new IllegalArgumentException("Z is not symmetric: Z[" + i + "][" + j + "] = " + z.get(i, j)
+                            + " but Z[" + j + "][" + i + "] = " + z.get(j, i));
+                }
+            }
+        }
+        return d;
+    }
+
+    private static void checkDims(int dims, int d) {
+        if (dims > d) {
+            throw new IllegalArgumentException(
+                    "dims = " + dims + " columns asked but Z is " + d + "×" + d + " (at most " + d + " columns)");
+        }
+    }
+}
