@@ -80,6 +80,16 @@ public final class InspectCommand implements Callable<Integer> {
             o.put("kernel", k.kernel().cliName());
             o.put("kernel_param", k.kernel().parameter());
         });
+        m.projection().sparse().ifPresent(s -> {
+            Map<String, Object> sp = new LinkedHashMap<>();
+            sp.put("sparsity", s.sparsity());
+            sp.put("deflation", s.deflation().name().toLowerCase(Locale.ROOT));
+            sp.put("non_zeros", s.nonZeros());
+            sp.put("coherence_mean", s.meanCoherence());
+            sp.put("coherence_max", s.maxCoherence());
+            sp.put("converged", s.converged());
+            o.put("sparse", sp);
+        });
         m.projection().transfer().ifPresent(t -> {
             Map<String, Object> tr = new LinkedHashMap<>();
             tr.put("alpha", t.alpha());
@@ -194,6 +204,22 @@ public final class InspectCommand implements Callable<Integer> {
                                 fmt(m.gamma()),
                                 m.dims(),
                                 m.eigenvalues().length));
+        m.projection()
+                .sparse()
+                .ifPresent(sp -> row(
+                        out,
+                        "sparse",
+                        String.format(
+                                Locale.ROOT,
+                                "sparse LDG (thesis 3.3.3): lambda = %s x |Z|_F, %s deflation; non-zeros per column "
+                                        + "%s of d = %d; |b_i'b_j| mean %.4f, max %.4f%s",
+                                fmt(sp.sparsity()),
+                                sp.deflation().name().toLowerCase(Locale.ROOT),
+                                java.util.Arrays.toString(sp.nonZeros()),
+                                m.length(),
+                                sp.meanCoherence(),
+                                sp.maxCoherence(),
+                                sp.converged() ? "" : " (a column's solver stopped at its iteration cap)")));
         m.projection()
                 .transfer()
                 .ifPresent(t -> row(

@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.ldg.SparseLdg;
 import io.vigil.model.CvScheme;
 import io.vigil.select.NeighborSelection;
 import io.vigil.select.Reducer;
@@ -19,11 +20,11 @@ public final class SelectionOptions {
 
     @Option(
             names = "--reducer",
-            paramLabel = "ldg|kernel-ldg|transfer-ldg",
+            paramLabel = "ldg|kernel-ldg|transfer-ldg|sparse-ldg",
             defaultValue = "ldg",
             description = "Dimensionality reduction: linear LDG (thesis 3.1-3.2), kernel LDG (3.3.2, non-linear: "
-                    + "for vigil classify only; early decisions need a linear map) or transfer LDG (ch. 4, vigil "
-                    + "train with --source-data) (default: ${DEFAULT-VALUE}).")
+                    + "for vigil classify only; early decisions need a linear map), transfer LDG (ch. 4, vigil "
+                    + "train with --source-data) or sparse LDG (3.3.3) (default: ${DEFAULT-VALUE}).")
     String reducer;
 
     @Option(
@@ -38,6 +39,20 @@ public final class SelectionOptions {
             description = "Kernel LDG's rbf width w or poly degree p (default: chosen by 3-NN CV from w in "
                     + "{0.5, 1, 2, 4} x the median distance between training series, or p in {2, 3}).")
     Double kernelParam;
+
+    @Option(
+            names = "--sparsity",
+            paramLabel = "L",
+            description = "Sparse LDG's l1 penalty lambda relative to the Frobenius norm of V - gamma A (default: "
+                    + "0.002; 0 gives LDG's dense columns, larger values sparser ones).")
+    Double sparsity;
+
+    @Option(
+            names = "--deflation",
+            paramLabel = "orthonormal|sparse",
+            description = "Sparse LDG's deflation: orthonormal (B'B = I, default) or sparse (sparser, columns not "
+                    + "orthogonal), thesis 3.3.3.")
+    String deflation;
 
     @Option(
             names = "--refine",
@@ -90,6 +105,14 @@ public final class SelectionOptions {
                 .reducer(r)
                 .neighborCv(CvScheme.parse(neighborCv))
                 .neighborSelection(NeighborSelection.parse(neighborSelection));
+        if (every || r == Reducer.SPARSE_LDG) {
+            if (sparsity != null) {
+                b.sparsity(sparsity);
+            }
+            if (deflation != null) {
+                b.deflation(parseDeflation(deflation));
+            }
+        }
         if (every || r == Reducer.KERNEL_LDG) {
             if (kernel != null) {
                 b.kernel(kernel);
@@ -99,5 +122,13 @@ public final class SelectionOptions {
             }
         }
         return cv == null ? b : b.cv(CvScheme.parse(cv));
+    }
+
+    private static SparseLdg.Deflation parseDeflation(String s) {
+        return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "orthonormal" -> SparseLdg.Deflation.ORTHONORMAL;
+            case "sparse" -> SparseLdg.Deflation.SPARSE;
+            default -> throw new IllegalArgumentException("--deflation must be orthonormal or sparse, got '" + s + "'");
+        };
     }
 }

@@ -237,6 +237,11 @@ public final class TrainCommand implements Callable<Integer> {
             o.put("kernel", m.kernel().cliName());
             o.put("kernel_param", m.kernel().parameter());
         });
+        model.projection().sparse().ifPresent(s -> {
+            o.put("sparsity", s.sparsity());
+            o.put("deflation", s.deflation().name().toLowerCase(Locale.ROOT));
+            o.put("non_zeros", s.nonZeros());
+        });
         model.projection().transfer().ifPresent(t -> {
             o.put("alpha", t.alpha());
             o.put("source_dataset", t.dataset());

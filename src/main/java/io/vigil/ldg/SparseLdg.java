@@ -226,6 +226,27 @@ public final class SparseLdg {
     }
 
     /**
+     * As {@link #fit} with {@code relative.sparsity()} read relative to ‖Z‖<sub>F</sub> (the solver's own scale), so
+     * one λ means the same on data of any scale: the penalty is λ‖Z‖<sub>F</sub>·Σ|X<sub>ij</sub>|. This is the
+     * {@code --sparsity} of {@code vigil train}.
+     */
+    public static Result fitRelative(double[][] x, int[] y, int numClasses, LdgParams ldg, Params relative) {
+        Objects.requireNonNull(relative, "relative");
+        int d = Ldg.checkTrainingSet(x, y, numClasses);
+        checkDims(relative.dims(), d);
+        DMatrixRMaj z = Ldg.ldgMatrix(x, y, numClasses, ldg);
+        double fro = frobenius(z.data, d * d);
+        return solve(
+                z,
+                new Params(
+                        relative.sparsity() * fro,
+                        relative.deflation(),
+                        relative.dims(),
+                        relative.tolerance(),
+                        relative.maxIterations()));
+    }
+
+    /**
      * Sparse LDG columns of a given symmetric Z.
      *
      * @param z symmetric d×d, finite; not modified

@@ -33,6 +33,8 @@ public final class Projection {
     private final LdgRefinement refinement;
     /** Null unless transfer LDG. */
     private final TransferSource transfer;
+    /** Null unless sparse LDG. */
+    private final SparseInfo sparse;
 
     private final int length;
 
@@ -60,7 +62,7 @@ public final class Projection {
             double[] eigenvalues,
             DMatrixRMaj basis,
             LdgRefinement refinement) {
-        this(standardizer, neighbors, gamma, eigenvalues, basis, refinement, null);
+        this(standardizer, neighbors, gamma, eigenvalues, basis, refinement, null, null);
     }
 
     /**
@@ -75,6 +77,24 @@ public final class Projection {
             DMatrixRMaj basis,
             LdgRefinement refinement,
             TransferSource transfer) {
+        this(standardizer, neighbors, gamma, eigenvalues, basis, refinement, transfer, null);
+    }
+
+    /**
+     * As above for a basis found by sparse LDG (thesis §3.3.3; {@code sparse} null otherwise): {@code eigenvalues}
+     * then hold each column's bᵀZb, and B's columns need not be orthogonal (sparse deflation).
+     *
+     * @throws IllegalArgumentException also when {@code sparse} lists another number of columns than B has
+     */
+    public Projection(
+            Standardizer standardizer,
+            int neighbors,
+            double gamma,
+            double[] eigenvalues,
+            DMatrixRMaj basis,
+            LdgRefinement refinement,
+            TransferSource transfer,
+            SparseInfo sparse) {
         VigilModel.require(eigenvalues, "ldg.eigenvalues");
         VigilModel.require(basis, "ldg.basis");
         this.length = basis.numRows;
@@ -105,6 +125,11 @@ public final class Projection {
         this.basis = Arrays.copyOf(basis.data, length * dims);
         this.refinement = refinement;
         this.transfer = transfer;
+        if (sparse != null && sparse.nonZeros().length != dims) {
+            throw new IllegalArgumentException(
+                    "ldg.sparse.non_zeros has " + sparse.nonZeros().length + " values but ldg.dims is " + dims);
+        }
+        this.sparse = sparse;
         this.kernelMap = null;
         this.kernelScores = null;
     }
@@ -130,6 +155,7 @@ public final class Projection {
         this.basis = null;
         this.refinement = null;
         this.transfer = null;
+        this.sparse = null;
         this.kernelMap = map;
         this.kernelScores = kernelScores;
     }
@@ -162,12 +188,20 @@ public final class Projection {
         return Optional.ofNullable(kernelScores);
     }
 
-    /** {@code ldg}, {@code kernel-ldg} or {@code transfer-ldg}. */
+    /** {@code ldg}, {@code kernel-ldg}, {@code transfer-ldg} or {@code sparse-ldg}. */
     public String reducer() {
         if (kernelMap != null) {
             return "kernel-ldg";
         }
+        if (sparse != null) {
+            return "sparse-ldg";
+        }
         return transfer == null ? "ldg" : "transfer-ldg";
+    }
+
+    /** How a sparse LDG basis was found and how sparse it is. */
+    public Optional<SparseInfo> sparse() {
+        return Optional.ofNullable(sparse);
     }
 
     /** The source domain and α of a transfer LDG projection. */
@@ -284,6 +318,7 @@ public final class Projection {
                 && Arrays.equals(basis, p.basis)
                 && Objects.equals(refinement, p.refinement)
                 && Objects.equals(transfer, p.transfer)
+                && Objects.equals(sparse, p.sparse)
                 && Objects.equals(kernelMap, p.kernelMap)
                 && Objects.equals(kernelScores, p.kernelScores);
     }

@@ -334,6 +334,7 @@ public final class VigilModel {
         private DMatrixRMaj basis;
         private LdgRefinement refinement;
         private TransferSource transfer;
+        private SparseInfo sparse;
         private KernelLdgMap kernelMap;
         private GridScores kernelScores;
         private double[][] trainingPoints;
@@ -375,7 +376,8 @@ public final class VigilModel {
             }
             return ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
                     .refinement(p.refinement().orElse(null))
-                    .transfer(p.transfer().orElse(null));
+                    .transfer(p.transfer().orElse(null))
+                    .sparse(p.sparse().orElse(null));
         }
 
         /**
@@ -483,6 +485,12 @@ public final class VigilModel {
             return this;
         }
 
+        /** How a sparse LDG basis was found, or null (the default). */
+        public Builder sparse(SparseInfo s) {
+            this.sparse = s;
+            return this;
+        }
+
         /** Projected training points n×ℓ and their class indices; copied. */
         public Builder trainingPoints(double[][] points, int[] classes) {
             this.trainingPoints = new double[points.length][];
@@ -558,7 +566,8 @@ public final class VigilModel {
                             "dataset.train_size",
                             trainSize);
                 }
-                proj = new Projection(standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer);
+                proj = new Projection(
+                        standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer, sparse);
             }
             if (ldgNeighbors > maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."

@@ -5,7 +5,8 @@ import io.vigil.util.EnumNames;
 /**
  * Which dimensionality reduction {@code vigil train} fits (issue 14): the thesis's linear LDG (§3.1–3.2), kernel LDG
  * (§3.3.2), a non-linear map that serves classification only — early decisions need the linear B — or transfer LDG
- * (chapter 4), a linear map fitted on a few target-domain series with the help of a labelled source domain.
+ * (chapter 4), a linear map fitted on a few target-domain series with the help of a labelled source domain, or sparse
+ * LDG (§3.3.3), a linear map whose columns read few samples.
  */
 public enum Reducer {
     /** Linear LDG: y = Bᵀx. */
@@ -13,7 +14,9 @@ public enum Reducer {
     /** Kernel LDG: y = Fᵀk(x), RBF or polynomial kernel. */
     KERNEL_LDG("kernel-ldg"),
     /** Transfer LDG (eq. 4.3): y = Bᵀx with B fitted on target and source series. */
-    TRANSFER_LDG("transfer-ldg");
+    TRANSFER_LDG("transfer-ldg"),
+    /** Sparse LDG (§3.3.3, eqs 3.30–3.32): y = Bᵀx with few non-zeros per column of B. */
+    SPARSE_LDG("sparse-ldg");
 
     private final String cliName;
 
@@ -21,7 +24,7 @@ public enum Reducer {
         this.cliName = cliName;
     }
 
-    /** {@code ldg}, {@code kernel-ldg} or {@code transfer-ldg}, as on the command line and in model files. */
+    /** {@code ldg}, {@code kernel-ldg}, {@code transfer-ldg} or {@code sparse-ldg}, as on the command line and in model files. */
     public String cliName() {
         return cliName;
     }

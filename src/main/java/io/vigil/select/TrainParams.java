@@ -1,6 +1,7 @@
 package io.vigil.select;
 
 import io.vigil.classify.qda.LocalQda;
+import io.vigil.ldg.SparseLdg;
 import io.vigil.model.CvScheme;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +29,9 @@ import java.util.OptionalInt;
  * @param kernel kernel LDG's family, {@code rbf} (default) or {@code poly}
  * @param kernelParam kernel LDG's width (rbf) or degree (poly); empty = choose from {@link
  *     io.vigil.ldg.KernelFunction#grid} by 3-NN CV at ℓ<sub>γ</sub> together with γ
+ * @param sparsity sparse LDG's λ relative to ‖Z‖<sub>F</sub> ({@link io.vigil.ldg.SparseLdg#fitRelative}); empty =
+ *     {@link #DEFAULT_SPARSITY}
+ * @param deflation sparse LDG's deflation; empty = orthonormal (BᵀB = I, the thesis's more accurate one)
  * @param alpha transfer LDG's source weight α ∈ [0, 1] of (4.3); empty = choose from {@link
  *     TransferTrainer#ALPHA_GRID} by 3-NN CV on the target series (thesis §4.5.2)
  * @param cv scheme for γ, ℓ and the local-QDA k; empty = {@link CvScheme#auto} (leave-one-out for n ≤ 100
@@ -51,6 +55,8 @@ public record TrainParams(
         String kernel,
         OptionalDouble kernelParam,
         OptionalDouble alpha,
+        OptionalDouble sparsity,
+        Optional<SparseLdg.Deflation> deflation,
         Optional<CvScheme> cv,
         CvScheme neighborCv,
         NeighborSelection neighborSelection,
@@ -65,6 +71,9 @@ public record TrainParams(
 
     /** Thesis §3.4: the LDG neighbour count is chosen by five-fold CV of local QDA. */
     public static final int DEFAULT_NEIGHBOR_FOLDS = 5;
+
+    /** Sparse LDG's default λ relative to ‖Z‖<sub>F</sub> (see BENCHMARKS.md, "Sparse LDG"). */
+    public static final double DEFAULT_SPARSITY = 0.002;
 
     /** Default seed. */
     public static final long DEFAULT_SEED = 1;
@@ -81,6 +90,8 @@ public record TrainParams(
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(kernelParam, "kernelParam");
         Objects.requireNonNull(alpha, "alpha");
+        Objects.requireNonNull(sparsity, "sparsity");
+        Objects.requireNonNull(deflation, "deflation");
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(neighborSelection, "neighborSelection");
@@ -109,6 +120,12 @@ public record TrainParams(
         }
         if (alpha.isPresent() && !(alpha.getAsDouble() >= 0 && alpha.getAsDouble() <= 1)) {
             throw new IllegalArgumentException("--alpha must be in [0, 1], got " + alpha.getAsDouble());
+        }
+        if (sparsity.isPresent() && !(sparsity.getAsDouble() >= 0 && Double.isFinite(sparsity.getAsDouble()))) {
+            throw new IllegalArgumentException("--sparsity must be finite and ≥ 0, got " + sparsity.getAsDouble());
+        }
+        if (reducer != Reducer.SPARSE_LDG && (sparsity.isPresent() || deflation.isPresent())) {
+            throw new IllegalArgumentException("--sparsity and --deflation apply to --reducer sparse-ldg only");
         }
         if (reducer != Reducer.TRANSFER_LDG && alpha.isPresent()) {
             throw new IllegalArgumentException("--alpha applies to --reducer transfer-ldg only");
@@ -141,6 +158,8 @@ public record TrainParams(
         b.kernel = kernel;
         b.kernelParam = kernelParam;
         b.alpha = alpha;
+        b.sparsity = sparsity;
+        b.deflation = deflation;
         b.cv = cv;
         b.neighborCv = neighborCv;
         b.neighborSelection = neighborSelection;
@@ -162,6 +181,8 @@ public record TrainParams(
         private String kernel = "rbf";
         private OptionalDouble kernelParam = OptionalDouble.empty();
         private OptionalDouble alpha = OptionalDouble.empty();
+        private OptionalDouble sparsity = OptionalDouble.empty();
+        private Optional<SparseLdg.Deflation> deflation = Optional.empty();
         private Optional<CvScheme> cv = Optional.empty();
         private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
         private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
@@ -231,6 +252,18 @@ public record TrainParams(
             return this;
         }
 
+        /** Sparse LDG's λ relative to ‖Z‖<sub>F</sub>. */
+        public Builder sparsity(double lambda) {
+            this.sparsity = OptionalDouble.of(lambda);
+            return this;
+        }
+
+        /** Sparse LDG's deflation. */
+        public Builder deflation(SparseLdg.Deflation d) {
+            this.deflation = Optional.of(Objects.requireNonNull(d, "deflation"));
+            return this;
+        }
+
         /** The CV scheme for γ, ℓ and local QDA's k. */
         public Builder cv(CvScheme scheme) {
             this.cv = Optional.of(Objects.requireNonNull(scheme, "cv"));
@@ -284,6 +317,8 @@ public record TrainParams(
                     kernel,
                     kernelParam,
                     alpha,
+                    sparsity,
+                    deflation,
                     cv,
                     neighborCv,
                     neighborSelection,

@@ -9,17 +9,20 @@ import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;
+import io.vigil.ldg.SparseLdg;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CvScheme;
 import io.vigil.model.DataFingerprint;
 import io.vigil.model.GridScores;
 import io.vigil.model.SelectionReport;
+import io.vigil.model.SparseInfo;
 import io.vigil.model.VigilModel;
 import io.vigil.util.Progress;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.IntStream;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * Trains a {@link VigilModel} with the model selection of the thesis (§3.4–3.5; method notes §1):
@@ -95,6 +98,10 @@ public final class Trainer {
             Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
             return run.assemble(created, null, map, gd, qda);
         }
+        if (params.reducer() == Reducer.SPARSE_LDG) {
+            SparseLdg.Result sparse = run.fitSparse(ldgParams, gd.dims());
+            return run.assembleSparse(created, sparse, gd, run.chooseQdaNeighbors(ldgParams, gd.dims()));
+        }
         LdgBasis basis = run.fitFinal(ldgParams, gd.dims());
         Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
         return run.assemble(created, basis, null, gd, qda);
@@ -117,8 +124,9 @@ public final class Trainer {
                 || params.qdaNeighbors().isEmpty()) {
             throw new IllegalArgumentException("fitFixed needs gamma, dims, neighbors and qdaNeighbors fixed");
         }
-        if (params.reducer() != Reducer.LDG) {
-            throw new IllegalArgumentException("fitFixed refits linear LDG only (the early-decision calibration)");
+        if (params.reducer() != Reducer.LDG && params.reducer() != Reducer.SPARSE_LDG) {
+            throw new IllegalArgumentException(
+                    "fitFixed refits linear and sparse LDG only (the early-decision calibration)");
         }
         Run run = new Run(train, params, Progress.none(), 1);
         Choice neighbors = run.chooseLdgNeighbors();
@@ -136,6 +144,10 @@ public final class Trainer {
                 GridScores.user(dims, true),
                 Double.NaN);
         LdgParams ldgParams = new LdgParams(k, gamma);
+        if (params.reducer() == Reducer.SPARSE_LDG) {
+            return run.assembleSparse(
+                    created, run.fitSparse(ldgParams, dims), gd, run.chooseQdaNeighbors(ldgParams, dims));
+        }
         LdgBasis basis = run.fitFinal(ldgParams, dims);
         return run.assemble(created, basis, null, gd, run.chooseQdaNeighbors(ldgParams, dims));
     }
@@ -397,6 +409,29 @@ public final class Trainer {
             return basis;
         }
 
+        /**
+         * Sparse LDG's final fit (thesis §3.3.3) at the k, γ and ℓ selected for LDG, as the thesis's §3.4.1 sets
+         * them; refuses ℓ above the LDG rank like {@link #fitFinal}, since beyond it Z only has its null space.
+         */
+        SparseLdg.Result fitSparse(LdgParams ldgParams, int dims) {
+            int rank = Math.min(d, n - 1);
+            if (dims > rank) {
+                throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + rank
+                        + " of this training set (" + n + " series of length " + d + ")");
+            }
+            SparseLdg.Result r = SparseLdg.fitRelative(
+                    x,
+                    y,
+                    g,
+                    ldgParams,
+                    SparseLdg.Params.of(
+                            params.sparsity().orElse(TrainParams.DEFAULT_SPARSITY),
+                            params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
+                            dims));
+            progress.step();
+            return r;
+        }
+
         /** The final kernel LDG map on all training data (kernel LDG's step 4b). */
         KernelLdgMap fitKernel(LdgParams ldgParams, int dims) {
             KernelLdgMap map = KernelLdgMap.fit(x, y, g, ldgParams, kernel, dims);
@@ -417,17 +452,47 @@ public final class Trainer {
             return new Choice(new int[] {k}, GridScores.searched(kGrid, acc, k));
         }
 
+        /** The model of a sparse LDG basis: its columns' bᵀZb stand where LDG keeps eigenvalues. */
+        VigilModel assembleSparse(Instant created, SparseLdg.Result r, GammaAndDims gd, Choice qda) {
+            DMatrixRMaj b = r.basis();
+            double[][] points = new double[n][gd.dims()];
+            for (int i = 0; i < n; i++) {
+                for (int c = 0; c < gd.dims(); c++) {
+                    double sum = 0;
+                    for (int t = 0; t < d; t++) {
+                        sum += x[i][t] * b.data[t * gd.dims() + c];
+                    }
+                    points[i][c] = sum;
+                }
+            }
+            VigilModel.Builder mb = VigilModel.builder()
+                    .ldg(gd.k(), gd.gamma(), gd.dims(), r.objectives(), b)
+                    .sparse(new SparseInfo(
+                            params.sparsity().orElse(TrainParams.DEFAULT_SPARSITY),
+                            params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
+                            r.nonZeros(),
+                            r.meanCoherence(),
+                            r.maxCoherence(),
+                            r.allConverged()));
+            return finish(mb, created, points, gd, qda);
+        }
+
         /** The model: the final projection, the projected training points, priors and every score. */
         VigilModel assemble(Instant created, LdgBasis basis, KernelLdgMap map, GammaAndDims gd, Choice qda) {
-            double[] priors = new double[g];
-            for (int c = 0; c < g; c++) {
-                priors[c] = (double) counts[c] / n;
-            }
             VigilModel.Builder b = map == null
                     ? VigilModel.builder()
                             .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
                             .refinement(basis.refinement().orElse(null))
                     : VigilModel.builder().kernelLdg(gd.k(), gd.gamma(), map, kernelScores);
+            return finish(b, created, map == null ? basis.project(x, gd.dims()) : projectAll(map), gd, qda);
+        }
+
+        private VigilModel finish(
+                VigilModel.Builder b, Instant created, double[][] points, GammaAndDims gd, Choice qda) {
+            double[] priors = new double[g];
+            for (int c = 0; c < g; c++) {
+                priors[c] = (double) counts[c] / n;
+            }
             return b.vigilVersion(VigilModel.runtimeVersion())
                     .created(created)
                     .datasetName(train.name())
@@ -438,7 +503,7 @@ public final class Trainer {
                     .fingerprint(DataFingerprint.of(train))
                     .seed(params.seed())
                     .standardizer(standardizer)
-                    .trainingPoints(map == null ? basis.project(x, gd.dims()) : projectAll(map), y)
+                    .trainingPoints(points, y)
                     .priors(priors)
                     .qdaNeighbors(qda.candidates()[0])
                     .selection(new SelectionReport(

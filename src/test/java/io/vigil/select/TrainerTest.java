@@ -258,4 +258,67 @@ class TrainerTest {
                 new String(file.toBytes(plain), java.nio.charset.StandardCharsets.UTF_8).contains("refinement"),
                 "unrefined model files are unchanged");
     }
+
+    /**
+     * Sparse LDG at the selected k, γ, ℓ: λ = 0 gives LDG's projections (up to sign); the dims case's class signal
+     * lives in coordinates 0–1 only, so a moderate λ keeps it in two non-zeros per column and the classes stay apart;
+     * the record survives the model file; calibration's fixed refit follows it.
+     */
+    @Test
+    void sparseLdgKeepsItsSparsityThroughTheModelFileAndFitFixed() throws java.io.IOException {
+        TrainParams base = TrainParams.builder()
+                .gamma(0.5)
+                .dims(2)
+                .neighbors(4)
+                .qdaNeighbors(3)
+                .build();
+        VigilModel ldg = Trainer.train(dimsCase(), base, T0, Progress.none());
+        TrainParams sparse0 =
+                base.toBuilder().reducer(Reducer.SPARSE_LDG).sparsity(0).build();
+        VigilModel dense = Trainer.train(dimsCase(), sparse0, T0, Progress.none());
+        for (int c = 0; c < 2; c++) {
+            double dot = 0;
+            for (int t = 0; t < 8; t++) {
+                dot += ldg.basis().get(t, c) * dense.basis().get(t, c);
+            }
+            // Both are unit eigenvectors of the same Z (ADMM's tolerance 1e-5 bounds the angle at λ = 0).
+            assertEquals(1, Math.abs(dot), 1e-4, "column " + c);
+        }
+        TrainParams sparse = base.toBuilder()
+                .reducer(Reducer.SPARSE_LDG)
+                .sparsity(0.05)
+                .deflation(io.vigil.ldg.SparseLdg.Deflation.SPARSE)
+                .build();
+        VigilModel m = Trainer.train(dimsCase(), sparse, T0, Progress.none());
+        assertEquals("sparse-ldg", m.projection().reducer());
+        var info = m.projection().sparse().orElseThrow();
+        assertEquals(0.05, info.sparsity());
+        assertArrayEquals(
+                new int[] {8, 8}, dense.projection().sparse().orElseThrow().nonZeros(), "λ = 0 is dense");
+        for (int c = 0; c < 2; c++) {
+            assertTrue(info.nonZeros()[c] <= 2, "column " + c + ": " + Arrays.toString(info.nonZeros()));
+            double signal =
+                    Math.pow(m.basis().get(0, c), 2) + Math.pow(m.basis().get(1, c), 2);
+            // The sample's noise coordinates correlate weakly with the signal (n = 60), so a small weight may stay
+            // on one of them; the column's mass must sit on the class coordinates.
+            assertTrue(signal > 0.98, "column " + c + " keeps " + signal + " on coordinates 0-1: " + m.basis());
+        }
+        ModelFile file = ModelFile.standard();
+        VigilModel back = file.read(file.toBytes(m), "memory");
+        assertEquals(m, back);
+        assertEquals(info, back.projection().sparse().orElseThrow());
+        VigilModel fixed = Trainer.fitFixed(dimsCase(), sparse.toBuilder().build(), T0);
+        assertEquals(
+                info.nonZeros().length,
+                fixed.projection().sparse().orElseThrow().nonZeros().length);
+        assertArrayEquals(m.basis().data, fixed.basis().data, "the same fit without the selection");
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> TrainParams.builder().sparsity(0.1).build());
+        assertTrue(e.getMessage().contains("--sparsity and --deflation apply to --reducer sparse-ldg only"));
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> base.toBuilder().reducer(Reducer.SPARSE_LDG).sparsity(-1).build());
+        assertTrue(e.getMessage().contains("--sparsity must be finite and ≥ 0"), e.getMessage());
+    }
 }

@@ -18,6 +18,7 @@ import io.vigil.model.LinearSvmSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
+import io.vigil.select.Reducer;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Parallel;
@@ -270,15 +271,18 @@ public final class CrossFitCalibrator {
     }
 
     /**
-     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement), refitted on {@code
-     * sub}.
+     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement, sparse LDG's λ and
+     * deflation), refitted on {@code sub}.
      */
     static VigilModel refit(VigilModel model, Dataset sub, EarlyModelTrainer.Params sections) {
         int dims = Math.min(model.dims(), Math.max(1, sub.size() - 1));
         IllegalArgumentException last = null;
         for (; dims >= 1; dims--) {
-            TrainParams tp = TrainParams.builder()
-                    .gamma(model.gamma())
+            TrainParams.Builder b = TrainParams.builder();
+            model.projection().sparse().ifPresent(s -> b.reducer(Reducer.SPARSE_LDG)
+                    .sparsity(s.sparsity())
+                    .deflation(s.deflation()));
+            TrainParams tp = b.gamma(model.gamma())
                     .dims(dims)
                     .neighbors(model.ldgNeighbors())
                     .qdaNeighbors(model.qdaNeighbors())

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vigil.ldg.KernelFunction;
 import io.vigil.ldg.KernelLdgMap;
 import io.vigil.ldg.LdgRefinement;
+import io.vigil.ldg.SparseLdg;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.GridScores;
 import io.vigil.model.Projection;
+import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import java.util.List;
 import java.util.Set;
@@ -41,12 +43,14 @@ final class ProjectionCodec implements PartCodec<Projection> {
             return;
         }
         p.transfer().ifPresent(t -> ldg.put("reducer", "transfer-ldg"));
+        p.sparse().ifPresent(t -> ldg.put("reducer", "sparse-ldg"));
         ldg.put("neighbors", p.neighbors());
         ldg.put("gamma", p.gamma());
         ldg.put("dims", p.dims());
         ldg.set("eigenvalues", ModelJson.vector(p.eigenvalues()));
         ldg.set("basis", ModelJson.matrix(p.basis()));
         p.transfer().ifPresent(t -> writeTransfer(t, ldg.putObject("transfer")));
+        p.sparse().ifPresent(t -> writeSparse(t, ldg.putObject("sparse")));
         p.refinement().ifPresent(r -> {
             ObjectNode o = ldg.putObject("refinement");
             o.put("iterations", r.iterations());
@@ -81,24 +85,20 @@ final class ProjectionCodec implements PartCodec<Projection> {
         }
         JsonNode ldg = ModelJson.field(root, "ldg", "");
         ModelJson.requireObject(ldg, "ldg");
-        boolean transfer = false;
-        if (ldg.has("reducer")) {
-            String reducer = ModelJson.textField(ldg, "reducer", "ldg");
-            if (reducer.equals("kernel-ldg")) {
+        String reducer = ldg.has("reducer") ? ModelJson.textField(ldg, "reducer", "ldg") : "ldg";
+        Set<String> linear = Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis");
+        Set<String> allowed = new java.util.HashSet<>(linear);
+        switch (ldg.has("reducer") ? reducer : "") {
+            case "" -> allowed.add("refinement");
+            case "kernel-ldg" -> {
                 return readKernel(ldg, standardizer);
             }
-            if (!reducer.equals("transfer-ldg")) {
-                throw new IllegalArgumentException("ldg.reducer is '" + reducer
-                        + "'; this Vigil reads 'kernel-ldg' or 'transfer-ldg' (or no reducer: linear LDG)");
-            }
-            transfer = true;
+            case "transfer-ldg" -> allowed.addAll(Set.of("reducer", "transfer"));
+            case "sparse-ldg" -> allowed.addAll(Set.of("reducer", "sparse"));
+            default -> throw new IllegalArgumentException("ldg.reducer is '" + reducer + "'; this Vigil reads "
+                    + "'kernel-ldg', 'transfer-ldg' or 'sparse-ldg' (or no reducer: linear LDG)");
         }
-        ModelJson.checkFields(
-                ldg,
-                "ldg",
-                transfer
-                        ? Set.of("reducer", "neighbors", "gamma", "dims", "eigenvalues", "basis", "transfer")
-                        : Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis", "refinement"));
+        ModelJson.checkFields(ldg, "ldg", allowed);
         int dims = ModelJson.intField(ldg, "dims", "ldg");
         var basis = ModelJson.readDMatrix(ModelJson.field(ldg, "basis", "ldg"), "ldg.basis");
         if (basis.numCols != dims) {
@@ -111,7 +111,53 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 ModelJson.readVector(ModelJson.field(ldg, "eigenvalues", "ldg"), "ldg.eigenvalues"),
                 basis,
                 ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null,
-                transfer ? readTransfer(ModelJson.field(ldg, "transfer", "ldg")) : null);
+                reducer.equals("transfer-ldg") ? readTransfer(ModelJson.field(ldg, "transfer", "ldg")) : null,
+                reducer.equals("sparse-ldg") ? readSparse(ModelJson.field(ldg, "sparse", "ldg")) : null);
+    }
+
+    private static void writeSparse(SparseInfo s, ObjectNode o) {
+        o.put("sparsity", s.sparsity());
+        o.put("deflation", s.deflation().name().toLowerCase(java.util.Locale.ROOT));
+        var nz = o.putArray("non_zeros");
+        for (int v : s.nonZeros()) {
+            nz.add(v);
+        }
+        o.put("coherence_mean", s.meanCoherence());
+        o.put("coherence_max", s.maxCoherence());
+        o.put("converged", s.converged());
+    }
+
+    private static SparseInfo readSparse(JsonNode o) {
+        String where = "ldg.sparse";
+        ModelJson.requireObject(o, where);
+        ModelJson.checkFields(
+                o, where, Set.of("sparsity", "deflation", "non_zeros", "coherence_mean", "coherence_max", "converged"));
+        String deflation = ModelJson.textField(o, "deflation", where);
+        SparseLdg.Deflation d;
+        switch (deflation) {
+            case "sparse" -> d = SparseLdg.Deflation.SPARSE;
+            case "orthonormal" -> d = SparseLdg.Deflation.ORTHONORMAL;
+            default -> throw new IllegalArgumentException(
+                    where + ".deflation is '" + deflation + "'; expected 'sparse' or 'orthonormal'");
+        }
+        JsonNode nz = ModelJson.field(o, "non_zeros", where);
+        if (!nz.isArray()) {
+            throw new IllegalArgumentException(where + ".non_zeros must be an array of integers");
+        }
+        int[] nonZeros = new int[nz.size()];
+        for (int i = 0; i < nonZeros.length; i++) {
+            if (!nz.get(i).canConvertToInt() || !nz.get(i).isIntegralNumber()) {
+                throw new IllegalArgumentException(where + ".non_zeros[" + i + "] must be an integer");
+            }
+            nonZeros[i] = nz.get(i).intValue();
+        }
+        return new SparseInfo(
+                ModelJson.doubleField(o, "sparsity", where),
+                d,
+                nonZeros,
+                ModelJson.doubleField(o, "coherence_mean", where),
+                ModelJson.doubleField(o, "coherence_max", where),
+                ModelJson.booleanField(o, "converged", where));
     }
 
     private static void writeTransfer(TransferSource t, ObjectNode o) {
