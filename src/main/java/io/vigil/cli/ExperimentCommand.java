@@ -98,9 +98,10 @@ public final class ExperimentCommand implements Runnable {
                 names = "--reducers",
                 split = ",",
                 paramLabel = "R",
-                description = "Compare reducers on the same splits: ldg, kernel-ldg (the first is the main column; "
-                        + "instead of --reducer). Adds a column per reducer with a paired t-test mark against the "
-                        + "first.")
+                description =
+                        "Compare reducers on the same splits: ldg, kernel-ldg, sparse-ldg (the first is the main column; "
+                                + "instead of --reducer). Adds a column per reducer with a paired t-test mark against the "
+                                + "first.")
         List<String> reducers;
 
         @Option(
