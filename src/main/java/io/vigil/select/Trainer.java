@@ -51,6 +51,11 @@ import org.ejml.data.DMatrixRMaj;
  * and its best γ; ℓ may then exceed d. {@code refine} applies to linear LDG only (gradient refinement of the final B,
  * thesis Algorithm 1).
  *
+ * <p>With {@link Reducer#SPARSE_LDG} every step runs as for LDG, and the final basis is sparse LDG's ({@link SparseLdg},
+ * thesis §3.3.3) at the selected k, γ and ℓ — the thesis's §3.4.1 also reuses LDG's γ; local QDA's k is scored in
+ * LDG space, since refitting the sparse relaxation per fold would multiply its cost by the folds. {@link
+ * Reducer#TRANSFER_LDG} needs a source domain and is trained by {@link TransferTrainer}.
+ *
  * <p>The CV scheme for steps 3–5 is leave-one-out for n ≤ {@value CvScheme#AUTO_LOO_MAX_SIZE} (the thesis
  * uses leave-one-out) and seeded stratified 10-fold above, unless given. A value fixed in {@link
  * TrainParams} skips its search. All random choices come from the seed: same data + params ⇒ the same
