@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package structure, enforced: dependencies point down the layers cli/bench/demo/experiment → flink →
- * stream/kafka → early → model/select → ldg/classify/reliability/gauss → data/util; the algorithm packages know
+ * stream/kafka → early → model/select → ldg/reduce/classify/reliability/gauss → data/util; the algorithm packages know
  * nothing of Flink, Kafka, picocli or Jackson (model files are read and written in {@code io.vigil.model.json},
  * the only model package that may use Jackson); no package cycles; every package belongs to a layer. The rules
  * themselves are tested against a fixture class that breaks them.
@@ -29,6 +29,7 @@ class ArchitectureTest {
         "io.vigil.data..",
         "io.vigil.util..",
         "io.vigil.ldg..",
+        "io.vigil.reduce..",
         "io.vigil.classify..",
         "io.vigil.reliability..",
         "io.vigil.gauss..",
@@ -56,7 +57,12 @@ class ArchitectureTest {
             .layer("Models")
             .definedBy("io.vigil.model..", "io.vigil.select..")
             .layer("Algorithms")
-            .definedBy("io.vigil.ldg..", "io.vigil.classify..", "io.vigil.reliability..", "io.vigil.gauss..")
+            .definedBy(
+                    "io.vigil.ldg..",
+                    "io.vigil.reduce..",
+                    "io.vigil.classify..",
+                    "io.vigil.reliability..",
+                    "io.vigil.gauss..")
             .layer("Base")
             .definedBy("io.vigil.data..", "io.vigil.util..")
             .whereLayer("Entry points")
@@ -105,6 +111,7 @@ class ArchitectureTest {
                     "io.vigil.model..",
                     "io.vigil.select..",
                     "io.vigil.ldg..",
+                    "io.vigil.reduce..",
                     "io.vigil.classify..",
                     "io.vigil.reliability..",
                     "io.vigil.gauss..",

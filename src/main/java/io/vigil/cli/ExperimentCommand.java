@@ -99,9 +99,10 @@ public final class ExperimentCommand implements Runnable {
                 split = ",",
                 paramLabel = "R",
                 description =
-                        "Compare reducers on the same splits: ldg, kernel-ldg, sparse-ldg (the first is the main column; "
-                                + "instead of --reducer). Adds a column per reducer with a paired t-test mark against the "
-                                + "first.")
+                        "Compare reducers on the same splits, each followed by 3-NN: ldg, kernel-ldg, sparse-ldg, and "
+                                + "the comparison reducers pca and reg-fda (Ledoit-Wolf regularised FDA at G-1). The "
+                                + "first, a Vigil reducer, is the main column (instead of --reducer); every other gets a "
+                                + "column with a paired t-test mark against it.")
         List<String> reducers;
 
         @Option(
@@ -128,27 +129,43 @@ public final class ExperimentCommand implements Runnable {
         public Integer call() throws IOException, InterruptedException {
             DimsMode mode;
             TrainParams params;
-            List<TrainParams> compared = new ArrayList<>();
+            Map<String, Object> compared = new LinkedHashMap<>();
             try {
                 mode = DimsMode.parse(dims);
                 if (reducers != null) {
                     if (spec.commandLine().getParseResult().hasMatchedOption("--reducer")) {
                         throw new IllegalArgumentException("give --reducer or --reducers, not both");
                     }
+                    params = null;
                     for (String r : reducers) {
-                        Reducer reducer = Reducer.parse(r);
-                        if (reducer == Reducer.TRANSFER_LDG) {
-                            throw new IllegalArgumentException("table33 compares reducers on one domain; "
-                                    + "transfer-ldg needs a source domain (vigil train)");
+                        java.util.Optional<Table33Experiment.Peer> peer = Table33Experiment.Peer.of(r);
+                        Object column;
+                        if (peer.isPresent()) {
+                            if (params == null) {
+                                throw new IllegalArgumentException("--reducers must start with a Vigil reducer (ldg, "
+                                        + "kernel-ldg or sparse-ldg); " + r + " is a comparison column");
+                            }
+                            column = peer.get();
+                        } else {
+                            Reducer reducer = Reducer.parse(r);
+                            if (reducer == Reducer.TRANSFER_LDG) {
+                                throw new IllegalArgumentException("table33 compares reducers on one domain; "
+                                        + "transfer-ldg needs a source domain (vigil train)");
+                            }
+                            column = selection
+                                    .applyTo(TrainParams.builder(), reducer)
+                                    .build();
                         }
-                        compared.add(selection
-                                .applyTo(TrainParams.builder(), reducer)
-                                .build());
+                        if (params == null) {
+                            params = (TrainParams) column;
+                            compared.put(r.trim(), null);
+                        } else if (compared.containsKey(r.trim())) {
+                            throw new IllegalArgumentException("--reducers names a reducer twice: " + reducers);
+                        } else {
+                            compared.put(r.trim(), column);
+                        }
                     }
-                    if (compared.stream().map(TrainParams::reducer).distinct().count() != compared.size()) {
-                        throw new IllegalArgumentException("--reducers names a reducer twice: " + reducers);
-                    }
-                    params = compared.remove(0);
+                    compared.remove(params.reducer().cliName());
                 } else {
                     params = selection.applyTo(TrainParams.builder()).build();
                 }
@@ -167,12 +184,9 @@ public final class ExperimentCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, seed, params);
-            List<Table33Experiment.Config> others = compared.stream()
-                    .map(p -> new Table33Experiment.Config(mode, splits, seed, p))
-                    .toList();
             Map<String, List<DatasetResult>> extra = new LinkedHashMap<>();
-            for (Table33Experiment.Config c : others) {
-                extra.put(c.params().reducer().cliName(), new ArrayList<>());
+            for (String k : compared.keySet()) {
+                extra.put(k, new ArrayList<>());
             }
             List<String> names = datasets != null ? datasets : presentDatasets();
             if (names.isEmpty()) {
@@ -182,16 +196,27 @@ public final class ExperimentCommand implements Runnable {
             List<DatasetResult> results = new ArrayList<>();
             long start = System.nanoTime();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
-            long total = (long) names.size() * splits * (1 + others.size());
+            long total = (long) names.size() * splits * (1 + compared.size());
             try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !json)) {
                 for (String name : names) {
                     TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
                     long t0 = System.nanoTime();
                     DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress);
                     results.add(r);
-                    for (Table33Experiment.Config c : others) {
-                        extra.get(c.params().reducer().cliName())
-                                .add(Table33Experiment.run(name, tt.train(), tt.test(), c, pool, progress));
+                    for (Map.Entry<String, Object> c : compared.entrySet()) {
+                        extra.get(c.getKey())
+                                .add(
+                                        c.getValue() instanceof Table33Experiment.Peer peer
+                                                ? Table33Experiment.runPeer(
+                                                        name, tt.train(), tt.test(), config, peer, pool, progress)
+                                                : Table33Experiment.run(
+                                                        name,
+                                                        tt.train(),
+                                                        tt.test(),
+                                                        new Table33Experiment.Config(
+                                                                mode, splits, seed, (TrainParams) c.getValue()),
+                                                        pool,
+                                                        progress));
                     }
                     if (!json) {
                         err.printf(

@@ -1,7 +1,11 @@
 package io.vigil.experiment;
 
+import io.vigil.classify.Knn;
 import io.vigil.data.Dataset;
 import io.vigil.model.VigilModel;
+import io.vigil.reduce.Pca;
+import io.vigil.reduce.Reductions;
+import io.vigil.reduce.RegularizedFda;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
@@ -13,6 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * The small-sample protocol of thesis §3.5.2 behind Tables 3.3 and 3.4: merge the standard train and test
@@ -168,13 +173,48 @@ public final class Table33Experiment {
     public static DatasetResult run(
             String name, Dataset train, Dataset test, Config config, ExecutorService pool, Progress progress)
             throws InterruptedException {
+        return run(name, train, test, config, pool, progress, Table33Experiment::runSplit);
+    }
+
+    /**
+     * As {@link #run(String, Dataset, Dataset, Config, ExecutorService, Progress)} with a comparison reducer
+     * ({@link Peer}) in place of Vigil's selection and LDG, on the same re-splits; {@code config}'s training
+     * parameters are not used.
+     */
+    public static DatasetResult runPeer(
+            String name, Dataset train, Dataset test, Config config, Peer peer, ExecutorService pool, Progress progress)
+            throws InterruptedException {
+        return run(
+                name,
+                train,
+                test,
+                config,
+                pool,
+                progress,
+                (merged, trainSize, g, split, c) -> runPeerSplit(merged, trainSize, g, split, c, peer));
+    }
+
+    /** One re-split's work. */
+    private interface SplitRunner {
+        SplitResult run(Dataset merged, int trainSize, int g, int split, Config config);
+    }
+
+    private static DatasetResult run(
+            String name,
+            Dataset train,
+            Dataset test,
+            Config config,
+            ExecutorService pool,
+            Progress progress,
+            SplitRunner runner)
+            throws InterruptedException {
         Dataset merged = Resplit.merge(train, test);
         int g = train.numClasses();
         List<Future<SplitResult>> futures = new ArrayList<>();
         for (int s = 0; s < config.splits(); s++) {
             final int split = s;
             futures.add(pool.submit(() -> {
-                SplitResult r = runSplit(merged, train.size(), g, split, config);
+                SplitResult r = runner.run(merged, train.size(), g, split, config);
                 progress.step();
                 return r;
             }));
@@ -217,6 +257,117 @@ public final class Table33Experiment {
                 model.dims(),
                 model.ldgNeighbors(),
                 model.qdaNeighbors());
+    }
+
+    /**
+     * A comparison reducer on one re-split, followed by 3-NN (and 1-NN): regularised FDA at ℓ = min(G − 1, …) in both
+     * tables, as the thesis reports it; PCA at ℓ = G − 1 for Table 3.3 and, for Table 3.4, ℓ from {G − 1, G, G + 1,
+     * G + 2, G + 4, G + 8, G + 16, G + 32} (capped at its rank) by leave-one-out 3-NN accuracy on the training part in
+     * the PCA space of the whole training part (PCA uses no labels).
+     */
+    private static SplitResult runPeerSplit(Dataset merged, int trainSize, int g, int split, Config config, Peer peer) {
+        long seed = splitSeed(config.seed(), split);
+        int[][] parts = Resplit.split(merged, trainSize, seed);
+        Dataset trainPart = merged.subset(parts[0]);
+        Dataset testPart = merged.subset(parts[1]);
+        double[][] x = trainPart.rows();
+        int[] y = trainPart.classIndices();
+        long start = System.nanoTime();
+        DMatrixRMaj w;
+        int dims;
+        if (peer == Peer.REG_FDA) {
+            w = RegularizedFda.fit(x, y, g, Math.max(1, g - 1));
+            dims = w.numCols;
+        } else {
+            w = Pca.directions(x);
+            dims = Math.min(Math.max(1, g - 1), w.numCols);
+            if (config.dims() == DimsMode.CV) {
+                dims = pcaDimsByLeaveOneOut(x, y, g, w);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Knn knn = Knn.fit(Reductions.project(x, w, dims), y, g);
+        double[][] q = Reductions.project(testPart.rows(), w, dims);
+        int[] truth = testPart.classIndices();
+        int ok3 = 0;
+        int ok1 = 0;
+        for (int i = 0; i < q.length; i++) {
+            ok3 += knn.predict(q[i], Trainer.KNN_K) == truth[i] ? 1 : 0;
+            ok1 += knn.predict(q[i], 1) == truth[i] ? 1 : 0;
+        }
+        return new SplitResult(
+                split,
+                seed,
+                (double) ok3 / q.length,
+                (double) ok1 / q.length,
+                Double.NaN,
+                Double.NaN,
+                seconds,
+                Double.NaN,
+                dims,
+                0,
+                0);
+    }
+
+    private static int pcaDimsByLeaveOneOut(double[][] x, int[] y, int g, DMatrixRMaj w) {
+        int best = -1;
+        int bestCorrect = -1;
+        for (int l : new int[] {g - 1, g, g + 1, g + 2, g + 4, g + 8, g + 16, g + 32}) {
+            if (l < 1 || l > w.numCols) {
+                continue;
+            }
+            double[][] p = Reductions.project(x, w, l);
+            int correct = 0;
+            for (int i = 0; i < p.length; i++) {
+                correct += leaveOneOut3nn(p, y, g, i) == y[i] ? 1 : 0;
+            }
+            if (correct > bestCorrect) {
+                bestCorrect = correct;
+                best = l;
+            }
+        }
+        return best;
+    }
+
+    private static int leaveOneOut3nn(double[][] p, int[] y, int g, int left) {
+        double[][] rest = new double[p.length - 1][];
+        int[] ry = new int[p.length - 1];
+        for (int i = 0, k = 0; i < p.length; i++) {
+            if (i != left) {
+                rest[k] = p[i];
+                ry[k++] = y[i];
+            }
+        }
+        return Knn.fit(rest, ry, g).predict(p[left], Trainer.KNN_K);
+    }
+
+    /** The comparison reducers of issue 15 that the Table 3.3 harness runs beside Vigil's. */
+    public enum Peer {
+        /** PCA (no labels). */
+        PCA("pca"),
+        /** FDA with a Ledoit–Wolf-shrunk within-class covariance. */
+        REG_FDA("reg-fda");
+
+        private final String cliName;
+
+        Peer(String cliName) {
+            this.cliName = cliName;
+        }
+
+        /** {@code pca} or {@code reg-fda}. */
+        public String cliName() {
+            return cliName;
+        }
+
+        /** The peer of this name, if it is one. */
+        public static java.util.Optional<Peer> of(String name) {
+            for (Peer p : values()) {
+                if (p.cliName.equals(name.trim())) {
+                    return java.util.Optional.of(p);
+                }
+            }
+            return java.util.Optional.empty();
+        }
     }
 
     /** Mean and sample standard deviation. */

@@ -6,6 +6,8 @@ import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.Standardizer;
 import io.vigil.ldg.TransferLdg;
 import io.vigil.model.VigilModel;
+import io.vigil.reduce.Pca;
+import io.vigil.reduce.Reductions;
 import io.vigil.select.Reducer;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
@@ -20,9 +22,6 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.SingularOps_DDRM;
-import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
-import org.ejml.interfaces.decomposition.SingularValueDecomposition_F64;
 
 /**
  * The transfer protocol of thesis §4.5.3 on two related labelled data sets: the source domain is all of its series,
@@ -192,7 +191,7 @@ public final class TransferExperiment {
                 new TransferLdg.Params(model.ldgNeighbors(), alpha, gamma));
         double[][] reference = concat(trainRows, sourceRows);
         int[] refY = concat(train.classIndices(), source.classIndices());
-        DMatrixRMaj pca = pcaDirections(reference);
+        DMatrixRMaj pca = Pca.directions(reference);
         double[] none = {accuracy(Knn.fit(reference, refY, g), testRows, testY)};
         int[] dims = config.dims();
         double[][] acc = new double[METHODS.size()][dims.length];
@@ -201,7 +200,10 @@ public final class TransferExperiment {
             acc[0][j] =
                     accuracy(Knn.fit(transfer.project(reference, l), refY, g), transfer.project(testRows, l), testY);
             int lp = Math.min(dims[j], pca.numCols);
-            acc[1][j] = accuracy(Knn.fit(project(reference, pca, lp), refY, g), project(testRows, pca, lp), testY);
+            acc[1][j] = accuracy(
+                    Knn.fit(Reductions.project(reference, pca, lp), refY, g),
+                    Reductions.project(testRows, pca, lp),
+                    testY);
             acc[2][j] = none[0];
         }
         return new SplitResult(acc, cvAcc, model.dims(), alpha, gamma);
@@ -227,53 +229,6 @@ public final class TransferExperiment {
             train.stream().mapToInt(Integer::intValue).sorted().toArray(),
             test.stream().mapToInt(Integer::intValue).sorted().toArray()
         };
-    }
-
-    /** PCA directions of the rows (centred), by decreasing singular value, as columns of a d×r matrix. */
-    static DMatrixRMaj pcaDirections(double[][] rows) {
-        int n = rows.length;
-        int d = rows[0].length;
-        double[] mean = new double[d];
-        for (double[] r : rows) {
-            for (int t = 0; t < d; t++) {
-                mean[t] += r[t] / n;
-            }
-        }
-        DMatrixRMaj x = new DMatrixRMaj(n, d);
-        for (int i = 0; i < n; i++) {
-            for (int t = 0; t < d; t++) {
-                x.set(i, t, rows[i][t] - mean[t]);
-            }
-        }
-        SingularValueDecomposition_F64<DMatrixRMaj> svd = DecompositionFactory_DDRM.svd(n, d, false, true, true);
-        if (!svd.decompose(x)) {
-            throw new IllegalStateException("the SVD of the pooled series did not converge");
-        }
-        DMatrixRMaj w = svd.getW(null);
-        DMatrixRMaj vt = svd.getV(null, true);
-        SingularOps_DDRM.descendingOrder(null, false, w, vt, true);
-        int r = Math.min(n, d);
-        DMatrixRMaj v = new DMatrixRMaj(d, r);
-        for (int k = 0; k < r; k++) {
-            for (int t = 0; t < d; t++) {
-                v.set(t, k, vt.get(k, t));
-            }
-        }
-        return v;
-    }
-
-    private static double[][] project(double[][] rows, DMatrixRMaj v, int l) {
-        double[][] out = new double[rows.length][l];
-        for (int i = 0; i < rows.length; i++) {
-            for (int k = 0; k < l; k++) {
-                double s = 0;
-                for (int t = 0; t < v.numRows; t++) {
-                    s += rows[i][t] * v.get(t, k);
-                }
-                out[i][k] = s;
-            }
-        }
-        return out;
     }
 
     private static double accuracy(Knn knn, double[][] q, int[] y) {

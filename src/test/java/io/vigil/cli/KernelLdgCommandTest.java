@@ -149,25 +149,31 @@ class KernelLdgCommandTest {
                 "--out",
                 out.toString(),
                 "--reducers",
-                "ldg,kernel-ldg",
+                "ldg,kernel-ldg,pca,reg-fda",
                 "--kernel",
                 "poly",
                 "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode means = JSON.readTree(r.out()).get("reducer_means");
-        assertEquals(List.of("ldg", "kernel-ldg"), iterable(means.fieldNames()));
+        assertEquals(List.of("ldg", "kernel-ldg", "pca", "reg-fda"), iterable(means.fieldNames()));
+        for (JsonNode m : means) {
+            assertTrue(m.asDouble() > 50 && m.asDouble() <= 100, means.toString());
+        }
         String md = Files.readString(out.resolve("table33.md"));
         assertTrue(md.contains("## Reducers on the same splits"), md);
-        assertTrue(md.contains("| Dataset | ldg | kernel-ldg |"), md);
-        assertTrue(md.contains("--reducers ldg,kernel-ldg"), md);
+        assertTrue(md.contains("| Dataset | ldg | kernel-ldg | pca | reg-fda |"), md);
+        assertTrue(md.contains("--reducers ldg,kernel-ldg,pca,reg-fda"), md);
         List<String> csv = Files.readAllLines(out.resolve("table33.csv"));
-        assertTrue(csv.get(0).endsWith(",kernel-ldg_mean,kernel-ldg_std"), csv.get(0));
+        assertTrue(
+                csv.get(0).endsWith(",kernel-ldg_mean,kernel-ldg_std,pca_mean,pca_std,reg-fda_mean,reg-fda_std"),
+                csv.get(0));
         List<String> splits = Files.readAllLines(out.resolve("table33-splits.csv"));
-        assertEquals(1 + 2 * 3, splits.size(), "a row per split of each reducer");
+        assertEquals(1 + 4 * 3, splits.size(), "a row per split of each reducer");
         assertTrue(splits.get(4).endsWith(",kernel-ldg"), splits.get(4));
         String[][] bad = {
             {"--reducers", "ldg,ldg"},
             {"--reducers", "ldg,transfer-ldg"},
+            {"--reducers", "pca,ldg"},
             {"--reducer", "ldg", "--reducers", "kernel-ldg"}
         };
         for (String[] b : bad) {

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vigil.data.Dataset;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
 
 /** The pieces of the transfer protocol: per-class draws and pooled PCA against its definition. */
@@ -33,46 +30,6 @@ class TransferExperimentTest {
         assertTrue(Arrays.equals(parts[0], TransferExperiment.drawPerClass(ds, 2, 9)[0]), "seeded");
     }
 
-    /** PCA directions: orthonormal, variance along them descending, and the first maximises it over random units. */
-    @Test
-    void pooledPcaDirectionsAreTheCovarianceEigenvectorsByVariance() {
-        SplittableRandom r = new SplittableRandom(3);
-        double[][] rows = new double[40][6];
-        for (double[] row : rows) {
-            for (int t = 0; t < 6; t++) {
-                row[t] = r.nextGaussian() * (t + 1) + (t == 2 ? 5 : 0);
-            }
-        }
-        DMatrixRMaj v = TransferExperiment.pcaDirections(rows);
-        DMatrixRMaj vtv = new DMatrixRMaj(v.numCols, v.numCols);
-        CommonOps_DDRM.multTransA(v, v, vtv);
-        for (int i = 0; i < vtv.numRows; i++) {
-            for (int j = 0; j < vtv.numCols; j++) {
-                // EJML's SVD gives orthonormal V to ~1e-15; 1e-12 leaves room for its rounding.
-                assertEquals(i == j ? 1 : 0, vtv.get(i, j), 1e-12);
-            }
-        }
-        double prev = Double.POSITIVE_INFINITY;
-        for (int k = 0; k < v.numCols; k++) {
-            double var = variance(rows, column(v, k));
-            assertTrue(var <= prev + 1e-9, "descending variance at " + k);
-            prev = var;
-        }
-        double first = variance(rows, column(v, 0));
-        for (int trial = 0; trial < 200; trial++) {
-            double[] u = new double[6];
-            double n = 0;
-            for (int t = 0; t < 6; t++) {
-                u[t] = r.nextGaussian();
-                n += u[t] * u[t];
-            }
-            for (int t = 0; t < 6; t++) {
-                u[t] /= Math.sqrt(n);
-            }
-            assertTrue(variance(rows, u) <= first + 1e-9, "a random direction beats the first PC");
-        }
-    }
-
     @Test
     void settingsAreValidated() {
         assertThrows(
@@ -83,23 +40,5 @@ class TransferExperimentTest {
                 IllegalArgumentException.class, () -> new TransferExperiment.Config(2, 10, 1, new int[0], 1, false));
         assertThrows(
                 IllegalArgumentException.class, () -> new TransferExperiment.Config(2, 10, 1, new int[] {2}, 0, false));
-    }
-
-    private static double[] column(DMatrixRMaj v, int k) {
-        double[] c = new double[v.numRows];
-        for (int t = 0; t < c.length; t++) {
-            c[t] = v.get(t, k);
-        }
-        return c;
-    }
-
-    private static double variance(double[][] rows, double[] u) {
-        double[] p = Arrays.stream(rows)
-                .mapToDouble(row -> IntStream.range(0, u.length)
-                        .mapToDouble(t -> row[t] * u[t])
-                        .sum())
-                .toArray();
-        double m = Arrays.stream(p).average().orElseThrow();
-        return Arrays.stream(p).map(x -> (x - m) * (x - m)).sum() / p.length;
     }
 }

@@ -1,0 +1,60 @@
+package io.vigil.reduce;
+
+import org.ejml.data.DMatrixRMaj;
+
+/** Shared shape checks and the projection y = Wᵀx of the linear reductions. */
+public final class Reductions {
+    private Reductions() {}
+
+    /** d of non-empty rectangular rows; names the first ragged row. */
+    static int checkRows(double[][] rows) {
+        if (rows.length == 0 || rows[0].length == 0) {
+            throw new IllegalArgumentException("a reduction needs at least one row of at least one value");
+        }
+        int d = rows[0].length;
+        for (int i = 1; i < rows.length; i++) {
+            if (rows[i].length != d) {
+                throw new IllegalArgumentException(
+                        "row " + i + " has " + rows[i].length + " values but row 0 has " + d);
+            }
+        }
+        return d;
+    }
+
+    static double[] mean(double[][] rows) {
+        int d = rows[0].length;
+        double[] mean = new double[d];
+        for (int i = 0; i < rows.length; i++) {
+            for (int t = 0; t < d; t++) {
+                mean[t] += (rows[i][t] - mean[t]) / (i + 1);
+            }
+        }
+        return mean;
+    }
+
+    /**
+     * Rows mapped by the first {@code dims} columns of W (d×r): y = W[:, 0..dims)ᵀ x.
+     *
+     * @throws IllegalArgumentException when a row's length is not W's row count or dims is outside 1..r
+     */
+    public static double[][] project(double[][] rows, DMatrixRMaj w, int dims) {
+        if (dims < 1 || dims > w.numCols) {
+            throw new IllegalArgumentException("dims = " + dims + " but the map has " + w.numCols + " columns");
+        }
+        double[][] out = new double[rows.length][dims];
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i].length != w.numRows) {
+                throw new IllegalArgumentException(
+                        "row " + i + " has " + rows[i].length + " values but the map expects " + w.numRows);
+            }
+            for (int k = 0; k < dims; k++) {
+                double s = 0;
+                for (int t = 0; t < w.numRows; t++) {
+                    s += rows[i][t] * w.data[t * w.numCols + k];
+                }
+                out[i][k] = s;
+            }
+        }
+        return out;
+    }
+}
