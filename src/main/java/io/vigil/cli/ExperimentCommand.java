@@ -156,13 +156,16 @@ public final class ExperimentCommand implements Runnable {
                                     .applyTo(TrainParams.builder(), reducer)
                                     .build();
                         }
+                        String key = column instanceof TrainParams tp
+                                ? tp.reducer().cliName()
+                                : ((Table33Experiment.Peer) column).cliName();
                         if (params == null) {
                             params = (TrainParams) column;
-                            compared.put(r.trim(), null);
-                        } else if (compared.containsKey(r.trim())) {
+                            compared.put(key, null);
+                        } else if (compared.containsKey(key)) {
                             throw new IllegalArgumentException("--reducers names a reducer twice: " + reducers);
                         } else {
-                            compared.put(r.trim(), column);
+                            compared.put(key, column);
                         }
                     }
                     compared.remove(params.reducer().cliName());
