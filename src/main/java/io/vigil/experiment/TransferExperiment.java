@@ -82,7 +82,8 @@ public final class TransferExperiment {
 
         /** Sample standard deviation over splits. */
         public double std(int method, int j) {
-            return sd(Arrays.stream(accuracy).mapToDouble(a -> a[method][j]).toArray());
+            return Table33Experiment.Stats.std(
+                    Arrays.stream(accuracy).mapToDouble(a -> a[method][j]).toArray());
         }
 
         /** Whether transfer LDG and {@code method} differ at ℓ index j (two-sided paired t-test, 5 %). */
@@ -251,14 +252,5 @@ public final class TransferExperiment {
         int[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
-    }
-
-    private static double sd(double[] v) {
-        double m = Arrays.stream(v).average().orElse(Double.NaN);
-        double ss = 0;
-        for (double x : v) {
-            ss += (x - m) * (x - m);
-        }
-        return Math.sqrt(ss / (v.length - 1));
     }
 }

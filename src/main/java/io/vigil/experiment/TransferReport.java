@@ -58,7 +58,7 @@ public final class TransferReport {
                 Locale.ROOT,
                 "%nTransfer LDG with ℓ by its own CV: %.4f ± %.4f (ℓ chosen %s); α chosen %s; γ chosen %s.%n",
                 cvMean,
-                sd(r.cvAccuracy()),
+                Table33Experiment.Stats.std(r.cvAccuracy()),
                 Arrays.toString(r.cvDims()),
                 Arrays.toString(r.alpha()),
                 Arrays.toString(r.gamma())));
@@ -93,14 +93,5 @@ public final class TransferReport {
 
     private static String cell(TransferExperiment.Result r, int method, int j) {
         return String.format(Locale.ROOT, "%.4f ± %.4f", r.mean(method, j), r.std(method, j));
-    }
-
-    private static double sd(double[] v) {
-        double m = Arrays.stream(v).average().orElse(Double.NaN);
-        double ss = 0;
-        for (double x : v) {
-            ss += (x - m) * (x - m);
-        }
-        return Math.sqrt(ss / (v.length - 1));
     }
 }
