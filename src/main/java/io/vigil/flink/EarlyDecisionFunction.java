@@ -113,7 +113,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     /**
      * Called once after {@link #open} by {@link EarlyDecisionOperator} with what it found in the restored state of
      * another model or estimator: undecided sessions that will be replayed under this model, and sessions it
-     * discarded because they keep no prefix (counted in {@code incompatibleStateRestarts}). Logged once.
+     * discarded because they keep no prefix (counted in {@code incompatibleStateRestarts}). Logged once per subtask attempt, naming the job and
+     * the attempt, so that a job that restores twice (a restart before its first checkpoint) is told apart.
      */
     void restoredFromAnotherModel(long toReplay, long discarded) {
         if (discarded > 0) {
@@ -128,9 +129,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         }
         if (toReplay > 0) {
             LOG.info(
-                    "Subtask {} of the early-decision stage will replay {} undecided restored series of another model "
-                            + "under model {} (each with its next sample or at its expiry)",
+                    "Subtask {} (attempt {}, job {}) of the early-decision stage will replay {} undecided restored "
+                            + "series of another model under model {} (each with its next sample or at its expiry)",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    getRuntimeContext().getTaskInfo().getAttemptNumber(),
+                    getRuntimeContext().getJobInfo().getJobId(),
                     toReplay,
                     modelId);
         }

@@ -459,7 +459,7 @@ class FlinkClusterIT {
         assertEquals(0, restarted, "no restored session had to be discarded");
         assertTrue(replayed > 0, "series in flight at the upgrade savepoint were replayed: " + replayed);
         assertTrue(replayed <= 2L * CONCURRENCY, "at most the series in flight were replayed: " + replayed);
-        long logged = loggedReplays();
+        long logged = loggedReplays(v3);
         assertEquals(
                 replayed, logged, "the sessions counted at restore, as logged by the TaskManagers, match the metric");
         FIGURE_LINES.put(
@@ -475,19 +475,28 @@ class FlinkClusterIT {
                         undecided));
     }
 
-    /** Sums the counts the early-decision subtasks log at restore ("… will replay N undecided restored series …"). */
-    private static long loggedReplays() throws IOException {
-        Pattern total = Pattern.compile("will replay (\\d+) undecided restored series");
-        long sum = 0;
-        for (FlinkProcessCluster.Node n : cluster.liveTaskManagers()) {
-            for (String line : Files.readAllLines(n.log(), StandardCharsets.UTF_8)) {
-                Matcher m = total.matcher(line);
-                if (m.find()) {
-                    sum += Long.parseLong(m.group(1));
+    /**
+     * Sums the counts the early-decision subtasks of {@code jobId} log at restore ("Subtask i (attempt a, job j) …
+     * will replay N undecided restored series …"), taking each subtask's latest attempt: the metric is per attempt,
+     * and a job that fails over before its first checkpoint restores from the savepoint, and logs, again. Logs of
+     * TaskManagers that have since stopped are read too.
+     */
+    private static long loggedReplays(String jobId) throws IOException {
+        Pattern line = Pattern.compile(
+                "Subtask (\\d+) \\(attempt (\\d+), job (\\p{XDigit}+)\\) .*will replay (\\d+) undecided restored series");
+        Map<Integer, long[]> latest = new HashMap<>();
+        for (FlinkProcessCluster.Node n : cluster.taskManagers()) {
+            for (String text : Files.readAllLines(n.log(), StandardCharsets.UTF_8)) {
+                Matcher m = line.matcher(text);
+                if (m.find() && m.group(3).equals(jobId)) {
+                    long attempt = Long.parseLong(m.group(2));
+                    long count = Long.parseLong(m.group(4));
+                    latest.merge(
+                            Integer.parseInt(m.group(1)), new long[] {attempt, count}, (a, b) -> a[0] >= b[0] ? a : b);
                 }
             }
         }
-        return sum;
+        return latest.values().stream().mapToLong(a -> a[1]).sum();
     }
 
     private static List<String> jobArgs(Path model, String input, String output, String delivery, String name) {

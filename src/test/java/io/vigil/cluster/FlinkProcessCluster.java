@@ -252,6 +252,11 @@ public final class FlinkProcessCluster implements AutoCloseable {
         return nodes.get(0);
     }
 
+    /** Every TaskManager node started so far, running or stopped (their logs stay readable). */
+    public List<Node> taskManagers() {
+        return nodes.stream().filter(n -> n.name.startsWith("taskmanager")).toList();
+    }
+
     /** The TaskManager nodes started so far that are still running. */
     public List<Node> liveTaskManagers() {
         return nodes.stream()
