@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.model.GridScores;
 import io.vigil.model.SelectionReport;
+import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -88,6 +89,9 @@ public final class InspectCommand implements Callable<Integer> {
             sp.put("coherence_mean", s.meanCoherence());
             sp.put("coherence_max", s.maxCoherence());
             sp.put("converged", s.converged());
+            sp.put(
+                    "sparsity_source",
+                    s.sparsityScores() == null ? null : s.sparsityScores().source());
             o.put("sparse", sp);
         });
         m.projection().transfer().ifPresent(t -> {
@@ -273,6 +277,14 @@ public final class InspectCommand implements Callable<Integer> {
                 .ifPresent(a -> table(
                         out,
                         "transfer alpha (3-NN on the target series at l = " + s.gammaDims() + ", " + s.cv() + ")",
+                        a));
+        m.projection()
+                .sparse()
+                .map(SparseInfo::sparsityScores)
+                .ifPresent(a -> table(
+                        out,
+                        "sparse LDG lambda (3-NN, 3 stratified folds, sparse LDG refitted per fold at the chosen k, "
+                                + "gamma, l)",
                         a));
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());

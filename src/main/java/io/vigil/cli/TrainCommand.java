@@ -241,6 +241,9 @@ public final class TrainCommand implements Callable<Integer> {
             o.put("sparsity", s.sparsity());
             o.put("deflation", s.deflation().name().toLowerCase(Locale.ROOT));
             o.put("non_zeros", s.nonZeros());
+            if (s.sparsityScores() != null) {
+                o.put("sparsity_source", s.sparsityScores().source());
+            }
         });
         model.projection().transfer().ifPresent(t -> {
             o.put("alpha", t.alpha());

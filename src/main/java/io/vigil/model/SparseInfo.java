@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * How a sparse LDG basis (thesis §3.3.3) was found and how sparse it is: λ relative to ‖Z‖<sub>F</sub>, the deflation,
  * the non-zeros of each column (thesis Figure 3.6), the mean and largest |b<sub>i</sub>ᵀb<sub>j</sub>| between columns
- * (Figure 3.7), and whether every column's solver met its tolerance. Kept so {@code vigil inspect} can show them.
+ * (Figure 3.7), whether every column's solver met its tolerance, and how λ was chosen. Kept so {@code vigil inspect}
+ * can show them.
  *
  * @param sparsity λ ≥ 0, relative to ‖Z‖<sub>F</sub>
  * @param deflation how columns after the first were found
@@ -15,6 +16,8 @@ import java.util.Objects;
  * @param meanCoherence mean |b<sub>i</sub>ᵀb<sub>j</sub>|, i ≠ j, in [0, 1]
  * @param maxCoherence largest |b<sub>i</sub>ᵀb<sub>j</sub>|, i ≠ j, in [0, 1]
  * @param converged whether every column's solver met its tolerance
+ * @param sparsityScores λ's cross-validation scores ({@code source = "cv"}) or the user's value ({@code "user"});
+ *     null in files written before λ was searched
  */
 public record SparseInfo(
         double sparsity,
@@ -22,7 +25,8 @@ public record SparseInfo(
         int[] nonZeros,
         double meanCoherence,
         double maxCoherence,
-        boolean converged) {
+        boolean converged,
+        GridScores sparsityScores) {
     /** Validates (messages name the model-file field) and copies. */
     public SparseInfo {
         Objects.requireNonNull(deflation, "deflation");
@@ -59,11 +63,13 @@ public record SparseInfo(
                 && Arrays.equals(nonZeros, s.nonZeros)
                 && Double.compare(meanCoherence, s.meanCoherence) == 0
                 && Double.compare(maxCoherence, s.maxCoherence) == 0
-                && converged == s.converged;
+                && converged == s.converged
+                && Objects.equals(sparsityScores, s.sparsityScores);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sparsity, deflation, Arrays.hashCode(nonZeros), meanCoherence, maxCoherence, converged);
+        return Objects.hash(
+                sparsity, deflation, Arrays.hashCode(nonZeros), meanCoherence, maxCoherence, converged, sparsityScores);
     }
 }

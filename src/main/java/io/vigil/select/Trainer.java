@@ -1,5 +1,6 @@
 package io.vigil.select;
 
+import io.vigil.classify.Knn;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.ldg.GradientRefinement;
@@ -17,6 +18,7 @@ import io.vigil.model.GridScores;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.VigilModel;
+import io.vigil.reduce.Reductions;
 import io.vigil.util.Progress;
 import java.time.Instant;
 import java.util.Arrays;
@@ -65,6 +67,9 @@ public final class Trainer {
     /** The thesis scores LDG projections with k = 3 nearest neighbours (§3.4, §3.5.2). */
     public static final int KNN_K = 3;
 
+    /** Folds of sparse LDG's λ search: each candidate refits the relaxation per fold, so fewer than for γ and ℓ. */
+    static final int SPARSITY_FOLDS = 3;
+
     private Trainer() {}
 
     /**
@@ -104,8 +109,9 @@ public final class Trainer {
             return run.assemble(created, null, map, gd, qda);
         }
         if (params.reducer() == Reducer.SPARSE_LDG) {
-            SparseLdg.Result sparse = run.fitSparse(ldgParams, gd.dims());
-            return run.assembleSparse(created, sparse, gd, run.chooseQdaNeighbors(ldgParams, gd.dims()));
+            GridScores lambda = run.chooseSparsity(ldgParams, gd.dims());
+            SparseLdg.Result sparse = run.fitSparse(ldgParams, gd.dims(), lambda.chosen());
+            return run.assembleSparse(created, sparse, gd, run.chooseQdaNeighbors(ldgParams, gd.dims()), lambda);
         }
         LdgBasis basis = run.fitFinal(ldgParams, gd.dims());
         Choice qda = run.chooseQdaNeighbors(ldgParams, gd.dims());
@@ -150,8 +156,13 @@ public final class Trainer {
                 Double.NaN);
         LdgParams ldgParams = new LdgParams(k, gamma);
         if (params.reducer() == Reducer.SPARSE_LDG) {
+            GridScores lambda = run.chooseSparsity(ldgParams, dims);
             return run.assembleSparse(
-                    created, run.fitSparse(ldgParams, dims), gd, run.chooseQdaNeighbors(ldgParams, dims));
+                    created,
+                    run.fitSparse(ldgParams, dims, lambda.chosen()),
+                    gd,
+                    run.chooseQdaNeighbors(ldgParams, dims),
+                    lambda);
         }
         LdgBasis basis = run.fitFinal(ldgParams, dims);
         return run.assemble(created, basis, null, gd, run.chooseQdaNeighbors(ldgParams, dims));
@@ -418,23 +429,79 @@ public final class Trainer {
          * Sparse LDG's final fit (thesis §3.3.3) at the k, γ and ℓ selected for LDG, as the thesis's §3.4.1 sets
          * them; refuses ℓ above the LDG rank like {@link #fitFinal}, since beyond it Z only has its null space.
          */
-        SparseLdg.Result fitSparse(LdgParams ldgParams, int dims) {
+        SparseLdg.Result fitSparse(LdgParams ldgParams, int dims, double sparsity) {
             int rank = Math.min(d, n - 1);
             if (dims > rank) {
                 throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + rank
                         + " of this training set (" + n + " series of length " + d + ")");
             }
-            SparseLdg.Result r = SparseLdg.fitRelative(
-                    x,
-                    y,
-                    g,
-                    ldgParams,
-                    SparseLdg.Params.of(
-                            params.sparsity().orElse(TrainParams.DEFAULT_SPARSITY),
-                            params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
-                            dims));
+            SparseLdg.Result r = SparseLdg.fitRelative(x, y, g, ldgParams, sparseParams(sparsity, dims));
             progress.step();
             return r;
+        }
+
+        private SparseLdg.Params sparseParams(double sparsity, int dims) {
+            return SparseLdg.Params.of(sparsity, params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL), dims);
+        }
+
+        /**
+         * Sparse LDG's λ: the user's, or the candidate of {@link TrainParams#SPARSITY_GRID} with the best 3-NN accuracy
+         * over {@value #SPARSITY_FOLDS} seeded stratified folds of the training series, sparse LDG refitted on each
+         * fold's training part at the selected k, γ and ℓ. Ties → smaller λ: k, γ and ℓ were chosen for the dense LDG
+         * solution, and the smaller λ departs least from it (with 20–50 training series, 3-fold scores tie often). The thesis leaves λ
+         * to the user (§3.4.1 sweeps it); a default must come from the training data, not from a test split.
+         */
+        GridScores chooseSparsity(LdgParams ldgParams, int dims) {
+            if (params.sparsity().isPresent()) {
+                return GridScores.user(params.sparsity().getAsDouble(), false);
+            }
+            double[] grid = TrainParams.SPARSITY_GRID.toArray();
+            int[][] lambdaFolds = Folds.stratifiedKFold(y, g, SPARSITY_FOLDS, params.seed());
+            progress.extendBy((long) grid.length * lambdaFolds.length);
+            double[] acc = new double[grid.length];
+            for (int li = 0; li < grid.length; li++) {
+                int correct = 0;
+                for (int[] test : lambdaFolds) {
+                    correct += sparseFoldCorrect(ldgParams, dims, grid[li], test);
+                    progress.step();
+                }
+                acc[li] = (double) correct / n;
+            }
+            int best = Grids.argmaxPreferFirst(acc);
+            return GridScores.searched(grid, acc, grid[best]);
+        }
+
+        /** 3-NN hits on one fold's test series in the sparse LDG space fitted on the fold's training series. */
+        private int sparseFoldCorrect(LdgParams ldgParams, int dims, double sparsity, int[] test) {
+            boolean[] held = new boolean[n];
+            for (int i : test) {
+                held[i] = true;
+            }
+            int m = n - test.length;
+            double[][] fx = new double[m][];
+            int[] fy = new int[m];
+            for (int i = 0, j = 0; i < n; i++) {
+                if (!held[i]) {
+                    fx[j] = x[i];
+                    fy[j++] = y[i];
+                }
+            }
+            int foldDims = Math.min(dims, Math.min(d, m - 1));
+            DMatrixRMaj b = SparseLdg.fitRelative(fx, fy, g, ldgParams, sparseParams(sparsity, foldDims))
+                    .basis();
+            Knn knn = Knn.fit(Reductions.project(fx, b, foldDims), fy, g);
+            double[][] tx = new double[test.length][];
+            for (int i = 0; i < test.length; i++) {
+                tx[i] = x[test[i]];
+            }
+            double[][] tp = Reductions.project(tx, b, foldDims);
+            int ok = 0;
+            for (int i = 0; i < test.length; i++) {
+                if (knn.predict(tp[i], KNN_K) == y[test[i]]) {
+                    ok++;
+                }
+            }
+            return ok;
         }
 
         /** The final kernel LDG map on all training data (kernel LDG's step 4b). */
@@ -458,7 +525,8 @@ public final class Trainer {
         }
 
         /** The model of a sparse LDG basis: its columns' bᵀZb stand where LDG keeps eigenvalues. */
-        VigilModel assembleSparse(Instant created, SparseLdg.Result r, GammaAndDims gd, Choice qda) {
+        VigilModel assembleSparse(
+                Instant created, SparseLdg.Result r, GammaAndDims gd, Choice qda, GridScores sparsity) {
             DMatrixRMaj b = r.basis();
             double[][] points = new double[n][gd.dims()];
             for (int i = 0; i < n; i++) {
@@ -473,12 +541,13 @@ public final class Trainer {
             VigilModel.Builder mb = VigilModel.builder()
                     .ldg(gd.k(), gd.gamma(), gd.dims(), r.objectives(), b)
                     .sparse(new SparseInfo(
-                            params.sparsity().orElse(TrainParams.DEFAULT_SPARSITY),
+                            sparsity.chosen(),
                             params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
                             r.nonZeros(),
                             r.meanCoherence(),
                             r.maxCoherence(),
-                            r.allConverged()));
+                            r.allConverged(),
+                            sparsity));
             return finish(mb, created, points, gd, qda);
         }
 

@@ -66,6 +66,7 @@ class SparseLdgCommandTest {
         assertEquals("sparse-ldg", o.get("reducer").asText());
         assertEquals(0.002, o.get("sparsity").asDouble());
         assertEquals("sparse", o.get("deflation").asText());
+        assertEquals("user", o.get("sparsity_source").asText());
         int dims = o.get("dims").asInt();
         assertEquals(dims, o.get("non_zeros").size());
         for (JsonNode nz : o.get("non_zeros")) {
@@ -84,6 +85,10 @@ class SparseLdgCommandTest {
         assertEquals(0, i.exit(), i.err());
         assertTrue(i.out().contains("sparse LDG (thesis 3.3.3): lambda = 0.002 x |Z|_F, sparse deflation"), i.out());
         assertTrue(i.out().contains("of d = 128; |b_i'b_j| mean "), i.out());
+        assertTrue(
+                i.out().contains("sparse LDG lambda (3-NN, 3 stratified folds")
+                        && i.out().contains("[given by user]"),
+                i.out());
         JsonNode j = JSON.readTree(
                 ModelCommandsTest.run("inspect", model.toString(), "--json").out());
         assertEquals("sparse", j.get("sparse").get("deflation").asText());

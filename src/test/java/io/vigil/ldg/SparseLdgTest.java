@@ -2,6 +2,7 @@ package io.vigil.ldg;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -256,6 +257,87 @@ class SparseLdgTest {
                 assertEquals(grid, col.objective, 5e-3, "rank-one solution: SDP = rank-one problem, seed " + seed);
                 assertTrue(col.objective <= grid + 1e-6, "objective " + col.objective + " vs grid " + grid);
             }
+        }
+    }
+
+    @Test
+    void directionsOutsideTheTrainingSpanArePricedAndLambdaZeroStillGivesLdgsColumns() {
+        // d = 40 > n = 16: the centred rows span 15 dimensions; the classes differ in coordinates 0 and 1.
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        int n = 16;
+        int d = 40;
+        double[][] x = new double[n][d];
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = i % 2;
+            for (int t = 0; t < d; t++) {
+                x[i][t] = rnd.nextGaussian() + (t < 2 ? 3 * y[i] : 0);
+            }
+        }
+        LdgParams p = new LdgParams(3, 0.5);
+        DMatrixRMaj z = Ldg.ldgMatrix(x, y, 2, p);
+        DMatrixRMaj priced = SparseLdg.penaliseOutsideSpan(z, x);
+        double fro = 0;
+        for (double v : z.data) {
+            fro += v * v;
+        }
+        fro = Math.sqrt(fro);
+        // A unit vector orthogonal to every centred row costs the price; Z alone gives it 0.
+        double[][] xc = Ldg.centred(x, Ldg.mean(x));
+        double[] out = new double[d];
+        out[d - 1] = 1;
+        for (int pass = 0; pass < 2; pass++) {
+            reorthogonalise(out, xc);
+        }
+        assertEquals(0.0, SparseLdg.quadratic(z, out), 1e-9 * fro, "Z vanishes outside the span");
+        assertEquals(SparseLdg.SPAN_PRICE * fro, SparseLdg.quadratic(priced, out), 1e-9 * fro, "priced");
+        LdgBasis ldg = Ldg.fit(x, y, 2, p);
+        assertTrue(ldg.eigenvalues()[0] < 0, "the test needs a column below the price: " + ldg.eigenvalues()[0]);
+        SparseLdg.Result r = SparseLdg.fit(x, y, 2, p, Params.of(0.0, Deflation.ORTHONORMAL, 1));
+        double dot = 0;
+        for (int t = 0; t < d; t++) {
+            dot += r.basis().get(t, 0) * ldg.basis(1).get(t, 0);
+        }
+        // Both are the unit eigenvector of the same in-span problem; the eigen gap here is O(1) of ‖Z‖, so the
+        // solvers agree to ~1e-12; 1e-8 allows for the ADMM's λ = 0 path through a partial eigen solver.
+        assertEquals(1.0, Math.abs(dot), 1e-8);
+        double[][] full = new double[3 * d][d];
+        for (int i = 0; i < full.length; i++) {
+            for (int t = 0; t < d; t++) {
+                full[i][t] = rnd.nextGaussian();
+            }
+        }
+        int[] yf = new int[full.length];
+        for (int i = 0; i < yf.length; i++) {
+            yf[i] = i % 2;
+        }
+        DMatrixRMaj zf = Ldg.ldgMatrix(full, yf, 2, new LdgParams(3, 0.5));
+        assertSame(zf, SparseLdg.penaliseOutsideSpan(zf, full), "rows spanning R^d leave Z as it is");
+    }
+
+    private static void reorthogonalise(double[] v, double[][] rows) {
+        DMatrixRMaj q = new DMatrixRMaj(rows);
+        DMatrixRMaj qt = new DMatrixRMaj(rows[0].length, rows.length);
+        CommonOps_DDRM.transpose(q, qt);
+        var qr = org.ejml.dense.row.factory.DecompositionFactory_DDRM.qr(qt.numRows, qt.numCols);
+        qr.decompose(qt.copy());
+        DMatrixRMaj basis = qr.getQ(null, true);
+        for (int c = 0; c < basis.numCols; c++) {
+            double dot = 0;
+            for (int t = 0; t < v.length; t++) {
+                dot += basis.get(t, c) * v[t];
+            }
+            for (int t = 0; t < v.length; t++) {
+                v[t] -= dot * basis.get(t, c);
+            }
+        }
+        double norm = 0;
+        for (double a : v) {
+            norm += a * a;
+        }
+        norm = Math.sqrt(norm);
+        for (int t = 0; t < v.length; t++) {
+            v[t] /= norm;
         }
     }
 

@@ -55,6 +55,38 @@ class TrainerTest {
      * coordinates with std 3 and no class information: ℓ = G − 1 = 2 holds everything, more dimensions add
      * only noise to the 3-NN distances.
      */
+    @Test
+    void sparseLdgChoosesItsSparsityByCrossValidationOnTheTrainingSeries() throws java.io.IOException {
+        TrainParams params = TrainParams.builder()
+                .gamma(0.5)
+                .dims(2)
+                .neighbors(4)
+                .qdaNeighbors(3)
+                .reducer(Reducer.SPARSE_LDG)
+                .build();
+        VigilModel m = Trainer.train(dimsCase(), params, T0, Progress.none());
+        var info = m.projection().sparse().orElseThrow();
+        GridScores scores = info.sparsityScores();
+        assertEquals(GridScores.CV, scores.source());
+        assertArrayEquals(TrainParams.SPARSITY_GRID.toArray(), scores.candidates());
+        int best = 0;
+        for (int i = 0; i < scores.accuracy().length; i++) {
+            assertTrue(scores.accuracy()[i] >= 0 && scores.accuracy()[i] <= 1, Arrays.toString(scores.accuracy()));
+            if (scores.accuracy()[i] > scores.accuracy()[best]) {
+                best = i;
+            }
+        }
+        assertEquals(scores.candidates()[best], scores.chosen(), "the best score wins, ties to the smaller λ");
+        assertEquals(scores.chosen(), info.sparsity());
+        // The classes differ in coordinates 0-1 only: 3-NN in any of these sparse spaces separates them.
+        assertTrue(scores.accuracy()[best] > 0.9, Arrays.toString(scores.accuracy()));
+        ModelFile file = ModelFile.standard();
+        assertEquals(m, file.read(file.toBytes(m), "memory"), "the scores survive the model file");
+        VigilModel fixed = Trainer.fitFixed(
+                dimsCase(), params.toBuilder().sparsity(info.sparsity()).build(), T0);
+        assertArrayEquals(m.basis().data, fixed.basis().data, "the chosen λ refits the same basis");
+    }
+
     private static Dataset dimsCase() {
         SplittableRandom rnd = new SplittableRandom(9);
         int n = 60;
@@ -312,6 +344,7 @@ class TrainerTest {
                 info.nonZeros().length,
                 fixed.projection().sparse().orElseThrow().nonZeros().length);
         assertArrayEquals(m.basis().data, fixed.basis().data, "the same fit without the selection");
+        assertEquals(GridScores.USER, info.sparsityScores().source(), "a given λ is the user's");
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> TrainParams.builder().sparsity(0.1).build());

@@ -125,13 +125,25 @@ final class ProjectionCodec implements PartCodec<Projection> {
         o.put("coherence_mean", s.meanCoherence());
         o.put("coherence_max", s.maxCoherence());
         o.put("converged", s.converged());
+        if (s.sparsityScores() != null) {
+            ProvenanceCodec.writeGrid(o.putObject("sparsity_scores"), s.sparsityScores());
+        }
     }
 
     private static SparseInfo readSparse(JsonNode o) {
         String where = "ldg.sparse";
         ModelJson.requireObject(o, where);
         ModelJson.checkFields(
-                o, where, Set.of("sparsity", "deflation", "non_zeros", "coherence_mean", "coherence_max", "converged"));
+                o,
+                where,
+                Set.of(
+                        "sparsity",
+                        "deflation",
+                        "non_zeros",
+                        "coherence_mean",
+                        "coherence_max",
+                        "converged",
+                        "sparsity_scores"));
         String deflation = ModelJson.textField(o, "deflation", where);
         SparseLdg.Deflation d;
         switch (deflation) {
@@ -157,7 +169,10 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 nonZeros,
                 ModelJson.doubleField(o, "coherence_mean", where),
                 ModelJson.doubleField(o, "coherence_max", where),
-                ModelJson.booleanField(o, "converged", where));
+                ModelJson.booleanField(o, "converged", where),
+                o.has("sparsity_scores")
+                        ? ProvenanceCodec.readGrid(o.get("sparsity_scores"), where + ".sparsity_scores", false)
+                        : null);
     }
 
     private static void writeTransfer(TransferSource t, ObjectNode o) {
