@@ -3,6 +3,7 @@ package io.vigil.cli;
 import io.vigil.data.DatasetFiles;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
+import io.vigil.experiment.SplitCache;
 import io.vigil.experiment.Table33Experiment;
 import io.vigil.experiment.Table33Experiment.DatasetResult;
 import io.vigil.experiment.Table33Experiment.DimsMode;
@@ -122,6 +123,13 @@ public final class ExperimentCommand implements Runnable {
         @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
         boolean json;
 
+        @Option(
+                names = "--no-resume",
+                description = "Recompute every split instead of reusing the ones an earlier run with the same "
+                        + "settings and data kept under --out DIR/cache (each finished split is kept there, so an "
+                        + "interrupted run resumes by default).")
+        boolean noResume;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -199,19 +207,27 @@ public final class ExperimentCommand implements Runnable {
             List<DatasetResult> results = new ArrayList<>();
             long start = System.nanoTime();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
+            SplitCache cache = SplitCache.at(out.resolve("cache"), !noResume);
             long total = (long) names.size() * splits * (1 + compared.size());
             try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !json)) {
                 for (String name : names) {
                     TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
                     long t0 = System.nanoTime();
-                    DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress);
+                    DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress, cache);
                     results.add(r);
                     for (Map.Entry<String, Object> c : compared.entrySet()) {
                         extra.get(c.getKey())
                                 .add(
                                         c.getValue() instanceof Table33Experiment.Peer peer
                                                 ? Table33Experiment.runPeer(
-                                                        name, tt.train(), tt.test(), config, peer, pool, progress)
+                                                        name,
+                                                        tt.train(),
+                                                        tt.test(),
+                                                        config,
+                                                        peer,
+                                                        pool,
+                                                        progress,
+                                                        cache)
                                                 : Table33Experiment.run(
                                                         name,
                                                         tt.train(),
@@ -219,7 +235,8 @@ public final class ExperimentCommand implements Runnable {
                                                         new Table33Experiment.Config(
                                                                 mode, splits, seed, (TrainParams) c.getValue()),
                                                         pool,
-                                                        progress));
+                                                        progress,
+                                                        cache));
                     }
                     if (!json) {
                         err.printf(
@@ -242,6 +259,15 @@ public final class ExperimentCommand implements Runnable {
                 pool.shutdownNow();
             }
             double wall = (System.nanoTime() - start) / 1e9;
+            if (cache.reused() > 0 && !json) {
+                err.printf(
+                        Locale.ROOT,
+                        "resumed %d of %d splits from %s (--no-resume recomputes them)%n",
+                        cache.reused(),
+                        total,
+                        out.resolve("cache"));
+                err.flush();
+            }
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put(
                     "command",
@@ -283,6 +309,9 @@ public final class ExperimentCommand implements Runnable {
             settings.put("k grid", params.kGrid().toString());
             settings.put("Vigil version", VigilModel.runtimeVersion());
             settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, threads));
+            settings.put(
+                    "splits taken from the cache",
+                    String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, out.resolve("cache")));
             Table33Report report =
                     new Table33Report(mode, results, settings, params.reducer().cliName(), extra);
             report.write(out);

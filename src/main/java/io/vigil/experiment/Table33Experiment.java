@@ -173,7 +173,34 @@ public final class Table33Experiment {
     public static DatasetResult run(
             String name, Dataset train, Dataset test, Config config, ExecutorService pool, Progress progress)
             throws InterruptedException {
-        return run(name, train, test, config, pool, progress, Table33Experiment::runSplit);
+        return run(name, train, test, config, pool, progress, SplitCache.none());
+    }
+
+    /**
+     * As {@link #run(String, Dataset, Dataset, Config, ExecutorService, Progress)}, taking finished splits from
+     * {@code cache} and keeping the ones it computes there.
+     */
+    public static DatasetResult run(
+            String name,
+            Dataset train,
+            Dataset test,
+            Config config,
+            ExecutorService pool,
+            Progress progress,
+            SplitCache cache)
+            throws InterruptedException {
+        SplitCache.Key key = cache.key(
+                name,
+                config.params().reducer().cliName(),
+                settings(config) + ";params=" + config.params(),
+                train,
+                test);
+        return run(name, train, test, config, pool, progress, Table33Experiment::runSplit, cache, key);
+    }
+
+    /** What a split's result depends on besides the method, the training parameters and the data. */
+    private static String settings(Config config) {
+        return "dims=" + config.dims().cliName() + ";seed=" + config.seed();
     }
 
     /**
@@ -184,6 +211,20 @@ public final class Table33Experiment {
     public static DatasetResult runPeer(
             String name, Dataset train, Dataset test, Config config, Peer peer, ExecutorService pool, Progress progress)
             throws InterruptedException {
+        return runPeer(name, train, test, config, peer, pool, progress, SplitCache.none());
+    }
+
+    /** As {@link #runPeer(String, Dataset, Dataset, Config, Peer, ExecutorService, Progress)} with a split cache. */
+    public static DatasetResult runPeer(
+            String name,
+            Dataset train,
+            Dataset test,
+            Config config,
+            Peer peer,
+            ExecutorService pool,
+            Progress progress,
+            SplitCache cache)
+            throws InterruptedException {
         return run(
                 name,
                 train,
@@ -191,7 +232,9 @@ public final class Table33Experiment {
                 config,
                 pool,
                 progress,
-                (merged, trainSize, g, split, c) -> runPeerSplit(merged, trainSize, g, split, c, peer));
+                (merged, trainSize, g, split, c) -> runPeerSplit(merged, trainSize, g, split, c, peer),
+                cache,
+                cache.key(name, peer.cliName(), settings(config), train, test));
     }
 
     /** One re-split's work. */
@@ -206,7 +249,9 @@ public final class Table33Experiment {
             Config config,
             ExecutorService pool,
             Progress progress,
-            SplitRunner runner)
+            SplitRunner runner,
+            SplitCache cache,
+            SplitCache.Key key)
             throws InterruptedException {
         Dataset merged = Resplit.merge(train, test);
         int g = train.numClasses();
@@ -214,7 +259,11 @@ public final class Table33Experiment {
         for (int s = 0; s < config.splits(); s++) {
             final int split = s;
             futures.add(pool.submit(() -> {
-                SplitResult r = runner.run(merged, train.size(), g, split, config);
+                SplitResult r = cache.get(key, split).orElse(null);
+                if (r == null) {
+                    r = runner.run(merged, train.size(), g, split, config);
+                    cache.put(key, r);
+                }
                 progress.step();
                 return r;
             }));

@@ -8,9 +8,14 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class Table33ExperimentTest {
     @Test
@@ -37,11 +42,82 @@ class Table33ExperimentTest {
         assertEquals(60, one.testSize());
     }
 
+    @Test
+    void anInterruptedRunResumesFromItsCacheAndOnlyTheSameSettingsReuseIt(@TempDir Path dir) throws Exception {
+        TrainTest tt = SyntheticData.generate(SyntheticKind.CBF, 24, 60, 5);
+        Table33Experiment.Config config =
+                new Table33Experiment.Config(Table33Experiment.DimsMode.G_MINUS_1, 3, 9, TrainParams.defaults());
+        Table33Experiment.DatasetResult fresh = run(tt, config, 1, SplitCache.none());
+        SplitCache first = SplitCache.at(dir, true);
+        Table33Experiment.DatasetResult computed = run(tt, config, 1, first);
+        assertEquals(0, first.reused());
+        assertEquals(outcomes(fresh), outcomes(computed), "the cache does not change what a split computes");
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            files = walk.filter(f -> f.toString().endsWith(".csv")).sorted().toList();
+        }
+        assertEquals(3, files.size(), "one file per split: " + files);
+        // An interrupted run: split 1 never finished, split 2's file was cut short.
+        Files.delete(files.get(1));
+        Files.writeString(files.get(2), "split,seed\n2,");
+        SplitCache second = SplitCache.at(dir, true);
+        Table33Experiment.DatasetResult resumed = run(tt, config, 2, second);
+        assertEquals(1, second.reused(), "only the intact split is taken from disk");
+        assertEquals(outcomes(computed), outcomes(resumed), "resumed results equal the uninterrupted ones exactly");
+        assertEquals(computed.splits().get(0), resumed.splits().get(0), "a cached split keeps even its fit time");
+        SplitCache third = SplitCache.at(dir, true);
+        run(tt, config, 1, third);
+        assertEquals(3, third.reused(), "the recomputed splits were kept");
+        SplitCache otherSeed = SplitCache.at(dir, true);
+        run(tt, new Table33Experiment.Config(config.dims(), 3, 10, config.params()), 1, otherSeed);
+        assertEquals(0, otherSeed.reused(), "another base seed is another key");
+        SplitCache otherParams = SplitCache.at(dir, true);
+        run(
+                tt,
+                new Table33Experiment.Config(
+                        config.dims(),
+                        3,
+                        9,
+                        config.params().toBuilder().standardize(true).build()),
+                1,
+                otherParams);
+        assertEquals(0, otherParams.reused(), "other training parameters are another key");
+        SplitCache otherData = SplitCache.at(dir, true);
+        run(SyntheticData.generate(SyntheticKind.CBF, 24, 60, 6), config, 1, otherData);
+        assertEquals(0, otherData.reused(), "other data under the same name is another key");
+        SplitCache noResume = SplitCache.at(dir, false);
+        run(tt, config, 1, noResume);
+        assertEquals(0, noResume.reused(), "--no-resume recomputes every split");
+    }
+
+    /** Every field but the wall time, which no two runs share. */
+    private static List<Table33Experiment.SplitResult> outcomes(Table33Experiment.DatasetResult r) {
+        return r.splits().stream()
+                .map(x -> new Table33Experiment.SplitResult(
+                        x.split(),
+                        x.seed(),
+                        x.accuracy3nn(),
+                        x.accuracy1nn(),
+                        x.accuracyLocalQda(),
+                        x.cvAccuracy(),
+                        0,
+                        x.gamma(),
+                        x.dims(),
+                        x.neighbors(),
+                        x.qdaNeighbors()))
+                .toList();
+    }
+
     private static Table33Experiment.DatasetResult run(TrainTest tt, Table33Experiment.Config config, int threads)
             throws InterruptedException {
+        return run(tt, config, threads, SplitCache.none());
+    }
+
+    private static Table33Experiment.DatasetResult run(
+            TrainTest tt, Table33Experiment.Config config, int threads, SplitCache cache) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            return Table33Experiment.run("CBF", tt.train(), tt.test(), config, pool, Progress.none());
+            return Table33Experiment.run("CBF", tt.train(), tt.test(), config, pool, Progress.none(), cache);
         } finally {
             pool.shutdownNow();
         }
