@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
  * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
  * that baseline on the training split ({@link BaselineEvaluation}) and reports it in the same format: one
- * {@code taus} entry whose {@code tau} is null, then {@code method}, {@code description} and {@code method_params}
+ * {@code taus} entry whose {@code tau}, {@code announced}, {@code certified} and {@code threshold} are null, then {@code method}, {@code description} and {@code method_params}
  * (the settings used, e.g. the cross-validated fraction or v).
  */
 @Command(
@@ -274,7 +274,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("us_per_sample", t.usPerSample());
             m.put("harmonic_mean", t.harmonicMean());
             m.put("announced", r.isVigil() ? t.tau() : null);
-            m.put("certified", t.certified());
+            m.put("certified", r.isVigil() ? t.certified() : null);
             m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
             m.put("earliness", t.meanFraction());
             ts.add(m);

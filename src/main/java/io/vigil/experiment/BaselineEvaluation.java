@@ -22,7 +22,9 @@ import java.util.Objects;
  * {@code vigil evaluate --method ects|fixed-qda|fixed-1nn|teaser}: trains a baseline early classifier on the training
  * split (every parameter it chooses is chosen there, never on the test split) and summarises its early decisions on
  * the test split in the same {@link EarlyEvaluation.Result} as Vigil's rule — one entry without τ, reliability being
- * agreement with the method's own label at t = d.
+ * agreement with the method's own label at t = d. Its µs per sample is the wall time of the test pass over the
+ * samples the decisions read (Σ t_i); for the fixed-time methods that pass includes fitting the prefix classifiers,
+ * which {@link PrefixClassifier} does in the same call.
  */
 public final class BaselineEvaluation {
     /** Seed of the training-split cross-validation folds. */
