@@ -23,11 +23,12 @@ import java.util.Random;
  * largest (Schäfer &amp; Leser §3.2). Master training data are leave-one-out slave features of the training series,
  * so the master never sees a series its slave was fitted on.
  *
- * <p>Master: a linear one-class SVM (LIBLINEAR's {@code ONECLASS_SVM}, Schölkopf et al.'s ν formulation) instead
- * of the paper's RBF kernel; on these features it accepts a label when the probability gap is large enough. The
- * paper's grid search over the master's ν and over v ∈ {1, …, 5} is done on the training split only, by stratified
- * k-fold cross-validation maximising the harmonic mean of accuracy and earliness ({@link EarlyScores}; paper §3.3);
- * ties go to the smaller v, then the smaller ν.
+ * <p>Master ({@link Master}): the paper's one-class SVM with a Gaussian kernel ({@link OneClassSvm}), or a linear
+ * one-class SVM (LIBLINEAR's {@code ONECLASS_SVM}), which on these features accepts a label when the probability gap
+ * is large enough. The paper's grid search over the master's ν (and γ for the Gaussian kernel) and over
+ * v ∈ {1, …, 5} is done on the training split only, by stratified k-fold cross-validation maximising the harmonic
+ * mean of accuracy and earliness ({@link EarlyScores}; paper §3.3); ties go to the smaller v, then the earlier grid
+ * point.
  */
 public final class Teaser {
     /** Default number of prefix lengths S (paper §4: every d/20). */
@@ -39,6 +40,67 @@ public final class Teaser {
     /** The one-class SVM ν values searched. */
     static final double[] NU_GRID = {0.05, 0.1, 0.2};
 
+    /** The Gaussian kernel γ values searched (features lie in [0, 1]). */
+    static final double[] GAMMA_GRID = {1, 10, 100};
+
+    /** The master's one-class SVM. */
+    public enum Master {
+        /** Gaussian-kernel ν one-class SVM, as in the paper ({@link OneClassSvm}). */
+        RBF("rbf", "one-class SVM, Gaussian kernel"),
+        /** Linear ν one-class SVM (LIBLINEAR {@code ONECLASS_SVM}). */
+        LINEAR("linear", "linear one-class SVM (LIBLINEAR)");
+
+        private final String cliName;
+        private final String description;
+
+        Master(String cliName, String description) {
+            this.cliName = cliName;
+            this.description = description;
+        }
+
+        /** The name on the command line and in JSON. */
+        public String cliName() {
+            return cliName;
+        }
+
+        /** A short description for reports. */
+        public String description() {
+            return description;
+        }
+
+        /**
+         * Parses a name.
+         *
+         * @throws IllegalArgumentException naming the accepted values
+         */
+        public static Master parse(String name) {
+            for (Master m : values()) {
+                if (m.cliName.equalsIgnoreCase(name.strip())) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException("unknown TEASER master '" + name + "'; expected rbf or linear");
+        }
+
+        /** The (ν, γ) grid searched; γ is NaN for the linear master. */
+        double[][] grid() {
+            int gammas = this == RBF ? GAMMA_GRID.length : 1;
+            double[][] out = new double[NU_GRID.length * gammas][];
+            int k = 0;
+            for (double nu : NU_GRID) {
+                for (int c = 0; c < gammas; c++) {
+                    out[k++] = new double[] {nu, this == RBF ? GAMMA_GRID[c] : Double.NaN};
+                }
+            }
+            return out;
+        }
+    }
+
+    /** One fitted master: accepts or rejects a slave's features. */
+    private interface Acceptor {
+        boolean accepts(double[] features);
+    }
+
     /** Folds of the v and ν search. */
     public static final int FOLDS = 5;
 
@@ -49,18 +111,33 @@ public final class Teaser {
     private final int[] y;
     private final int numClasses;
     private final int[] lengths;
-    private final Model[] masters;
+    private final Acceptor[] masters;
     private final int v;
-    private final double nu;
+    private final double[] masterParams;
+    private final Master master;
 
-    private Teaser(double[][] train, int[] y, int numClasses, int[] lengths, Model[] masters, int v, double nu) {
+    private Teaser(
+            double[][] train,
+            int[] y,
+            int numClasses,
+            int[] lengths,
+            Acceptor[] masters,
+            int v,
+            double[] masterParams,
+            Master master) {
         this.train = train;
         this.y = y;
         this.numClasses = numClasses;
         this.lengths = lengths;
         this.masters = masters;
         this.v = v;
-        this.nu = nu;
+        this.masterParams = masterParams;
+        this.master = master;
+    }
+
+    /** As {@link #fit(double[][], int[], int, int, int, Master, long)} with the paper's Gaussian-kernel master. */
+    public static Teaser fit(double[][] train, int[] y, int numClasses, int prefixes, int v, long seed) {
+        return fit(train, y, numClasses, prefixes, v, Master.RBF, seed);
     }
 
     /**
@@ -71,9 +148,10 @@ public final class Teaser {
      * @param numClasses G
      * @param prefixes S ≥ 1 (fewer distinct lengths when d &lt; S)
      * @param v consecutive accepted agreeing predictions, 1..{@link #MAX_V}, or 0 to choose by cross-validation
+     * @param master the masters' one-class SVM
      * @param seed fold and solver seed
      */
-    public static Teaser fit(double[][] train, int[] y, int numClasses, int prefixes, int v, long seed) {
+    public static Teaser fit(double[][] train, int[] y, int numClasses, int prefixes, int v, Master master, long seed) {
         int d = Prefixes.checkedLength(train, y, numClasses);
         if (train.length < 2) {
             throw new IllegalArgumentException("TEASER needs at least 2 training series, got " + train.length);
@@ -87,9 +165,10 @@ public final class Teaser {
             rows[i] = train[i].clone();
         }
         int[] labels = y.clone();
-        double[] choice = crossValidate(rows, labels, numClasses, lengths, v, seed);
-        Model[] masters = trainMasters(rows, labels, numClasses, lengths, choice[1], seed);
-        return new Teaser(rows, labels, numClasses, lengths, masters, (int) choice[0], choice[1]);
+        double[] choice = crossValidate(rows, labels, numClasses, lengths, v, master, seed);
+        double[] params = {choice[1], choice[2]};
+        Acceptor[] masters = trainMasters(rows, labels, numClasses, lengths, master, params, seed);
+        return new Teaser(rows, labels, numClasses, lengths, masters, (int) choice[0], params, master);
     }
 
     /** The prefix lengths t_s = max(1, ⌈s·d/S⌉), s = 1..S, without repeats; the last is d. */
@@ -115,7 +194,17 @@ public final class Teaser {
 
     /** The masters' ν in use. */
     public double nu() {
-        return nu;
+        return masterParams[0];
+    }
+
+    /** The masters' kernel γ in use (NaN for the linear master). */
+    public double gamma() {
+        return masterParams[1];
+    }
+
+    /** The masters' kind. */
+    public Master master() {
+        return master;
     }
 
     /** The prefix lengths t_s. */
@@ -173,18 +262,23 @@ public final class Teaser {
         return last;
     }
 
-    /** Chooses (v, ν) by stratified k-fold cross-validation on the training split; a fixed v only searches ν. */
-    private static double[] crossValidate(double[][] x, int[] y, int numClasses, int[] lengths, int v, long seed) {
+    /**
+     * Chooses (v, ν, γ) by stratified k-fold cross-validation on the training split; a fixed v only searches the
+     * master's grid. Returns {v, ν, γ}.
+     */
+    private static double[] crossValidate(
+            double[][] x, int[] y, int numClasses, int[] lengths, int v, Master master, long seed) {
         int d = x[0].length;
         int[][] folds = Folds.stratifiedKFold(y, numClasses, FOLDS, seed);
-        int[][] correct = new int[NU_GRID.length][MAX_V + 1];
-        double[][] fraction = new double[NU_GRID.length][MAX_V + 1];
+        double[][] grid = master.grid();
+        int[][] correct = new int[grid.length][MAX_V + 1];
+        double[][] fraction = new double[grid.length][MAX_V + 1];
         for (int[] test : folds) {
             int[] fit = Folds.complement(test, x.length);
             double[][] fx = Folds.rows(x, fit);
             int[] fy = Folds.labels(y, fit);
-            for (int a = 0; a < NU_GRID.length; a++) {
-                Model[] masters = trainMasters(fx, fy, numClasses, lengths, NU_GRID[a], seed);
+            for (int a = 0; a < grid.length; a++) {
+                Acceptor[] masters = trainMasters(fx, fy, numClasses, lengths, master, grid[a], seed);
                 for (int i : test) {
                     Trace tr = trace(x[i], fx, fy, numClasses, lengths, masters);
                     for (int c = 1; c <= MAX_V; c++) {
@@ -196,16 +290,16 @@ public final class Teaser {
             }
         }
         double best = Double.NEGATIVE_INFINITY;
-        double[] choice = {v == 0 ? 1 : v, NU_GRID[0]};
+        double[] choice = {v == 0 ? 1 : v, grid[0][0], grid[0][1]};
         for (int c = 1; c <= MAX_V; c++) {
             if (v != 0 && c != v) {
                 continue;
             }
-            for (int a = 0; a < NU_GRID.length; a++) {
+            for (int a = 0; a < grid.length; a++) {
                 double hm = EarlyScores.harmonicMean(correct[a][c] / (double) x.length, fraction[a][c] / x.length);
                 if (hm > best) {
                     best = hm;
-                    choice = new double[] {c, NU_GRID[a]};
+                    choice = new double[] {c, grid[a][0], grid[a][1]};
                 }
             }
         }
@@ -215,8 +309,11 @@ public final class Teaser {
     /**
      * One master per prefix length, fitted on the leave-one-out slave features of the training series the slave
      * labels correctly; null (reject everything) when fewer than two are correct.
+     *
+     * @param params {ν, γ}
      */
-    private static Model[] trainMasters(double[][] x, int[] y, int numClasses, int[] lengths, double nu, long seed) {
+    private static Acceptor[] trainMasters(
+            double[][] x, int[] y, int numClasses, int[] lengths, Master master, double[] params, long seed) {
         int n = x.length;
         double[][][] features = new double[lengths.length][n][];
         boolean[][] correct = new boolean[lengths.length][n];
@@ -227,8 +324,7 @@ public final class Teaser {
                 correct[s][i] = argmax(perPrefix[s], numClasses) == y[i];
             }
         }
-        Linear.disableDebugOutput();
-        Model[] masters = new Model[lengths.length];
+        Acceptor[] masters = new Acceptor[lengths.length];
         for (int s = 0; s < lengths.length; s++) {
             int count = 0;
             for (int i = 0; i < n; i++) {
@@ -237,37 +333,49 @@ public final class Teaser {
             if (count < 2) {
                 continue;
             }
-            Problem prob = new Problem();
-            prob.l = count;
-            prob.n = numClasses + 1;
-            prob.bias = -1;
-            prob.x = new Feature[count][];
-            prob.y = new double[count];
+            double[][] accepted = new double[count][];
             int k = 0;
             for (int i = 0; i < n; i++) {
                 if (correct[s][i]) {
-                    prob.x[k] = nodes(features[s][i]);
-                    prob.y[k] = 1.0;
-                    k++;
+                    accepted[k++] = features[s][i];
                 }
             }
-            Parameter p = new Parameter(SolverType.ONECLASS_SVM, 1.0, 0.01);
-            p.setNu(nu);
-            p.setRandom(new Random(seed + s));
-            masters[s] = Linear.train(prob, p);
+            masters[s] = master == Master.RBF
+                    ? OneClassSvm.fit(accepted, params[0], params[1])::accepts
+                    : linear(accepted, params[0], seed + s);
         }
         return masters;
     }
 
+    /** LIBLINEAR's linear ν one-class SVM on the given features. */
+    private static Acceptor linear(double[][] features, double nu, long seed) {
+        Linear.disableDebugOutput();
+        Problem prob = new Problem();
+        prob.l = features.length;
+        prob.n = features[0].length;
+        prob.bias = -1;
+        prob.x = new Feature[features.length][];
+        prob.y = new double[features.length];
+        for (int i = 0; i < features.length; i++) {
+            prob.x[i] = nodes(features[i]);
+            prob.y[i] = 1.0;
+        }
+        Parameter p = new Parameter(SolverType.ONECLASS_SVM, 1.0, 0.01);
+        p.setNu(nu);
+        p.setRandom(new Random(seed));
+        Model model = Linear.train(prob, p);
+        double[] value = new double[1];
+        return f -> Linear.predictValues(model, nodes(f), value) > 0;
+    }
+
     /** Replays one series: slave labels and master verdicts at every prefix length. */
-    private static Trace trace(double[] q, double[][] x, int[] y, int numClasses, int[] lengths, Model[] masters) {
+    private static Trace trace(double[] q, double[][] x, int[] y, int numClasses, int[] lengths, Acceptor[] masters) {
         double[][] f = slaveFeatures(q, x, y, numClasses, lengths, -1);
         int[] labels = new int[lengths.length];
         boolean[] accepted = new boolean[lengths.length];
-        double[] value = new double[1];
         for (int s = 0; s < lengths.length; s++) {
             labels[s] = argmax(f[s], numClasses);
-            accepted[s] = masters[s] != null && Linear.predictValues(masters[s], nodes(f[s]), value) > 0;
+            accepted[s] = masters[s] != null && masters[s].accepts(f[s]);
         }
         return new Trace(labels, accepted);
     }

@@ -114,6 +114,13 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "cross-validation on the training split, maximising HM); only with --method teaser.")
     Integer teaserV;
 
+    @Option(
+            names = "--teaser-master",
+            paramLabel = "rbf|linear",
+            description = "TEASER's master: one-class SVM with a Gaussian kernel as in the paper (rbf, default) or "
+                    + "linear (LIBLINEAR); only with --method teaser.")
+    String teaserMaster;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -132,6 +139,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
         onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
         onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
         DecisionParams params;
         VigilModel model = ModelFile.standard().load(modelFile);
         if (!model.projection().isLinear()) {
@@ -166,6 +174,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
         onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
         onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         List<CommandLine.Model.OptionSpec> vigilOnly =
                 new ArrayList<>(spec.mixins().get("decision").options());
@@ -178,12 +187,19 @@ public final class EvaluateCommand implements Callable<Integer> {
             }
         }
         BaselineEvaluation.Settings defaults = BaselineEvaluation.Settings.defaults(m);
+        Teaser.Master master;
+        try {
+            master = teaserMaster == null ? defaults.teaserMaster() : Teaser.Master.parse(teaserMaster);
+        } catch (IllegalArgumentException e) {
+            throw usage("--teaser-master: " + e.getMessage());
+        }
         BaselineEvaluation.Settings settings = new BaselineEvaluation.Settings(
                 m,
                 ectsSupport == null ? defaults.ectsSupport() : ectsSupport,
                 fixedFraction == null ? defaults.fixedFraction() : fixedFraction,
                 teaserPrefixes == null ? defaults.teaserPrefixes() : teaserPrefixes,
-                teaserV == null ? defaults.teaserV() : teaserV);
+                teaserV == null ? defaults.teaserV() : teaserV,
+                master);
         if (!(settings.ectsSupport() >= 0 && settings.ectsSupport() <= 1)) {
             throw usage("--ects-support must lie in [0, 1], got " + settings.ectsSupport());
         }

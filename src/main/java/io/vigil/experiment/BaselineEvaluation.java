@@ -40,20 +40,28 @@ public final class BaselineEvaluation {
      * @param fixedFraction fixed-time fraction of d in (0, 1], or NaN to cross-validate
      * @param teaserPrefixes TEASER's S
      * @param teaserV TEASER's v in 1..5, or 0 to cross-validate
+     * @param teaserMaster TEASER's master one-class SVM
      */
     public record Settings(
-            EarlyMethod method, double ectsSupport, double fixedFraction, int teaserPrefixes, int teaserV) {
+            EarlyMethod method,
+            double ectsSupport,
+            double fixedFraction,
+            int teaserPrefixes,
+            int teaserV,
+            Teaser.Master teaserMaster) {
         /** Checks that the method is a baseline. */
         public Settings {
             Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(teaserMaster, "teaserMaster");
             if (method == EarlyMethod.VIGIL) {
                 throw new IllegalArgumentException("vigil is not a baseline; use EarlyEvaluation.run");
             }
         }
 
-        /** Defaults for a method: support 0, fraction and v by cross-validation, S = 20. */
+        /** Defaults for a method: support 0, fraction and v by cross-validation, S = 20, Gaussian-kernel master. */
         public static Settings defaults(EarlyMethod method) {
-            return new Settings(method, Ects.DEFAULT_SUPPORT, Double.NaN, Teaser.DEFAULT_PREFIXES, 0);
+            return new Settings(
+                    method, Ects.DEFAULT_SUPPORT, Double.NaN, Teaser.DEFAULT_PREFIXES, 0, Teaser.Master.RBF);
         }
     }
 
@@ -120,7 +128,8 @@ public final class BaselineEvaluation {
                                 : "");
             }
             case TEASER -> {
-                Teaser teaser = Teaser.fit(x, y, g, settings.teaserPrefixes(), settings.teaserV(), SEED);
+                Teaser teaser = Teaser.fit(
+                        x, y, g, settings.teaserPrefixes(), settings.teaserV(), settings.teaserMaster(), SEED);
                 start = System.nanoTime();
                 for (int i = 0; i < q.length; i++) {
                     predictions[i] = teaser.predict(q[i]);
@@ -128,12 +137,15 @@ public final class BaselineEvaluation {
                 params.put("prefixes", teaser.prefixLengths().length);
                 params.put("v", teaser.v());
                 params.put("v_chosen_by", settings.teaserV() == 0 ? "training cross-validation (HM)" : "user");
+                params.put("master", teaser.master().cliName());
                 params.put("nu", teaser.nu());
+                params.put("gamma", Double.isNaN(teaser.gamma()) ? null : teaser.gamma());
                 params.put("slave", Teaser.SLAVE);
-                params.put("master", "linear one-class SVM (LIBLINEAR)");
                 description = "TEASER (Schäfer & Leser 2020), S = " + teaser.prefixLengths().length + ", v = "
-                        + teaser.v() + ", master ν = " + teaser.nu() + "; slave: " + Teaser.SLAVE
-                        + "; master: linear one-class SVM";
+                        + teaser.v() + "; slave: " + Teaser.SLAVE + "; master: "
+                        + teaser.master().description()
+                        + " (ν = " + teaser.nu()
+                        + (Double.isNaN(teaser.gamma()) ? "" : ", γ = " + teaser.gamma()) + ")";
             }
             default -> throw new IllegalStateException("not a baseline: " + settings.method());
         }

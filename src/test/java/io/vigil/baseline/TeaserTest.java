@@ -15,10 +15,18 @@ import org.junit.jupiter.api.Test;
 class TeaserTest {
     @Test
     void moreConsecutiveAgreementsNeverDecideEarlier() {
+        for (Teaser.Master master : Teaser.Master.values()) {
+            moreConsecutiveAgreementsNeverDecideEarlier(master);
+        }
+    }
+
+    private static void moreConsecutiveAgreementsNeverDecideEarlier(Teaser.Master master) {
         TrainTest tt = SyntheticData.generate(SyntheticKind.SYNTHETIC_CONTROL, 60, 60, 9L);
         Dataset train = tt.train();
-        Teaser teaser = Teaser.fit(train.rows(), train.classIndices(), 6, Teaser.DEFAULT_PREFIXES, 0, 2L);
+        Teaser teaser = Teaser.fit(train.rows(), train.classIndices(), 6, Teaser.DEFAULT_PREFIXES, 0, master, 2L);
+        assertEquals(master, teaser.master());
         assertTrue(teaser.v() >= 1 && teaser.v() <= Teaser.MAX_V);
+        assertEquals(master == Teaser.Master.LINEAR, Double.isNaN(teaser.gamma()));
         int strictlyLater = 0;
         int early = 0;
         for (double[] q : tt.test().rows()) {
@@ -29,8 +37,8 @@ class TeaserTest {
             strictlyLater += three.t() > one.t() ? 1 : 0;
             early += one.t() < 60 ? 1 : 0;
         }
-        assertTrue(early > 0, "v = 1 decides some series before d");
-        assertTrue(strictlyLater > 0, "v = 3 waits longer on some series");
+        assertTrue(early > 0, master + ": v = 1 decides some series before d");
+        assertTrue(strictlyLater > 0, master + ": v = 3 waits longer on some series");
     }
 
     @Test
@@ -86,5 +94,7 @@ class TeaserTest {
         Teaser t = Teaser.fit(x, y, 2, 2, 1, 1L);
         assertThrows(IllegalArgumentException.class, () -> t.predict(new double[] {0, 1}, 0));
         assertThrows(IllegalArgumentException.class, () -> t.predict(new double[] {0, 1, 2}));
+        assertEquals(Teaser.Master.LINEAR, Teaser.Master.parse("Linear"));
+        assertThrows(IllegalArgumentException.class, () -> Teaser.Master.parse("poly"));
     }
 }

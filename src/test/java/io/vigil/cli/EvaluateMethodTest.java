@@ -124,6 +124,13 @@ class EvaluateMethodTest {
         JsonNode o = JSON.readTree(r.out());
         assertEquals(3, o.get("method_params").get("v").asInt());
         assertEquals(10, o.get("method_params").get("prefixes").asInt());
+        assertEquals("rbf", o.get("method_params").get("master").asText());
+        assertTrue(o.get("method_params").get("gamma").isNumber());
+        Run linear = evaluate("--method", "teaser", "--teaser-master", "linear", "--no-baselines", "--json");
+        assertEquals(0, linear.exit(), linear.err());
+        JsonNode l = JSON.readTree(linear.out());
+        assertEquals("linear", l.get("method_params").get("master").asText());
+        assertTrue(l.get("method_params").get("gamma").isNull());
         assertEquals(20, o.get("baselines").size(), "the fixed-time curves ride along");
     }
 
@@ -171,6 +178,12 @@ class EvaluateMethodTest {
         Run teaserV = evaluate("--method", "fixed-qda", "--teaser-v", "2");
         assertEquals(2, teaserV.exit());
         assertTrue(teaserV.err().contains("--teaser-v only applies to --method teaser"), teaserV.err());
+        Run master = evaluate("--method", "ects", "--teaser-master", "linear");
+        assertEquals(2, master.exit());
+        assertTrue(master.err().contains("--teaser-master only applies to --method teaser"), master.err());
+        Run badMaster = evaluate("--method", "teaser", "--teaser-master", "poly");
+        assertEquals(2, badMaster.exit());
+        assertTrue(badMaster.err().contains("expected rbf or linear"), badMaster.err());
         Run tau = evaluate("--method", "ects", "--tau", "0.9");
         assertEquals(2, tau.exit());
         assertTrue(tau.err().contains("--tau only applies to --method vigil"), tau.err());
