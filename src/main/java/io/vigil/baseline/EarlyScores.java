@@ -2,7 +2,7 @@ package io.vigil.baseline;
 
 /**
  * The score every baseline's parameters are chosen by on the training split: the harmonic mean of accuracy and
- * earliness, HM = 2·acc·(1 − e)/(acc + 1 − e) with e the mean t/d (Schäfer &amp; Leser 2020, eq. 8).
+ * earliness, HM = 2·acc·(1 − e)/(acc + 1 − e) with e the mean t/d (Schäfer &amp; Leser 2020).
  */
 public final class EarlyScores {
     private EarlyScores() {}

@@ -15,17 +15,18 @@ import java.util.List;
  * reverse nearest neighbours, MPL(x_i) is the smallest k with RNN<sup>ℓ</sup>(x_i) = RNN<sup>d</sup>(x_i) ≠ ∅ for
  * all k ≤ ℓ ≤ d, and d when RNN<sup>d</sup>(x_i) = ∅.
  *
- * <p>Cluster relaxation (Xing et al. §4, "the above procedure was too conservative"): single-linkage agglomerative
+ * <p>Cluster relaxation (Xing et al.; thesis §5.5.1: "the above procedure was too conservative"): single-linkage agglomerative
  * clustering of the complete training series that merges only mutual-nearest clusters of one class. For every
  * cluster S formed, RNN<sup>ℓ</sup>(S) = {x_j ∉ S : NN<sup>ℓ</sup>(x_j) ∈ S}; S is usable when it is 1-NN
  * consistent at d (every member's nearest neighbour lies in S), RNN<sup>d</sup>(S) ≠ ∅ and its support |S|/n_g
  * (n_g the training size of its class) reaches the minimum support. MPL(S) is then the smallest k such that for all
  * k ≤ ℓ ≤ d, S is 1-NN consistent at ℓ and RNN<sup>ℓ</sup>(S) = RNN<sup>d</sup>(S); every member's MPL becomes
- * min(MPL(x_i), MPL(S)). Minimum support 0, the value Xing et al. use in most experiments (thesis §5.5.2), gives
- * the earliest classifier.
+ * min(MPL(x_i), MPL(S)). Minimum support 0, the value Xing et al. use in most experiments (thesis §5.6.5), gives
+ * the earliest classifier. The cluster criteria (same-class mutual nearest merges, 1-NN consistency, support
+ * |S|/n_g) are this implementation's reading of the paper; the thesis summarises them only in words.
  */
 public final class Ects {
-    /** Default minimum support, as in most of Xing et al.'s experiments (thesis §5.5.2). */
+    /** Default minimum support, as in most of Xing et al.'s experiments (thesis §5.6.5). */
     public static final double DEFAULT_SUPPORT = 0.0;
 
     private final double[][] train;

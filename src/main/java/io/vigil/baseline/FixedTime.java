@@ -4,7 +4,7 @@ import io.vigil.data.Folds;
 
 /**
  * A fixed-time early classifier: every series is labelled after the same t = ⌈f·d⌉ samples by a classifier
- * trained on the training prefixes of that length (thesis §5.5.1, figures 5.6–5.11). Unless given, the fraction
+ * trained on the training prefixes of that length (thesis §5.6.5, figures 5.6–5.11). Unless given, the fraction
  * f is chosen on the training split alone, by stratified k-fold cross-validation over f ∈ {0.1, 0.2, …, 1.0},
  * maximising the harmonic mean of cross-validated accuracy and earliness t/d ({@link EarlyScores}); ties go to
  * the earlier f.

@@ -2,8 +2,8 @@ package io.vigil.baseline;
 
 /**
  * The ν one-class SVM with a Gaussian kernel K(a, b) = exp(−γ‖a − b‖²) (Schölkopf, Platt, Shawe-Taylor, Smola &amp;
- * Williamson 2001, §4), TEASER's master (Schäfer &amp; Leser 2020, §3.2). Dual, in LIBSVM's scaling (Chang &amp; Lin
- * 2011, §2.3): minimise ½ αᵀKα subject to 0 ≤ α_i ≤ 1 and Σ α_i = ν·l; the decision value is Σ α_i K(x_i, x) − ρ
+ * Williamson 2001), TEASER's master (Schäfer &amp; Leser 2020). Dual, in LIBSVM's scaling (Chang &amp; Lin
+ * 2011, one-class SVM): minimise ½ αᵀKα subject to 0 ≤ α_i ≤ 1 and Σ α_i = ν·l; the decision value is Σ α_i K(x_i, x) − ρ
  * and a point is accepted when it is positive. Solved by SMO on the maximal violating pair (Keerthi et al. 2001):
  * with gradient G = Kα, the pair i = argmin{G_i : α_i &lt; 1}, j = argmax{G_j : α_j &gt; 0} moves mass from j to i
  * until G_j − G_i &lt; {@link #TOLERANCE}; ρ is the mean gradient over free α_i (by the KKT conditions G_i = ρ

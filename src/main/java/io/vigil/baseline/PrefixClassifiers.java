@@ -8,7 +8,7 @@ import io.vigil.ldg.LdgParams;
 import io.vigil.ldg.Standardizer;
 
 /**
- * The two per-prefix classifiers of the fixed-time baselines (thesis §5.5.1): Euclidean 1-NN on the raw prefixes,
+ * The two per-prefix classifiers of the fixed-time baselines (thesis §5.6.5): Euclidean 1-NN on the raw prefixes,
  * and local QDA in an LDG space refitted on the prefixes with a trained model's settings (ℓ capped at t).
  */
 public final class PrefixClassifiers {

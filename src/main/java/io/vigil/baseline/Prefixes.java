@@ -35,7 +35,7 @@ public final class Prefixes {
         return Math.max(1, Math.min(d, (int) Math.ceil(fraction * d - 1e-9)));
     }
 
-    /** Checks that rows are non-empty, of one length and finite-length labels match. */
+    /** Checks that there are rows, all of one length d ≥ 1, with one class index in 0..G−1 each; returns d. */
     static int checkedLength(double[][] x, int[] y, int numClasses) {
         if (x.length == 0) {
             throw new IllegalArgumentException("the training split is empty");

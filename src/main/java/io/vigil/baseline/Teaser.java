@@ -11,7 +11,7 @@ import io.vigil.data.Folds;
 import java.util.Random;
 
 /**
- * TEASER, two-tier early and accurate series classification (Schäfer &amp; Leser 2020, §3): S prefix lengths
+ * TEASER, two-tier early and accurate series classification (Schäfer &amp; Leser 2020): S prefix lengths
  * t_s = ⌈s·d/S⌉; at each a slave classifier gives class probabilities, a one-class SVM master trained on the slave's
  * features of correctly classified training series accepts or rejects the slave's label, and a label is announced
  * once v consecutive prefixes produced accepted predictions of that same label (a rejection or a different label
@@ -20,21 +20,21 @@ import java.util.Random;
  * <p>Vigil's own slave instead of WEASEL (issue 15 allows it): Euclidean 1-NN on the raw prefix, with class
  * probabilities p_g ∝ 1/δ_g from the distance δ_g to the nearest training prefix of class g (one-hot when a distance
  * is 0). The master's features are (p_1, …, p_G, p_(1) − p_(2)), the probabilities and the gap between the two
- * largest (Schäfer &amp; Leser §3.2). Master training data are leave-one-out slave features of the training series,
+ * largest, as in the paper. Master training data are leave-one-out slave features of the training series,
  * so the master never sees a series its slave was fitted on.
  *
  * <p>Master ({@link Master}): the paper's one-class SVM with a Gaussian kernel ({@link OneClassSvm}), or a linear
  * one-class SVM (LIBLINEAR's {@code ONECLASS_SVM}), which on these features accepts a label when the probability gap
  * is large enough. The paper's grid search over the master's ν (and γ for the Gaussian kernel) and over
  * v ∈ {1, …, 5} is done on the training split only, by stratified k-fold cross-validation maximising the harmonic
- * mean of accuracy and earliness ({@link EarlyScores}; paper §3.3); ties go to the smaller v, then the earlier grid
+ * mean of accuracy and earliness ({@link EarlyScores}); ties go to the smaller v, then the earlier grid
  * point.
  */
 public final class Teaser {
-    /** Default number of prefix lengths S (paper §4: every d/20). */
+    /** Default number of prefix lengths S (the paper's default: a prefix every d/20). */
     public static final int DEFAULT_PREFIXES = 20;
 
-    /** Largest v searched (paper §3.3). */
+    /** Largest v searched, as in the paper. */
     public static final int MAX_V = 5;
 
     /** The one-class SVM ν values searched. */
