@@ -45,7 +45,9 @@ import picocli.CommandLine.Option;
         description = {
             "Evaluate reliable early decisions on a test split (Parrish 2012, ch. 5).",
             "Per tau: reliability (early label = complete-series label), accuracy, mean decision time, "
-                    + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d."
+                    + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d.",
+            "--method ects|fixed-qda|fixed-1nn|teaser evaluates an early-classification baseline trained on the "
+                    + "training split in the same format (issue 15)."
         })
 public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file from vigil train.")
