@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package structure, enforced: dependencies point down the layers cli/bench/demo/experiment → flink →
- * stream/kafka → early → model/select → ldg/reduce/classify/reliability/gauss → data/util; the algorithm packages know
+ * stream/kafka → early → model/select → ldg/reduce/baseline/classify/reliability/gauss → data/util; the algorithm packages know
  * nothing of Flink, Kafka, picocli or Jackson (model files are read and written in {@code io.vigil.model.json},
  * the only model package that may use Jackson); no package cycles; every package belongs to a layer. The rules
  * themselves are tested against a fixture class that breaks them.
@@ -30,6 +30,7 @@ class ArchitectureTest {
         "io.vigil.util..",
         "io.vigil.ldg..",
         "io.vigil.reduce..",
+        "io.vigil.baseline..",
         "io.vigil.classify..",
         "io.vigil.reliability..",
         "io.vigil.gauss..",
@@ -60,6 +61,7 @@ class ArchitectureTest {
             .definedBy(
                     "io.vigil.ldg..",
                     "io.vigil.reduce..",
+                    "io.vigil.baseline..",
                     "io.vigil.classify..",
                     "io.vigil.reliability..",
                     "io.vigil.gauss..")
@@ -112,6 +114,7 @@ class ArchitectureTest {
                     "io.vigil.select..",
                     "io.vigil.ldg..",
                     "io.vigil.reduce..",
+                    "io.vigil.baseline..",
                     "io.vigil.classify..",
                     "io.vigil.reliability..",
                     "io.vigil.gauss..",

@@ -1,8 +1,11 @@
 package io.vigil.cli;
 
+import io.vigil.baseline.Teaser;
 import io.vigil.data.Dataset;
 import io.vigil.early.DecisionParams;
+import io.vigil.experiment.BaselineEvaluation;
 import io.vigil.experiment.EarlyEvaluation;
+import io.vigil.experiment.EarlyMethod;
 import io.vigil.experiment.EarlyReport;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.Projection;
@@ -30,7 +33,11 @@ import picocli.CommandLine.Option;
  * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
  * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
  * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold}]}, then extras
- * (among them {@code operating_point: {tau, objective, rule}} and {@code rule}).
+ * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
+ * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
+ * that baseline on the training split ({@link BaselineEvaluation}) and reports it in the same format: one
+ * {@code taus} entry whose {@code tau}, {@code announced}, {@code certified} and {@code threshold} are null, then {@code method}, {@code description} and {@code method_params}
+ * (the settings used, e.g. the cross-validated fraction or v).
  */
 @Command(
         name = "evaluate",
@@ -38,7 +45,9 @@ import picocli.CommandLine.Option;
         description = {
             "Evaluate reliable early decisions on a test split (Parrish 2012, ch. 5).",
             "Per tau: reliability (early label = complete-series label), accuracy, mean decision time, "
-                    + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d."
+                    + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d.",
+            "--method ects|fixed-qda|fixed-1nn|teaser evaluates an early-classification baseline trained on the "
+                    + "training split in the same format (issue 15)."
         })
 public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file from vigil train.")
@@ -71,11 +80,68 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object on stdout; no progress bar.")
     boolean json;
 
+    @Option(
+            names = "--method",
+            paramLabel = "M",
+            defaultValue = "vigil",
+            description = "Early classifier: vigil (default, the reliable rule), ects (Xing et al. 2012), fixed-qda, "
+                    + "fixed-1nn (fixed-time at one fraction of d), teaser (Schaefer & Leser 2020, 1-NN slaves). "
+                    + "Baselines are trained on the training split only.")
+    String method;
+
+    @Option(
+            names = "--ects-support",
+            paramLabel = "S",
+            description = "ECTS minimum support in [0, 1] (default 0, as Xing et al.); only with --method ects.")
+    Double ectsSupport;
+
+    @Option(
+            names = "--fixed-fraction",
+            paramLabel = "F",
+            description = "Fixed-time decision at t = ceil(F*d), F in (0, 1] (default: chosen by 5-fold "
+                    + "cross-validation on the training split, maximising HM); only with --method fixed-qda or "
+                    + "fixed-1nn.")
+    Double fixedFraction;
+
+    @Option(
+            names = "--teaser-prefixes",
+            paramLabel = "S",
+            description = "TEASER's number of prefix lengths, every d/S (default 20); only with --method teaser.")
+    Integer teaserPrefixes;
+
+    @Option(
+            names = "--teaser-v",
+            paramLabel = "V",
+            description = "TEASER's consecutive agreeing accepted predictions, 1..5 (default: chosen by 5-fold "
+                    + "cross-validation on the training split, maximising HM); only with --method teaser.")
+    Integer teaserV;
+
+    @Option(
+            names = "--teaser-master",
+            paramLabel = "rbf|linear",
+            description = "TEASER's master: one-class SVM with a Gaussian kernel as in the paper (rbf, default) or "
+                    + "linear (LIBLINEAR); only with --method teaser.")
+    String teaserMaster;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        EarlyMethod m;
+        try {
+            m = EarlyMethod.parse(method);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--method: " + e.getMessage(), e);
+        }
+        if (m != EarlyMethod.VIGIL) {
+            return callBaseline(m);
+        }
+        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
+        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
+        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
+        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
         DecisionParams params;
         VigilModel model = ModelFile.standard().load(modelFile);
         if (!model.projection().isLinear()) {
@@ -101,6 +167,84 @@ public final class EvaluateCommand implements Callable<Integer> {
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
             r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, progress);
         }
+        return print(r, model);
+    }
+
+    /** {@code --method} other than vigil: validates the options, trains the baseline and reports it. */
+    private int callBaseline(EarlyMethod m) throws IOException {
+        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
+        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
+        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
+        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<CommandLine.Model.OptionSpec> vigilOnly =
+                new ArrayList<>(spec.mixins().get("decision").options());
+        vigilOnly.add(spec.findOption("--tau"));
+        for (CommandLine.Model.OptionSpec o : vigilOnly) {
+            if (parsed.hasMatchedOption(o)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
+            }
+        }
+        BaselineEvaluation.Settings defaults = BaselineEvaluation.Settings.defaults(m);
+        Teaser.Master master;
+        try {
+            master = teaserMaster == null ? defaults.teaserMaster() : Teaser.Master.parse(teaserMaster);
+        } catch (IllegalArgumentException e) {
+            throw usage("--teaser-master: " + e.getMessage());
+        }
+        BaselineEvaluation.Settings settings = new BaselineEvaluation.Settings(
+                m,
+                ectsSupport == null ? defaults.ectsSupport() : ectsSupport,
+                fixedFraction == null ? defaults.fixedFraction() : fixedFraction,
+                teaserPrefixes == null ? defaults.teaserPrefixes() : teaserPrefixes,
+                teaserV == null ? defaults.teaserV() : teaserV,
+                master);
+        if (!(settings.ectsSupport() >= 0 && settings.ectsSupport() <= 1)) {
+            throw usage("--ects-support must lie in [0, 1], got " + settings.ectsSupport());
+        }
+        if (fixedFraction != null && !(fixedFraction > 0 && fixedFraction <= 1)) {
+            throw usage("--fixed-fraction must lie in (0, 1], got " + fixedFraction);
+        }
+        if (settings.teaserPrefixes() < 1) {
+            throw usage("--teaser-prefixes must be at least 1, got " + settings.teaserPrefixes());
+        }
+        if (teaserV != null && (teaserV < 1 || teaserV > Teaser.MAX_V)) {
+            throw usage("--teaser-v must lie in 1.." + Teaser.MAX_V + ", got " + teaserV);
+        }
+        if (!data.hasTrain()) {
+            throw usage("--method " + m.cliName() + " is trained on the training split: give --data/--dataset "
+                    + "or --train with --test");
+        }
+        VigilModel model = ModelFile.standard().load(modelFile);
+        Dataset test = data.loadTest(model.classNames());
+        Dataset train = trainFor(model);
+        EarlyEvaluation.Result r;
+        try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {
+            r = BaselineEvaluation.run(data.datasetName(), model, train, test, settings, !noBaselines, progress);
+        }
+        return print(r, model);
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** Rejects a method-specific option given with another method. */
+    private void onlyWith(EarlyMethod m, Object value, String name, EarlyMethod... methods) {
+        if (value == null || List.of(methods).contains(m)) {
+            return;
+        }
+        StringBuilder names = new StringBuilder();
+        for (EarlyMethod allowed : methods) {
+            names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
+        }
+        throw usage(name + " only applies to --method " + names + ", not --method " + m.cliName());
+    }
+
+    private int print(EarlyEvaluation.Result r, VigilModel model) throws IOException {
         if (report != null) {
             EarlyReport.write(r, model.classNames(), report);
         }
@@ -139,7 +283,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         List<Map<String, Object>> ts = new ArrayList<>();
         for (EarlyEvaluation.TauResult t : r.taus()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("tau", t.tau());
+            m.put("tau", r.isVigil() ? t.tau() : null);
             m.put("reliability", t.reliability());
             m.put("accuracy", t.accuracy());
             m.put("mean_t", t.meanT());
@@ -147,12 +291,25 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("decided_early", t.decidedEarly());
             m.put("us_per_sample", t.usPerSample());
             m.put("harmonic_mean", t.harmonicMean());
-            m.put("announced", t.tau());
-            m.put("certified", t.certified());
+            m.put("announced", r.isVigil() ? t.tau() : null);
+            m.put("certified", r.isVigil() ? t.certified() : null);
             m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
+            m.put("earliness", t.meanFraction());
             ts.add(m);
         }
         o.put("taus", ts);
+        o.put("method", r.method().cliName());
+        if (!r.isVigil()) {
+            o.put("description", r.description());
+            o.put("method_params", r.methodParams());
+            o.put("model", modelFile.toString());
+            o.put("fingerprint", model.fingerprint());
+            o.put("baselines", baselinesJson(r));
+            if (report != null) {
+                o.put("report", report.toString());
+            }
+            return o;
+        }
         o.put("set", r.params().set().cliName());
         o.put("estimator", r.params().estimator().id());
         o.put("classifier", r.params().classifier().cliName());
@@ -171,6 +328,14 @@ public final class EvaluateCommand implements Callable<Integer> {
                         .orElse(null));
         o.put("model", modelFile.toString());
         o.put("fingerprint", model.fingerprint());
+        o.put("baselines", baselinesJson(r));
+        if (report != null) {
+            o.put("report", report.toString());
+        }
+        return o;
+    }
+
+    private static List<Map<String, Object>> baselinesJson(EarlyEvaluation.Result r) {
         List<Map<String, Object>> bs = new ArrayList<>();
         for (var p : r.baselines()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -181,10 +346,6 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("accuracy", p.accuracy());
             bs.add(m);
         }
-        o.put("baselines", bs);
-        if (report != null) {
-            o.put("report", report.toString());
-        }
-        return o;
+        return bs;
     }
 }

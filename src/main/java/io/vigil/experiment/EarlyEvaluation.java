@@ -9,7 +9,10 @@ import io.vigil.early.SeriesDecision;
 import io.vigil.model.VigilModel;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -75,6 +78,10 @@ public final class EarlyEvaluation {
      * @param params the decision parameters (τ varies per entry of {@code taus})
      * @param taus one entry per τ, in the order given
      * @param baselines fixed-time baselines, empty when no training data was given
+     * @param method the early classifier evaluated
+     * @param description one line naming the method and its settings (empty for {@link EarlyMethod#VIGIL}, whose
+     *     settings are {@code params})
+     * @param methodParams the baseline's settings, chosen or given, by name (empty for {@link EarlyMethod#VIGIL})
      */
     public record Result(
             String dataset,
@@ -83,11 +90,20 @@ public final class EarlyEvaluation {
             double fullAccuracy,
             DecisionParams params,
             List<TauResult> taus,
-            List<FixedTimeBaselines.Point> baselines) {
-        /** Copies the lists. */
+            List<FixedTimeBaselines.Point> baselines,
+            EarlyMethod method,
+            String description,
+            Map<String, Object> methodParams) {
+        /** Copies the lists and the map (keeping its order). */
         public Result {
             taus = List.copyOf(taus);
             baselines = List.copyOf(baselines);
+            methodParams = Collections.unmodifiableMap(new LinkedHashMap<>(methodParams));
+        }
+
+        /** Whether this is Vigil's rule, whose entries carry τ. */
+        public boolean isVigil() {
+            return method == EarlyMethod.VIGIL;
         }
     }
 
@@ -139,10 +155,25 @@ public final class EarlyEvaluation {
                 train == null ? List.of() : FixedTimeBaselines.compute(model, train, test);
         progress.step();
         return new Result(
-                dataset, test.size(), test.length(), fullAccuracy, params.withTau(taus.get(0)), results, baselines);
+                dataset,
+                test.size(),
+                test.length(),
+                fullAccuracy,
+                params.withTau(taus.get(0)),
+                results,
+                baselines,
+                EarlyMethod.VIGIL,
+                "",
+                Map.of());
     }
 
     static TauResult summarise(double tau, EarlyReplay.Result r, int length, DecisionThresholds th) {
+        return summarise(tau, r, length, th.threshold(), th.calibrated(), th.certified());
+    }
+
+    /** The summary of one replay; {@code tau} and {@code threshold} are NaN for methods without τ. */
+    static TauResult summarise(
+            double tau, EarlyReplay.Result r, int length, double threshold, boolean calibrated, boolean certified) {
         int n = r.decisions().size();
         int reliable = 0;
         int correct = 0;
@@ -164,8 +195,8 @@ public final class EarlyEvaluation {
                 meanT / length,
                 early,
                 r.microsPerSample(),
-                th.threshold(),
-                th.calibrated(),
-                th.certified());
+                threshold,
+                calibrated,
+                certified);
     }
 }

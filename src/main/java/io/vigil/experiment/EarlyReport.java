@@ -21,7 +21,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * Writes {@code vigil evaluate --report DIR}: {@code report.md} (per-τ table and baselines), {@code
  * decisions.csv} (one row per series and τ: series index, τ, t, early label, complete label, true label) and
  * two PNG plots in the style of thesis figures 5.6–5.11 — mean decision time against reliability and against
- * accuracy, one point per τ, the fixed-time baselines as curves — drawn with XChart.
+ * accuracy, one point per τ, the fixed-time baselines as curves — drawn with XChart. For a baseline method
+ * ({@code --method} other than vigil) the table has one row without τ, the two plots show its single point beside
+ * the curves, and the τ-indexed reliability diagram and HM plot are not written.
  */
 public final class EarlyReport {
     /** The report file names, fixed so scripts can rely on them. */
@@ -61,8 +63,10 @@ public final class EarlyReport {
                 .save(dir.resolve(RELIABILITY_PNG));
         plot(r, "accuracy", EarlyEvaluation.TauResult::accuracy, FixedTimeBaselines.Point::accuracy)
                 .save(dir.resolve(ACCURACY_PNG));
-        reliabilityDiagram(r).save(dir.resolve(DIAGRAM_PNG));
-        harmonicMeanPlot(r).save(dir.resolve(HM_PNG));
+        if (r.isVigil()) {
+            reliabilityDiagram(r).save(dir.resolve(DIAGRAM_PNG));
+            harmonicMeanPlot(r).save(dir.resolve(HM_PNG));
+        }
     }
 
     private static void writeCsv(EarlyEvaluation.Result r, List<String> classNames, Path file) throws IOException {
@@ -74,7 +78,7 @@ public final class EarlyReport {
                             Locale.ROOT,
                             "%d,%s,%d,%s,%s,%s%n",
                             d.index(),
-                            tr.tau(),
+                            Double.isNaN(tr.tau()) ? "" : Double.toString(tr.tau()),
                             d.t(),
                             csv(classNames.get(d.label())),
                             csv(classNames.get(d.completeLabel())),
@@ -99,21 +103,36 @@ public final class EarlyReport {
     /** The Markdown report text; {@code withFiles} ends it with the files {@link #write} writes beside it. */
     static String markdown(EarlyEvaluation.Result r, boolean withFiles) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# Early classification: ").append(r.dataset()).append("\n\n");
-        sb.append(String.format(
-                Locale.ROOT,
-                "%d test series of length d = %d. Rule %s, set %s, estimator %s, classifier %s%s. "
-                        + "Complete-series accuracy of the classifier: %.4f.%n%n",
-                r.testSize(),
-                r.length(),
-                r.params().rule().cliName(),
-                r.params().set().cliName(),
-                r.params().estimator().id(),
-                r.params().classifier().cliName(),
-                r.params().classOfInterest() == null
-                        ? ""
-                        : ", class of interest " + r.params().classOfInterest(),
-                r.fullAccuracy()));
+        sb.append("# Early classification: ").append(r.dataset());
+        if (!r.isVigil()) {
+            sb.append(" — ").append(r.method().cliName()).append("\n\n");
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%d test series of length d = %d. Method: %s. Complete-series accuracy of the method (its label "
+                            + "at t = d): %.4f. Reliability = agreement with that label.%n%n",
+                    r.testSize(),
+                    r.length(),
+                    r.description(),
+                    r.fullAccuracy()));
+        } else {
+            sb.append("\n\n");
+        }
+        if (r.isVigil()) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%d test series of length d = %d. Rule %s, set %s, estimator %s, classifier %s%s. "
+                            + "Complete-series accuracy of the classifier: %.4f.%n%n",
+                    r.testSize(),
+                    r.length(),
+                    r.params().rule().cliName(),
+                    r.params().set().cliName(),
+                    r.params().estimator().id(),
+                    r.params().classifier().cliName(),
+                    r.params().classOfInterest() == null
+                            ? ""
+                            : ", class of interest " + r.params().classOfInterest(),
+                    r.fullAccuracy()));
+        }
         sb.append("| τ | threshold | certified | reliability (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
                 + "early | µs/sample | reliability ≥ τ |\n");
         sb.append("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
@@ -122,9 +141,13 @@ public final class EarlyReport {
             sb.append(String.format(
                     Locale.ROOT,
                     "| %s | %s | %s | %.4f (%.3f–%.3f) | %.4f | %.1f | %.3f | %.3f | %d / %d | %.2f | %s |%n",
-                    t.tau(),
-                    Double.isNaN(t.threshold()) ? "t = d only" : String.format(Locale.ROOT, "%.4g", t.threshold()),
-                    t.calibrated() ? (t.certified() ? "yes" : "no") : "uncalibrated",
+                    r.isVigil() ? Double.toString(t.tau()) : "—",
+                    !r.isVigil()
+                            ? "—"
+                            : Double.isNaN(t.threshold())
+                                    ? "t = d only"
+                                    : String.format(Locale.ROOT, "%.4g", t.threshold()),
+                    !r.isVigil() ? "—" : t.calibrated() ? (t.certified() ? "yes" : "no") : "uncalibrated",
                     t.reliability(),
                     ci[0],
                     ci[1],
@@ -135,7 +158,9 @@ public final class EarlyReport {
                     t.decidedEarly(),
                     r.testSize(),
                     t.usPerSample(),
-                    t.reliability() >= t.tau() ? "yes" : (ci[1] < t.tau() ? "**no**" : "within error")));
+                    !r.isVigil()
+                            ? "—"
+                            : t.reliability() >= t.tau() ? "yes" : (ci[1] < t.tau() ? "**no**" : "within error")));
         }
         if (!r.baselines().isEmpty()) {
             sb.append("\n## Fixed-time baselines\n\n");
@@ -160,11 +185,15 @@ public final class EarlyReport {
                     .append(RELIABILITY_PNG)
                     .append("`, `")
                     .append(ACCURACY_PNG)
-                    .append("`, `")
-                    .append(DIAGRAM_PNG)
-                    .append("`, `")
-                    .append(HM_PNG)
-                    .append("`.\n");
+                    .append("`");
+            if (r.isVigil()) {
+                sb.append(", `")
+                        .append(DIAGRAM_PNG)
+                        .append("`, `")
+                        .append(HM_PNG)
+                        .append("`");
+            }
+            sb.append(".\n");
         }
         return sb.toString();
     }
@@ -187,8 +216,12 @@ public final class EarlyReport {
         double[] y =
                 r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::meanT).toArray();
         XYSeries s = chart.addSeries(
-                "reliable early (" + r.params().set().cliName() + ", τ = "
-                        + r.taus().stream().map(t -> Double.toString(t.tau())).toList() + ")",
+                r.isVigil()
+                        ? "reliable early (" + r.params().set().cliName() + ", τ = "
+                                + r.taus().stream()
+                                        .map(t -> Double.toString(t.tau()))
+                                        .toList() + ")"
+                        : r.method().cliName(),
                 x,
                 y);
         s.setMarker(SeriesMarkers.CIRCLE);

@@ -1,12 +1,9 @@
 package io.vigil.experiment;
 
-import io.vigil.classify.Knn;
-import io.vigil.classify.qda.LocalQda;
+import io.vigil.baseline.PrefixClassifier;
+import io.vigil.baseline.PrefixClassifiers;
+import io.vigil.baseline.Prefixes;
 import io.vigil.data.Dataset;
-import io.vigil.ldg.Ldg;
-import io.vigil.ldg.LdgBasis;
-import io.vigil.ldg.LdgParams;
-import io.vigil.ldg.Standardizer;
 import io.vigil.model.VigilModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,10 +17,10 @@ import java.util.List;
  */
 public final class FixedTimeBaselines {
     /** Baseline method names as they appear in reports. */
-    public static final String LOCAL_QDA = "fixed-time local QDA";
+    public static final String LOCAL_QDA = PrefixClassifiers.LOCAL_QDA;
 
     /** Baseline method names as they appear in reports. */
-    public static final String ONE_NN = "fixed-time 1-NN";
+    public static final String ONE_NN = PrefixClassifiers.ONE_NN;
 
     private FixedTimeBaselines() {}
 
@@ -50,13 +47,17 @@ public final class FixedTimeBaselines {
         int[][] qda = new int[steps][];
         int[][] nn = new int[steps][];
         int[] ts = new int[steps];
+        PrefixClassifier localQda = PrefixClassifiers.localQda(settings(model));
+        PrefixClassifier oneNn = PrefixClassifiers.oneNn();
+        double[][] trainRows = train.rows();
+        double[][] testRows = test.rows();
         for (int s = 0; s < steps; s++) {
             int t = Math.max(1, (int) Math.ceil((s + 1) * d / (double) steps));
             ts[s] = t;
-            double[][] trainPrefix = prefixes(train, t);
-            double[][] testPrefix = prefixes(test, t);
-            qda[s] = localQda(model, trainPrefix, train.classIndices(), train.numClasses(), testPrefix);
-            nn[s] = oneNn(trainPrefix, train.classIndices(), train.numClasses(), testPrefix);
+            double[][] trainPrefix = Prefixes.of(trainRows, t);
+            double[][] testPrefix = Prefixes.of(testRows, t);
+            qda[s] = localQda.fitPredict(trainPrefix, train.classIndices(), train.numClasses(), testPrefix);
+            nn[s] = oneNn.fitPredict(trainPrefix, train.classIndices(), train.numClasses(), testPrefix);
         }
         List<Point> out = new ArrayList<>();
         for (int s = 0; s < steps; s++) {
@@ -78,39 +79,13 @@ public final class FixedTimeBaselines {
         return new Point(method, fraction, t, same / (double) labels.length, correct / (double) labels.length);
     }
 
-    private static int[] localQda(VigilModel model, double[][] train, int[] y, int numClasses, double[][] test) {
-        double[][] tr = train;
-        double[][] te = test;
-        if (model.standardizer().isPresent()) {
-            Standardizer std = Standardizer.fit(train);
-            tr = std.apply(train);
-            te = std.apply(test);
-        }
-        int t = train[0].length;
-        LdgBasis basis = Ldg.fit(tr, y, numClasses, new LdgParams(model.ldgNeighbors(), model.gamma()));
-        int dims = Math.min(Math.min(model.dims(), t), basis.rank());
-        double[][] points = basis.project(tr, dims);
-        LocalQda qda = LocalQda.fit(points, y, numClasses, model.qdaNeighbors());
-        LocalQda.Workspace ws = qda.newWorkspace();
-        double[][] q = basis.project(te, dims);
-        int[] out = new int[te.length];
-        for (int i = 0; i < te.length; i++) {
-            out[i] = qda.predict(q[i], ws);
-        }
-        return out;
-    }
-
-    private static int[] oneNn(double[][] train, int[] y, int numClasses, double[][] test) {
-        return Knn.fit(train, y, numClasses).predictAll(test, 1);
-    }
-
-    private static double[][] prefixes(Dataset ds, int t) {
-        double[][] out = new double[ds.size()][t];
-        for (int i = 0; i < ds.size(); i++) {
-            for (int s = 0; s < t; s++) {
-                out[i][s] = ds.value(i, s);
-            }
-        }
-        return out;
+    /** The model's LDG and local-QDA settings, which the local-QDA prefix refits reuse. */
+    public static PrefixClassifiers.LdgQdaSettings settings(VigilModel model) {
+        return new PrefixClassifiers.LdgQdaSettings(
+                model.ldgNeighbors(),
+                model.gamma(),
+                model.dims(),
+                model.qdaNeighbors(),
+                model.standardizer().isPresent());
     }
 }
