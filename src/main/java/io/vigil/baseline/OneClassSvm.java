@@ -1,38 +1,44 @@
 package io.vigil.baseline;
 
+import libsvm.svm;
+import libsvm.svm_model;
+import libsvm.svm_node;
+import libsvm.svm_parameter;
+import libsvm.svm_problem;
+
 /**
  * The ν one-class SVM with a Gaussian kernel K(a, b) = exp(−γ‖a − b‖²) (Schölkopf, Platt, Shawe-Taylor, Smola &amp;
- * Williamson 2001), TEASER's master (Schäfer &amp; Leser 2020). Dual, in LIBSVM's scaling (Chang &amp; Lin
- * 2011, one-class SVM): minimise ½ αᵀKα subject to 0 ≤ α_i ≤ 1 and Σ α_i = ν·l; the decision value is Σ α_i K(x_i, x) − ρ
- * and a point is accepted when it is positive. Solved by SMO on the maximal violating pair (Keerthi et al. 2001):
- * with gradient G = Kα, the pair i = argmin{G_i : α_i &lt; 1}, j = argmax{G_j : α_j &gt; 0} moves mass from j to i
- * until G_j − G_i &lt; {@link #TOLERANCE}; ρ is the mean gradient over free α_i (by the KKT conditions G_i = ρ
- * there), else the midpoint of the interval the bounded ones allow.
+ * Williamson 2001), TEASER's master (Schäfer &amp; Leser 2020), as LIBSVM solves it (Chang &amp; Lin 2011, the
+ * library TEASER's authors use): minimise ½ αᵀKα subject to 0 ≤ α<sub>i</sub> ≤ 1 and Σ α<sub>i</sub> = ν·l; the
+ * decision value is Σ α<sub>i</sub> K(x<sub>i</sub>, x) − ρ and a point is accepted when it is positive.
  */
 public final class OneClassSvm {
-    /** Stopping tolerance on the maximal KKT violation (LIBSVM's default ε). */
+    /** LIBSVM's stopping tolerance ε on the KKT conditions (its default). */
     public static final double TOLERANCE = 1e-3;
 
-    private static final int MAX_ITERATIONS = 100_000;
+    /** LIBSVM's kernel cache, MB (its default). */
+    private static final double CACHE_MB = 100;
 
-    private final double[][] support;
-    private final double[] alpha;
-    private final double rho;
-    private final double gamma;
+    static {
+        // LIBSVM prints its optimisation trace on stdout unless told otherwise; stdout belongs to --json.
+        svm.svm_set_print_string_function(s -> {});
+    }
 
-    private OneClassSvm(double[][] support, double[] alpha, double rho, double gamma) {
-        this.support = support;
-        this.alpha = alpha;
-        this.rho = rho;
-        this.gamma = gamma;
+    private final svm_model model;
+    private final int dim;
+
+    private OneClassSvm(svm_model model, int dim) {
+        this.model = model;
+        this.dim = dim;
     }
 
     /**
      * Fits the one-class SVM.
      *
-     * @param x l ≥ 1 points of one dimension (not copied beyond the support vectors kept)
+     * @param x l ≥ 1 points of one dimension (copied)
      * @param nu ν in (0, 1]: an upper bound on the fraction of training points rejected
      * @param gamma kernel width γ &gt; 0
+     * @throws IllegalArgumentException on an empty or ragged x, or ν, γ out of range
      */
     public static OneClassSvm fit(double[][] x, double nu, double gamma) {
         int l = x.length;
@@ -45,99 +51,62 @@ public final class OneClassSvm {
         if (!(gamma > 0) || Double.isInfinite(gamma)) {
             throw new IllegalArgumentException("one-class SVM γ must be positive and finite, got " + gamma);
         }
-        double[][] k = new double[l][l];
+        int dim = x[0].length;
+        svm_problem problem = new svm_problem();
+        problem.l = l;
+        problem.y = new double[l];
+        problem.x = new svm_node[l][];
         for (int i = 0; i < l; i++) {
-            k[i][i] = 1;
-            for (int j = i + 1; j < l; j++) {
-                k[i][j] = kernel(x[i], x[j], gamma);
-                k[j][i] = k[i][j];
+            if (x[i].length != dim) {
+                throw new IllegalArgumentException(
+                        "one-class SVM point " + i + " has " + x[i].length + " values but point 0 has " + dim);
             }
+            problem.y[i] = 1;
+            problem.x[i] = nodes(x[i]);
         }
-        double[] a = new double[l];
-        double mass = nu * l;
-        int whole = (int) Math.min(l, Math.floor(mass));
-        for (int i = 0; i < whole; i++) {
-            a[i] = 1;
+        svm_parameter p = new svm_parameter();
+        p.svm_type = svm_parameter.ONE_CLASS;
+        p.kernel_type = svm_parameter.RBF;
+        p.gamma = gamma;
+        p.nu = nu;
+        p.eps = TOLERANCE;
+        p.cache_size = CACHE_MB;
+        p.shrinking = 1;
+        p.probability = 0;
+        p.nr_weight = 0;
+        p.weight_label = new int[0];
+        p.weight = new double[0];
+        String problemText = svm.svm_check_parameter(problem, p);
+        if (problemText != null) {
+            throw new IllegalArgumentException("one-class SVM: " + problemText);
         }
-        if (whole < l) {
-            a[whole] = mass - whole;
-        }
-        double[] g = new double[l];
-        for (int i = 0; i < l; i++) {
-            for (int j = 0; j < l; j++) {
-                g[i] += k[i][j] * a[j];
-            }
-        }
-        for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
-            int up = -1;
-            int low = -1;
-            for (int t = 0; t < l; t++) {
-                if (a[t] < 1 && (up < 0 || g[t] < g[up])) {
-                    up = t;
-                }
-                if (a[t] > 0 && (low < 0 || g[t] > g[low])) {
-                    low = t;
-                }
-            }
-            if (up < 0 || low < 0 || g[low] - g[up] < TOLERANCE) {
-                break;
-            }
-            double curvature = Math.max(k[up][up] + k[low][low] - 2 * k[up][low], 1e-12);
-            double step = Math.min((g[low] - g[up]) / curvature, Math.min(1 - a[up], a[low]));
-            a[up] += step;
-            a[low] -= step;
-            for (int t = 0; t < l; t++) {
-                g[t] += step * (k[t][up] - k[t][low]);
-            }
-        }
-        double rho = rho(a, g);
-        int count = 0;
-        for (double v : a) {
-            count += v > 0 ? 1 : 0;
-        }
-        double[][] sv = new double[count][];
-        double[] coef = new double[count];
-        int c = 0;
-        for (int i = 0; i < l; i++) {
-            if (a[i] > 0) {
-                sv[c] = x[i].clone();
-                coef[c++] = a[i];
-            }
-        }
-        return new OneClassSvm(sv, coef, rho, gamma);
+        return new OneClassSvm(svm.svm_train(problem, p), dim);
     }
 
-    private static double rho(double[] a, double[] g) {
-        double sum = 0;
-        int free = 0;
-        double atUpper = Double.NEGATIVE_INFINITY;
-        double atZero = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] > 0 && a[i] < 1) {
-                sum += g[i];
-                free++;
-            } else if (a[i] >= 1) {
-                atUpper = Math.max(atUpper, g[i]);
-            } else {
-                atZero = Math.min(atZero, g[i]);
-            }
+    /** LIBSVM's 1-based sparse row; every coordinate is kept, so a zero is a zero and not a missing value. */
+    private static svm_node[] nodes(double[] v) {
+        svm_node[] out = new svm_node[v.length];
+        for (int t = 0; t < v.length; t++) {
+            out[t] = new svm_node();
+            out[t].index = t + 1;
+            out[t].value = v[t];
         }
-        if (free > 0) {
-            return sum / free;
-        }
-        if (Double.isInfinite(atUpper)) {
-            return atZero;
-        }
-        return Double.isInfinite(atZero) ? atUpper : (atUpper + atZero) / 2;
+        return out;
     }
 
-    /** The decision value Σ α_i K(x_i, q) − ρ. */
+    /**
+     * The decision value Σ α<sub>i</sub> K(x<sub>i</sub>, q) − ρ.
+     *
+     * @throws IllegalArgumentException when q's dimension is not the training points'
+     */
     public double decision(double[] q) {
-        double s = 0;
-        for (int i = 0; i < support.length; i++) {
-            s += alpha[i] * kernel(support[i], q, gamma);
+        if (q.length != dim) {
+            throw new IllegalArgumentException(
+                    "one-class SVM query has " + q.length + " values but the model was fitted on " + dim);
         }
-        return s - rho;
+        double[] value = new double[1];
+        svm.svm_predict_values(model, nodes(q), value);
+        return value[0];
     }
 
     /** Whether q is accepted (decision value &gt; 0). */
@@ -145,22 +114,13 @@ public final class OneClassSvm {
         return decision(q) > 0;
     }
 
-    /** The number of support vectors (α_i &gt; 0); at least ν·l (Schölkopf et al. 2001, Prop. 4). */
+    /** The number of support vectors (α<sub>i</sub> &gt; 0); at least ν·l (Schölkopf et al. 2001, Prop. 4). */
     public int supportSize() {
-        return support.length;
+        return model.l;
     }
 
     /** ρ, the offset of the decision function. */
     public double rho() {
-        return rho;
-    }
-
-    private static double kernel(double[] a, double[] b, double gamma) {
-        double s = 0;
-        for (int t = 0; t < a.length; t++) {
-            double diff = a[t] - b[t];
-            s += diff * diff;
-        }
-        return Math.exp(-gamma * s);
+        return model.rho[0];
     }
 }
