@@ -42,7 +42,8 @@ import picocli.CommandLine.Option;
         subcommands = {
             ExperimentCommand.Table33.class,
             ReliabilityExperimentCommand.class,
-            TransferExperimentCommand.class
+            TransferExperimentCommand.class,
+            Fig58ExperimentCommand.class
         })
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec

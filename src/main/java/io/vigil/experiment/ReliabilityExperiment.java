@@ -72,18 +72,11 @@ public final class ReliabilityExperiment {
         Dataset test = data.test().classNames().equals(train.classNames())
                 ? data.test()
                 : data.test().withClasses(train.classNames());
-        TrainParams tp = TrainParams.builder().seed(seed).build();
-        VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
-        EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
-        model = EarlyModelTrainer.addSections(model, train, sections);
-        model = CrossFitCalibrator.calibrate(model, train, sections, CalibrationParams.defaults(seed), Progress.none());
-        progress.step();
+        Trained trained = trainWithDefaults(train, seed);
+        VigilModel model = trained.model();
+        DecisionParams base = trained.operatingPoint();
         CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
-        DecisionParams base = DecisionParams.defaults();
-        if (cal.operatingPoint().isPresent()) {
-            CalibrationSection.OperatingPoint p = cal.operatingPoint().get();
-            base = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
-        }
+        progress.step();
         EarlyEvaluation.Result atPoint =
                 EarlyEvaluation.run(train.name(), model, null, test, List.of(base.tau()), base, Progress.none());
         progress.step();
@@ -101,6 +94,31 @@ public final class ReliabilityExperiment {
                 cal.coverageAfter(),
                 Coverage.of(model, test, 0.9),
                 (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * A model as {@code vigil train} builds it by default, and the decision parameters of its stored operating point.
+     *
+     * @param model selection, LDG, local QDA, complete-series Gaussians and the cross-fitted calibration
+     * @param operatingPoint τ, rule, set, estimator and classifier chosen on the training split (the defaults when
+     *     calibration chose none)
+     */
+    public record Trained(VigilModel model, DecisionParams operatingPoint) {}
+
+    /** Trains and calibrates on {@code train} with every default, as {@code vigil train} does. */
+    public static Trained trainWithDefaults(Dataset train, long seed) {
+        TrainParams tp = TrainParams.builder().seed(seed).build();
+        VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
+        EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
+        model = EarlyModelTrainer.addSections(model, train, sections);
+        model = CrossFitCalibrator.calibrate(model, train, sections, CalibrationParams.defaults(seed), Progress.none());
+        CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
+        DecisionParams base = DecisionParams.defaults();
+        if (cal.operatingPoint().isPresent()) {
+            CalibrationSection.OperatingPoint p = cal.operatingPoint().get();
+            base = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
+        }
+        return new Trained(model, base);
     }
 
     /** The harmonic mean of TEASER's accuracy and earliness on a dataset, or NaN when not measured. */

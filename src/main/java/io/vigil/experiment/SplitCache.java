@@ -20,8 +20,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Finished re-splits of {@code vigil experiment} kept on disk, one small file per (dataset, method, settings, split),
- * so that an interrupted run resumes where it stopped instead of starting over (issue 15). A split is reused only when
+ * Finished work of {@code vigil experiment} kept on disk, one small file per (dataset, method, settings, split or
+ * part), so that an interrupted run resumes where it stopped instead of starting over (issue 15). A split is reused only when
  * everything its result depends on is the same: the method, the table's ℓ rule, the base seed, the training
  * parameters and the content of both standard splits (their {@link DataFingerprint}s); anything else is a different
  * key and is recomputed. Files are written to a temporary name and moved into place, so a run killed mid-write leaves
@@ -102,40 +102,55 @@ public final class SplitCache {
 
     /** The cached result of split {@code split}, if this cache resumes and has a readable one. */
     Optional<SplitResult> get(Key key, int split) {
+        return get(key, splitFile(split), lines -> {
+            if (lines.size() != 2 || !lines.get(0).equals(HEADER)) {
+                throw new IllegalArgumentException("not a split file");
+            }
+            SplitResult r = parse(lines.get(1));
+            if (r.split() != split) {
+                throw new IllegalArgumentException("split " + r.split() + " in the file of split " + split);
+            }
+            return r;
+        });
+    }
+
+    /** Keeps a finished split (no-op for {@link #none()}). */
+    void put(Key key, SplitResult r) {
+        put(key, splitFile(r.split()), HEADER + "\n" + format(r) + "\n");
+    }
+
+    /**
+     * A cached entry parsed by {@code reader}, if this cache resumes and has one that {@code reader} accepts (an entry
+     * it rejects with a runtime exception, e.g. a file cut short, counts as absent and is recomputed).
+     */
+    <T> Optional<T> get(Key key, String name, java.util.function.Function<List<String>, T> reader) {
         if (root == null || !read) {
             return Optional.empty();
         }
-        Path file = file(key, split);
+        Path file = file(key, name);
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
         }
         try {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            if (lines.size() != 2 || !lines.get(0).equals(HEADER)) {
-                return Optional.empty();
-            }
-            SplitResult r = parse(lines.get(1));
-            if (r.split() != split) {
-                return Optional.empty();
-            }
+            T value = reader.apply(Files.readAllLines(file, StandardCharsets.UTF_8));
             reused.incrementAndGet();
-            return Optional.of(r);
+            return Optional.of(value);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    /** Keeps a finished split (no-op for {@link #none()}). */
-    void put(Key key, SplitResult r) {
+    /** Keeps an entry, written to a temporary file and moved into place (no-op for {@link #none()}). */
+    void put(Key key, String name, String text) {
         if (root == null) {
             return;
         }
-        Path file = file(key, r.split());
+        Path file = file(key, name);
         try {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), "split-", ".tmp");
             try {
-                Files.writeString(tmp, HEADER + "\n" + format(r) + "\n", StandardCharsets.UTF_8);
+                Files.writeString(tmp, text, StandardCharsets.UTF_8);
                 try {
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {
@@ -149,10 +164,14 @@ public final class SplitCache {
         }
     }
 
-    private Path file(Key key, int split) {
+    private static String splitFile(int split) {
+        return String.format(Locale.ROOT, "split-%03d.csv", split);
+    }
+
+    private Path file(Key key, String name) {
         return root.resolve(safe(key.dataset()))
                 .resolve(safe(key.method()) + "-" + key.hash())
-                .resolve(String.format(Locale.ROOT, "split-%03d.csv", split));
+                .resolve(name);
     }
 
     /** Path-safe: letters, digits, '-', '_' and '.' kept, anything else '_'. */
