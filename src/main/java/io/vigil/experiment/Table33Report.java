@@ -241,6 +241,11 @@ public final class Table33Report {
         }
         b.append(String.format(Locale.ROOT, "| **Mean (thesis datasets)** | **%.2f**", vigilMeanOverThesisDatasets()));
         others.values().forEach(rs -> b.append(" | **").append(meanCell(rs)).append("**"));
+        b.append(" |\n| *Thesis Table ")
+                .append(mode == DimsMode.G_MINUS_1 ? "3.3" : "3.4")
+                .append(", same datasets* | ")
+                .append(thesisMeanCell(mainReducer));
+        others.keySet().forEach(k -> b.append(" | ").append(thesisMeanCell(k)));
         b.append(" |\n\nColumns:\n\n- ").append(mainReducer).append(": Vigil's reducer, the main column\n");
         others.keySet().forEach(k -> b.append("- ")
                 .append(k)
@@ -253,6 +258,38 @@ public final class Table33Report {
                 "\n`nc`: not computable — the reducer's problem is ill-posed on at least one split of the dataset (e.g. "
                         + "plain FDA whenever n − G < d), as the thesis marks it; a mean over datasets that include one is "
                         + "`nc` too.\n");
+    }
+
+    /**
+     * The thesis's figure for a reducer's column, where it reports that method: LDG, Reg. FDA, PCA, PCA FDA, DLDA, and
+     * for lfda (a fixed small ridge) its Reg. LFDA column.
+     */
+    public Optional<Double> thesisFigure(String reducer, String dataset) {
+        boolean t34 = mode == DimsMode.CV;
+        return switch (reducer) {
+            case "ldg" -> thesisLdg(dataset);
+            case "reg-fda" -> thesisRegFda(dataset);
+            case "pca" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.PCA, t34);
+            case "pca-fda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.PCA_FDA, t34);
+            case "dlda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.DLDA, t34);
+            case "lfda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.REG_LFDA, t34);
+            default -> Optional.empty();
+        };
+    }
+
+    /** Mean of the thesis's figures for the column over the report's datasets, "–" if it has none for one of them. */
+    private String thesisMeanCell(String reducer) {
+        List<Optional<Double>> figures = results.stream()
+                .filter(r -> thesisLdg(r.name()).isPresent())
+                .map(r -> thesisFigure(reducer, r.name()))
+                .toList();
+        if (figures.isEmpty() || figures.stream().anyMatch(Optional::isEmpty)) {
+            return "–";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%.2f",
+                figures.stream().mapToDouble(Optional::get).average().orElseThrow());
     }
 
     private String meanCell(List<DatasetResult> rs) {

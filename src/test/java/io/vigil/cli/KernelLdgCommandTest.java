@@ -221,6 +221,8 @@ class KernelLdgCommandTest {
         assertTrue(md.matches("(?s).*\\| CBF \\| [0-9.]+ ± [0-9.]+ \\| nc \\| [0-9.]+ ± .*"), md);
         assertTrue(md.contains("| **Mean (thesis datasets)** | **"), md);
         assertTrue(md.contains(" | **nc** | **"), md);
+        assertTrue(
+                md.contains("| *Thesis Table 3.3, same datasets* | 88.30 | – | 85.50 | 92.40 | – | 83.00 | – |"), md);
         assertTrue(md.contains("- dlda: direct LDA"), md);
         assertTrue(md.contains("- nca: neighbourhood components analysis"), md);
         List<String> csv = Files.readAllLines(out.resolve("table33.csv"));
