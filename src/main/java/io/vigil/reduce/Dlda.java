@@ -78,7 +78,7 @@ public final class Dlda {
         CommonOps_DDRM.mult(z, Eigen.leading(p.vectors(), ell), w);
         for (int k = 0; k < ell; k++) {
             double dw = p.values()[k];
-            if (!(dw > Eigen.SINGULAR_RATIO * scale) || !(scale > 0)) {
+            if (Eigen.singular(dw, scale, rank)) {
                 throw new IllPosedReductionException(
                         "the within-class scatter vanishes on a direction of the between-class range, so the "
                                 + "sphering D_w^(-1/2) is undefined",

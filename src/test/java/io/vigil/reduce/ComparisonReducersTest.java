@@ -53,6 +53,14 @@ class ComparisonReducersTest {
         int[] fy = {0, 0, 1, 1};
         e = assertThrows(IllPosedReductionException.class, () -> Fda.fit(flat, fy, 2, 1));
         assertTrue(e.getMessage().contains("(n = 4, d = 2)"), e.getMessage());
+        // Ill-conditioned but regular (within-class variance 1e-10 along x₂, condition ~1e10) is still solved.
+        SplittableRandom r = new SplittableRandom(5);
+        double[][] thin = new double[40][];
+        for (int i = 0; i < 40; i++) {
+            thin[i] = new double[] {r.nextGaussian() + (i % 2), 1e-5 * r.nextGaussian()};
+        }
+        DMatrixRMaj w = Fda.fit(thin, alternating(40, 2), 2, 1);
+        assertEquals(1, quad(Labelled.of(thin, alternating(40, 2), 2, 1, "test").within(), column(w, 0)), 1e-6);
     }
 
     @Test
