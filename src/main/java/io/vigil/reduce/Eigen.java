@@ -1,5 +1,6 @@
 package io.vigil.reduce;
 
+import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
@@ -48,7 +49,7 @@ final class Eigen {
             order[k] = k;
             values[k] = eig.getEigenvalue(k).getReal();
         }
-        java.util.Arrays.sort(
+        Arrays.sort(
                 order,
                 (a, b) -> descending ? Double.compare(values[b], values[a]) : Double.compare(values[a], values[b]));
         DMatrixRMaj v = new DMatrixRMaj(n, n);

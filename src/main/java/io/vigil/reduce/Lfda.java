@@ -1,5 +1,6 @@
 package io.vigil.reduce;
 
+import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -109,7 +110,7 @@ public final class Lfda {
         Eigen.Pairs p = Eigen.generalized(sb, sw, "local within-class scatter is singular", n, l.d);
         int ell = Math.min(dims, r);
         DMatrixRMaj phi = Eigen.leading(p.vectors(), ell);
-        double[] lambda = java.util.Arrays.copyOf(p.values(), ell);
+        double[] lambda = Arrays.copyOf(p.values(), ell);
         for (int k = 0; k < ell; k++) {
             double f = Math.sqrt(Math.max(lambda[k], 0));
             for (int t = 0; t < r; t++) {
@@ -138,7 +139,7 @@ public final class Lfda {
                     same[k++] = dist[i][j];
                 }
             }
-            java.util.Arrays.sort(same);
+            Arrays.sort(same);
             sigma[i] = Math.sqrt(same[Math.min(LOCAL_SCALING_NEIGHBOR, nc - 1) - 1]);
         }
         return (i, j, d2) -> {

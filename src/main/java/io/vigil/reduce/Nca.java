@@ -1,5 +1,6 @@
 package io.vigil.reduce;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.ejml.data.DMatrixRMaj;
 import org.hipparchus.exception.MathIllegalStateException;
@@ -65,8 +66,9 @@ public final class Nca {
      * @param map d×ℓ
      * @param initialObjective f at the PCA start
      * @param finalObjective f at the returned map
+     * @param withinBudget false when the evaluation budget ran out inside a line search
      */
-    record Fit(DMatrixRMaj map, double initialObjective, double finalObjective) {}
+    record Fit(DMatrixRMaj map, double initialObjective, double finalObjective, boolean withinBudget) {}
 
     static Fit fitDetailed(double[][] x, int[] y, int numClasses, int dims) {
         Labelled full = Labelled.of(x, y, numClasses, dims, "NCA");
@@ -107,6 +109,7 @@ public final class Nca {
         NonLinearConjugateGradientOptimizer opt = new NonLinearConjugateGradientOptimizer(
                 NonLinearConjugateGradientOptimizer.Formula.POLAK_RIBIERE,
                 new SimpleValueChecker(1e-6, 1e-9, MAX_ITERATIONS));
+        boolean withinBudget;
         try {
             opt.optimize(
                     new MaxEval(MAX_EVALUATIONS),
@@ -115,9 +118,10 @@ public final class Nca {
                     g,
                     GoalType.MAXIMIZE,
                     new InitialGuess(a0));
+            withinBudget = true;
         } catch (MathIllegalStateException e) {
-            // The evaluation budget ran out inside a line search: keep the best point seen so far (below).
-            assert best.point != null;
+            // The evaluation budget ran out inside a line search: the best point seen so far is the result.
+            withinBudget = false;
         }
         double[] a = best.point;
         DMatrixRMaj w = new DMatrixRMaj(l.d, ell);
@@ -127,7 +131,7 @@ public final class Nca {
             }
         }
         Eigen.fixSigns(w);
-        return new Fit(w, start, best.value);
+        return new Fit(w, start, best.value, withinBudget);
     }
 
     /** PCA rows scaled so that the mean squared nearest-neighbour distance of the projected series is 1. */
@@ -229,7 +233,7 @@ public final class Nca {
                 }
             }
         }
-        java.util.Arrays.fill(grad, 0);
+        Arrays.fill(grad, 0);
         for (int c = 0; c < ell; c++) {
             int off = c * d;
             for (int k = 0; k < n; k++) {
