@@ -389,8 +389,8 @@ public final class Table33Experiment {
         LFDA(
                 "lfda",
                 true,
-                "local FDA (Sugiyama 2007), local scaling k = 7, weighted, ridge 1e-3·tr(S_w)/d when n-G < d "
-                        + "(between thesis PCA LFDA and Reg. LFDA)"),
+                "local FDA (Sugiyama 2007), local scaling k = 7, weighted, fixed ridge 1e-3·tr(S_w)/d when n-G < d "
+                        + "(thesis row: Reg. LFDA, whose ridge is cross-validated)"),
         /** Maximum margin criterion. */
         MMC("mmc", true, "maximum margin criterion, top eigenvectors of S_b - S_w (thesis eq. 3.33; no thesis column)"),
         /** Direct LDA. */
