@@ -2,6 +2,7 @@ package io.vigil.experiment;
 
 import io.vigil.classify.Knn;
 import io.vigil.data.Dataset;
+import io.vigil.data.Folds;
 import io.vigil.model.VigilModel;
 import io.vigil.reduce.Dlda;
 import io.vigil.reduce.Fda;
@@ -169,6 +170,9 @@ public final class Table33Experiment {
         }
     }
 
+    /** Folds of the dimension cross-validation of the supervised nested peers (lfda, mmc) in Table 3.4. */
+    static final int PEER_CV_FOLDS = 5;
+
     private Table33Experiment() {}
 
     /** The seed of split {@code s}: a fixed function of the base seed and the index. */
@@ -279,9 +283,10 @@ public final class Table33Experiment {
      * Table 3.3. In Table 3.4 the thesis keeps the FDA family at G − 1 and cross-validates ℓ for PCA and LFDA; so
      * here reg-fda, fda, pca-fda and dlda (at most G − 1 directions) and nca (one optimisation per ℓ) stay at G − 1,
      * while pca, lfda and mmc, whose maps are nested, take ℓ from {G − 1, G, G + 1, G + 2, G + 4, G + 8, G + 16, G + 32}
-     * (capped at the map's width) by leave-one-out 3-NN accuracy on the training part in the space of the map fitted
-     * on the whole training part — unbiased for PCA, which uses no labels, optimistic for the supervised two. A
-     * reducer that throws {@link IllPosedReductionException} gives a split with NaN accuracies: "nc".
+     * (capped at the map's width) by 3-NN accuracy on the training part: PCA, which uses no labels, by leave-one-out in
+     * the space of the whole training part; lfda and mmc by stratified 5-fold cross-validation with the map refitted
+     * on each fold (their in-sample leave-one-out would always favour G − 1). A reducer that throws
+     * {@link IllPosedReductionException} gives a split with NaN accuracies: "nc".
      */
     private static SplitResult runPeerSplit(Dataset merged, int trainSize, int g, int split, Config config, Peer peer) {
         long seed = splitSeed(config.seed(), split);
@@ -295,25 +300,17 @@ public final class Table33Experiment {
         int width = cv ? g + 32 : g1;
         long start = System.nanoTime();
         DMatrixRMaj w;
+        int dims;
         try {
-            w = switch (peer) {
-                case PCA -> Pca.directions(x);
-                case REG_FDA -> RegularizedFda.fit(x, y, g, g1);
-                case FDA -> Fda.fit(x, y, g, g1);
-                case PCA_FDA -> PcaFda.fit(x, y, g, g1);
-                case LFDA -> Lfda.fit(x, y, g, width);
-                case MMC -> Mmc.fit(x, y, g, width);
-                case DLDA -> Dlda.fit(x, y, g, g1);
-                case NCA -> Nca.fit(x, y, g, g1);
-            };
+            w = fitPeer(peer, x, y, g, width);
+            dims = Math.min(g1, w.numCols);
+            if (cv) {
+                dims = peer == Peer.PCA ? dimsByLeaveOneOut(x, y, g, w) : dimsByFolds(x, y, g, peer, w.numCols, seed);
+            }
         } catch (IllPosedReductionException e) {
             double seconds = (System.nanoTime() - start) / 1e9;
             return new SplitResult(
                     split, seed, Double.NaN, Double.NaN, Double.NaN, Double.NaN, seconds, Double.NaN, 0, 0, 0);
-        }
-        int dims = Math.min(g1, w.numCols);
-        if (cv) {
-            dims = dimsByLeaveOneOut(x, y, g, w);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         Knn knn = Knn.fit(Reductions.project(x, w, dims), y, g);
@@ -339,10 +336,67 @@ public final class Table33Experiment {
                 0);
     }
 
+    /** The peer's map with up to {@code width} columns (G − 1 for those that have no more). */
+    private static DMatrixRMaj fitPeer(Peer peer, double[][] x, int[] y, int g, int width) {
+        int g1 = Math.max(1, g - 1);
+        return switch (peer) {
+            case PCA -> Pca.directions(x);
+            case REG_FDA -> RegularizedFda.fit(x, y, g, g1);
+            case FDA -> Fda.fit(x, y, g, g1);
+            case PCA_FDA -> PcaFda.fit(x, y, g, g1);
+            case LFDA -> Lfda.fit(x, y, g, width);
+            case MMC -> Mmc.fit(x, y, g, width);
+            case DLDA -> Dlda.fit(x, y, g, g1);
+            case NCA -> Nca.fit(x, y, g, g1);
+        };
+    }
+
+    /**
+     * ℓ for a supervised nested map by stratified {@value #PEER_CV_FOLDS}-fold 3-NN cross-validation on the training
+     * part, the map refitted on each fold's training rows, over the candidates of {@link #candidateDims} that every
+     * fold's map and the final map ({@code cols} columns) have; ties go to the smaller ℓ.
+     */
+    private static int dimsByFolds(double[][] x, int[] y, int g, Peer peer, int cols, long seed) {
+        int[] candidates = candidateDims(g);
+        int[] correct = new int[candidates.length];
+        int usable = cols;
+        for (int[] test : Folds.stratifiedKFold(y, g, PEER_CV_FOLDS, seed)) {
+            int[] train = Folds.complement(test, x.length);
+            double[][] xt = Folds.rows(x, train);
+            int[] yt = Folds.labels(y, train);
+            DMatrixRMaj w = fitPeer(peer, xt, yt, g, g + 32);
+            usable = Math.min(usable, w.numCols);
+            for (int c = 0; c < candidates.length; c++) {
+                int l = candidates[c];
+                if (l < 1 || l > w.numCols) {
+                    continue;
+                }
+                Knn knn = Knn.fit(Reductions.project(xt, w, l), yt, g);
+                double[][] q = Reductions.project(Folds.rows(x, test), w, l);
+                for (int i = 0; i < test.length; i++) {
+                    correct[c] += knn.predict(q[i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
+                }
+            }
+        }
+        int best = -1;
+        for (int c = 0; c < candidates.length; c++) {
+            int l = candidates[c];
+            if (l >= 1 && l <= usable && (best < 0 || correct[c] > correct[best])) {
+                best = c;
+            }
+        }
+        return best < 0 ? Math.min(Math.max(1, g - 1), cols) : candidates[best];
+    }
+
+    /** The thesis's candidate dimensions for Table 3.4: G − 1, G, G + 1, G + 2, G + 4, G + 8, G + 16, G + 32. */
+    private static int[] candidateDims(int g) {
+        return new int[] {g - 1, g, g + 1, g + 2, g + 4, g + 8, g + 16, g + 32};
+    }
+
     private static int dimsByLeaveOneOut(double[][] x, int[] y, int g, DMatrixRMaj w) {
         int best = -1;
         int bestCorrect = -1;
-        for (int l : new int[] {g - 1, g, g + 1, g + 2, g + 4, g + 8, g + 16, g + 32}) {
+        for (int l : candidateDims(g)) {
             if (l < 1 || l > w.numCols) {
                 continue;
             }
