@@ -208,6 +208,11 @@ class ComparisonReducersTest {
         for (int k = 0; k < 4; k++) {
             assertTrue(norm(column(w, k)) > 0, "column " + k + " is not null");
         }
+        // A class of one series has no same-class pair, so its local scale is never needed: still defined.
+        int[] single = alternating(20, 2);
+        single[19] = 2;
+        DMatrixRMaj ws = Lfda.fit(x, single, 3, 3);
+        assertTrue(Arrays.stream(ws.data).allMatch(Double::isFinite));
     }
 
     /** ∂f/∂A of NCA against central differences on a tiny case. */
