@@ -102,9 +102,11 @@ public final class ExperimentCommand implements Runnable {
                 paramLabel = "R",
                 description =
                         "Compare reducers on the same splits, each followed by 3-NN: ldg, kernel-ldg, sparse-ldg, and "
-                                + "the comparison reducers pca and reg-fda (Ledoit-Wolf regularised FDA at G-1). The "
-                                + "first, a Vigil reducer, is the main column (instead of --reducer); every other gets a "
-                                + "column with a paired t-test mark against it.")
+                                + "the comparison reducers pca, reg-fda (Ledoit-Wolf regularised FDA), fda (plain FDA), "
+                                + "pca-fda (Fisherfaces), lfda (local FDA), mmc (maximum margin criterion), dlda "
+                                + "(direct LDA) and nca (neighbourhood components analysis). The first, a Vigil reducer, "
+                                + "is the main column (instead of --reducer); every other gets a column with a paired "
+                                + "t-test mark against it, or nc where its problem is ill-posed (plain FDA with n-G < d).")
         List<String> reducers;
 
         @Option(
@@ -328,8 +330,12 @@ public final class ExperimentCommand implements Runnable {
                 if (!extra.isEmpty()) {
                     Map<String, Double> means = new LinkedHashMap<>();
                     means.put(params.reducer().cliName(), report.vigilMeanOverThesisDatasets());
-                    extra.forEach((k, v) -> means.put(k, report.meanOverThesisDatasets(v)));
+                    extra.forEach((k, v) -> {
+                        double m = report.meanOverThesisDatasets(v);
+                        means.put(k, Double.isNaN(m) ? null : m);
+                    });
                     o.put("reducer_means", means);
+                    o.put("not_computable", report.notComputable());
                 }
                 o.put("wall_seconds", wall);
                 o.put("out", out.toString());

@@ -88,7 +88,10 @@ public final class Table33Report {
                 .orElse(Double.NaN);
     }
 
-    /** Mean over datasets of {@code rs}' mean accuracy (percent), over the datasets that have a thesis figure. */
+    /**
+     * Mean over datasets of {@code rs}' mean accuracy (percent), over the datasets that have a thesis figure; NaN when
+     * the reducer is not computable ("nc") on one of them.
+     */
     public double meanOverThesisDatasets(List<DatasetResult> rs) {
         return rs.stream()
                 .filter(r -> thesisLdg(r.name()).isPresent())
@@ -230,16 +233,91 @@ public final class Table33Report {
             b.append("| ").append(main.name()).append(" | ").append(cell(main));
             for (List<DatasetResult> rs : others.values()) {
                 DatasetResult o = rs.get(i);
-                b.append(" | ").append(cell(o)).append(PairedTest.differs(acc(main), acc(o)) ? "*" : "");
+                b.append(" | ")
+                        .append(cell(o))
+                        .append(!o.notComputable() && PairedTest.differs(acc(main), acc(o)) ? "*" : "");
             }
             b.append(" |\n");
         }
         b.append(String.format(Locale.ROOT, "| **Mean (thesis datasets)** | **%.2f**", vigilMeanOverThesisDatasets()));
-        others.values().forEach(rs -> b.append(String.format(Locale.ROOT, " | **%.2f**", meanOverThesisDatasets(rs))));
-        b.append(" |\n");
+        others.values().forEach(rs -> b.append(" | **").append(meanCell(rs)).append("**"));
+        b.append(" |\n| *Thesis Table ")
+                .append(mode == DimsMode.G_MINUS_1 ? "3.3" : "3.4")
+                .append(", same datasets* | ")
+                .append(thesisMeanCell(mainReducer));
+        others.keySet().forEach(k -> b.append(" | ").append(thesisMeanCell(k)));
+        b.append(" |\n\nColumns:\n\n- ").append(mainReducer).append(": Vigil's reducer, the main column\n");
+        others.keySet().forEach(k -> b.append("- ")
+                .append(k)
+                .append(": ")
+                .append(Table33Experiment.Peer.of(k)
+                        .map(Table33Experiment.Peer::description)
+                        .orElse("Vigil's reducer, selected as the main column"))
+                .append('\n'));
+        b.append(
+                "\n`nc`: not computable — the reducer's problem is ill-posed on at least one split of the dataset (e.g. "
+                        + "plain FDA whenever n − G < d), as the thesis marks it; a mean over datasets that include one is "
+                        + "`nc` too.\n");
+    }
+
+    /**
+     * The thesis's figure for a reducer's column, where it reports that method: LDG, Reg. FDA, PCA, PCA FDA, DLDA, and
+     * for lfda (a fixed small ridge) its Reg. LFDA column.
+     */
+    public Optional<Double> thesisFigure(String reducer, String dataset) {
+        boolean t34 = mode == DimsMode.CV;
+        return switch (reducer) {
+            case "ldg" -> thesisLdg(dataset);
+            case "reg-fda" -> thesisRegFda(dataset);
+            case "pca" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.PCA, t34);
+            case "pca-fda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.PCA_FDA, t34);
+            case "dlda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.DLDA, t34);
+            case "lfda" -> ThesisTable33.peer(dataset, ThesisTable33.PeerColumn.REG_LFDA, t34);
+            default -> Optional.empty();
+        };
+    }
+
+    /** Mean of the thesis's figures for the column over the report's datasets, "–" if it has none for one of them. */
+    private String thesisMeanCell(String reducer) {
+        List<Optional<Double>> figures = results.stream()
+                .filter(r -> thesisLdg(r.name()).isPresent())
+                .map(r -> thesisFigure(reducer, r.name()))
+                .toList();
+        if (figures.isEmpty() || figures.stream().anyMatch(Optional::isEmpty)) {
+            return "–";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%.2f",
+                figures.stream().mapToDouble(Optional::get).average().orElseThrow());
+    }
+
+    private String meanCell(List<DatasetResult> rs) {
+        double m = meanOverThesisDatasets(rs);
+        return Double.isNaN(m) && rs.stream().anyMatch(DatasetResult::notComputable)
+                ? "nc"
+                : String.format(Locale.ROOT, "%.2f", m);
+    }
+
+    /** Per compared reducer, the datasets on which it is not computable ("nc"), for reducers that have any. */
+    public Map<String, List<String>> notComputable() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        others.forEach((k, rs) -> {
+            List<String> nc = rs.stream()
+                    .filter(DatasetResult::notComputable)
+                    .map(DatasetResult::name)
+                    .toList();
+            if (!nc.isEmpty()) {
+                out.put(k, nc);
+            }
+        });
+        return out;
     }
 
     private static String cell(DatasetResult r) {
+        if (r.notComputable()) {
+            return "nc";
+        }
         return String.format(Locale.ROOT, "%.1f ± %.1f", r.meanPercent(), r.standardErrorPercent());
     }
 
@@ -285,10 +363,11 @@ public final class Table33Report {
                             .toArray())),
                     num(r.meanFitSeconds())));
             for (List<DatasetResult> rs : others.values()) {
+                DatasetResult o = rs.get(i);
                 b.append(',')
-                        .append(num(rs.get(i).meanPercent()))
+                        .append(o.notComputable() ? "nc" : num(o.meanPercent()))
                         .append(',')
-                        .append(num(rs.get(i).stdPercent()));
+                        .append(o.notComputable() ? "nc" : num(o.stdPercent()));
             }
             b.append('\n');
         }
@@ -315,14 +394,17 @@ public final class Table33Report {
                         .mapToDouble(DatasetResult::meanFitSeconds)
                         .average()
                         .orElse(Double.NaN))));
-        others.values()
-                .forEach(rs ->
-                        b.append(',').append(num(meanOverThesisDatasets(rs))).append(','));
+        others.values().forEach(rs -> b.append(',').append(meanCsv(rs)).append(','));
         b.append('\n');
         return b.toString();
     }
 
-    /** Every split of every reducer (the last column names it). */
+    private String meanCsv(List<DatasetResult> rs) {
+        String m = meanCell(rs);
+        return m.equals("nc") ? m : num(meanOverThesisDatasets(rs));
+    }
+
+    /** Every split of every reducer (the last column names it); a split on which the reducer is "nc" says so. */
     public String splitsCsv() {
         StringBuilder b = new StringBuilder(
                 "dataset,split,seed,accuracy_3nn,accuracy_1nn,accuracy_local_qda,cv_accuracy,gamma,dims,neighbors,"
@@ -342,8 +424,8 @@ public final class Table33Report {
                         r.name(),
                         Integer.toString(s.split()),
                         Long.toString(s.seed()),
-                        num(100 * s.accuracy3nn()),
-                        num(100 * s.accuracy1nn()),
+                        Double.isNaN(s.accuracy3nn()) ? "nc" : num(100 * s.accuracy3nn()),
+                        Double.isNaN(s.accuracy1nn()) ? "nc" : num(100 * s.accuracy1nn()),
                         num(100 * s.accuracyLocalQda()),
                         num(100 * s.cvAccuracy()),
                         num(s.gamma()),

@@ -185,6 +185,86 @@ class KernelLdgCommandTest {
         }
     }
 
+    /**
+     * The comparison methods of the thesis's chapter 3 as table33 columns on generated CBF (n = 24 &lt; d = 128): plain
+     * FDA is ill-posed there and reported "nc" (null in --json, nc in both CSVs); the others give accuracies, and the
+     * legend names each column.
+     */
+    @Test
+    void table33ComparesTheSeedsPeersAndMarksIllPosedFdaNotComputable() throws Exception {
+        Path out = dir.resolve("t33-peers");
+        Run r = ModelCommandsTest.run(
+                "experiment",
+                "table33",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--splits",
+                "3",
+                "--out",
+                out.toString(),
+                "--reducers",
+                "ldg,fda,pca-fda,lfda,mmc,dlda,nca",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode o = JSON.readTree(r.out());
+        JsonNode means = o.get("reducer_means");
+        assertEquals(List.of("ldg", "fda", "pca-fda", "lfda", "mmc", "dlda", "nca"), iterable(means.fieldNames()));
+        assertTrue(means.get("fda").isNull(), means.toString());
+        for (String k : List.of("ldg", "pca-fda", "lfda", "mmc", "dlda", "nca")) {
+            assertTrue(means.get(k).asDouble() > 50 && means.get(k).asDouble() <= 100, means.toString());
+        }
+        assertEquals("{\"fda\":[\"CBF\"]}", o.get("not_computable").toString());
+        String md = Files.readString(out.resolve("table33.md"));
+        assertTrue(md.contains("| Dataset | ldg | fda | pca-fda | lfda | mmc | dlda | nca |"), md);
+        assertTrue(md.matches("(?s).*\\| CBF \\| [0-9.]+ ± [0-9.]+ \\| nc \\| [0-9.]+ ± .*"), md);
+        assertTrue(md.contains("| **Mean (thesis datasets)** | **"), md);
+        assertTrue(md.contains(" | **nc** | **"), md);
+        assertTrue(
+                md.contains("| *Thesis Table 3.3, same datasets* | 88.30 | – | 85.50 | 92.40 | – | 83.00 | – |"), md);
+        assertTrue(md.contains("- dlda: direct LDA"), md);
+        assertTrue(md.contains("- nca: neighbourhood components analysis"), md);
+        List<String> csv = Files.readAllLines(out.resolve("table33.csv"));
+        assertTrue(
+                csv.get(0)
+                        .endsWith(",fda_mean,fda_std,pca-fda_mean,pca-fda_std,lfda_mean,lfda_std,mmc_mean,"
+                                + "mmc_std,dlda_mean,dlda_std,nca_mean,nca_std"),
+                csv.get(0));
+        assertTrue(csv.get(1).contains(",nc,nc,"), csv.get(1));
+        List<String> splits = Files.readAllLines(out.resolve("table33-splits.csv"));
+        assertEquals(1 + 7 * 3, splits.size(), "a row per split of each reducer");
+        for (String row : splits.subList(4, 7)) {
+            assertTrue(row.endsWith(",fda") && row.contains(",nc,nc,"), row);
+        }
+        for (String row : splits.subList(7, 22)) {
+            assertFalse(row.contains(",nc,"), row);
+        }
+        Path cvOut = dir.resolve("t33-peers-cv");
+        Run cv = ModelCommandsTest.run(
+                "experiment",
+                "table33",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--splits",
+                "2",
+                "--dims",
+                "cv",
+                "--out",
+                cvOut.toString(),
+                "--reducers",
+                "ldg,lfda,mmc,dlda",
+                "--json");
+        assertEquals(0, cv.exit(), cv.err());
+        List<String> cvSplits = Files.readAllLines(cvOut.resolve("table33-splits.csv"));
+        for (String row : cvSplits.subList(3, 9)) {
+            int dims = Integer.parseInt(row.split(",")[8]);
+            assertTrue(row.endsWith(",dlda") ? dims == 2 : dims >= 2 && dims <= 3 + 32, row);
+        }
+    }
+
     private static List<String> iterable(java.util.Iterator<String> it) {
         List<String> out = new java.util.ArrayList<>();
         it.forEachRemaining(out::add);
