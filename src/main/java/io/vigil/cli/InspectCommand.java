@@ -119,6 +119,13 @@ public final class InspectCommand implements Callable<Integer> {
         SelectionReport s = m.selection();
         o.put("cv", s.cv().toString());
         o.put("neighbor_method", s.neighborMethod());
+        if (s.protocol() != null) {
+            Map<String, Object> ps = new LinkedHashMap<>();
+            ps.put("candidates", s.protocol().candidates());
+            ps.put("accuracy", s.protocol().accuracy());
+            ps.put("chosen", s.protocol().chosen());
+            o.put("protocol_scores", ps);
+        }
         o.put("neighbor_cv", s.neighborCv().toString());
         o.put("gamma_dims", s.gammaDims());
         o.put("cv_accuracy", nanToNull(s.cvAccuracy()));
@@ -286,6 +293,19 @@ public final class InspectCommand implements Callable<Integer> {
                         "sparse LDG lambda (3-NN, 3 stratified folds, sparse LDG refitted per fold at the chosen k, "
                                 + "gamma, l)",
                         a));
+        if (s.protocol() != null) {
+            out.printf(
+                    Locale.ROOT, "selection protocol (--selection auto: standardisation/neighbour rule, 3-NN CV):%n");
+            for (int i = 0; i < s.protocol().candidates().size(); i++) {
+                String c = s.protocol().candidates().get(i);
+                out.printf(
+                        Locale.ROOT,
+                        "    %-16s %.4f%s%n",
+                        c,
+                        s.protocol().accuracy()[i],
+                        c.equals(s.protocol().chosen()) ? "*" : "");
+            }
+        }
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());

@@ -4,6 +4,7 @@ import io.vigil.ldg.SparseLdg;
 import io.vigil.model.CvScheme;
 import io.vigil.select.NeighborSelection;
 import io.vigil.select.Reducer;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import picocli.CommandLine.Option;
 
@@ -83,6 +84,16 @@ public final class SelectionOptions {
                     + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
     String neighborSelection;
 
+    @Option(
+            names = "--selection",
+            paramLabel = "given|auto",
+            defaultValue = "given",
+            description = "given: standardisation and LDG neighbour rule as the two options above say; auto: run the"
+                    + " full selection under each of off/local-qda, on/local-qda, off/3nn, on/3nn and keep the best"
+                    + " by 3-NN cross-validation on the training series (four selections; scores kept in the model)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String selection;
+
     /**
      * Applies these options to {@code base}.
      *
@@ -105,7 +116,8 @@ public final class SelectionOptions {
                 .refine(refine && (every || r == Reducer.LDG))
                 .reducer(r)
                 .neighborCv(CvScheme.parse(neighborCv))
-                .neighborSelection(NeighborSelection.parse(neighborSelection));
+                .neighborSelection(NeighborSelection.parse(neighborSelection))
+                .protocol(SelectionProtocol.parse(selection));
         if (every || r == Reducer.SPARSE_LDG) {
             if (sparsity != null) {
                 b.sparsity(sparsity);

@@ -253,6 +253,9 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("refined", model.projection().refinement().isPresent());
         o.put("cv", model.selection().cv().toString());
         o.put("neighbor_selection", model.selection().neighborMethod());
+        if (model.selection().protocol() != null) {
+            o.put("selection_protocol", model.selection().protocol().chosen());
+        }
         o.put("seed", model.seed());
         o.put("num_classes", model.numClasses());
         o.put("fingerprint", model.fingerprint());

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param dims 3-NN accuracy per ℓ at the chosen γ
  * @param qdaNeighbors local-QDA accuracy in LDG space per neighbour count
  * @param cvAccuracy 3-NN cross-validation accuracy at the chosen (γ, ℓ); NaN if not scored
+ * @param protocol how {@code --selection auto} chose the standardisation and neighbour rule; null when they were
+ *     given (and in files written before that option)
  */
 public record SelectionReport(
         CvScheme cv,
@@ -28,7 +30,8 @@ public record SelectionReport(
         GridScores gamma,
         GridScores dims,
         GridScores qdaNeighbors,
-        double cvAccuracy) {
+        double cvAccuracy,
+        ProtocolScores protocol) {
     /**
      * @throws NullPointerException on a missing part
      */
@@ -40,5 +43,25 @@ public record SelectionReport(
         Objects.requireNonNull(gamma, "gamma");
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(qdaNeighbors, "qdaNeighbors");
+    }
+
+    /** A report of a selection whose protocol was given (no {@link ProtocolScores}). */
+    public SelectionReport(
+            CvScheme cv,
+            String neighborMethod,
+            CvScheme neighborCv,
+            int gammaDims,
+            GridScores ldgNeighbors,
+            GridScores gamma,
+            GridScores dims,
+            GridScores qdaNeighbors,
+            double cvAccuracy) {
+        this(cv, neighborMethod, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy, null);
+    }
+
+    /** This report with the scores of the protocol choice that led to it. */
+    public SelectionReport withProtocol(ProtocolScores p) {
+        return new SelectionReport(
+                cv, neighborMethod, neighborCv, gammaDims, ldgNeighbors, gamma, dims, qdaNeighbors, cvAccuracy, p);
     }
 }

@@ -39,6 +39,9 @@ import java.util.OptionalInt;
  * @param neighborCv scheme for the LDG neighbour count under {@link NeighborSelection#LOCAL_QDA}; default
  *     stratified 5-fold as in thesis §3.4
  * @param neighborSelection how the LDG neighbour count is chosen; default the thesis's local-QDA rule
+ * @param protocol {@link SelectionProtocol#GIVEN} (default): {@code standardize} and {@code neighborSelection} as
+ *     given; {@link SelectionProtocol#AUTO}: both chosen by training cross-validation (they must then be left at
+ *     their defaults)
  * @param gammaGrid ascending γ candidates in (0, 1]; default thesis §3.5.2's {0.01, 0.1, 0.3, 0.5, 0.7, 0.9}
  * @param kGrid ascending neighbour-count candidates; default {1, 2, 4, …, 128} (method notes §2), used up to
  *     the first value ≥ the largest class size (which already means "the whole class")
@@ -60,6 +63,7 @@ public record TrainParams(
         Optional<CvScheme> cv,
         CvScheme neighborCv,
         NeighborSelection neighborSelection,
+        SelectionProtocol protocol,
         DoubleGrid gammaGrid,
         IntGrid kGrid,
         long seed) {
@@ -98,6 +102,7 @@ public record TrainParams(
         Objects.requireNonNull(cv, "cv");
         Objects.requireNonNull(neighborCv, "neighborCv");
         Objects.requireNonNull(neighborSelection, "neighborSelection");
+        Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(gammaGrid, "gammaGrid");
         Objects.requireNonNull(kGrid, "kGrid");
         if (gamma.isPresent() && !(gamma.getAsDouble() >= 0 && gamma.getAsDouble() <= 1)) {
@@ -129,6 +134,13 @@ public record TrainParams(
         }
         if (reducer != Reducer.SPARSE_LDG && (sparsity.isPresent() || deflation.isPresent())) {
             throw new IllegalArgumentException("--sparsity and --deflation apply to --reducer sparse-ldg only");
+        }
+        if (protocol == SelectionProtocol.AUTO && (standardize || neighborSelection != NeighborSelection.LOCAL_QDA)) {
+            throw new IllegalArgumentException(
+                    "--selection auto chooses --standardize and --neighbor-selection itself; leave them out");
+        }
+        if (protocol == SelectionProtocol.AUTO && reducer == Reducer.TRANSFER_LDG) {
+            throw new IllegalArgumentException("--selection auto applies to --reducer ldg, kernel-ldg and sparse-ldg");
         }
         if (reducer != Reducer.TRANSFER_LDG && alpha.isPresent()) {
             throw new IllegalArgumentException("--alpha applies to --reducer transfer-ldg only");
@@ -166,6 +178,7 @@ public record TrainParams(
         b.cv = cv;
         b.neighborCv = neighborCv;
         b.neighborSelection = neighborSelection;
+        b.protocol = protocol;
         b.gammaGrid = gammaGrid;
         b.kGrid = kGrid;
         b.seed = seed;
@@ -189,6 +202,7 @@ public record TrainParams(
         private Optional<CvScheme> cv = Optional.empty();
         private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
         private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
+        private SelectionProtocol protocol = SelectionProtocol.GIVEN;
         private DoubleGrid gammaGrid = DEFAULT_GAMMA_GRID;
         private IntGrid kGrid = DEFAULT_K_GRID;
         private long seed = DEFAULT_SEED;
@@ -285,6 +299,12 @@ public record TrainParams(
             return this;
         }
 
+        /** Whether standardisation and the neighbour rule are given or chosen by training cross-validation. */
+        public Builder protocol(SelectionProtocol p) {
+            this.protocol = p;
+            return this;
+        }
+
         /** The γ candidates. */
         public Builder gammaGrid(DoubleGrid grid) {
             this.gammaGrid = grid;
@@ -325,6 +345,7 @@ public record TrainParams(
                     cv,
                     neighborCv,
                     neighborSelection,
+                    protocol,
                     gammaGrid,
                     kGrid,
                     seed);

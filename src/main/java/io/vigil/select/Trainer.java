@@ -15,13 +15,16 @@ import io.vigil.ldg.Standardizer;
 import io.vigil.model.CvScheme;
 import io.vigil.model.DataFingerprint;
 import io.vigil.model.GridScores;
+import io.vigil.model.ProtocolScores;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.VigilModel;
 import io.vigil.reduce.Reductions;
 import io.vigil.util.Progress;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
 import org.ejml.data.DMatrixRMaj;
@@ -67,6 +70,41 @@ public final class Trainer {
     /** The thesis scores LDG projections with k = 3 nearest neighbours (§3.4, §3.5.2). */
     public static final int KNN_K = 3;
 
+    /**
+     * {@link SelectionProtocol#AUTO}: the full selection under each standardisation × neighbour rule, in the order
+     * off/local-qda, on/local-qda, off/3nn, on/3nn; the model with the best 3-NN CV accuracy is kept (ties → the
+     * earlier), with every candidate's score in its {@link SelectionReport#protocol()}. Each candidate draws the same
+     * folds (they depend on the seed and labels only), so the accuracies are comparable.
+     */
+    private static VigilModel trainAuto(
+            Dataset train, TrainParams params, Instant created, Progress progress, int threads) {
+        List<String> names = new ArrayList<>();
+        double[] accuracy = new double[4];
+        VigilModel best = null;
+        int bestIndex = -1;
+        int i = 0;
+        for (NeighborSelection rule : List.of(NeighborSelection.LOCAL_QDA, NeighborSelection.KNN)) {
+            for (boolean standardize : new boolean[] {false, true}) {
+                TrainParams p = params.toBuilder()
+                        .protocol(SelectionProtocol.GIVEN)
+                        .standardize(standardize)
+                        .neighborSelection(rule)
+                        .build();
+                VigilModel m = train(train, p, created, progress, threads);
+                names.add((standardize ? "on" : "off") + "/" + rule.cliName());
+                double a = m.selection().cvAccuracy();
+                accuracy[i] = a;
+                if (best == null || a > accuracy[bestIndex]) {
+                    best = m;
+                    bestIndex = i;
+                }
+                i++;
+            }
+        }
+        ProtocolScores scores = new ProtocolScores(names, accuracy, names.get(bestIndex));
+        return best.toBuilder().selection(best.selection().withProtocol(scores)).build();
+    }
+
     /** Folds of sparse LDG's λ search: each candidate refits the relaxation per fold, so fewer than for γ and ℓ. */
     static final int SPARSITY_FOLDS = 3;
 
@@ -97,6 +135,9 @@ public final class Trainer {
         if (params.reducer() == Reducer.TRANSFER_LDG) {
             throw new IllegalArgumentException(
                     "--reducer transfer-ldg needs a source domain (--source-data, --source-dataset)");
+        }
+        if (params.protocol() == SelectionProtocol.AUTO) {
+            return trainAuto(train, params, created, progress, threads);
         }
         Run run = new Run(train, params, progress, threads);
         Choice neighbors = run.chooseLdgNeighbors();

@@ -87,6 +87,63 @@ class TrainerTest {
         assertArrayEquals(m.basis().data, fixed.basis().data, "the chosen λ refits the same basis");
     }
 
+    @Test
+    void selectionAutoKeepsTheProtocolWithTheBestCrossValidationAccuracy() throws java.io.IOException {
+        TrainParams auto = TrainParams.builder()
+                .dims(2)
+                .protocol(SelectionProtocol.AUTO)
+                .gammaGrid(DoubleGrid.of(0.1, 0.5, 0.9))
+                .build();
+        VigilModel m = Trainer.train(dimsCase(), auto, T0, Progress.none());
+        var p = m.selection().protocol();
+        assertEquals(java.util.List.of("off/local-qda", "on/local-qda", "off/3nn", "on/3nn"), p.candidates());
+        int best = 0;
+        for (int i = 0; i < 4; i++) {
+            if (p.accuracy()[i] > p.accuracy()[best]) {
+                best = i;
+            }
+        }
+        assertEquals(
+                p.candidates().get(best),
+                p.chosen(),
+                "the best, ties to the earlier: " + Arrays.toString(p.accuracy()));
+        String[] chosen = p.chosen().split("/");
+        VigilModel given = Trainer.train(
+                dimsCase(),
+                auto.toBuilder()
+                        .protocol(SelectionProtocol.GIVEN)
+                        .standardize(chosen[0].equals("on"))
+                        .neighborSelection(NeighborSelection.parse(chosen[1]))
+                        .build(),
+                T0,
+                Progress.none());
+        assertArrayEquals(given.basis().data, m.basis().data, "the kept model is the chosen protocol's own");
+        assertEquals(p.accuracy()[best], m.selection().cvAccuracy());
+        assertEquals(chosen[0].equals("on"), m.standardizer().isPresent());
+        for (int i = 0; i < 4; i++) {
+            String[] c = p.candidates().get(i).split("/");
+            VigilModel each = Trainer.train(
+                    dimsCase(),
+                    auto.toBuilder()
+                            .protocol(SelectionProtocol.GIVEN)
+                            .standardize(c[0].equals("on"))
+                            .neighborSelection(NeighborSelection.parse(c[1]))
+                            .build(),
+                    T0,
+                    Progress.none());
+            assertEquals(
+                    each.selection().cvAccuracy(),
+                    p.accuracy()[i],
+                    "candidate " + p.candidates().get(i));
+        }
+        ModelFile file = ModelFile.standard();
+        assertEquals(m, file.read(file.toBytes(m), "memory"), "the protocol scores survive the model file");
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> auto.toBuilder().standardize(true).build());
+        assertTrue(e.getMessage().contains("--selection auto chooses --standardize and --neighbor-selection"));
+    }
+
     private static Dataset dimsCase() {
         SplittableRandom rnd = new SplittableRandom(9);
         int n = 60;

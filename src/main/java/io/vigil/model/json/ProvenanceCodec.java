@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vigil.model.CvScheme;
 import io.vigil.model.GridScores;
+import io.vigil.model.ProtocolScores;
 import io.vigil.model.Provenance;
 import io.vigil.model.SelectionReport;
 import java.time.Instant;
@@ -41,6 +42,42 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
         for (int i = 0; i < grids.length; i++) {
             writeGrid(scores.putObject(SCORE_NAMES[i]), grids[i]);
         }
+        if (s.protocol() != null) {
+            ObjectNode ps = sel.putObject("protocol_scores");
+            ArrayNode cand = ps.putArray("candidates");
+            s.protocol().candidates().forEach(cand::add);
+            ArrayNode acc = ps.putArray("accuracy");
+            for (double a : s.protocol().accuracy()) {
+                acc.add(a);
+            }
+            ps.put("chosen", s.protocol().chosen());
+        }
+    }
+
+    private static ProtocolScores readProtocol(JsonNode p) {
+        String where = "selection.protocol_scores";
+        ModelJson.requireObject(p, where);
+        ModelJson.checkFields(p, where, Set.of("candidates", "accuracy", "chosen"));
+        JsonNode cand = ModelJson.field(p, "candidates", where);
+        JsonNode acc = ModelJson.field(p, "accuracy", where);
+        if (!cand.isArray() || !acc.isArray()) {
+            throw new IllegalArgumentException(where + ".candidates and .accuracy must be arrays");
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (JsonNode c : cand) {
+            if (!c.isTextual()) {
+                throw new IllegalArgumentException(where + ".candidates must hold strings");
+            }
+            names.add(c.asText());
+        }
+        double[] a = new double[acc.size()];
+        for (int i = 0; i < a.length; i++) {
+            if (!acc.get(i).isNumber()) {
+                throw new IllegalArgumentException(where + ".accuracy[" + i + "] must be a number");
+            }
+            a[i] = acc.get(i).asDouble();
+        }
+        return new ProtocolScores(names, a, ModelJson.textField(p, "chosen", where));
     }
 
     @Override
@@ -81,7 +118,14 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
         ModelJson.checkFields(
                 sel,
                 "selection",
-                Set.of("cv", "neighbor_method", "neighbor_cv", "gamma_dims", "cv_accuracy", "scores"));
+                Set.of(
+                        "cv",
+                        "neighbor_method",
+                        "neighbor_cv",
+                        "gamma_dims",
+                        "cv_accuracy",
+                        "scores",
+                        "protocol_scores"));
         JsonNode scores = ModelJson.field(sel, "scores", "selection");
         ModelJson.requireObject(scores, "selection.scores");
         ModelJson.checkFields(scores, "selection.scores", Set.of(SCORE_NAMES));
@@ -98,7 +142,8 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
                 grids[1],
                 grids[2],
                 grids[3],
-                ModelJson.doubleField(sel, "cv_accuracy", "selection"));
+                ModelJson.doubleField(sel, "cv_accuracy", "selection"),
+                sel.has("protocol_scores") ? readProtocol(sel.get("protocol_scores")) : null);
     }
 
     private static GridScores readGrid(JsonNode g, String name) {

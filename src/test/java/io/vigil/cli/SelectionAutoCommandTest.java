@@ -1,0 +1,80 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.cli.ModelCommandsTest.Run;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SelectionAutoCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void trainChoosesTheProtocolAndInspectShowsEveryScore(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Run gen = ModelCommandsTest.run(
+                "generate", "--kind", "cbf", "--train", "24", "--test", "10", "--seed", "4", "--out", data.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        Path model = dir.resolve("m.json");
+        Run train = ModelCommandsTest.run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--selection",
+                "auto",
+                "--no-calibration",
+                "--out",
+                model.toString(),
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+        JsonNode o = JSON.readTree(train.out());
+        String chosen = o.get("selection_protocol").asText();
+        assertTrue(chosen.matches("(off|on)/(local-qda|3nn)"), chosen);
+        assertEquals(chosen.startsWith("on"), o.get("standardize").asBoolean());
+        assertEquals(
+                chosen.substring(chosen.indexOf('/') + 1),
+                o.get("neighbor_selection").asText());
+        Run inspect = ModelCommandsTest.run("inspect", model.toString());
+        assertEquals(0, inspect.exit(), inspect.err());
+        assertTrue(inspect.out().contains("selection protocol (--selection auto"), inspect.out());
+        assertTrue(inspect.out().contains(chosen) && inspect.out().contains("off/local-qda"), inspect.out());
+        JsonNode j = JSON.readTree(
+                ModelCommandsTest.run("inspect", model.toString(), "--json").out());
+        assertEquals(4, j.get("protocol_scores").get("candidates").size(), j.toString());
+    }
+
+    @Test
+    void autoWithAGivenRuleOrAnUnknownProtocolIsAUsageError(@TempDir Path dir) {
+        Run both = ModelCommandsTest.run(
+                "train",
+                "--data",
+                dir.toString(),
+                "--dataset",
+                "CBF",
+                "--selection",
+                "auto",
+                "--standardize",
+                "--out",
+                dir.resolve("m.json").toString());
+        assertEquals(2, both.exit(), both.err());
+        assertTrue(both.err().contains("--selection auto chooses --standardize and --neighbor-selection"), both.err());
+        Run bogus = ModelCommandsTest.run(
+                "train",
+                "--data",
+                dir.toString(),
+                "--dataset",
+                "CBF",
+                "--selection",
+                "best",
+                "--out",
+                dir.resolve("m.json").toString());
+        assertEquals(2, bogus.exit(), bogus.err());
+        assertTrue(bogus.err().contains("selection protocol"), bogus.err());
+    }
+}
