@@ -1,6 +1,5 @@
 package io.vigil.select;
 
-import io.vigil.classify.Knn;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.ldg.GradientRefinement;
@@ -19,7 +18,6 @@ import io.vigil.model.ProtocolScores;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.VigilModel;
-import io.vigil.reduce.Reductions;
 import io.vigil.util.Progress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +55,8 @@ import org.ejml.data.DMatrixRMaj;
  * thesis Algorithm 1).
  *
  * <p>With {@link Reducer#SPARSE_LDG} every step runs as for LDG, and the final basis is sparse LDG's ({@link SparseLdg},
- * thesis §3.3.3) at the selected k, γ and ℓ — the thesis's §3.4.1 also reuses LDG's γ; local QDA's k is scored in
+ * thesis §3.3.3) at the selected k, γ and ℓ — the thesis's §3.4.1 also reuses LDG's γ — with λ from {@link
+ * SparsitySearch} unless given; local QDA's k is scored in
  * LDG space, since refitting the sparse relaxation per fold would multiply its cost by the folds. {@link
  * Reducer#TRANSFER_LDG} needs a source domain and is trained by {@link TransferTrainer}.
  *
@@ -104,16 +103,6 @@ public final class Trainer {
         ProtocolScores scores = new ProtocolScores(names, accuracy, names.get(bestIndex));
         return best.toBuilder().selection(best.selection().withProtocol(scores)).build();
     }
-
-    /**
-     * ADMM tolerance (relative to ‖Z‖<sub>F</sub>) of the λ search's fold fits. They only rank the candidates by 3-NN
-     * accuracy, which does not move when columns change by 10⁻³ of Z's scale, and on d &gt; n data most of a fit's
-     * iterations are spent going from 10⁻³ to the final fit's 10⁻⁵.
-     */
-    static final double SPARSITY_SEARCH_TOLERANCE = 1e-3;
-
-    /** Folds of sparse LDG's λ search: each candidate refits the relaxation per fold, so fewer than for γ and ℓ. */
-    static final int SPARSITY_FOLDS = 3;
 
     private Trainer() {}
 
@@ -492,66 +481,20 @@ public final class Trainer {
             return SparseLdg.Params.of(sparsity, params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL), dims);
         }
 
-        /**
-         * Sparse LDG's λ: the user's, or the candidate of {@link TrainParams#SPARSITY_GRID} with the best 3-NN accuracy
-         * over {@value #SPARSITY_FOLDS} seeded stratified folds of the training series, sparse LDG refitted on each
-         * fold's training part at the selected k, γ and ℓ. Ties → smaller λ: k, γ and ℓ were chosen for the dense LDG
-         * solution, and the smaller λ departs least from it (with 20–50 training series, 3-fold scores tie often). The thesis leaves λ
-         * to the user (§3.4.1 sweeps it); a default must come from the training data, not from a test split.
-         */
+        /** Sparse LDG's λ: the user's, or chosen by {@link SparsitySearch} on the training series. */
         GridScores chooseSparsity(LdgParams ldgParams, int dims) {
             if (params.sparsity().isPresent()) {
                 return GridScores.user(params.sparsity().getAsDouble(), false);
             }
-            double[] grid = TrainParams.SPARSITY_GRID.toArray();
-            int[][] lambdaFolds = Folds.stratifiedKFold(y, g, SPARSITY_FOLDS, params.seed());
-            progress.extendBy((long) grid.length * lambdaFolds.length);
-            double[] acc = new double[grid.length];
-            for (int li = 0; li < grid.length; li++) {
-                int correct = 0;
-                for (int[] test : lambdaFolds) {
-                    correct += sparseFoldCorrect(ldgParams, dims, grid[li], test);
-                    progress.step();
-                }
-                acc[li] = (double) correct / n;
-            }
-            int best = Grids.argmaxPreferFirst(acc);
-            return GridScores.searched(grid, acc, grid[best]);
-        }
-
-        /** 3-NN hits on one fold's test series in the sparse LDG space fitted on the fold's training series. */
-        private int sparseFoldCorrect(LdgParams ldgParams, int dims, double sparsity, int[] test) {
-            boolean[] held = new boolean[n];
-            for (int i : test) {
-                held[i] = true;
-            }
-            int m = n - test.length;
-            double[][] fx = new double[m][];
-            int[] fy = new int[m];
-            for (int i = 0, j = 0; i < n; i++) {
-                if (!held[i]) {
-                    fx[j] = x[i];
-                    fy[j++] = y[i];
-                }
-            }
-            int foldDims = Math.min(dims, Math.min(d, m - 1));
-            SparseLdg.Params exact = sparseParams(sparsity, foldDims);
-            SparseLdg.Params search = new SparseLdg.Params(
-                    sparsity, exact.deflation(), foldDims, SPARSITY_SEARCH_TOLERANCE, exact.maxIterations());
-            DMatrixRMaj b = SparseLdg.fitRelative(fx, fy, g, ldgParams, search).basis();
-            Knn knn = Knn.fit(Reductions.project(fx, b, foldDims), fy, g);
-            double[][] tx = new double[test.length][];
-            for (int i = 0; i < test.length; i++) {
-                tx[i] = x[test[i]];
-            }
-            double[][] tp = Reductions.project(tx, b, foldDims);
-            int ok = 0;
-            for (int i = 0; i < test.length; i++) {
-                if (knn.predict(tp[i], KNN_K) == y[test[i]]) {
-                    ok++;
-                }
-            }
-            return ok;
+            return SparsitySearch.choose(
+                    x,
+                    y,
+                    g,
+                    ldgParams,
+                    dims,
+                    params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
+                    params.seed(),
+                    progress);
         }
 
         /** The final kernel LDG map on all training data (kernel LDG's step 4b). */
