@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * once per subtask) and discards the few that cannot be replayed (written by format 1, without a prefix).
  *
  * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
- * {@code deadLetters_<reason>}, {@code upgradeReplays} (undecided series replayed under this model after an
- * upgrade), {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
+ * {@code deadLetters_<reason>}, {@code upgradeSessionsRestored} (undecided series of another model found at restore,
+ * each to be replayed with its next sample or expiry), {@code upgradeReplays} (those replayed so far),
+ * {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
  * histograms {@code decisionFractionPermille} (1000·t/d per decision) and {@code sampleProcessingNanos}.
  */
 public final class EarlyDecisionFunction extends KeyedProcessFunction<String, SampleEvent, DecisionRecord> {
@@ -72,6 +73,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private transient Counter samplesIn;
     private transient Counter incompatibleRestarts;
     private transient Counter upgradeReplays;
+    private transient Counter upgradeSessionsRestored;
     private transient Histogram processingNanos;
 
     /**
@@ -128,6 +130,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                     modelId);
         }
         if (toReplay > 0) {
+            upgradeSessionsRestored.inc(toReplay);
             LOG.info(
                     "Subtask {} (attempt {}, job {}) of the early-decision stage will replay {} undecided restored "
                             + "series of another model under model {} (each with its next sample or at its expiry)",
@@ -148,6 +151,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         samplesIn = metrics.counter("samplesIn");
         incompatibleRestarts = metrics.counter("incompatibleStateRestarts");
         upgradeReplays = metrics.counter("upgradeReplays");
+        upgradeSessionsRestored = metrics.counter("upgradeSessionsRestored");
         processingNanos =
                 metrics.histogram("sampleProcessingNanos", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         emitter = new Emitter(metrics);

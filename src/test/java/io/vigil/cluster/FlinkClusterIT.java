@@ -420,6 +420,8 @@ class FlinkClusterIT {
         replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         awaitQuiet(out, Duration.ofSeconds(5));
         long replayed = rest.vertexMetricSum(v3, "Reliable early decision", "upgradeReplays", METRIC_TIMEOUT);
+        long restoredToReplay =
+                rest.vertexMetricSum(v3, "Reliable early decision", "upgradeSessionsRestored", METRIC_TIMEOUT);
         long restarted =
                 rest.vertexMetricSum(v3, "Reliable early decision", "incompatibleStateRestarts", METRIC_TIMEOUT);
         rest.cancel(v3);
@@ -458,19 +460,29 @@ class FlinkClusterIT {
         assertEquals(0, undecided, "every series decided across the upgrade");
         assertEquals(0, restarted, "no restored session had to be discarded");
         assertTrue(replayed > 0, "series in flight at the upgrade savepoint were replayed: " + replayed);
-        assertTrue(replayed <= 2L * CONCURRENCY, "at most the series in flight were replayed: " + replayed);
         long logged = loggedReplays(v3);
         assertEquals(
-                replayed, logged, "the sessions counted at restore, as logged by the TaskManagers, match the metric");
+                restoredToReplay,
+                logged,
+                "the sessions counted at restore, as logged by the TaskManagers, match the metric");
+        // A restored session is replayed when its series is next touched (a sample or its expiry), so by the time
+        // the metric is read some may still wait: replays never exceed what was restored.
+        assertTrue(
+                replayed <= restoredToReplay,
+                "replayed " + replayed + " of the " + restoredToReplay + " restored undecided sessions");
+        assertTrue(
+                restoredToReplay <= 2L * CONCURRENCY,
+                "at most the series in flight were restored: " + restoredToReplay);
         FIGURE_LINES.put(
                 "Model upgrade by savepoint (" + UPGRADE_SERIES + " more series, resumed with model B)",
                 String.format(
                         Locale.ROOT,
-                        "%d decided by model A before the savepoint, %d by model B after it, %d undecided series"
-                                + " replayed under model B from their stored prefix (metric and log), %d left"
-                                + " undecided, 0 mixed",
+                        "%d decided by model A before the savepoint, %d by model B after it, %d undecided sessions"
+                                + " of model A restored (metric and log), %d of them replayed under model B from their"
+                                + " stored prefix when the metric was read, %d series left undecided, 0 mixed",
                         byA,
                         byB,
+                        restoredToReplay,
                         replayed,
                         undecided));
     }
