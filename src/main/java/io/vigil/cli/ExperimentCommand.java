@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
         description = "Reproduce experiments of Parrish (2012).",
         subcommands = {
             ExperimentCommand.Table33.class,
+            ExperimentCommand.Table34.class,
             ReliabilityExperimentCommand.class,
             TransferExperimentCommand.class,
             Fig58ExperimentCommand.class
@@ -54,6 +55,27 @@ public final class ExperimentCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "an experiment is required (e.g. table33)");
     }
 
+    /**
+     * {@code vigil experiment table34}: thesis Table 3.4, i.e. {@code table33 --dims cv} (ℓ chosen by 3-NN
+     * cross-validation over {G−1, …, G+32}, γ at G − 1 first), with every other option of {@code table33}.
+     */
+    @Command(
+            name = "table34",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Thesis Table 3.4 protocol (section 3.5.2): table33 with the dimension chosen by 3-NN",
+                "cross-validation over {G-1, G, G+1, G+2, G+4, G+8, G+16, G+32}; same options and files."
+            })
+    static final class Table34 extends Table33 {
+        @Override
+        String dims() {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--dims")) {
+                throw new IllegalArgumentException("table34 is the --dims cv table; use table33 --dims g-1 for G - 1");
+            }
+            return DimsMode.CV.cliName();
+        }
+    }
+
     /** {@code vigil experiment table33}: thesis Tables 3.3 (ℓ = G − 1) and 3.4 (ℓ by CV). */
     @Command(
             name = "table33",
@@ -63,7 +85,7 @@ public final class ExperimentCommand implements Runnable {
                 "re-splits with the original sizes, select and train on each training part, and report",
                 "LDG + 3-NN test accuracy beside the thesis's figures."
             })
-    static final class Table33 implements Callable<Integer> {
+    static class Table33 implements Callable<Integer> {
         @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
         Path dataDir;
 
@@ -136,13 +158,18 @@ public final class ExperimentCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        /** The ℓ rule: {@code --dims}. */
+        String dims() {
+            return dims;
+        }
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             DimsMode mode;
             TrainParams params;
             Map<String, Object> compared = new LinkedHashMap<>();
             try {
-                mode = DimsMode.parse(dims);
+                mode = DimsMode.parse(dims());
                 if (reducers != null) {
                     if (spec.commandLine().getParseResult().hasMatchedOption("--reducer")) {
                         throw new IllegalArgumentException("give --reducer or --reducers, not both");
