@@ -8,6 +8,7 @@ import io.vigil.experiment.Table33Experiment;
 import io.vigil.experiment.Table33Experiment.DatasetResult;
 import io.vigil.experiment.Table33Experiment.DimsMode;
 import io.vigil.experiment.Table33Report;
+import io.vigil.experiment.Table35Report;
 import io.vigil.experiment.ThesisTable33;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             ExperimentCommand.Table33.class,
             ExperimentCommand.Table34.class,
+            ExperimentCommand.Table35.class,
             ReliabilityExperimentCommand.class,
             TransferExperimentCommand.class,
             Fig58ExperimentCommand.class
@@ -53,6 +55,35 @@ public final class ExperimentCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "an experiment is required (e.g. table33)");
+    }
+
+    /**
+     * {@code vigil experiment table35}: thesis Table 3.5 (run-times), i.e. the Table 3.3 protocol with the reducers the
+     * thesis timed that Vigil has (by default {@code ldg,pca,pca-fda,reg-fda,dlda,lfda}), written as {@code
+     * table35.md}/{@code .csv} beside the accuracy files; finished splits come from the same cache.
+     */
+    @Command(
+            name = "table35",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Thesis Table 3.5 (section 3.5.2): mean run-time of one re-split's selection and fit per dataset and",
+                "reducer (default --reducers ldg,pca,pca-fda,reg-fda,dlda,lfda) beside the thesis's; writes",
+                "table35.md/.csv and the table33 files. Splits already in --out DIR/cache are reused."
+            })
+    static final class Table35 extends Table33 {
+        /** The reducers of Table 3.5 that Vigil has. */
+        static final List<String> DEFAULT_REDUCERS = List.of("ldg", "pca", "pca-fda", "reg-fda", "dlda", "lfda");
+
+        @Override
+        List<String> reducerList() {
+            List<String> given = super.reducerList();
+            return given != null ? given : DEFAULT_REDUCERS;
+        }
+
+        @Override
+        void afterReport(Map<String, List<DatasetResult>> columns) throws IOException {
+            new Table35Report(columns).write(out);
+        }
     }
 
     /**
@@ -163,19 +194,32 @@ public final class ExperimentCommand implements Runnable {
             return dims;
         }
 
+        /** The {@code --reducers} list, or null for a single reducer. */
+        List<String> reducerList() {
+            return reducers;
+        }
+
+        /**
+         * Called after {@code table33.md} is written, with every column's results (the first reducer's first).
+         *
+         * @throws IOException when a file cannot be written
+         */
+        void afterReport(Map<String, List<DatasetResult>> columns) throws IOException {}
+
         @Override
         public Integer call() throws IOException, InterruptedException {
+            List<String> reducerNames = reducerList();
             DimsMode mode;
             TrainParams params;
             Map<String, Object> compared = new LinkedHashMap<>();
             try {
                 mode = DimsMode.parse(dims());
-                if (reducers != null) {
+                if (reducerNames != null) {
                     if (spec.commandLine().getParseResult().hasMatchedOption("--reducer")) {
                         throw new IllegalArgumentException("give --reducer or --reducers, not both");
                     }
                     params = null;
-                    for (String r : reducers) {
+                    for (String r : reducerNames) {
                         java.util.Optional<Table33Experiment.Peer> peer = Table33Experiment.Peer.of(r);
                         Object column;
                         if (peer.isPresent()) {
@@ -201,7 +245,7 @@ public final class ExperimentCommand implements Runnable {
                             params = (TrainParams) column;
                             compared.put(key, null);
                         } else if (compared.containsKey(key)) {
-                            throw new IllegalArgumentException("--reducers names a reducer twice: " + reducers);
+                            throw new IllegalArgumentException("--reducers names a reducer twice: " + reducerNames);
                         } else {
                             compared.put(key, column);
                         }
@@ -303,8 +347,8 @@ public final class ExperimentCommand implements Runnable {
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
                             + " --seed " + seed + (selection.standardize ? " --standardize" : "")
-                            + (reducers != null
-                                    ? " --reducers " + String.join(",", reducers)
+                            + (reducerNames != null
+                                    ? " --reducers " + String.join(",", reducerNames)
                                     : " --reducer " + selection.reducer)
                             + (selection.kernel != null ? " --kernel " + selection.kernel : "")
                             + (selection.kernelParam != null ? " --kernel-param " + selection.kernelParam : "")
@@ -345,6 +389,10 @@ public final class ExperimentCommand implements Runnable {
             Table33Report report =
                     new Table33Report(mode, results, settings, params.reducer().cliName(), extra);
             report.write(out);
+            Map<String, List<DatasetResult>> columns = new LinkedHashMap<>();
+            columns.put(params.reducer().cliName(), results);
+            columns.putAll(extra);
+            afterReport(columns);
             PrintWriter stdout = spec.commandLine().getOut();
             if (json) {
                 Map<String, Object> o = new LinkedHashMap<>();
