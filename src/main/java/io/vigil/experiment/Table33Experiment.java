@@ -351,10 +351,13 @@ public final class Table33Experiment {
         DMatrixRMaj w;
         int dims;
         try {
-            w = fitPeer(peer, x, y, g, width);
+            double ridge = peer == Peer.LFDA ? lfdaRidgeByFolds(x, y, g, seed) : Lfda.RIDGE;
+            w = fitPeer(peer, x, y, g, width, ridge);
             dims = Math.min(g1, w.numCols);
             if (cv) {
-                dims = peer == Peer.PCA ? dimsByLeaveOneOut(x, y, g, w) : dimsByFolds(x, y, g, peer, w.numCols, seed);
+                dims = peer == Peer.PCA
+                        ? dimsByLeaveOneOut(x, y, g, w)
+                        : dimsByFolds(x, y, g, peer, w.numCols, seed, ridge);
             }
         } catch (IllPosedReductionException e) {
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -385,15 +388,52 @@ public final class Table33Experiment {
                 0);
     }
 
-    /** The peer's map with up to {@code width} columns (G − 1 for those that have no more). */
-    private static DMatrixRMaj fitPeer(Peer peer, double[][] x, int[] y, int g, int width) {
+    /**
+     * The ridge ρ of regularised LFDA (thesis §3.5.2: "I first choose ... the ϵ parameter for regularized LFDA based
+     * on the k = 3 nearest-neighbor cross-validation accuracy at dimensionality G − 1"): the candidate of {@link
+     * Lfda#RIDGE_GRID} with the most 3-NN hits over stratified {@value #PEER_CV_FOLDS}-fold cross-validation of the
+     * training part, LFDA refitted per fold at G − 1 (ties → the smaller ρ). Without a ridge to set (n − G ≥ d) it is
+     * {@link Lfda#RIDGE}, unused.
+     */
+    private static double lfdaRidgeByFolds(double[][] x, int[] y, int g, long seed) {
+        if (x.length - g >= x[0].length) {
+            return Lfda.RIDGE;
+        }
+        int g1 = Math.max(1, g - 1);
+        int[][] folds = Folds.stratifiedKFold(y, g, PEER_CV_FOLDS, seed);
+        double best = Lfda.RIDGE_GRID[0];
+        int bestHits = -1;
+        for (double ridge : Lfda.RIDGE_GRID) {
+            int hits = 0;
+            for (int[] test : folds) {
+                int[] train = Folds.complement(test, x.length);
+                double[][] xt = Folds.rows(x, train);
+                int[] yt = Folds.labels(y, train);
+                DMatrixRMaj w = Lfda.fit(xt, yt, g, g1, ridge);
+                int l = Math.min(g1, w.numCols);
+                Knn knn = Knn.fit(Reductions.project(xt, w, l), yt, g);
+                double[][] q = Reductions.project(Folds.rows(x, test), w, l);
+                for (int i = 0; i < test.length; i++) {
+                    hits += knn.predict(q[i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
+                }
+            }
+            if (hits > bestHits) {
+                bestHits = hits;
+                best = ridge;
+            }
+        }
+        return best;
+    }
+
+    /** The peer's map with up to {@code width} columns (G − 1 for those that have no more); LFDA with ridge ρ. */
+    private static DMatrixRMaj fitPeer(Peer peer, double[][] x, int[] y, int g, int width, double lfdaRidge) {
         int g1 = Math.max(1, g - 1);
         return switch (peer) {
             case PCA -> Pca.directions(x);
             case REG_FDA -> RegularizedFda.fit(x, y, g, g1);
             case FDA -> Fda.fit(x, y, g, g1);
             case PCA_FDA -> PcaFda.fit(x, y, g, g1);
-            case LFDA -> Lfda.fit(x, y, g, width);
+            case LFDA -> Lfda.fit(x, y, g, width, lfdaRidge);
             case MMC -> Mmc.fit(x, y, g, width);
             case DLDA -> Dlda.fit(x, y, g, g1);
             case NCA -> Nca.fit(x, y, g, g1);
@@ -405,7 +445,7 @@ public final class Table33Experiment {
      * part, the map refitted on each fold's training rows, over the candidates of {@link #candidateDims} that every
      * fold's map and the final map ({@code cols} columns) have; ties go to the smaller ℓ.
      */
-    private static int dimsByFolds(double[][] x, int[] y, int g, Peer peer, int cols, long seed) {
+    private static int dimsByFolds(double[][] x, int[] y, int g, Peer peer, int cols, long seed, double lfdaRidge) {
         int[] candidates = candidateDims(g);
         int[] correct = new int[candidates.length];
         int usable = cols;
@@ -413,7 +453,7 @@ public final class Table33Experiment {
             int[] train = Folds.complement(test, x.length);
             double[][] xt = Folds.rows(x, train);
             int[] yt = Folds.labels(y, train);
-            DMatrixRMaj w = fitPeer(peer, xt, yt, g, g + 32);
+            DMatrixRMaj w = fitPeer(peer, xt, yt, g, g + 32, lfdaRidge);
             usable = Math.min(usable, w.numCols);
             for (int c = 0; c < candidates.length; c++) {
                 int l = candidates[c];
@@ -488,12 +528,12 @@ public final class Table33Experiment {
         FDA("fda", false, "plain FDA, S_b w = λ S_w w, G-1 dims; nc when S_w is singular (thesis Table 3.1 FDA)"),
         /** PCA to n − G dimensions, then FDA (Fisherfaces). */
         PCA_FDA("pca-fda", false, "PCA to n-G dims then FDA, Fisherfaces, G-1 dims (thesis PCA FDA)"),
-        /** Local FDA with local-scaling affinities and a small ridge. */
+        /** Regularised local FDA: local-scaling affinities, ridge chosen by 3-NN CV at G − 1 as the thesis does. */
         LFDA(
                 "lfda",
                 true,
-                "local FDA (Sugiyama 2007), local scaling k = 7, weighted, fixed ridge 1e-3·tr(S_w)/d when n-G < d "
-                        + "(thesis row: Reg. LFDA, whose ridge is cross-validated)"),
+                "regularised local FDA (Sugiyama 2007), local scaling k = 7, weighted, ridge rho·tr(S_w)/d when n-G < d"
+                        + " with rho in {0.001, 0.01, 0.1, 1, 10} by 5-fold 3-NN CV at G-1 (thesis Reg. LFDA)"),
         /** Maximum margin criterion. */
         MMC("mmc", true, "maximum margin criterion, top eigenvectors of S_b - S_w (thesis eq. 3.33; no thesis column)"),
         /** Direct LDA. */

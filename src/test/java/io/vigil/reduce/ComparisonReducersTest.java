@@ -1,5 +1,6 @@
 package io.vigil.reduce;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -263,6 +264,29 @@ class ComparisonReducersTest {
     @FunctionalInterface
     private interface Fitter {
         DMatrixRMaj fit(double[][] x, int[] y, int g, int dims);
+    }
+
+    @Test
+    void lfdaRidgeActsOnlyOnSmallSamplesAndIsValidated() {
+        int g = 3;
+        double[][] small = smallSample(18, 40, g, 21);
+        int[] ys = alternating(18, g);
+        DMatrixRMaj tiny = Lfda.fit(small, ys, g, 2, 1e-3);
+        DMatrixRMaj large = Lfda.fit(small, ys, g, 2, 10);
+        assertArrayEquals(Lfda.fit(small, ys, g, 2).data, tiny.data, "the default ridge is RIDGE");
+        // With n − G < d the ridge shapes the within-class metric: a heavy ridge turns the first direction towards
+        // the between-class scatter's, so the two first columns are not parallel.
+        double c = Math.abs(cosine(column(tiny, 0), column(large, 0)));
+        assertTrue(c < 0.999, "ridge 1e-3 and 10 give the same first direction: cos " + c);
+        double[][] many = smallSample(120, 5, g, 22);
+        int[] ym = alternating(120, g);
+        assertArrayEquals(
+                Lfda.fit(many, ym, g, 2, 1e-3).data, Lfda.fit(many, ym, g, 2, 10).data, "n − G ≥ d: no ridge is added");
+        for (double bad : new double[] {0, -1, Double.POSITIVE_INFINITY, Double.NaN}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> Lfda.fit(small, ys, g, 2, bad));
+            assertTrue(e.getMessage().contains("LFDA ridge must be positive and finite"), e.getMessage());
+        }
     }
 
     private static Fitter[] fitters() {
