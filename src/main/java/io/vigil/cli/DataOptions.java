@@ -7,8 +7,10 @@ import io.vigil.data.DatasetReader;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -153,5 +155,23 @@ public final class DataOptions {
     private ParameterException usage(String message) {
         CommandLine cl = spec == null ? null : spec.commandLine();
         return new ParameterException(cl, message);
+    }
+
+    /**
+     * The dataset folders under an archive directory, sorted: what {@code vigil experiment} runs when no
+     * {@code --datasets} is given.
+     *
+     * @throws IOException naming the directory when it is not one
+     */
+    static List<String> datasetsUnder(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("--data " + dir + " is not a directory");
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory)
+                    .map(f -> f.getFileName().toString())
+                    .sorted()
+                    .toList();
+        }
     }
 }

@@ -9,14 +9,12 @@ import io.vigil.experiment.SplitCache;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,7 +92,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                         spec.commandLine(), "--supports values must lie in [0, 1], got " + s);
             }
         }
-        List<String> names = datasets != null ? datasets : allDatasets(dataDir);
+        List<String> names = datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
         if (names.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
         }
@@ -136,17 +134,5 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
-    }
-
-    private static List<String> allDatasets(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException("--data " + dir + " is not a directory");
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isDirectory)
-                    .map(p -> p.getFileName().toString())
-                    .sorted()
-                    .toList();
-        }
     }
 }

@@ -8,14 +8,12 @@ import io.vigil.experiment.ReliabilityReport;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,7 +67,7 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--taus values must lie in (0, 1)");
             }
         }
-        List<String> names = datasets != null ? datasets : allDatasets(dataDir);
+        List<String> names = datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
         if (names.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
         }
@@ -99,14 +97,5 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
-    }
-
-    private static List<String> allDatasets(Path dir) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isDirectory)
-                    .map(p -> p.getFileName().toString())
-                    .sorted()
-                    .toList();
-        }
     }
 }
