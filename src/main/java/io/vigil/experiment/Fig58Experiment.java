@@ -77,7 +77,7 @@ public final class Fig58Experiment {
             SplitCache cache) {
         SplitCache.Key key = cache.key(
                 name, "fig58", "taus=" + taus + ";supports=" + supports + ";seed=" + seed, data.train(), data.test());
-        java.util.Optional<Row> cached = cache.get(key, "points.csv", lines -> Fig58Report.parse(lines, 0));
+        java.util.Optional<Row> cached = cache.get(key, "points.csv", Fig58Report::parse);
         if (cached.isPresent()) {
             progress.stepBy(3);
             return cached.get();

@@ -43,8 +43,10 @@ public final class Fig58Report {
         Files.writeString(dir.resolve(CSV), csv(rows), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(MARKDOWN), markdown(rows), StandardCharsets.UTF_8);
         for (Row r : rows) {
-            save(plot(r, "reliability", Point::reliability), dir.resolve("fig58-" + safe(r.dataset()) + ".png"));
-            save(plot(r, "accuracy", Point::accuracy), dir.resolve("fig510-" + safe(r.dataset()) + ".png"));
+            save(
+                    plot(r, "reliability", Point::reliability),
+                    dir.resolve("fig58-" + SplitCache.safe(r.dataset()) + ".png"));
+            save(plot(r, "accuracy", Point::accuracy), dir.resolve("fig510-" + SplitCache.safe(r.dataset()) + ".png"));
         }
     }
 
@@ -70,8 +72,11 @@ public final class Fig58Report {
         return b.toString();
     }
 
-    /** Reads one row back from {@link #csv} output of that row alone (the experiment's per-dataset cache). */
-    static Row parse(List<String> lines, double seconds) {
+    /**
+     * Reads one row back from {@link #csv} output of that row alone (the experiment's per-dataset cache); its wall time
+     * is not kept, so it reads as 0.
+     */
+    static Row parse(List<String> lines) {
         if (lines.isEmpty() || !lines.get(0).equals(HEADER) || lines.size() < 2) {
             throw new IllegalArgumentException("not a fig58 row");
         }
@@ -95,7 +100,7 @@ public final class Fig58Report {
                     Double.parseDouble(f[7]),
                     Double.parseDouble(f[8])));
         }
-        return new Row(dataset, length, testSize, points, seconds);
+        return new Row(dataset, length, testSize, points, 0);
     }
 
     /**
@@ -215,9 +220,5 @@ public final class Fig58Report {
 
     private static void save(XYChart chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-    }
-
-    private static String safe(String s) {
-        return s.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }

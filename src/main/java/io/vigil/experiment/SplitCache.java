@@ -175,7 +175,7 @@ public final class SplitCache {
     }
 
     /** Path-safe: letters, digits, '-', '_' and '.' kept, anything else '_'. */
-    private static String safe(String s) {
+    static String safe(String s) {
         return s.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 

@@ -72,30 +72,15 @@ final class SparsitySearch {
             SparseLdg.Deflation deflation,
             double sparsity,
             int[] test) {
-        int n = x.length;
-        boolean[] held = new boolean[n];
-        for (int i : test) {
-            held[i] = true;
-        }
-        int m = n - test.length;
-        double[][] fx = new double[m][];
-        int[] fy = new int[m];
-        for (int i = 0, j = 0; i < n; i++) {
-            if (!held[i]) {
-                fx[j] = x[i];
-                fy[j++] = y[i];
-            }
-        }
-        int foldDims = Math.min(dims, Math.min(x[0].length, m - 1));
+        int[] train = Folds.complement(test, x.length);
+        double[][] fx = Folds.rows(x, train);
+        int[] fy = Folds.labels(y, train);
+        int foldDims = Math.min(dims, Math.min(x[0].length, train.length - 1));
         SparseLdg.Params search =
                 new SparseLdg.Params(sparsity, deflation, foldDims, TOLERANCE, SparseLdg.Params.DEFAULT_MAX_ITERATIONS);
         DMatrixRMaj b = SparseLdg.fitRelative(fx, fy, numClasses, ldg, search).basis();
         Knn knn = Knn.fit(Reductions.project(fx, b, foldDims), fy, numClasses);
-        double[][] tx = new double[test.length][];
-        for (int i = 0; i < test.length; i++) {
-            tx[i] = x[test[i]];
-        }
-        double[][] tp = Reductions.project(tx, b, foldDims);
+        double[][] tp = Reductions.project(Folds.rows(x, test), b, foldDims);
         int ok = 0;
         for (int i = 0; i < test.length; i++) {
             if (knn.predict(tp[i], Trainer.KNN_K) == y[test[i]]) {
