@@ -13,6 +13,7 @@ import io.vigil.experiment.ThesisTable33;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
 import io.vigil.select.Reducer;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
 import java.io.IOException;
@@ -354,11 +355,23 @@ public final class ExperimentCommand implements Runnable {
                             + (selection.kernelParam != null ? " --kernel-param " + selection.kernelParam : "")
                             + (selection.refine ? " --refine" : "")
                             + (selection.cv != null ? " --cv " + selection.cv : "")
-                            + " --neighbor-selection " + selection.neighborSelection + " --neighbor-cv "
+                            + (selection.neighborSelection != null
+                                    ? " --neighbor-selection " + selection.neighborSelection
+                                    : "")
+                            + (selection.selection != null ? " --selection " + selection.selection : "")
+                            + " --neighbor-cv "
                             + selection.neighborCv
                             + " --threads "
                             + threads);
-            settings.put("standardisation", selection.standardize ? "per-feature, training statistics" : "none");
+            settings.put(
+                    "standardisation",
+                    selection.standardize
+                            ? "per-feature, training statistics"
+                            : params.protocol() == SelectionProtocol.GIVEN
+                                    ? "none"
+                                    : "chosen with the LDG neighbour rule on each split's training series by 3-NN "
+                                            + "CV (--selection "
+                                            + params.protocol().cliName() + ")");
             settings.put(
                     "CV for gamma/dims/local-QDA k",
                     selection.cv != null

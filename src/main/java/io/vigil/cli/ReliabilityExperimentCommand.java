@@ -72,7 +72,7 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
         }
         List<ReliabilityExperiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("reliability", 3L * names.size(), !json)) {
+        try (Progress progress = Progress.bar("reliability", 4L * names.size(), !json)) {
             for (String name : names) {
                 TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
                 rows.add(ReliabilityExperiment.run(tt, taus, seed, progress));

@@ -79,19 +79,20 @@ public final class SelectionOptions {
     @Option(
             names = "--neighbor-selection",
             paramLabel = "local-qda|3nn",
-            defaultValue = "local-qda",
             description = "How to choose the LDG neighbour count: local-qda (thesis: local-QDA CV on the input "
-                    + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Default: ${DEFAULT-VALUE}.")
+                    + "data) or 3nn (jointly with gamma by 3-NN CV in LDG space). Given, it fixes the selection "
+                    + "protocol (--selection given); default: chosen by --selection auto, else local-qda.")
     String neighborSelection;
 
     @Option(
             names = "--selection",
-            paramLabel = "given|auto",
-            defaultValue = "given",
-            description = "given: standardisation and LDG neighbour rule as the two options above say; auto: run the"
-                    + " full selection under each of off/local-qda, on/local-qda, off/3nn, on/3nn and keep the best"
-                    + " by 3-NN cross-validation on the training series (four selections; scores kept in the model)."
-                    + " Default: ${DEFAULT-VALUE}.")
+            paramLabel = "auto|all|given",
+            description = "How standardisation and the LDG neighbour rule are chosen. all: run the full selection "
+                    + "under each of off/local-qda, on/local-qda, off/3nn, on/3nn and keep the best by 3-NN "
+                    + "cross-validation on the training series (four selections; scores kept in the model); auto: "
+                    + "as all for --reducer ldg when n^2*d <= 1e9 (n series of length d), else as given; given: as "
+                    + "--standardize and --neighbor-selection say. Default: auto, or given when either of those "
+                    + "two is on the command line.")
     String selection;
 
     /**
@@ -116,8 +117,11 @@ public final class SelectionOptions {
                 .refine(refine && (every || r == Reducer.LDG))
                 .reducer(r)
                 .neighborCv(CvScheme.parse(neighborCv))
-                .neighborSelection(NeighborSelection.parse(neighborSelection))
-                .protocol(SelectionProtocol.parse(selection));
+                .neighborSelection(
+                        neighborSelection == null
+                                ? NeighborSelection.LOCAL_QDA
+                                : NeighborSelection.parse(neighborSelection))
+                .protocol(protocol());
         if (every || r == Reducer.SPARSE_LDG) {
             if (sparsity != null) {
                 b.sparsity(sparsity);
@@ -135,6 +139,24 @@ public final class SelectionOptions {
             }
         }
         return cv == null ? b : b.cv(CvScheme.parse(cv));
+    }
+
+    /**
+     * {@code --selection} as given; without it, {@code given} when {@code --standardize} or {@code
+     * --neighbor-selection} fixes part of the protocol, else {@code auto}. An explicit {@code auto} or {@code all}
+     * beside either of them is a contradiction.
+     */
+    private SelectionProtocol protocol() {
+        boolean fixed = standardize || neighborSelection != null;
+        if (selection == null) {
+            return fixed ? SelectionProtocol.GIVEN : SelectionProtocol.AUTO;
+        }
+        SelectionProtocol p = SelectionProtocol.parse(selection);
+        if (fixed && p != SelectionProtocol.GIVEN) {
+            throw new IllegalArgumentException("--selection " + p.cliName()
+                    + " chooses --standardize and --neighbor-selection itself; leave them out");
+        }
+        return p;
     }
 
     private static SparseLdg.Deflation parseDeflation(String s) {

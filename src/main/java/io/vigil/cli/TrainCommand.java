@@ -8,6 +8,7 @@ import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.CreationTime;
+import io.vigil.model.ProtocolScores;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.select.Reducer;
@@ -190,6 +191,15 @@ public final class TrainCommand implements Callable<Integer> {
                     model.selection().cv(),
                     seconds,
                     out);
+            if (model.selection().protocol() != null) {
+                ProtocolScores ps = model.selection().protocol();
+                stdout.printf(
+                        Locale.ROOT,
+                        "selection protocol: %s (standardisation/neighbour rule, best 3-NN CV of %d; see vigil "
+                                + "inspect)%n",
+                        ps.chosen(),
+                        ps.candidates().size());
+            }
             model.projection()
                     .transfer()
                     .ifPresent(t -> stdout.printf(

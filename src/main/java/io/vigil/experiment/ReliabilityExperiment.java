@@ -47,6 +47,9 @@ public final class ReliabilityExperiment {
      * @param model the trained, calibrated model
      * @param operatingPoint the evaluation at the stored operating point
      * @param taus the evaluation at each requested τ with the operating point's rule and classifier
+     * @param earliest the same rule and classifier at its least conservative replayed threshold, where it decides
+     *     as early as it can: no threshold makes the rule less reliable than this (its reliability bounds from below
+     *     what any announced τ can be calibrated to)
      * @param coverageTaus τ of the Gaussian-set coverage measured by cross-fitting
      * @param coverageBefore held-out coverage with the model's own R_y
      * @param coverageAfter held-out coverage with the inflated R_y
@@ -59,6 +62,7 @@ public final class ReliabilityExperiment {
             VigilModel model,
             EarlyEvaluation.Result operatingPoint,
             EarlyEvaluation.Result taus,
+            EarlyEvaluation.Result earliest,
             double[] coverageTaus,
             double[] coverageBefore,
             double[] coverageAfter,
@@ -82,6 +86,9 @@ public final class ReliabilityExperiment {
         progress.step();
         EarlyEvaluation.Result atTaus =
                 EarlyEvaluation.run(train.name(), model, null, test, taus, base, Progress.none());
+        // Announcing τ = the lowest replayed threshold certifies every threshold, so the rule runs at that one.
+        EarlyEvaluation.Result earliest = EarlyEvaluation.run(
+                train.name(), model, null, test, List.of(cal.thresholds()[0]), base, Progress.none());
         progress.step();
         return new Row(
                 train.name(),
@@ -89,6 +96,7 @@ public final class ReliabilityExperiment {
                 model,
                 atPoint,
                 atTaus,
+                earliest,
                 cal.coverageTaus(),
                 cal.coverageBefore(),
                 cal.coverageAfter(),

@@ -39,9 +39,10 @@ import java.util.OptionalInt;
  * @param neighborCv scheme for the LDG neighbour count under {@link NeighborSelection#LOCAL_QDA}; default
  *     stratified 5-fold as in thesis §3.4
  * @param neighborSelection how the LDG neighbour count is chosen; default the thesis's local-QDA rule
- * @param protocol {@link SelectionProtocol#GIVEN} (default): {@code standardize} and {@code neighborSelection} as
- *     given; {@link SelectionProtocol#AUTO}: both chosen by training cross-validation (they must then be left at
- *     their defaults)
+ * @param protocol {@link SelectionProtocol#AUTO} (default): {@code standardize} and {@code neighborSelection}
+ *     chosen by training cross-validation where {@link SelectionProtocol#searchesFor} says so, else as given;
+ *     {@link SelectionProtocol#ALL}: chosen whatever the cost (they must then be left at their defaults); {@link
+ *     SelectionProtocol#GIVEN}: as given
  * @param gammaGrid ascending γ candidates in (0, 1]; default thesis §3.5.2's {0.01, 0.1, 0.3, 0.5, 0.7, 0.9}
  * @param kGrid ascending neighbour-count candidates; default {1, 2, 4, …, 128} (method notes §2), used up to
  *     the first value ≥ the largest class size (which already means "the whole class")
@@ -135,12 +136,12 @@ public record TrainParams(
         if (reducer != Reducer.SPARSE_LDG && (sparsity.isPresent() || deflation.isPresent())) {
             throw new IllegalArgumentException("--sparsity and --deflation apply to --reducer sparse-ldg only");
         }
-        if (protocol == SelectionProtocol.AUTO && (standardize || neighborSelection != NeighborSelection.LOCAL_QDA)) {
+        if (protocol == SelectionProtocol.ALL && (standardize || neighborSelection != NeighborSelection.LOCAL_QDA)) {
             throw new IllegalArgumentException(
-                    "--selection auto chooses --standardize and --neighbor-selection itself; leave them out");
+                    "--selection all chooses --standardize and --neighbor-selection itself; leave them out");
         }
-        if (protocol == SelectionProtocol.AUTO && reducer == Reducer.TRANSFER_LDG) {
-            throw new IllegalArgumentException("--selection auto applies to --reducer ldg, kernel-ldg and sparse-ldg");
+        if (protocol == SelectionProtocol.ALL && reducer == Reducer.TRANSFER_LDG) {
+            throw new IllegalArgumentException("--selection all applies to --reducer ldg, kernel-ldg and sparse-ldg");
         }
         if (reducer != Reducer.TRANSFER_LDG && alpha.isPresent()) {
             throw new IllegalArgumentException("--alpha applies to --reducer transfer-ldg only");
@@ -202,7 +203,7 @@ public record TrainParams(
         private Optional<CvScheme> cv = Optional.empty();
         private CvScheme neighborCv = CvScheme.kFold(DEFAULT_NEIGHBOR_FOLDS);
         private NeighborSelection neighborSelection = NeighborSelection.LOCAL_QDA;
-        private SelectionProtocol protocol = SelectionProtocol.GIVEN;
+        private SelectionProtocol protocol = SelectionProtocol.AUTO;
         private DoubleGrid gammaGrid = DEFAULT_GAMMA_GRID;
         private IntGrid kGrid = DEFAULT_K_GRID;
         private long seed = DEFAULT_SEED;

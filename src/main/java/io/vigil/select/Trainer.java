@@ -70,7 +70,7 @@ public final class Trainer {
     public static final int KNN_K = 3;
 
     /**
-     * {@link SelectionProtocol#AUTO}: the full selection under each standardisation × neighbour rule, in the order
+     * The four-way protocol search ({@link SelectionProtocol#searchesFor}): the full selection under each standardisation × neighbour rule, in the order
      * off/local-qda, on/local-qda, off/3nn, on/3nn; the model with the best 3-NN CV accuracy is kept (ties → the
      * earlier), with every candidate's score in its {@link SelectionReport#protocol()}. Each candidate draws the same
      * folds (they depend on the seed and labels only), so the accuracies are comparable.
@@ -132,7 +132,7 @@ public final class Trainer {
             throw new IllegalArgumentException(
                     "--reducer transfer-ldg needs a source domain (--source-data, --source-dataset)");
         }
-        if (params.protocol() == SelectionProtocol.AUTO) {
+        if (SelectionProtocol.searchesFor(params, train.size(), train.length())) {
             return trainAuto(train, params, created, progress, threads);
         }
         Run run = new Run(train, params, progress, threads);

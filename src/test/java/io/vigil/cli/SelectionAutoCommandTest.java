@@ -14,7 +14,7 @@ class SelectionAutoCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void trainChoosesTheProtocolAndInspectShowsEveryScore(@TempDir Path dir) throws Exception {
+    void trainChoosesTheProtocolByDefaultAndInspectShowsEveryScore(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("data");
         Run gen = ModelCommandsTest.run(
                 "generate", "--kind", "cbf", "--train", "24", "--test", "10", "--seed", "4", "--out", data.toString());
@@ -26,8 +26,6 @@ class SelectionAutoCommandTest {
                 data.toString(),
                 "--dataset",
                 "CBF",
-                "--selection",
-                "auto",
                 "--no-calibration",
                 "--out",
                 model.toString(),
@@ -47,6 +45,31 @@ class SelectionAutoCommandTest {
         JsonNode j = JSON.readTree(
                 ModelCommandsTest.run("inspect", model.toString(), "--json").out());
         assertEquals(4, j.get("protocol_scores").get("candidates").size(), j.toString());
+    }
+
+    @Test
+    void aNeighbourRuleOnTheCommandLineFixesTheProtocol(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Run gen = ModelCommandsTest.run(
+                "generate", "--kind", "cbf", "--train", "24", "--test", "10", "--seed", "4", "--out", data.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        Run train = ModelCommandsTest.run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--neighbor-selection",
+                "3nn",
+                "--no-calibration",
+                "--out",
+                dir.resolve("m.json").toString(),
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+        JsonNode o = JSON.readTree(train.out());
+        assertTrue(o.get("selection_protocol") == null, "no search: " + o);
+        assertEquals("3nn", o.get("neighbor_selection").asText());
+        assertEquals(false, o.get("standardize").asBoolean());
     }
 
     @Test

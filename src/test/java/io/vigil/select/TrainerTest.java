@@ -91,7 +91,7 @@ class TrainerTest {
     void selectionAutoKeepsTheProtocolWithTheBestCrossValidationAccuracy() throws java.io.IOException {
         TrainParams auto = TrainParams.builder()
                 .dims(2)
-                .protocol(SelectionProtocol.AUTO)
+                .protocol(SelectionProtocol.ALL)
                 .gammaGrid(DoubleGrid.of(0.1, 0.5, 0.9))
                 .build();
         VigilModel m = Trainer.train(dimsCase(), auto, T0, Progress.none());
@@ -141,7 +141,35 @@ class TrainerTest {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> auto.toBuilder().standardize(true).build());
-        assertTrue(e.getMessage().contains("--selection auto chooses --standardize and --neighbor-selection"));
+        assertTrue(e.getMessage().contains("--selection all chooses --standardize and --neighbor-selection"));
+    }
+
+    @Test
+    void theDefaultProtocolSearchesWhereItIsAffordableAndNothingInItIsFixed() {
+        TrainParams d = TrainParams.defaults();
+        assertEquals(SelectionProtocol.AUTO, d.protocol());
+        assertTrue(SelectionProtocol.searchesFor(d, 300, 11_000), "300² · 11,000 < 10⁹");
+        assertFalse(SelectionProtocol.searchesFor(d, 300, 20_000), "300² · 20,000 > 10⁹: one selection only");
+        assertFalse(
+                SelectionProtocol.searchesFor(d.toBuilder().standardize(true).build(), 30, 100),
+                "standardisation given fixes the protocol");
+        assertFalse(
+                SelectionProtocol.searchesFor(
+                        d.toBuilder().neighborSelection(NeighborSelection.KNN).build(), 30, 100),
+                "the neighbour rule given fixes the protocol");
+        assertFalse(
+                SelectionProtocol.searchesFor(
+                        d.toBuilder().reducer(Reducer.SPARSE_LDG).build(), 30, 100),
+                "auto searches for linear LDG only");
+        TrainParams all = d.toBuilder().protocol(SelectionProtocol.ALL).build();
+        assertTrue(SelectionProtocol.searchesFor(all, 300, 20_000), "all searches whatever the size");
+        assertTrue(SelectionProtocol.searchesFor(
+                all.toBuilder().reducer(Reducer.SPARSE_LDG).build(), 30, 100));
+        assertFalse(SelectionProtocol.searchesFor(
+                d.toBuilder().protocol(SelectionProtocol.GIVEN).build(), 30, 100));
+        VigilModel m = Trainer.train(
+                dimsCase(), d.toBuilder().dims(2).gammaGrid(DoubleGrid.of(0.5)).build(), T0, Progress.none());
+        assertEquals(4, m.selection().protocol().candidates().size(), "training by default ran the search");
     }
 
     private static Dataset dimsCase() {
@@ -224,6 +252,7 @@ class TrainerTest {
                 .dims(2)
                 .qdaNeighbors(2)
                 .cv(CvScheme.kFold(4))
+                .protocol(SelectionProtocol.GIVEN)
                 .build();
         VigilModel joint = Trainer.train(
                 train, base.toBuilder().neighborSelection(NeighborSelection.KNN).build(), T0, Progress.none());

@@ -18,6 +18,7 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.SymmetricPacked;
+import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.VigilModel;
@@ -96,6 +97,8 @@ class CrossFitCalibratorTest {
         double[] work = new double[ell * ell + ell];
         double[] after = new double[test.size()];
         double[] before = new double[test.size()];
+        // The estimator works on the model's scale; project(x) standardises by itself.
+        Standardizer std = MODEL.standardizer().orElse(null);
         for (int i = 0; i < test.size(); i++) {
             double[] x = test.series(i);
             MODEL.project(x, y);
@@ -103,7 +106,7 @@ class CrossFitCalibratorTest {
             int inAfter = 0;
             int inBefore = 0;
             for (int t = 0; t < d - 1; t++) {
-                est.update(s, x[t]);
+                est.update(s, std == null ? x[t] : std.apply(t, x[t]));
                 est.conditionalMean(s, m);
                 est.conditionalCovariance(s, packed);
                 double d2 = Mahalanobis.squared(y, m, packed, ell, work);
