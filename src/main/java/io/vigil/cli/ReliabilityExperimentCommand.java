@@ -51,6 +51,14 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(
+            names = "--delta",
+            paramLabel = "D",
+            defaultValue = "0.1",
+            description = "Learn-then-Test's delta, as vigil train --delta: each tau is certified with confidence "
+                    + "1 - D (default: ${DEFAULT-VALUE}).")
+    double delta;
+
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
     Path out;
 
@@ -67,6 +75,9 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--taus values must lie in (0, 1)");
             }
         }
+        if (!(delta > 0 && delta < 1)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta);
+        }
         List<String> names = datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
         if (names.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
@@ -75,7 +86,7 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
         try (Progress progress = Progress.bar("reliability", 4L * names.size(), !json)) {
             for (String name : names) {
                 TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
-                rows.add(ReliabilityExperiment.run(tt, taus, seed, progress));
+                rows.add(ReliabilityExperiment.run(tt, taus, seed, delta, progress));
             }
         }
         ReliabilityReport.write(rows, taus, out);

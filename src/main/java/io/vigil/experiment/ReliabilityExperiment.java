@@ -71,12 +71,17 @@ public final class ReliabilityExperiment {
 
     /** Trains, calibrates and evaluates one dataset. */
     public static Row run(TrainTest data, List<Double> taus, long seed, Progress progress) {
+        return run(data, taus, seed, CalibrationParams.DEFAULT_DELTA, progress);
+    }
+
+    /** As {@link #run(TrainTest, List, long, Progress)} with the certificate's δ. */
+    public static Row run(TrainTest data, List<Double> taus, long seed, double delta, Progress progress) {
         long start = System.nanoTime();
         Dataset train = data.train();
         Dataset test = data.test().classNames().equals(train.classNames())
                 ? data.test()
                 : data.test().withClasses(train.classNames());
-        Trained trained = trainWithDefaults(train, seed);
+        Trained trained = trainWithDefaults(train, seed, delta);
         VigilModel model = trained.model();
         DecisionParams base = trained.operatingPoint();
         CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
@@ -115,11 +120,17 @@ public final class ReliabilityExperiment {
 
     /** Trains and calibrates on {@code train} with every default, as {@code vigil train} does. */
     public static Trained trainWithDefaults(Dataset train, long seed) {
+        return trainWithDefaults(train, seed, CalibrationParams.DEFAULT_DELTA);
+    }
+
+    /** As {@link #trainWithDefaults(Dataset, long)} with another δ, as {@code vigil train --delta} gives. */
+    public static Trained trainWithDefaults(Dataset train, long seed, double delta) {
         TrainParams tp = TrainParams.builder().seed(seed).build();
         VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
         EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
         model = EarlyModelTrainer.addSections(model, train, sections);
-        model = CrossFitCalibrator.calibrate(model, train, sections, CalibrationParams.defaults(seed), Progress.none());
+        model = CrossFitCalibrator.calibrate(
+                model, train, sections, CalibrationParams.defaults(seed).withDelta(delta), Progress.none());
         CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
         DecisionParams base = DecisionParams.defaults();
         if (cal.operatingPoint().isPresent()) {

@@ -147,6 +147,11 @@ public record CalibrationParams(
                 k, seed, d, bands, thresholds, rules, classifiers, set, objective, targetReliability);
     }
 
+    /** The same with another δ. */
+    public CalibrationParams withDelta(double d) {
+        return withFoldsAndDelta(folds, d);
+    }
+
     @Override
     public double[] thresholds() {
         return thresholds.clone();

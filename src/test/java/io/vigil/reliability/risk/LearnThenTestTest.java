@@ -77,6 +77,30 @@ class LearnThenTestTest {
     }
 
     @Test
+    void requiredReliabilityIsTheBoundaryOfCertification() {
+        // n = 30, α = 0.2: P(Bin ≤ 2) = 0.044 ≤ 0.1 < P(Bin ≤ 3) = 0.123, so k* = 2 and 28/30 is needed.
+        assertEquals(1 - 2.0 / 30, LearnThenTest.requiredReliability(30, 0.2, 0.1), 1e-15);
+        for (int n : new int[] {5, 16, 23, 30, 67, 300}) {
+            for (double alpha : new double[] {0.01, 0.05, 0.1, 0.2, 0.5}) {
+                double r = LearnThenTest.requiredReliability(n, alpha, 0.1);
+                int k = (int) Math.round((1 - r) * n);
+                int[] exactlyAtTheBoundary = {k};
+                boolean certifiable = LearnThenTest.certify(n, exactlyAtTheBoundary, alpha, 0.1)
+                        .certified();
+                assertEquals(r < 1 || certifiable, certifiable, "n=" + n + " α=" + alpha);
+                if (k + 1 <= n) {
+                    assertFalse(
+                            LearnThenTest.certify(n, new int[] {k + 1}, alpha, 0.1)
+                                    .certified(),
+                            "one more disagreement fails: n=" + n + " α=" + alpha);
+                }
+            }
+        }
+        assertEquals(1.0, LearnThenTest.requiredReliability(16, 0.1, 0.1), "1 − 0.1^{1/16} = 0.134 > 0.1");
+        assertThrows(IllegalArgumentException.class, () -> LearnThenTest.requiredReliability(0, 0.2, 0.1));
+    }
+
+    @Test
     void badInputIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(0, new int[] {0}, 0.1, 0.1));
         assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(5, new int[] {}, 0.1, 0.1));
