@@ -47,7 +47,8 @@ import picocli.CommandLine.Option;
             ExperimentCommand.Table35.class,
             ReliabilityExperimentCommand.class,
             TransferExperimentCommand.class,
-            Fig58ExperimentCommand.class
+            Fig58ExperimentCommand.class,
+            Table54ExperimentCommand.class
         })
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
 import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
  * Trains a {@link VigilModel} with the model selection of the thesis (§3.4–3.5; method notes §1):
@@ -203,6 +204,32 @@ public final class Trainer {
         }
         LdgBasis basis = run.fitFinal(ldgParams, dims);
         return run.assemble(created, basis, null, gd, run.chooseQdaNeighbors(ldgParams, dims));
+    }
+
+    /**
+     * A model without dimensionality reduction: local QDA on the (standardised, when {@link TrainParams#standardize()}
+     * asks) d-dimensional series themselves, the thesis's "time-series samples as features" classifier of §5.6.4
+     * (the "Rel. Class." of Table 5.4 and Figures 5.8–5.11). It is recorded as the identity projection B = I<sub>d</sub>
+     * (ℓ = d), so every early-decision path (complete-series Gaussians, τ-sets, the reliable rule) runs unchanged in
+     * the raw space; its cost per sample then grows with d instead of ℓ, and the joint estimator's R_y table takes
+     * 8·(d+1)·d(d+1)/2 bytes. Local QDA's k is the only selected parameter: the same CV over the k grid as step 5
+     * (leave-one-out for small n, else stratified 10-fold, unless {@link TrainParams#cv()} says otherwise; ties → larger
+     * k), unless {@link TrainParams#qdaNeighbors()} fixes it. The projection's LDG fields carry no fit: neighbours 1,
+     * γ 0 and every eigenvalue 1 (those of I). For benchmarks that compare with and without LDG; not a {@link Reducer}.
+     *
+     * @throws IllegalArgumentException on unusable data, or parameters that ask for a reducer other than linear LDG
+     */
+    public static VigilModel trainWithoutReduction(
+            Dataset train, TrainParams params, Instant created, Progress progress) {
+        Objects.requireNonNull(train, "train");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(created, "created");
+        if (params.reducer() != Reducer.LDG) {
+            throw new IllegalArgumentException("a model without reduction takes no reducer, but --reducer "
+                    + params.reducer().cliName() + " was given");
+        }
+        Run run = new Run(train, params, progress, 1);
+        return run.assembleIdentity(created, run.chooseInputQdaNeighbors());
     }
 
     /**
@@ -515,6 +542,37 @@ public final class Trainer {
                     x, y, g, ldgParams, kernel, dims, kGrid, folds, threads, progress);
             int k = kGrid[Grids.argmaxPreferLast(acc)];
             return new Choice(new int[] {k}, GridScores.searched(kGrid, acc, k));
+        }
+
+        /** Local QDA's neighbour count on the input data (no reduction), by the CV scheme of step 5. */
+        Choice chooseInputQdaNeighbors() {
+            if (params.qdaNeighbors().isPresent()) {
+                int k = params.qdaNeighbors().getAsInt();
+                return new Choice(new int[] {k}, GridScores.user(k, true));
+            }
+            progress.extendBy(folds.length);
+            double[] acc = LocalQdaCrossValidation.accuracy(x, y, g, kGrid, folds, progress);
+            int k = kGrid[Grids.argmaxPreferLast(acc)];
+            return new Choice(new int[] {k}, GridScores.searched(kGrid, acc, k));
+        }
+
+        /** The model of {@link #trainWithoutReduction}: B = I_d, the training points are the input rows. */
+        VigilModel assembleIdentity(Instant created, Choice qda) {
+            double[] ones = new double[d];
+            Arrays.fill(ones, 1.0);
+            GammaAndDims gd = new GammaAndDims(
+                    1,
+                    GridScores.user(1, true),
+                    false,
+                    0.0,
+                    GridScores.user(0.0, false),
+                    d,
+                    d,
+                    GridScores.user(d, true),
+                    qda.scores().chosenAccuracy());
+            VigilModel.Builder b = VigilModel.builder().ldg(1, 0.0, d, ones, CommonOps_DDRM.identity(d));
+            progress.step();
+            return finish(b, created, x, gd, qda);
         }
 
         /** The model of a sparse LDG basis: its columns' bᵀZb stand where LDG keeps eigenvalues. */
