@@ -33,9 +33,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vigil experiment}: reproductions of the thesis's experiments. {@code table33} runs the
- * small-sample protocol of §3.5.2 (Tables 3.3/3.4, see {@link Table33Experiment}) and writes {@code
- * table33.md}, {@code table33.csv} and {@code table33-splits.csv}.
+ * {@code vigil experiment}: reproductions of the thesis's experiments and Vigil's own benchmarks, each a subcommand
+ * that writes markdown and CSV under {@code --out}: {@code table33}/{@code table34} (the small-sample protocol of
+ * §3.5.2, {@link Table33Experiment}), {@code table35} (its run-times), {@code table54} (decision time at t = 1 with and
+ * without LDG), {@code fig58} (earliness against accuracy), {@code transfer} (chapter 4) and {@code reliability} (the
+ * calibrated operating point of issue 11).
  */
 @Command(
         name = "experiment",
