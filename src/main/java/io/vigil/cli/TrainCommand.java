@@ -151,19 +151,14 @@ public final class TrainCommand implements Callable<Integer> {
                 stage = "fit the complete-series Gaussians";
                 model = EarlyModelTrainer.addSections(model, fitted, earlyParams);
             }
-            if (source != null && calibration.enabled()) {
-                // Its fold refits would need the source domain too; say so once rather than calibrate half of it.
-                spec.commandLine()
-                        .getErr()
-                        .println("note: cross-fitted calibration is not available for transfer LDG; early decisions "
-                                + "use the thesis's rule at the announced tau (not certified)");
-            }
-            if (source == null
-                    && model.projection().isLinear()
+            if (model.projection().isLinear()
                     && calibration.enabled()
                     && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
-                model = CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress);
+                model = source == null
+                        ? CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress)
+                        : CrossFitCalibrator.calibrateTransfer(
+                                model, named, source, earlyParams, calibrationParams, progress);
             }
         } catch (OutOfMemoryError e) {
             throw new IOException(memoryMessage(stage, named, earlyParams));

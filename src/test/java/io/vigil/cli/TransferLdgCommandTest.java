@@ -1,7 +1,6 @@
 package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -75,14 +74,16 @@ class TransferLdgCommandTest {
     }
 
     @Test
-    void trainRecordsTheSourceAndAlphaAndSaysCalibrationIsNotAvailable() throws Exception {
+    void trainRecordsTheSourceAndAlphaAndCalibratesOnTheTargetSeries() throws Exception {
         JsonNode o = JSON.readTree(train.out());
         assertEquals("transfer-ldg", o.get("reducer").asText());
         assertEquals("CBFSource", o.get("source_dataset").asText());
         assertEquals(60, o.get("source_size").asInt());
         assertEquals(66, o.get("train_size").asInt(), "target then source series");
         assertTrue(List.of(0.0, 0.1, 0.3, 0.5).contains(o.get("alpha").asDouble()), o.toString());
-        assertTrue(train.err().contains("calibration is not available for transfer LDG"), train.err());
+        assertTrue(
+                o.get("sections").toString().contains("calibration"),
+                "cross-fitted over the target series: " + o.get("sections"));
         JsonNode ldg = JSON.readTree(Files.readAllBytes(model)).get("ldg");
         assertEquals("transfer-ldg", ldg.get("reducer").asText());
         assertEquals(6, ldg.get("transfer").get("target_series").asInt());
@@ -90,6 +91,15 @@ class TransferLdgCommandTest {
                 "CBFSource", ldg.get("transfer").get("source").get("dataset").asText());
         assertEquals("cv", ldg.get("transfer").get("alpha_scores").get("source").asText());
         assertTrue(ldg.has("basis"), "a linear map");
+        JsonNode curves = JSON.readTree(Files.readAllBytes(model))
+                .get("sections")
+                .get("calibration")
+                .get("payload")
+                .get("curves");
+        assertTrue(curves.size() > 0, "every replayed rule has a curve");
+        for (JsonNode curve : curves) {
+            assertEquals(6, curve.get("series").asInt(), "only target series are held out and replayed: " + curve);
+        }
     }
 
     @Test
@@ -108,7 +118,12 @@ class TransferLdgCommandTest {
         JsonNode tau = JSON.readTree(e.out()).get("taus").get(0);
         assertEquals(60, JSON.readTree(e.out()).get("test_size").asInt());
         assertTrue(tau.get("accuracy").asDouble() > 0.6, tau.toString());
-        assertFalse(tau.get("certified").asBoolean());
+        JsonNode point = JSON.readTree(e.out()).get("operating_point");
+        assertEquals(point.get("tau").asDouble(), tau.get("announced").asDouble(), "the stored operating point");
+        // Six target series certify at most α = 1 − 0.1^{1/6} = 0.319, i.e. τ ≤ 0.681.
+        assertTrue(
+                !tau.get("certified").asBoolean() || tau.get("announced").asDouble() <= Math.pow(0.1, 1.0 / 6),
+                tau.toString());
     }
 
     @Test

@@ -15,12 +15,15 @@ import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.LinearSvmSection;
+import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.select.Reducer;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
+import io.vigil.select.TransferTrainer;
 import io.vigil.util.Parallel;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
@@ -119,12 +122,72 @@ public final class CrossFitCalibrator {
             CalibrationParams p,
             Progress progress,
             int threads) {
+        return calibrate(model, train, sections, p, progress, threads, (sub, sec) -> refit(model, sub, sec));
+    }
+
+    /**
+     * How a fold's model is refitted: the full model's selection fixed, fitted on the fold's complement {@code sub}
+     * with the complete-series sections {@code sections}.
+     */
+    @FunctionalInterface
+    interface Refit {
+        VigilModel fit(Dataset sub, EarlyModelTrainer.Params sections);
+    }
+
+    /**
+     * The calibration of a transfer-LDG model (thesis chapter 4): the folds split the target training series only;
+     * each fold refits transfer LDG with the model's α, γ, ℓ and neighbour counts on the rest of the target series and
+     * the whole source, and its complete-series sections on that pooled set, as {@code vigil train} fits the full
+     * model. Held-out target series are replayed as for any model, so the certificate speaks of new target series.
+     *
+     * @param target the target training split the model was trained on
+     * @param source the source domain it was trained with
+     * @throws IllegalArgumentException when the model is not a transfer-LDG model, or as {@link #calibrate(VigilModel,
+     *     Dataset, EarlyModelTrainer.Params, CalibrationParams, Progress)}
+     */
+    public static VigilModel calibrateTransfer(
+            VigilModel model,
+            Dataset target,
+            Dataset source,
+            EarlyModelTrainer.Params sections,
+            CalibrationParams p,
+            Progress progress) {
+        TransferSource ts = model.projection()
+                .transfer()
+                .orElseThrow(() -> new IllegalArgumentException("calibrateTransfer needs a transfer-LDG model"));
+        TrainParams fixed = TrainParams.builder()
+                .reducer(Reducer.TRANSFER_LDG)
+                .protocol(SelectionProtocol.GIVEN)
+                .alpha(ts.alpha())
+                .gamma(model.gamma())
+                .dims(model.dims())
+                .neighbors(model.ldgNeighbors())
+                .qdaNeighbors(model.qdaNeighbors())
+                .standardize(model.standardizer().isPresent())
+                .seed(model.seed())
+                .build();
+        return calibrate(
+                model, target, sections, p, progress, Runtime.getRuntime().availableProcessors(), (sub, sec) -> {
+                    TransferTrainer.Result r =
+                            TransferTrainer.train(sub, source, fixed, model.created(), Progress.none(), 1);
+                    return EarlyModelTrainer.addSections(r.model(), r.pooled(), sec);
+                });
+    }
+
+    private static VigilModel calibrate(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            CalibrationParams p,
+            Progress progress,
+            int threads,
+            Refit refit) {
         CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
                 .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
         if (cs.jointGaussian().isEmpty()) {
             throw new IllegalArgumentException("calibration needs the joint complete-series Gaussian");
         }
-        List<Fold> folds = refitFolds(model, train, refitSections(model, sections, p), p, progress, threads);
+        List<Fold> folds = refitFolds(model, train, refitSections(model, sections, p), p, progress, threads, refit);
         // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
         List<List<Double>> ratios = new ArrayList<>();
         for (int b = 0; b < p.bands(); b++) {
@@ -233,7 +296,8 @@ public final class CrossFitCalibrator {
             EarlyModelTrainer.Params sections,
             CalibrationParams p,
             Progress progress,
-            int threads) {
+            int threads,
+            Refit refit) {
         int n = train.size();
         int g = model.numClasses();
         int[] y = train.classIndices();
@@ -263,7 +327,7 @@ public final class CrossFitCalibrator {
             throw new IllegalArgumentException("no fold could be held out for cross-fitting");
         }
         return Parallel.map(held, threads, "calibration", h -> {
-            VigilModel m = refit(model, train.subset(Folds.complement(h, n)), sections);
+            VigilModel m = refit.fit(train.subset(Folds.complement(h, n)), sections);
             Fold f = new Fold(h, m, EarlyClassifier.jointEstimator(m));
             progress.step();
             return f;
