@@ -8,19 +8,14 @@ import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 import org.hipparchus.exception.MathIllegalStateException;
-import org.hipparchus.linear.Array2DRowRealMatrix;
-import org.hipparchus.linear.ArrayRealVector;
-import org.hipparchus.linear.RealMatrix;
-import org.hipparchus.linear.RealVector;
 import org.hipparchus.optim.InitialGuess;
 import org.hipparchus.optim.MaxEval;
 import org.hipparchus.optim.MaxIter;
+import org.hipparchus.optim.SimpleValueChecker;
+import org.hipparchus.optim.nonlinear.scalar.GoalType;
 import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunction;
-import org.hipparchus.optim.nonlinear.vector.constrained.LagrangeSolution;
-import org.hipparchus.optim.nonlinear.vector.constrained.LinearEqualityConstraint;
-import org.hipparchus.optim.nonlinear.vector.constrained.LinearInequalityConstraint;
-import org.hipparchus.optim.nonlinear.vector.constrained.SQPOptimizerS;
-import org.hipparchus.optim.nonlinear.vector.constrained.TwiceDifferentiableFunction;
+import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunctionGradient;
+import org.hipparchus.optim.nonlinear.scalar.gradient.NonLinearConjugateGradientOptimizer;
 
 /**
  * Domain transfer discriminant kernel learning, DTDKL (Zeng and Ren, "Domain Transfer Dimensionality Reduction via
@@ -34,11 +29,13 @@ import org.hipparchus.optim.nonlinear.vector.constrained.TwiceDifferentiableFunc
  * to Σα<sub>i</sub>K(x<sub>i</sub>, x).
  *
  * <p>Solver: the paper solves its SDP (14) with an interior-point package (SeDuMi, SDPT3), which no maintained Java
- * library offers. Eq. 8 itself, max over the simplex of the smooth concave F*(θ), is instead solved by Hipparchus's
- * SQP optimiser ({@code SQPOptimizerS}) with exact derivatives: with u = a − G(λI + GKG)⁻¹GKa (so that α = u/λ),
- * ∂(λF*)/∂θ<sub>i</sub> = uᵀK<sub>i</sub>u − λβbᵀK<sub>i</sub>b and ∂²(λF*)/∂θ<sub>i</sub>∂θ<sub>j</sub> =
- * −2(GK<sub>i</sub>u)ᵀ(λI + GKG)⁻¹(GK<sub>j</sub>u). λF* is optimised, the paper's own scaling in eq. 13, so that the
- * objective is of order one for λ = 10⁻⁶. The optimum is the SDP's.
+ * library offers. Eq. 8 itself, the maximum over the simplex of the smooth concave F*(θ), is solved instead, through
+ * θ = softmax(η) by Hipparchus's nonlinear conjugate gradient (as {@link Nca}) with the exact gradient: with u = a −
+ * G(λI + GKG)⁻¹GKa (so that α = u/λ), ∂(λF*)/∂θ<sub>i</sub> = uᵀK<sub>i</sub>u − λβbᵀK<sub>i</sub>b. (Hipparchus's
+ * SQP optimiser, which takes the simplex constraints directly, was tried first: its quasi-Newton update rounds to a
+ * non-symmetric matrix and aborts on this problem for large β.) λF* is optimised, the paper's own scaling in eq. 13,
+ * so that the objective is of order one for λ = 10⁻⁶. A weight at the simplex's boundary is approached, not reached
+ * (η → −∞), which changes K by less than the stopping tolerance.
  *
  * <p>Choices: the paper's experiments fix λ = 10⁻⁶, β = 1 and ten Gaussian kernels exp(−‖x − z‖²/σ<sub>i</sub>²) with
  * σ<sub>i</sub> log-uniform over [10⁻¹, 10²] for text features; here that range is multiplied by the median distance
@@ -55,8 +52,11 @@ public final class Dtdkl {
     /** Larger source domains are subsampled to this many series for learning K and w. */
     static final int MAX_SOURCE = 400;
 
-    /** SQP iterations at most. */
-    static final int MAX_ITERATIONS = 200;
+    /** Conjugate-gradient iterations at most for θ. */
+    static final int MAX_ITERATIONS = 100;
+
+    /** Objective (and gradient) evaluations at most for θ, line searches included. */
+    static final int MAX_EVALUATIONS = 400;
 
     /**
      * DTDKL's parameters.
@@ -156,7 +156,7 @@ public final class Dtdkl {
      * @param seed for the subsample of a source larger than {@value #MAX_SOURCE}
      * @throws IllegalArgumentException on empty, ragged, non-finite or mismatched inputs, fewer than two classes among
      *     the labelled series, or identical series throughout (no kernel width)
-     * @throws IllPosedReductionException when the SQP solver fails to converge
+     * @throws IllPosedReductionException when the kernel Fisher objective is not finite
      */
     public static Model fit(
             double[][] target,
@@ -253,95 +253,93 @@ public final class Dtdkl {
         return fit(target, targetY, source, sourceY, numClasses, Params.DEFAULT, 0);
     }
 
-    /** Maximises Σ<sub>c</sub>λF*<sub>c</sub>(θ) − λβΣθ<sub>i</sub>bᵀK<sub>i</sub>b over the simplex by SQP. */
+    /**
+     * Maximises Σ<sub>c</sub>λF*<sub>c</sub>(θ) − λβΣθ<sub>i</sub>bᵀK<sub>i</sub>b over the simplex, θ = softmax(η),
+     * by Hipparchus's nonlinear conjugate gradient in η from the uniform θ; the best point evaluated is kept.
+     */
     private static double[] solve(Problem[] problems, double[] mmd, double lb, int p, int n, int d) {
         double[] start = new double[p];
-        Arrays.fill(start, 1.0 / p);
         if (p == 1) {
-            return start;
+            return new double[] {1};
         }
-        TwiceDifferentiableFunction negated = new TwiceDifferentiableFunction() {
-            @Override
-            public int dim() {
-                return p;
+        double[] bestValue = {Double.NEGATIVE_INFINITY};
+        double[][] bestTheta = {softmax(start)};
+        ObjectiveFunction f = new ObjectiveFunction(eta -> {
+            double[] theta = softmax(eta);
+            double v = value(problems, mmd, lb, theta);
+            if (v > bestValue[0]) {
+                bestValue[0] = v;
+                bestTheta[0] = theta;
             }
-
-            @Override
-            public double value(RealVector theta) {
-                double v = 0;
-                double[] t = theta.toArray();
-                for (Problem pr : problems) {
-                    v += pr.evaluate(t).value;
-                }
+            return v;
+        });
+        ObjectiveFunctionGradient g = new ObjectiveFunctionGradient(eta -> {
+            double[] theta = softmax(eta);
+            double[] gt = new double[p];
+            for (Problem pr : problems) {
+                double[] gc = pr.evaluate(theta).gradient();
                 for (int k = 0; k < p; k++) {
-                    v -= lb * t[k] * mmd[k];
+                    gt[k] += gc[k];
                 }
-                return -v;
             }
-
-            @Override
-            public RealVector gradient(RealVector theta) {
-                double[] t = theta.toArray();
-                double[] g = new double[p];
-                for (Problem pr : problems) {
-                    double[] gc = pr.evaluate(t).gradient();
-                    for (int k = 0; k < p; k++) {
-                        g[k] -= gc[k];
-                    }
-                }
-                for (int k = 0; k < p; k++) {
-                    g[k] += lb * mmd[k];
-                }
-                return new ArrayRealVector(g, false);
+            double mean = 0;
+            for (int k = 0; k < p; k++) {
+                gt[k] -= lb * mmd[k];
+                mean += theta[k] * gt[k];
             }
-
-            @Override
-            public RealMatrix hessian(RealVector theta) {
-                double[] t = theta.toArray();
-                double[][] h = new double[p][p];
-                for (Problem pr : problems) {
-                    double[][] hc = pr.evaluate(t).hessian();
-                    for (int i = 0; i < p; i++) {
-                        for (int j = 0; j < p; j++) {
-                            h[i][j] -= hc[i][j];
-                        }
-                    }
-                }
-                return new Array2DRowRealMatrix(h, false);
+            double[] ge = new double[p];
+            for (int k = 0; k < p; k++) {
+                // ∂θ_k/∂η_j = θ_k(δ_kj − θ_j).
+                ge[k] = theta[k] * (gt[k] - mean);
             }
-        };
-        double[][] ones = new double[1][p];
-        Arrays.fill(ones[0], 1);
-        double[][] identity = new double[p][p];
-        for (int k = 0; k < p; k++) {
-            identity[k][k] = 1;
-        }
+            return ge;
+        });
+        NonLinearConjugateGradientOptimizer opt = new NonLinearConjugateGradientOptimizer(
+                NonLinearConjugateGradientOptimizer.Formula.POLAK_RIBIERE,
+                new SimpleValueChecker(1e-9, 1e-12, MAX_ITERATIONS));
         try {
-            LagrangeSolution s = new SQPOptimizerS()
-                    .optimize(
-                            new ObjectiveFunction(negated),
-                            new LinearEqualityConstraint(ones, new double[] {1}),
-                            new LinearInequalityConstraint(identity, new double[p]),
-                            new InitialGuess(start),
-                            new MaxIter(MAX_ITERATIONS),
-                            new MaxEval(Integer.MAX_VALUE));
-            double[] theta = s.getX().toArray();
-            double sum = 0;
-            for (int k = 0; k < p; k++) {
-                // Rounding can leave −10⁻¹⁷ where a bound is active: clip and renormalise onto the simplex.
-                theta[k] = Math.max(0, theta[k]);
-                sum += theta[k];
-            }
-            if (!(sum > 0)) {
-                throw new IllPosedReductionException("DTDKL: the kernel weights collapsed to zero", n, d);
-            }
-            for (int k = 0; k < p; k++) {
-                theta[k] /= sum;
-            }
-            return theta;
+            opt.optimize(
+                    new MaxEval(MAX_EVALUATIONS),
+                    new MaxIter(MAX_ITERATIONS + 1),
+                    f,
+                    g,
+                    GoalType.MAXIMIZE,
+                    new InitialGuess(start));
         } catch (MathIllegalStateException e) {
-            throw new IllPosedReductionException("DTDKL: the SQP solver for θ failed: " + e.getMessage(), n, d);
+            // The evaluation budget ran out inside a line search: the best θ seen so far is the result.
         }
+        if (!Double.isFinite(bestValue[0])) {
+            throw new IllPosedReductionException("DTDKL: the kernel Fisher objective is not finite", n, d);
+        }
+        return bestTheta[0];
+    }
+
+    private static double value(Problem[] problems, double[] mmd, double lb, double[] theta) {
+        double v = 0;
+        for (Problem pr : problems) {
+            v += pr.evaluate(theta).value();
+        }
+        for (int k = 0; k < theta.length; k++) {
+            v -= lb * theta[k] * mmd[k];
+        }
+        return v;
+    }
+
+    private static double[] softmax(double[] eta) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (double e : eta) {
+            max = Math.max(max, e);
+        }
+        double[] t = new double[eta.length];
+        double sum = 0;
+        for (int k = 0; k < eta.length; k++) {
+            t[k] = Math.exp(eta[k] - max);
+            sum += t[k];
+        }
+        for (int k = 0; k < eta.length; k++) {
+            t[k] /= sum;
+        }
+        return t;
     }
 
     /** σ<sub>i</sub> = median distance × 10^(−1 + 3i/(p − 1)), i = 0..p−1 (one kernel: the median distance). */
@@ -478,7 +476,7 @@ public final class Dtdkl {
             }
         }
 
-        /** Value, u and derivatives at θ; the last evaluation is cached (SQP asks for value, gradient, Hessian). */
+        /** Value, u and gradient at θ; the last evaluation is cached (value and gradient come at the same θ). */
         Evaluation evaluate(double[] theta) {
             if (last != null && Arrays.equals(theta, lastTheta)) {
                 return last;
@@ -521,40 +519,22 @@ public final class Dtdkl {
                 value += ka[i] * u[i];
             }
             double[] grad = new double[p];
-            DMatrixRMaj q = new DMatrixRMaj(n, p);
-            DMatrixRMaj ku = new DMatrixRMaj(n, 1);
-            DMatrixRMaj gku = new DMatrixRMaj(n, 1);
             for (int k = 0; k < p; k++) {
                 for (int i = 0; i < n; i++) {
                     double s = 0;
                     for (int j = 0; j < n; j++) {
                         s += base[k][i][j] * u[j];
                     }
-                    ku.data[i] = s;
                     grad[k] += u[i] * s;
                 }
-                CommonOps_DDRM.mult(g, ku, gku);
-                for (int i = 0; i < n; i++) {
-                    q.set(i, k, gku.data[i]);
-                }
             }
-            DMatrixRMaj sq = new DMatrixRMaj(n, p);
-            chol.solve(q, sq);
-            DMatrixRMaj hess = new DMatrixRMaj(p, p);
-            CommonOps_DDRM.multTransA(q, sq, hess);
-            double[][] hessian = new double[p][p];
-            for (int i = 0; i < p; i++) {
-                for (int j = 0; j < p; j++) {
-                    hessian[i][j] = -(hess.get(i, j) + hess.get(j, i));
-                }
-            }
-            // λF* = aᵀKu; derivatives as in the class comment (the λ of eq. 11 cancels in λF*).
+            // λF* = aᵀKu; its gradient as in the class comment (the λ of eq. 11 cancels in λF*).
             lastTheta = theta.clone();
-            last = new Evaluation(value, u, grad, hessian);
+            last = new Evaluation(value, u, grad);
             return last;
         }
     }
 
-    /** λF*<sub>c</sub>, u, its gradient and Hessian in θ. */
-    record Evaluation(double value, double[] u, double[] gradient, double[][] hessian) {}
+    /** λF*<sub>c</sub>, u and the gradient in θ. */
+    record Evaluation(double value, double[] u, double[] gradient) {}
 }
