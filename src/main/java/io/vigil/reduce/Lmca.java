@@ -1,5 +1,6 @@
 package io.vigil.reduce;
 
+import java.util.Arrays;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 import org.hipparchus.exception.MathIllegalStateException;
@@ -173,7 +174,7 @@ public final class Lmca {
         double eps = LargeMargin.objective(z, y, targets, c, lap);
         if (grad != null) {
             double[][] zl = LargeMargin.twiceZtLambda(z, lap);
-            java.util.Arrays.fill(grad, 0);
+            Arrays.fill(grad, 0);
             for (int k = 0; k < ell; k++) {
                 int off = k * d;
                 for (int j = 0; j < n; j++) {
