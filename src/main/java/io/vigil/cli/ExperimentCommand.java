@@ -161,7 +161,8 @@ public final class ExperimentCommand implements Runnable {
                         "Compare reducers on the same splits, each followed by 3-NN: ldg, kernel-ldg, sparse-ldg, and "
                                 + "the comparison reducers pca, reg-fda (Ledoit-Wolf regularised FDA), fda (plain FDA), "
                                 + "pca-fda (Fisherfaces), lfda (local FDA), mmc (maximum margin criterion), dlda "
-                                + "(direct LDA) and nca (neighbourhood components analysis). The first, a Vigil reducer, "
+                                + "(direct LDA), nca (neighbourhood components analysis), lmca (large margin component "
+                                + "analysis) and kernel-lmca (its RBF-kernel version). The first, a Vigil reducer, "
                                 + "is the main column (instead of --reducer); every other gets a column with a paired "
                                 + "t-test mark against it, or nc where its problem is ill-posed (plain FDA with n-G < d).")
         List<String> reducers;

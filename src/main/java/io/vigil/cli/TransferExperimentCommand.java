@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Thesis 4.5 protocol: all source series plus m target series per class for training, the rest of the",
-            "target for testing; transfer LDG vs pooled PCA vs no reduction, 3-NN; writes transfer.md/.csv.",
+            "target for testing; transfer LDG vs pooled PCA vs no reduction vs DTDKL, 3-NN; writes transfer.md/.csv.",
             "Example: vigil experiment transfer --data ucr --source SonyAIBORobotSurface1 "
                     + "--target SonyAIBORobotSurface2 --out out"
         })
@@ -153,6 +153,11 @@ public final class TransferExperimentCommand implements Callable<Integer> {
             m.put("transfer_ldg", ldg);
             m.put("pooled_pca", pca);
             m.put("none", r.mean(2, 0));
+            double[] dtdkl = new double[r.dims().length];
+            for (int j = 0; j < dtdkl.length; j++) {
+                dtdkl[j] = r.mean(3, j);
+            }
+            m.put("dtdkl", dtdkl);
             m.put("report", out.resolve(TransferReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {

@@ -6,6 +6,8 @@ import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.Standardizer;
 import io.vigil.ldg.TransferLdg;
 import io.vigil.model.VigilModel;
+import io.vigil.reduce.Dtdkl;
+import io.vigil.reduce.IllPosedReductionException;
 import io.vigil.reduce.Pca;
 import io.vigil.reduce.Reductions;
 import io.vigil.select.Reducer;
@@ -29,7 +31,9 @@ import org.ejml.data.DMatrixRMaj;
  * each method maps both domains and classifies the target test series by 3-NN against the mapped target training
  * and source series. Methods: transfer LDG (α, γ and k chosen on the target training series as §4.5.2, {@link
  * TransferTrainer}; ℓ as given, and ℓ by its own CV), pooled PCA (thesis §4.5.2: PCA on both domains pooled, the
- * domains ignored) and no reduction. With standardisation each domain is standardised with its own statistics, the
+ * domains ignored), no reduction, and DTDKL (Zeng and Ren's domain transfer discriminant kernel learning, {@link
+ * Dtdkl}, with the paper's λ and β; its ℓ is capped at its number of directions, 1 for two classes, G otherwise;
+ * NaN on a split where its solver fails). With standardisation each domain is standardised with its own statistics, the
  * target's from its m-per-class training part (§4.5.3). Split s draws with seed {@code seed + s}, so every method sees the same splits;
  * transfer LDG against pooled PCA is marked where a two-sided paired t-test over the splits rejects equality at 5 %.
  */
@@ -55,7 +59,7 @@ public final class TransferExperiment {
     }
 
     /** Methods in column order. */
-    public static final List<String> METHODS = List.of("transfer-ldg", "pooled-pca", "none");
+    public static final List<String> METHODS = List.of("transfer-ldg", "pooled-pca", "none", "dtdkl");
 
     /**
      * Accuracies: [split][method][ℓ index] for the methods with an ℓ ({@code none} repeats its one value), and the
@@ -194,6 +198,13 @@ public final class TransferExperiment {
         int[] refY = concat(train.classIndices(), source.classIndices());
         DMatrixRMaj pca = Pca.directions(reference);
         double[] none = {accuracy(Knn.fit(reference, refY, g), testRows, testY)};
+        Dtdkl.Model dtdkl;
+        try {
+            dtdkl = Dtdkl.fit(
+                    trainRows, train.classIndices(), sourceRows, source.classIndices(), g, Dtdkl.Params.DEFAULT, seed);
+        } catch (IllPosedReductionException e) {
+            dtdkl = null;
+        }
         int[] dims = config.dims();
         double[][] acc = new double[METHODS.size()][dims.length];
         for (int j = 0; j < dims.length; j++) {
@@ -206,6 +217,13 @@ public final class TransferExperiment {
                     Reductions.project(testRows, pca, lp),
                     testY);
             acc[2][j] = none[0];
+            if (dtdkl == null) {
+                acc[3][j] = Double.NaN;
+            } else {
+                int ld = Math.min(dims[j], dtdkl.rank());
+                acc[3][j] =
+                        accuracy(Knn.fit(dtdkl.project(reference, ld), refY, g), dtdkl.project(testRows, ld), testY);
+            }
         }
         return new SplitResult(acc, cvAcc, model.dims(), alpha, gamma);
     }

@@ -41,17 +41,21 @@ public final class TransferReport {
         if (r.resampled()) {
             sb.append(" The source series were resampled to the target's length (linear interpolation).");
         }
-        sb.append("\n\n| ℓ | transfer LDG | pooled PCA | no reduction |\n|---:|---:|---:|---:|\n");
+        sb.append(" DTDKL (Zeng and Ren; paper's λ = 1e-6, β = 1, ten Gaussian base kernels) has 1 direction for two"
+                + " classes and G otherwise, so its ℓ is capped there.");
+        sb.append("\n\n| ℓ | transfer LDG | pooled PCA | no reduction | DTDKL |\n|---:|---:|---:|---:|---:|\n");
         for (int j = 0; j < r.dims().length; j++) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %d | %s | %s%s | %s%s |%n",
+                    "| %d | %s | %s%s | %s%s | %s%s |%n",
                     r.dims()[j],
                     cell(r, 0, j),
                     cell(r, 1, j),
                     r.significant(1, j) ? "*" : "",
                     cell(r, 2, j),
-                    r.significant(2, j) ? "*" : ""));
+                    r.significant(2, j) ? "*" : "",
+                    cell(r, 3, j),
+                    r.significant(3, j) ? "*" : ""));
         }
         double cvMean = Arrays.stream(r.cvAccuracy()).average().orElse(Double.NaN);
         sb.append(String.format(
@@ -68,12 +72,13 @@ public final class TransferReport {
     /** One row per split and ℓ. */
     public static String csv(TransferExperiment.Result r) {
         StringBuilder sb = new StringBuilder(
-                "source,target,per_class,split,dims,transfer_ldg,pooled_pca,none,transfer_ldg_cv,cv_dims,alpha,gamma\n");
+                "source,target,per_class,split,dims,transfer_ldg,pooled_pca,none,dtdkl,transfer_ldg_cv,cv_dims,alpha,"
+                        + "gamma\n");
         for (int s = 0; s < r.accuracy().length; s++) {
             for (int j = 0; j < r.dims().length; j++) {
                 sb.append(String.format(
                         Locale.ROOT,
-                        "%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%s,%s%n",
+                        "%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%s,%s%n",
                         r.source(),
                         r.target(),
                         r.perClass(),
@@ -82,6 +87,7 @@ public final class TransferReport {
                         r.accuracy()[s][0][j],
                         r.accuracy()[s][1][j],
                         r.accuracy()[s][2][j],
+                        r.accuracy()[s][3][j],
                         r.cvAccuracy()[s],
                         r.cvDims()[s],
                         r.alpha()[s],

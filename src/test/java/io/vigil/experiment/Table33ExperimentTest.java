@@ -42,6 +42,28 @@ class Table33ExperimentTest {
         assertEquals(60, one.testSize());
     }
 
+    /** lmca and kernel-lmca are selectable peers, run at ℓ = G − 1 and beat chance (1/3) on synthetic CBF clearly. */
+    @Test
+    void lmcaPeersRunAtGMinusOne() throws InterruptedException {
+        TrainTest tt = SyntheticData.generate(SyntheticKind.CBF, 24, 45, 5);
+        Table33Experiment.Config config =
+                new Table33Experiment.Config(Table33Experiment.DimsMode.G_MINUS_1, 2, 3, TrainParams.defaults());
+        for (String name : List.of("lmca", "kernel-lmca")) {
+            Table33Experiment.Peer peer = Table33Experiment.Peer.of(name).orElseThrow();
+            ExecutorService pool = Executors.newFixedThreadPool(1);
+            try {
+                Table33Experiment.DatasetResult r =
+                        Table33Experiment.runPeer("CBF", tt.train(), tt.test(), config, peer, pool, Progress.none());
+                for (Table33Experiment.SplitResult s : r.splits()) {
+                    assertEquals(2, s.dims(), name + ": G - 1 dims");
+                    assertTrue(s.accuracy3nn() > 0.6, name + " 3-NN accuracy " + s.accuracy3nn());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void anInterruptedRunResumesFromItsCacheAndOnlyTheSameSettingsReuseIt(@TempDir Path dir) throws Exception {
         TrainTest tt = SyntheticData.generate(SyntheticKind.CBF, 24, 60, 5);
