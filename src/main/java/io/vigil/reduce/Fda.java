@@ -31,7 +31,8 @@ public final class Fda {
         Labelled l = Labelled.of(x, y, numClasses, dims, "FDA");
         if (l.n - l.present < l.d) {
             throw new IllPosedReductionException(
-                    "within-class scatter is singular, its rank is at most n − G = " + (l.n - l.present) + " < d",
+                    "within-class scatter is singular (generalised eigenproblem of FDA), its rank is at most n − G = "
+                            + (l.n - l.present) + " < d",
                     l.n,
                     l.d);
         }

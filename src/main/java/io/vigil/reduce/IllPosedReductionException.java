@@ -18,7 +18,7 @@ public final class IllPosedReductionException extends RuntimeException {
      * @param d series length
      */
     public IllPosedReductionException(String what, int n, int d) {
-        super("generalised eigenproblem ill-posed: " + what + " (n = " + n + ", d = " + d + ")");
+        super("ill-posed: " + what + " (n = " + n + ", d = " + d + ")");
         this.n = n;
         this.d = d;
     }
