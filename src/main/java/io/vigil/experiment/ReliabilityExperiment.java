@@ -18,11 +18,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The reliability benchmark of issue 11 on one standard train/test split: train with the defaults (thesis
- * selection, complete-series Gaussians, cross-fitted calibration and the operating point chosen on training
- * data only), then evaluate on the test split at the stored operating point (accuracy, earliness, harmonic mean)
- * and, with the operating point's rule and classifier, at each requested τ (empirical reliability against τ with a
- * one-sided binomial test). Nothing here looks at the test split before the model is fixed.
+ * The reliability benchmark of issue 11 on one standard train/test split: train with the defaults of {@code vigil
+ * train} (selection protocol and parameters by cross-validation, complete-series Gaussians, cross-fitted calibration
+ * and the operating point chosen on training data only), then evaluate on the test split at the stored operating
+ * point (accuracy, earliness, harmonic mean) and, with the operating point's rule and classifier, at each requested
+ * τ (empirical reliability against τ with a one-sided binomial test) and at its earliest threshold. Nothing here
+ * looks at the test split before the model is fixed.
  */
 public final class ReliabilityExperiment {
     /**
