@@ -98,7 +98,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
         }
         SplitCache cache = SplitCache.at(out.resolve("cache"), !noResume);
         List<Fig58Experiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("fig58", 3L * names.size(), !json)) {
+        try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !json)) {
             for (String name : names) {
                 TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
                 rows.add(Fig58Experiment.run(name, tt, taus, supports, seed, progress, cache));

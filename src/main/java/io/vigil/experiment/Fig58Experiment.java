@@ -4,9 +4,16 @@ import io.vigil.baseline.Teaser;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.ShrinkageParams;
 import io.vigil.model.VigilModel;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -17,7 +24,10 @@ import java.util.Objects;
  * knob; support 0 is the earliest ECTS can be), and the fixed-time local-QDA and 1-NN classifiers at 10 %, …, 100 % of
  * d. Vigil is trained and calibrated with every default ({@link ReliabilityExperiment#trainWithDefaults}) and decides
  * with its stored rule, set, estimator and classifier at each τ; nothing is chosen on the test split. The thesis's
- * "Rel. Class." curve (local QDA on the raw samples, no LDG) is not drawn: Vigil always reduces with LDG.
+ * "Rel. Class." curve — its reliable local QDA on the samples themselves, without LDG — is the same rule on a model
+ * with no reduction ({@link Trainer#trainWithoutReduction}: B = I, local QDA's k by cross-validation) deciding at τ
+ * itself with the thesis's set rule, naive-Bayes quadratic set and joint estimator, uncalibrated as in the thesis;
+ * it is left out (with a note on stderr) when its R_y table would not fit in half the heap.
  */
 public final class Fig58Experiment {
     /** Series names as they appear in the report and the plot legend. */
@@ -25,6 +35,12 @@ public final class Fig58Experiment {
 
     /** Series names as they appear in the report and the plot legend. */
     public static final String ECTS = "ECTS";
+
+    /** Series names as they appear in the report and the plot legend: the thesis's "Rel. Class.". */
+    public static final String RAW = "Rel. Class. (no LDG)";
+
+    /** Progress steps per dataset: training, Vigil, the raw-sample rule, the baselines. */
+    public static final int STEPS = 4;
 
     private Fig58Experiment() {}
 
@@ -79,7 +95,7 @@ public final class Fig58Experiment {
                 name, "fig58", "taus=" + taus + ";supports=" + supports + ";seed=" + seed, data.train(), data.test());
         java.util.Optional<Row> cached = cache.get(key, "points.csv", Fig58Report::parse);
         if (cached.isPresent()) {
-            progress.stepBy(3);
+            progress.stepBy(STEPS);
             return cached.get();
         }
         Row row = run(data, taus, supports, seed, progress);
@@ -92,7 +108,7 @@ public final class Fig58Experiment {
      *
      * @param taus Vigil's τ values, each in (0, 1)
      * @param supports ECTS minimum supports, each in [0, 1]
-     * @param progress stepped 3 times: training, Vigil, the baselines
+     * @param progress stepped {@link #STEPS} times: training, Vigil, the raw-sample rule, the baselines
      */
     public static Row run(TrainTest data, List<Double> taus, List<Double> supports, long seed, Progress progress) {
         Objects.requireNonNull(data, "data");
@@ -121,6 +137,8 @@ public final class Fig58Experiment {
             points.add(new Point(VIGIL, t.tau(), t.meanT(), t.meanFraction(), t.reliability(), t.accuracy()));
         }
         progress.step();
+        rawSampleCurve(train, test, taus, seed).ifPresent(points::addAll);
+        progress.step();
         for (double support : supports) {
             BaselineEvaluation.Settings settings = new BaselineEvaluation.Settings(
                     EarlyMethod.ECTS, support, Double.NaN, Teaser.DEFAULT_PREFIXES, 0, Teaser.Master.RBF);
@@ -145,5 +163,32 @@ public final class Fig58Experiment {
         }
         progress.step();
         return new Row(train.name(), test.length(), test.size(), points, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * The thesis's "Rel. Class." points: local QDA on the samples (no reduction), its reliable rule at each τ with the
+     * thesis's defaults, uncalibrated; empty when the sample-space R_y table would not fit in half the heap.
+     */
+    static java.util.Optional<List<Point>> rawSampleCurve(Dataset train, Dataset test, List<Double> taus, long seed) {
+        java.util.Optional<String> tooLarge = Table54Experiment.tooLargeForHeap(
+                train.length(), Runtime.getRuntime().maxMemory());
+        if (tooLarge.isPresent()) {
+            System.err.println("fig58: " + train.name() + ": no " + RAW + " curve: " + tooLarge.get());
+            return java.util.Optional.empty();
+        }
+        VigilModel raw = Trainer.trainWithoutReduction(
+                train, TrainParams.builder().seed(seed).build(), Instant.EPOCH, Progress.none());
+        raw = EarlyModelTrainer.addSections(
+                raw,
+                train,
+                new EarlyModelTrainer.Params(
+                        ShrinkageParams.defaults(), EnumSet.of(EstimatorType.JOINT), Double.NaN, seed));
+        DecisionParams thesis = DecisionParams.defaults();
+        EarlyEvaluation.Result r = EarlyEvaluation.run(train.name(), raw, null, test, taus, thesis, Progress.none());
+        List<Point> points = new ArrayList<>();
+        for (EarlyEvaluation.TauResult t : r.taus()) {
+            points.add(new Point(RAW, t.tau(), t.meanT(), t.meanFraction(), t.reliability(), t.accuracy()));
+        }
+        return java.util.Optional.of(points);
     }
 }

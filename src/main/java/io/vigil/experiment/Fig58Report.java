@@ -145,7 +145,8 @@ public final class Fig58Report {
         StringBuilder b = new StringBuilder();
         b.append("# Thesis Figures 5.8–5.11: mean decision time vs test reliability and accuracy\n\n");
         b.append("Standard splits; Vigil trained and calibrated with every default, deciding with its stored rule at"
-                + " each τ; ECTS at each minimum support; fixed-time local QDA and 1-NN at 10 %, …, 100 % of d."
+                + " each τ; Rel. Class. (the thesis's reliable local QDA on the samples, no LDG, uncalibrated) at each"
+                + " τ; ECTS at each minimum support; fixed-time local QDA and 1-NN at 10 %, …, 100 % of d."
                 + " Reliability: agreement with the method's own complete-series label. Plots: fig58-NAME.png"
                 + " (reliability), fig510-NAME.png (accuracy).\n\n");
         b.append("| dataset | Vigil points on or above fixed-time local QDA's reliability at equal mean time |\n");
@@ -181,7 +182,7 @@ public final class Fig58Report {
     }
 
     private static String settingLabel(Point p) {
-        if (p.method().equals(Fig58Experiment.VIGIL)) {
+        if (p.method().equals(Fig58Experiment.VIGIL) || p.method().equals(Fig58Experiment.RAW)) {
             return "τ = " + p.setting();
         }
         if (p.method().equals(Fig58Experiment.ECTS)) {
@@ -201,7 +202,11 @@ public final class Fig58Report {
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         for (String method : List.of(
-                Fig58Experiment.VIGIL, Fig58Experiment.ECTS, FixedTimeBaselines.LOCAL_QDA, FixedTimeBaselines.ONE_NN)) {
+                Fig58Experiment.VIGIL,
+                Fig58Experiment.RAW,
+                Fig58Experiment.ECTS,
+                FixedTimeBaselines.LOCAL_QDA,
+                FixedTimeBaselines.ONE_NN)) {
             List<Point> pts = r.series(method);
             if (pts.isEmpty()) {
                 continue;
