@@ -151,7 +151,10 @@ public record TrainParams(
         }
     }
 
-    /** Every value searched, no standardisation, automatic CV scheme, seed {@value #DEFAULT_SEED}. */
+    /**
+     * Every value searched, the selection protocol included where it is affordable ({@link SelectionProtocol#AUTO}),
+     * automatic CV scheme, seed {@value #DEFAULT_SEED}.
+     */
     public static TrainParams defaults() {
         return builder().build();
     }

@@ -47,6 +47,10 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *   <li>final LDG on all training data, projection of the training series, local QDA.
  * </ol>
  *
+ * <p>By default ({@link SelectionProtocol#AUTO}) these steps run four times where it is affordable — standardisation
+ * off and on, each with the neighbour rule below and step 2's — and the model with the best 3-NN CV accuracy is kept
+ * ({@link SelectionProtocol#searchesFor}).
+ *
  * <p>With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at
  * its best γ; ties → larger k), which costs one γ search per candidate k.
  *
