@@ -37,7 +37,11 @@ final class CalibrationReport {
         return out;
     }
 
-    /** The JSON object of the section: folds, δ, inflation, coverage, operating point, uncertified τ. */
+    /**
+     * The JSON object of the section: folds, δ, inflation, coverage, operating point, uncertified τ, and per standard
+     * τ the cross-fitted reliability a rule needs to be certified on this many series ({@link
+     * LearnThenTest#requiredReliability}) — how much more reliable than announced the decisions will be at least.
+     */
     static Map<String, Object> json(VigilModel model, CalibrationSection c) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("folds", c.folds());
@@ -52,6 +56,12 @@ final class CalibrationReport {
                 "operating_point",
                 c.operatingPoint().map(CalibrationReport::point).orElse(null));
         o.put("uncertified_taus", uncertified(model, c));
+        int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(1);
+        Map<String, Object> required = new LinkedHashMap<>();
+        for (double tau : STANDARD_TAUS) {
+            required.put(String.valueOf(tau), LearnThenTest.requiredReliability(series, 1 - tau, c.delta()));
+        }
+        o.put("required_reliability", required);
         o.put(
                 "smallest_certifiable_alpha",
                 LearnThenTest.smallestCertifiableAlpha(

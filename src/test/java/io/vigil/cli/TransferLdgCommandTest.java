@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vigil.cli.ModelCommandsTest.Run;
+import io.vigil.reliability.risk.LearnThenTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,6 +92,12 @@ class TransferLdgCommandTest {
                 "CBFSource", ldg.get("transfer").get("source").get("dataset").asText());
         assertEquals("cv", ldg.get("transfer").get("alpha_scores").get("source").asText());
         assertTrue(ldg.has("basis"), "a linear map");
+        JsonNode required = o.get("calibration").get("required_reliability");
+        for (double tau : new double[] {0.5, 0.8, 0.9, 0.95, 0.99}) {
+            double r = required.get(String.valueOf(tau)).asDouble();
+            assertEquals(LearnThenTest.requiredReliability(6, 1 - tau, 0.1), r, 0.0, "τ = " + tau);
+            assertTrue(r >= tau, "a certificate never asks for less than τ: " + r);
+        }
         JsonNode curves = JSON.readTree(Files.readAllBytes(model))
                 .get("sections")
                 .get("calibration")
