@@ -12,6 +12,7 @@ import io.vigil.model.ProtocolScores;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.select.Reducer;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.select.TransferTrainer;
@@ -117,6 +118,19 @@ public final class TrainCommand implements Callable<Integer> {
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
         warnDuplicates(named);
+        if (SelectionProtocol.skippedForSize(params, named.size(), named.length())) {
+            spec.commandLine()
+                    .getErr()
+                    .printf(
+                            Locale.ROOT,
+                            "note: %d series of length %d (n^2*d = %.2g > %.0g): the selection protocol is the "
+                                    + "thesis's, not searched (--selection all searches it anyway, at about 8x the "
+                                    + "selection time)%n",
+                            named.size(),
+                            named.length(),
+                            (double) named.size() * named.size() * named.length(),
+                            SelectionProtocol.AUTO_MAX_WORK);
+        }
         long start = System.nanoTime();
         VigilModel model;
         String stage = "select and fit LDG";

@@ -62,6 +62,18 @@ public enum SelectionProtocol {
         };
     }
 
+    /**
+     * Whether {@link #AUTO} would search under {@code params} but for the size of the training set (n²·d above
+     * {@link #AUTO_MAX_WORK}), which {@code vigil train} says once so that the user can ask for {@link #ALL}.
+     */
+    public static boolean skippedForSize(TrainParams params, int n, int d) {
+        return params.protocol() == AUTO
+                && params.reducer() == Reducer.LDG
+                && !params.standardize()
+                && params.neighborSelection() == NeighborSelection.LOCAL_QDA
+                && (double) n * n * d > AUTO_MAX_WORK;
+    }
+
     /** Parses {@link #cliName()}. */
     public static SelectionProtocol parse(String s) {
         return EnumNames.parse(SelectionProtocol.class, s, SelectionProtocol::cliName, "selection protocol");

@@ -150,6 +150,10 @@ class TrainerTest {
         assertEquals(SelectionProtocol.AUTO, d.protocol());
         assertTrue(SelectionProtocol.searchesFor(d, 300, 11_000), "300² · 11,000 < 10⁹");
         assertFalse(SelectionProtocol.searchesFor(d, 300, 20_000), "300² · 20,000 > 10⁹: one selection only");
+        assertTrue(SelectionProtocol.skippedForSize(d, 300, 20_000), "and train says why");
+        assertFalse(SelectionProtocol.skippedForSize(d, 300, 11_000));
+        assertFalse(
+                SelectionProtocol.skippedForSize(d.toBuilder().standardize(true).build(), 300, 20_000));
         assertFalse(
                 SelectionProtocol.searchesFor(d.toBuilder().standardize(true).build(), 30, 100),
                 "standardisation given fixes the protocol");
