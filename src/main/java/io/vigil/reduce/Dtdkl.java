@@ -171,7 +171,7 @@ public final class Dtdkl {
         Objects.requireNonNull(sourceY, "sourceY");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(targetY, "targetY");
-        int d = Reductions.checkRows(target);
+        int d = Reductions.checkRows(target, "DTDKL: target");
         if (targetY.length != target.length) {
             throw new IllegalArgumentException(
                     "DTDKL: target has " + target.length + " rows but " + targetY.length + " labels");
@@ -179,7 +179,7 @@ public final class Dtdkl {
         if (source.length == 0) {
             throw new IllegalArgumentException("DTDKL needs at least one source series");
         }
-        if (Reductions.checkRows(source) != d) {
+        if (Reductions.checkRows(source, "DTDKL: source") != d) {
             throw new IllegalArgumentException(
                     "DTDKL: source series have " + source[0].length + " values but target series have " + d);
         }
@@ -187,8 +187,6 @@ public final class Dtdkl {
             throw new IllegalArgumentException(
                     "DTDKL: source has " + source.length + " rows but " + sourceY.length + " labels");
         }
-        LargeMargin.checkFinite(target, "DTDKL", "target");
-        LargeMargin.checkFinite(source, "DTDKL", "source");
         int[] keep = sourceSubsample(source.length, seed);
         int nt = target.length;
         int n = nt + keep.length;

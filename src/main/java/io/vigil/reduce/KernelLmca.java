@@ -149,8 +149,7 @@ public final class KernelLmca {
      *     finite, or every series is the same (median distance 0)
      */
     public static Kernel rbf(double[][] x, double multiple) {
-        Reductions.checkRows(x);
-        LargeMargin.checkFinite(x, "KLMCA", "training");
+        Reductions.checkRows(x, "KLMCA: training");
         if (!(multiple > 0) || Double.isInfinite(multiple)) {
             throw new IllegalArgumentException("RBF width multiple must be positive and finite, got " + multiple);
         }
@@ -193,7 +192,6 @@ public final class KernelLmca {
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(params, "params");
         Labelled l = Labelled.of(x, y, numClasses, dims, "KLMCA");
-        LargeMargin.checkFinite(x, "KLMCA", "training");
         int[][] targets = LargeMargin.targets(x, y, numClasses, params.neighbors(), "KLMCA");
         int n = l.n;
         double[][] train = new double[n][];

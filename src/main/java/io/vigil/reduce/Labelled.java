@@ -38,13 +38,13 @@ final class Labelled {
      * Checks shapes and labels.
      *
      * @param method named in the messages
-     * @throws IllegalArgumentException on empty or ragged rows, a label count that is not the row count, a label
+     * @throws IllegalArgumentException on empty, ragged or non-finite rows, a label count that is not the row count, a label
      *     outside 0..numClasses−1, dims &lt; 1, or fewer than two classes with series
      */
     static Labelled of(double[][] x, int[] y, int numClasses, int dims, String method) {
         Objects.requireNonNull(x, "x");
         Objects.requireNonNull(y, "y");
-        int d = Reductions.checkRows(x);
+        int d = Reductions.checkRows(x, method + ": training");
         int n = x.length;
         if (y.length != n) {
             throw new IllegalArgumentException(method + ": x has " + n + " rows but y has " + y.length + " labels");

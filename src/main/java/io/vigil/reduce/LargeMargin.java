@@ -166,18 +166,6 @@ final class LargeMargin {
         return s;
     }
 
-    /** Throws when a value is NaN or infinite, naming the row and column. */
-    static void checkFinite(double[][] x, String method, String what) {
-        for (int i = 0; i < x.length; i++) {
-            for (int t = 0; t < x[i].length; t++) {
-                if (!Double.isFinite(x[i][t])) {
-                    throw new IllegalArgumentException(
-                            method + ": " + what + " value [" + i + "][" + t + "] is " + x[i][t] + ", not finite");
-                }
-            }
-        }
-    }
-
     /** The best point an optimiser has evaluated (lowest objective). */
     static final class Best {
         double[] point;

@@ -94,7 +94,6 @@ public final class Lmca {
     static Fit fitDetailed(double[][] x, int[] y, int numClasses, int dims, Params params) {
         Objects.requireNonNull(params, "params");
         Labelled l = Labelled.of(x, y, numClasses, dims, "LMCA");
-        LargeMargin.checkFinite(x, "LMCA", "training");
         int[][] targets = LargeMargin.targets(x, y, numClasses, params.neighbors(), "LMCA");
         double[][] xc = new double[l.n][l.d];
         for (int i = 0; i < l.n; i++) {

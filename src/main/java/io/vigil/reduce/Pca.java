@@ -18,7 +18,7 @@ public final class Pca {
      * columns are the ℓ-dimensional PCA map).
      *
      * @param rows n ≥ 1 rows of equal length d ≥ 1; not modified
-     * @throws IllegalArgumentException on an empty or ragged input
+     * @throws IllegalArgumentException on an empty or ragged input, or a value that is not finite
      * @throws IllegalStateException if the SVD does not converge
      */
     public static DMatrixRMaj directions(double[][] rows) {

@@ -6,8 +6,13 @@ import org.ejml.data.DMatrixRMaj;
 public final class Reductions {
     private Reductions() {}
 
-    /** d of non-empty rectangular rows; names the first ragged row. */
+    /** d of non-empty rectangular rows of finite values; names the first ragged row or non-finite value. */
     static int checkRows(double[][] rows) {
+        return checkRows(rows, "a reduction's");
+    }
+
+    /** As {@link #checkRows(double[][])}, naming whose values they are in the non-finite message ({@code what}). */
+    static int checkRows(double[][] rows, String what) {
         if (rows.length == 0 || rows[0].length == 0) {
             throw new IllegalArgumentException("a reduction needs at least one row of at least one value");
         }
@@ -18,7 +23,20 @@ public final class Reductions {
                         "row " + i + " has " + rows[i].length + " values but row 0 has " + d);
             }
         }
+        checkFinite(rows, what);
         return d;
+    }
+
+    /** Throws when a value is NaN or infinite, naming the row and column ({@code what}: whose values they are). */
+    static void checkFinite(double[][] rows, String what) {
+        for (int i = 0; i < rows.length; i++) {
+            for (int t = 0; t < rows[i].length; t++) {
+                if (!Double.isFinite(rows[i][t])) {
+                    throw new IllegalArgumentException(
+                            what + " value [" + i + "][" + t + "] is " + rows[i][t] + ", not finite");
+                }
+            }
+        }
     }
 
     static double[] mean(double[][] rows) {

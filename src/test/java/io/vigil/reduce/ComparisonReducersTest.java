@@ -261,6 +261,23 @@ class ComparisonReducersTest {
         assertTrue(fit.finalObjective() <= 60, "f counts expected correct series");
     }
 
+    @Test
+    void everyReducerNamesANonFiniteValueInsteadOfFittingIt() {
+        int g = 2;
+        double[][] x = smallSample(40, 6, g, 31);
+        int[] y = alternating(40, g);
+        x[7][3] = Double.NaN;
+        java.util.List<Fitter> all = new java.util.ArrayList<>(Arrays.asList(fitters()));
+        all.add(RegularizedFda::fit);
+        for (Fitter f : all) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.fit(x, y, g, 1));
+            assertTrue(e.getMessage().contains("[7][3] is NaN, not finite"), e.getMessage());
+        }
+        x[7][3] = Double.POSITIVE_INFINITY;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Pca.directions(x));
+        assertTrue(e.getMessage().contains("[7][3] is Infinity, not finite"), e.getMessage());
+    }
+
     @FunctionalInterface
     private interface Fitter {
         DMatrixRMaj fit(double[][] x, int[] y, int g, int dims);
