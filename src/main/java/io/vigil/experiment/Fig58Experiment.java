@@ -27,7 +27,7 @@ import java.util.Objects;
  * "Rel. Class." curve — its reliable local QDA on the samples themselves, without LDG — is the same rule on a model
  * with no reduction ({@link Trainer#trainWithoutReduction}: B = I, local QDA's k by cross-validation) deciding at τ
  * itself with the thesis's set rule, naive-Bayes quadratic set and joint estimator, uncalibrated as in the thesis;
- * it is left out (with a note on stderr) when its R_y table would not fit in half the heap.
+ * it is left out when its R_y table would not fit in half the heap (the report says so).
  */
 public final class Fig58Experiment {
     /** Series names as they appear in the report and the plot legend. */
@@ -173,7 +173,6 @@ public final class Fig58Experiment {
         java.util.Optional<String> tooLarge = Table54Experiment.tooLargeForHeap(
                 train.length(), Runtime.getRuntime().maxMemory());
         if (tooLarge.isPresent()) {
-            System.err.println("fig58: " + train.name() + ": no " + RAW + " curve: " + tooLarge.get());
             return java.util.Optional.empty();
         }
         VigilModel raw = Trainer.trainWithoutReduction(

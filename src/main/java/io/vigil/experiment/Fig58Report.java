@@ -163,6 +163,15 @@ public final class Fig58Report {
         for (Row r : rows) {
             b.append(String.format(
                     Locale.ROOT, "## %s (d = %d, %d test series)%n%n", r.dataset(), r.length(), r.testSize()));
+            if (r.series(Fig58Experiment.RAW).isEmpty()) {
+                b.append(String.format(
+                        Locale.ROOT,
+                        "No %s curve: %s.%n%n",
+                        Fig58Experiment.RAW,
+                        Table54Experiment.tooLargeForHeap(
+                                        r.length(), Runtime.getRuntime().maxMemory())
+                                .orElse("it was not computed")));
+            }
             b.append("| method | setting | mean t | mean t/d | reliability | accuracy |\n");
             b.append("|---|---:|---:|---:|---:|---:|\n");
             for (Point p : r.points()) {
