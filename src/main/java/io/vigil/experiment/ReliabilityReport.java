@@ -1,5 +1,6 @@
 package io.vigil.experiment;
 
+import io.vigil.early.DecisionParams;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.model.CalibrationSection;
 import io.vigil.reliability.risk.LearnThenTest;
@@ -63,6 +64,23 @@ public final class ReliabilityReport {
     }
 
     /** The markdown text: operating points against TEASER, reliability per τ, coverage before/after. */
+    /** Series the operating point's curve replayed (classes with a single series are never held out). */
+    private static int replayed(ReliabilityExperiment.Row r) {
+        DecisionParams p = r.operatingPoint().params();
+        return r.model()
+                .section(CalibrationSection.class)
+                .flatMap(c -> c.curve(p.rule(), p.classifier(), p.set(), p.estimator()))
+                .map(CalibrationSection.Curve::series)
+                .orElse(r.trainSize());
+    }
+
+    private static double delta(ReliabilityExperiment.Row r) {
+        return r.model()
+                .section(CalibrationSection.class)
+                .map(CalibrationSection::delta)
+                .orElse(CalibrationParams.DEFAULT_DELTA);
+    }
+
     private static void row(StringBuilder sb, String label, double[] sums, int rows) {
         sb.append("\n| ").append(label).append(" | |");
         for (double v : sums) {
@@ -136,14 +154,7 @@ public final class ReliabilityReport {
             for (int k = 0; k < ts.size(); k++) {
                 EarlyEvaluation.TauResult t = ts.get(k);
                 bound[k] += Math.max(0, e.reliability() - t.tau());
-                double m = LearnThenTest.requiredReliability(
-                                r.trainSize(),
-                                1 - t.tau(),
-                                r.model()
-                                        .section(CalibrationSection.class)
-                                        .map(CalibrationSection::delta)
-                                        .orElse(CalibrationParams.DEFAULT_DELTA))
-                        - t.tau();
+                double m = LearnThenTest.requiredReliability(replayed(r), 1 - t.tau(), delta(r)) - t.tau();
                 margin[k] += m;
                 either[k] += Math.max(m, e.reliability() - t.tau());
                 int n = t.decisions().size();

@@ -70,12 +70,12 @@ public final class LearnThenTest {
     }
 
     /**
-     * The cross-fitted reliability a rule needs for risk level α to be certified on n series at confidence 1 − δ: 1 −
-     * k<sub>max</sub>/n, where k<sub>max</sub> is the largest disagreement count with P(Bin(n, α) ≤ k<sub>max</sub>) ≤ δ; 1 when even no disagreement does
-     * not certify α (α &lt; 1 − δ^{1/n}), since such a τ is decided at t = d. How far this lies above 1 − α is the
-     * margin a finite-sample certificate costs: a rule certified exactly at the boundary, whose cross-fitted rate holds
-     * on new series, is that much more reliable than announced (n = 30, α = 0.2, δ = 0.1: k<sub>max</sub> = 2, reliability 0.933
-     * for τ = 0.8).
+     * The cross-fitted reliability a rule needs for risk level α to be certified on n series at confidence 1 − δ:
+     * 1 − k<sub>max</sub>/n, where k<sub>max</sub> is the largest disagreement count with P(Bin(n, α) ≤
+     * k<sub>max</sub>) ≤ δ; 1 when even no disagreement does not certify α (α &lt; 1 − δ^{1/n}), since such a τ is
+     * decided at t = d. How far this lies above 1 − α is the margin a finite-sample certificate costs: a rule
+     * certified exactly at the boundary, whose cross-fitted rate holds on new series, is that much more reliable than
+     * announced (n = 30, α = 0.2, δ = 0.1: k<sub>max</sub> = 2, reliability 0.933 for τ = 0.8).
      */
     public static double requiredReliability(int n, double alpha, double delta) {
         if (n < 1) {
