@@ -3,15 +3,7 @@ package io.vigil.reduce;
 import java.util.Arrays;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
-import org.hipparchus.exception.MathIllegalStateException;
-import org.hipparchus.optim.InitialGuess;
-import org.hipparchus.optim.MaxEval;
-import org.hipparchus.optim.MaxIter;
-import org.hipparchus.optim.SimpleValueChecker;
 import org.hipparchus.optim.nonlinear.scalar.GoalType;
-import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunction;
-import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunctionGradient;
-import org.hipparchus.optim.nonlinear.scalar.gradient.NonLinearConjugateGradientOptimizer;
 
 /**
  * Kernel large margin component analysis, KLMCA (Torresani and Lee, NIPS 19, 2006, §3): the objective of their eq. 1
@@ -218,23 +210,14 @@ public final class KernelLmca {
             omega0[i] *= scale;
         }
         double c = params.c();
-        LargeMargin.Best best = new LargeMargin.Best();
-        ObjectiveFunction f =
-                new ObjectiveFunction(o -> best.offer(o, objective(o, k, y, targets, ell, c, null, null)));
-        ObjectiveFunctionGradient g = new ObjectiveFunctionGradient(o -> {
-            double[] grad = new double[o.length];
-            best.offer(o, objective(o, k, y, targets, ell, c, grad, null));
-            return grad;
-        });
-        double start = best.offer(omega0, objective(omega0, k, y, targets, ell, c, null, null));
         // Hipparchus hands the preconditioner r = −∇ε(Ω) = −ΓK when minimising; the paper's direction is −Γ (eq. 5).
-        NonLinearConjugateGradientOptimizer opt = new NonLinearConjugateGradientOptimizer(
-                NonLinearConjugateGradientOptimizer.Formula.POLAK_RIBIERE,
-                new SimpleValueChecker(1e-6, 1e-9, Lmca.MAX_ITERATIONS),
-                1e-8,
-                1e-8,
-                1e-8,
-                (o, r) -> {
+        GradientSearch.Result r = GradientSearch.run(
+                omega0,
+                (o, grad) -> objective(o, k, y, targets, ell, c, grad, null),
+                GoalType.MINIMIZE,
+                Lmca.MAX_ITERATIONS,
+                Lmca.MAX_EVALUATIONS,
+                (o, residual) -> {
                     double[] gamma = new double[o.length];
                     objective(o, k, y, targets, ell, c, null, gamma);
                     for (int i = 0; i < gamma.length; i++) {
@@ -242,25 +225,11 @@ public final class KernelLmca {
                     }
                     return gamma;
                 });
-        boolean withinBudget;
-        try {
-            opt.optimize(
-                    new MaxEval(Lmca.MAX_EVALUATIONS),
-                    new MaxIter(Lmca.MAX_ITERATIONS + 1),
-                    f,
-                    g,
-                    GoalType.MINIMIZE,
-                    new InitialGuess(omega0));
-            withinBudget = true;
-        } catch (MathIllegalStateException e) {
-            // The evaluation budget ran out inside a line search: the best point seen so far is the result.
-            withinBudget = false;
-        }
         double[][] omega = new double[ell][n];
-        for (int r = 0; r < ell; r++) {
-            System.arraycopy(best.point, r * n, omega[r], 0, n);
+        for (int row = 0; row < ell; row++) {
+            System.arraycopy(r.point(), row * n, omega[row], 0, n);
         }
-        return new Fit(new Model(train, kernel, omega), start, best.value, withinBudget);
+        return new Fit(new Model(train, kernel, omega), r.startValue(), r.bestValue(), r.withinBudget());
     }
 
     /** Ω<sub>0</sub> = Λ<sub>ℓ</sub><sup>−1/2</sup>V<sub>ℓ</sub>ᵀH row-major (ℓ×n), ℓ = min(dims, positive eigenvalues). */

@@ -165,18 +165,4 @@ final class LargeMargin {
         }
         return s;
     }
-
-    /** The best point an optimiser has evaluated (lowest objective). */
-    static final class Best {
-        double[] point;
-        double value = Double.POSITIVE_INFINITY;
-
-        double offer(double[] a, double v) {
-            if (v < value) {
-                value = v;
-                point = a.clone();
-            }
-            return v;
-        }
-    }
 }

@@ -3,15 +3,7 @@ package io.vigil.reduce;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.ejml.data.DMatrixRMaj;
-import org.hipparchus.exception.MathIllegalStateException;
-import org.hipparchus.optim.InitialGuess;
-import org.hipparchus.optim.MaxEval;
-import org.hipparchus.optim.MaxIter;
-import org.hipparchus.optim.SimpleValueChecker;
 import org.hipparchus.optim.nonlinear.scalar.GoalType;
-import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunction;
-import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunctionGradient;
-import org.hipparchus.optim.nonlinear.scalar.gradient.NonLinearConjugateGradientOptimizer;
 
 /**
  * Neighbourhood components analysis (Goldberger, Roweis, Hinton and Salakhutdinov, NIPS 17, 2004; Parrish 2012,
@@ -98,40 +90,16 @@ public final class Nca {
         int ell = Math.min(dims, pca.numCols);
         double[] a0 = initial(xc, pca, ell);
         int[] labels = ys;
-        Best best = new Best();
-        ObjectiveFunction f = new ObjectiveFunction(a -> best.offer(a, objective(a, xc, labels, ell, null)));
-        ObjectiveFunctionGradient g = new ObjectiveFunctionGradient(a -> {
-            double[] grad = new double[a.length];
-            best.offer(a, objective(a, xc, labels, ell, grad));
-            return grad;
-        });
-        double start = best.offer(a0, objective(a0, xc, labels, ell, null));
-        NonLinearConjugateGradientOptimizer opt = new NonLinearConjugateGradientOptimizer(
-                NonLinearConjugateGradientOptimizer.Formula.POLAK_RIBIERE,
-                new SimpleValueChecker(1e-6, 1e-9, MAX_ITERATIONS));
-        boolean withinBudget;
-        try {
-            opt.optimize(
-                    new MaxEval(MAX_EVALUATIONS),
-                    new MaxIter(MAX_ITERATIONS + 1),
-                    f,
-                    g,
-                    GoalType.MAXIMIZE,
-                    new InitialGuess(a0));
-            withinBudget = true;
-        } catch (MathIllegalStateException e) {
-            // The evaluation budget ran out inside a line search: the best point seen so far is the result.
-            withinBudget = false;
-        }
-        double[] a = best.point;
-        DMatrixRMaj w = new DMatrixRMaj(l.d, ell);
-        for (int k = 0; k < ell; k++) {
-            for (int t = 0; t < l.d; t++) {
-                w.set(t, k, a[k * l.d + t]);
-            }
-        }
+        GradientSearch.Result r = GradientSearch.run(
+                a0,
+                (a, grad) -> objective(a, xc, labels, ell, grad),
+                GoalType.MAXIMIZE,
+                MAX_ITERATIONS,
+                MAX_EVALUATIONS,
+                null);
+        DMatrixRMaj w = GradientSearch.columns(r.point(), l.d, ell);
         Eigen.fixSigns(w);
-        return new Fit(w, start, best.value, withinBudget);
+        return new Fit(w, r.startValue(), r.bestValue(), r.withinBudget());
     }
 
     /** PCA rows scaled so that the mean squared nearest-neighbour distance of the projected series is 1. */
@@ -254,19 +222,5 @@ public final class Nca {
             s += e * e;
         }
         return s;
-    }
-
-    /** The best point the optimiser has evaluated. */
-    private static final class Best {
-        double[] point;
-        double value = Double.NEGATIVE_INFINITY;
-
-        double offer(double[] a, double v) {
-            if (v > value) {
-                value = v;
-                point = a.clone();
-            }
-            return v;
-        }
     }
 }
