@@ -1,7 +1,5 @@
 package io.vigil.cli;
 
-import io.vigil.data.DatasetFiles;
-import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.experiment.Fig58Experiment;
 import io.vigil.experiment.Fig58Report;
@@ -9,7 +7,6 @@ import io.vigil.experiment.SplitCache;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,15 +31,8 @@ import picocli.CommandLine.Option;
             "10%%, ..., 100%% of d. Writes fig58.md, fig58.csv and two plots per dataset."
         })
 public final class Fig58ExperimentCommand implements Callable<Integer> {
-    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
-    Path dataDir;
-
-    @Option(
-            names = "--datasets",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Comma-separated datasets (default: every dataset directory under --data).")
-    List<String> datasets;
+    @Mixin
+    ArchiveOptions archive;
 
     @Option(
             names = "--taus",
@@ -62,9 +53,6 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
 
     @Option(
             names = "--no-resume",
@@ -92,19 +80,19 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                         spec.commandLine(), "--supports values must lie in [0, 1], got " + s);
             }
         }
-        List<String> names = datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+        List<String> names = archive.names();
         if (names.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
+            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
         }
-        SplitCache cache = SplitCache.at(out.resolve("cache"), !noResume);
+        SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
         List<Fig58Experiment.Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !json)) {
             for (String name : names) {
-                TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                TrainTest tt = archive.load(name);
                 rows.add(Fig58Experiment.run(name, tt, taus, supports, seed, progress, cache));
             }
         }
-        Fig58Report.write(rows, out);
+        Fig58Report.write(rows, archive.out);
         PrintWriter o = spec.commandLine().getOut();
         int above = 0;
         int compared = 0;
@@ -119,7 +107,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
             m.put("vigil_points_above_fixed_time_qda", above);
             m.put("vigil_points", compared);
             m.put("resumed_datasets", cache.reused());
-            m.put("report", out.resolve(Fig58Report.MARKDOWN).toString());
+            m.put("report", archive.out.resolve(Fig58Report.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.printf(
@@ -128,9 +116,9 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                     above,
                     compared,
                     cache.reused() > 0
-                            ? " (" + cache.reused() + " datasets resumed from " + out.resolve("cache") + ")"
+                            ? " (" + cache.reused() + " datasets resumed from " + archive.out.resolve("cache") + ")"
                             : "");
-            o.println("wrote " + out.resolve(Fig58Report.MARKDOWN) + ", " + Fig58Report.CSV + " and the plots");
+            o.println("wrote " + archive.out.resolve(Fig58Report.MARKDOWN) + ", " + Fig58Report.CSV + " and the plots");
         }
         o.flush();
         return 0;

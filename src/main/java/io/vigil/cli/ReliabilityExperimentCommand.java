@@ -1,14 +1,11 @@
 package io.vigil.cli;
 
-import io.vigil.data.DatasetFiles;
-import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.experiment.ReliabilityExperiment;
 import io.vigil.experiment.ReliabilityReport;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,15 +28,8 @@ import picocli.CommandLine.Option;
             "standard test split at the operating point and at each tau, and write reliability.md/.csv."
         })
 public final class ReliabilityExperimentCommand implements Callable<Integer> {
-    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
-    Path dataDir;
-
-    @Option(
-            names = "--datasets",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Comma-separated datasets (default: every dataset directory under --data).")
-    List<String> datasets;
+    @Mixin
+    ArchiveOptions archive;
 
     @Option(
             names = "--taus",
@@ -59,9 +50,6 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
                     + "1 - D (default: ${DEFAULT-VALUE}).")
     double delta;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
-
     @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
     boolean json;
 
@@ -78,18 +66,18 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta);
         }
-        List<String> names = datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+        List<String> names = archive.names();
         if (names.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + dataDir);
+            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
         }
         List<ReliabilityExperiment.Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("reliability", 4L * names.size(), !json)) {
             for (String name : names) {
-                TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                TrainTest tt = archive.load(name);
                 rows.add(ReliabilityExperiment.run(tt, taus, seed, delta, progress));
             }
         }
-        ReliabilityReport.write(rows, taus, out);
+        ReliabilityReport.write(rows, taus, archive.out);
         ReliabilityExperiment.Summary s = ReliabilityExperiment.summarise(rows);
         PrintWriter o = spec.commandLine().getOut();
         if (json) {
@@ -100,11 +88,11 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             m.put("mean_harmonic_mean", s.meanHm());
             m.put("mean_teaser_harmonic_mean", s.meanTeaserHm());
             m.put("significantly_below_tau", s.shortfalls());
-            m.put("report", out.resolve(ReliabilityReport.MARKDOWN).toString());
+            m.put("report", archive.out.resolve(ReliabilityReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.print(ReliabilityReport.markdown(rows, taus));
-            o.println("wrote " + out.resolve(ReliabilityReport.MARKDOWN) + " and " + ReliabilityReport.CSV);
+            o.println("wrote " + archive.out.resolve(ReliabilityReport.MARKDOWN) + " and " + ReliabilityReport.CSV);
         }
         o.flush();
         return 0;

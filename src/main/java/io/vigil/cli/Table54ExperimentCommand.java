@@ -1,7 +1,5 @@
 package io.vigil.cli;
 
-import io.vigil.data.DatasetFiles;
-import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -14,7 +12,6 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -48,18 +46,8 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
     /** UCR sizes of TwoPatterns, used for the generated one. */
     static final int TWO_PATTERNS_TEST = 4000;
 
-    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
-    Path dataDir;
-
-    @Option(
-            names = "--datasets",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Comma-separated datasets (default: every dataset directory under --data).")
-    List<String> datasets;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
+    @Mixin
+    ArchiveOptions archive;
 
     @Option(
             names = "--max-series",
@@ -121,32 +109,32 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), optionOf(e.getMessage()), e);
         }
-        List<String> present = DataOptions.datasetsUnder(dataDir);
+        List<String> present = DataOptions.datasetsUnder(archive.dataDir);
         List<String> names;
-        if (datasets != null) {
-            for (String name : datasets) {
-                if (!Files.isDirectory(dataDir.resolve(name))) {
+        if (archive.datasets != null) {
+            for (String name : archive.datasets) {
+                if (!Files.isDirectory(archive.dataDir.resolve(name))) {
                     throw new CommandLine.ParameterException(
                             spec.commandLine(),
-                            "--datasets: no dataset '" + name + "' under " + dataDir + " (found: "
+                            "--datasets: no dataset '" + name + "' under " + archive.dataDir + " (found: "
                                     + (present.isEmpty() ? "none" : String.join(", ", present)) + ")");
                 }
             }
-            names = datasets;
+            names = archive.datasets;
         } else {
             names = present;
         }
         if (names.isEmpty() && !generatedTwoPatterns) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(), "no datasets under " + dataDir + " (and no --generated-two-patterns)");
+                    spec.commandLine(), "no datasets under " + archive.dataDir + " (and no --generated-two-patterns)");
         }
-        SplitCache cache = SplitCache.at(out.resolve("cache"), !noResume);
+        SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
         List<Table54Experiment.Row> rows = new ArrayList<>();
         int total = names.size() + (generatedTwoPatterns ? 1 : 0);
         long start = System.nanoTime();
         try (Progress progress = Progress.bar("table54", 2L * total, !json)) {
             for (String name : names) {
-                TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                TrainTest tt = archive.load(name);
                 rows.add(Table54Experiment.run(name, false, tt, config, progress, cache));
             }
             if (generatedTwoPatterns) {
@@ -160,8 +148,8 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(
                 "command",
-                "vigil experiment table54 --data " + dataDir
-                        + (datasets != null ? " --datasets " + String.join(",", datasets) : "")
+                "vigil experiment table54 --data " + archive.dataDir
+                        + (archive.datasets != null ? " --datasets " + String.join(",", archive.datasets) : "")
                         + " --max-series " + maxSeries + " --repeats " + repeats + " --tau " + tau + " --warmup "
                         + warmup + " --seed " + seed
                         + (generatedTwoPatterns ? " --generated-two-patterns" : ""));
@@ -186,9 +174,9 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
                 "timings taken from the cache",
-                cache.reused() + " of " + 2 * total + " (" + out.resolve("cache") + ")");
+                cache.reused() + " of " + 2 * total + " (" + archive.out.resolve("cache") + ")");
         Table54Report report = new Table54Report(rows, settings);
-        report.write(out);
+        report.write(archive.out);
         PrintWriter o = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -207,7 +195,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
             m.put("timed_series", maxSeries);
             m.put("resumed_timings", cache.reused());
             m.put("wall_seconds", wall);
-            m.put("report", out.resolve(Table54Report.MARKDOWN).toString());
+            m.put("report", archive.out.resolve(Table54Report.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             for (Table54Experiment.Row r : rows) {
@@ -224,9 +212,9 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                         r.ldg().medianMillis(),
                         r.ldg().timedSeries());
             }
-            o.println("wrote " + out.resolve(Table54Report.MARKDOWN) + " and " + Table54Report.CSV
+            o.println("wrote " + archive.out.resolve(Table54Report.MARKDOWN) + " and " + Table54Report.CSV
                     + (cache.reused() > 0
-                            ? " (" + cache.reused() + " timings resumed from " + out.resolve("cache") + ")"
+                            ? " (" + cache.reused() + " timings resumed from " + archive.out.resolve("cache") + ")"
                             : ""));
         }
         o.flush();

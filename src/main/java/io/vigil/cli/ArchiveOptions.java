@@ -1,0 +1,39 @@
+package io.vigil.cli;
+
+import io.vigil.data.DatasetFiles;
+import io.vigil.data.ReadOptions;
+import io.vigil.data.TrainTest;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options the archive experiments ({@code experiment reliability}, {@code fig58}, {@code table54}) share, declared
+ * once ({@code @Mixin ArchiveOptions archive;}): the archive directory, the datasets to run (default: every dataset
+ * directory in it) and the output directory.
+ */
+public final class ArchiveOptions {
+    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
+    Path dataDir;
+
+    @Option(
+            names = "--datasets",
+            split = ",",
+            paramLabel = "NAME",
+            description = "Comma-separated datasets (default: every dataset directory under --data).")
+    List<String> datasets;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
+    Path out;
+
+    /** {@code --datasets}, or every dataset directory under {@code --data}, sorted. */
+    List<String> names() throws IOException {
+        return datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+    }
+
+    /** The standard train/test split of one dataset of the archive. */
+    TrainTest load(String name) throws IOException {
+        return DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+    }
+}
