@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import io.vigil.model.GridScores;
+import io.vigil.model.ProtocolScores;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
@@ -123,6 +124,18 @@ public final class InspectCommand implements Callable<Integer> {
             Map<String, Object> ps = new LinkedHashMap<>();
             ps.put("candidates", s.protocol().candidates());
             ps.put("accuracy", s.protocol().accuracy());
+            if (s.protocol().fresh3nn() != null) {
+                ps.put(
+                        "fresh_3nn",
+                        Arrays.stream(s.protocol().fresh3nn())
+                                .mapToObj(InspectCommand::nanToNull)
+                                .toList());
+                ps.put(
+                        "fresh_local_qda",
+                        Arrays.stream(s.protocol().freshLocalQda())
+                                .mapToObj(InspectCommand::nanToNull)
+                                .toList());
+            }
             ps.put("chosen", s.protocol().chosen());
             o.put("protocol_scores", ps);
         }
@@ -294,16 +307,28 @@ public final class InspectCommand implements Callable<Integer> {
                                 + "gamma, l)",
                         a));
         if (s.protocol() != null) {
+            ProtocolScores ps = s.protocol();
+            boolean fresh = ps.fresh3nn() != null;
             out.printf(
-                    Locale.ROOT, "selection protocol (--selection auto: standardisation/neighbour rule, 3-NN CV):%n");
-            for (int i = 0; i < s.protocol().candidates().size(); i++) {
-                String c = s.protocol().candidates().get(i);
+                    Locale.ROOT,
+                    "selection protocol (--selection auto: standardisation/neighbour rule; %s):%n",
+                    fresh ? "own 3-NN CV, then 3-NN and local QDA on fresh folds, kept by their mean" : "3-NN CV");
+            for (int i = 0; i < ps.candidates().size(); i++) {
+                String c = ps.candidates().get(i);
+                String check = fresh
+                        ? String.format(
+                                Locale.ROOT,
+                                "   fresh 3-NN %.4f  local QDA %.4f",
+                                ps.fresh3nn()[i],
+                                ps.freshLocalQda()[i])
+                        : "";
                 out.printf(
                         Locale.ROOT,
-                        "    %-16s %.4f%s%n",
+                        "    %-16s %.4f%s%s%n",
                         c,
-                        s.protocol().accuracy()[i],
-                        c.equals(s.protocol().chosen()) ? "*" : "");
+                        ps.accuracy()[i],
+                        check,
+                        c.equals(ps.chosen()) ? "  *" : "");
             }
         }
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());

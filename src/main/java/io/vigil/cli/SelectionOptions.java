@@ -88,8 +88,9 @@ public final class SelectionOptions {
             names = "--selection",
             paramLabel = "auto|all|given",
             description = "How standardisation and the LDG neighbour rule are chosen. all: run the full selection "
-                    + "under each of off/local-qda, on/local-qda, off/3nn, on/3nn and keep the best by 3-NN "
-                    + "cross-validation on the training series (four selections; scores kept in the model); auto: "
+                    + "under each of off/local-qda, on/local-qda, off/3nn, on/3nn, check each one's choice on "
+                    + "fresh training folds (3-NN and local QDA, 3 x 10-fold) and keep the best (four selections; "
+                    + "scores kept in the model); auto: "
                     + "as all for --reducer ldg when n^2*d <= 1e9 (n series of length d), else as given; given: as "
                     + "--standardize and --neighbor-selection say. Default: auto, or given when either of those "
                     + "two is on the command line.")

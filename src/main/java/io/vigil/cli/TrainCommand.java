@@ -204,8 +204,8 @@ public final class TrainCommand implements Callable<Integer> {
                 ProtocolScores ps = model.selection().protocol();
                 stdout.printf(
                         Locale.ROOT,
-                        "selection protocol: %s (standardisation/neighbour rule, best 3-NN CV of %d; see vigil "
-                                + "inspect)%n",
+                        "selection protocol: %s (standardisation/neighbour rule, best of %d on fresh folds; see "
+                                + "vigil inspect)%n",
                         ps.chosen(),
                         ps.candidates().size());
             }

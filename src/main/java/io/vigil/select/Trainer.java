@@ -48,8 +48,9 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * </ol>
  *
  * <p>By default ({@link SelectionProtocol#AUTO}) these steps run four times where it is affordable — standardisation
- * off and on, each with the neighbour rule below and step 2's — and the model with the best 3-NN CV accuracy is kept
- * ({@link SelectionProtocol#searchesFor}).
+ * off and on, each with the neighbour rule below and step 2's — and the candidate whose chosen parameters score best
+ * on fresh folds, which none of the four selections used, is kept ({@link SelectionProtocol#searchesFor}; the rule
+ * is documented at {@link ProtocolScores}).
  *
  * <p>With {@link NeighborSelection#KNN} step 2 is replaced by scoring every k of the grid in step 3 (each at
  * its best γ; ties → larger k), which costs one γ search per candidate k.
@@ -74,18 +75,36 @@ public final class Trainer {
     /** The thesis scores LDG projections with k = 3 nearest neighbours (§3.4, §3.5.2). */
     public static final int KNN_K = 3;
 
+    /** Repeats of the fresh-fold check by which {@link #trainAuto} compares the protocol candidates. */
+    static final int PROTOCOL_CHECK_REPEATS = 3;
+
+    /** Folds of each repeat of the fresh-fold check (fewer when the smallest class is smaller, at least 2). */
+    static final int PROTOCOL_CHECK_FOLDS = 10;
+
+    /** Step between the seeds of the check's repeats and the selection's seed (a prime, so no repeat draws its folds). */
+    static final long PROTOCOL_CHECK_SEED_STEP = 7919;
+
     /**
-     * The four-way protocol search ({@link SelectionProtocol#searchesFor}): the full selection under each standardisation × neighbour rule, in the order
-     * off/local-qda, on/local-qda, off/3nn, on/3nn; the model with the best 3-NN CV accuracy is kept (ties → the
-     * earlier), with every candidate's score in its {@link SelectionReport#protocol()}. Each candidate draws the same
-     * folds (they depend on the seed and labels only), so the accuracies are comparable.
+     * The four-way protocol search ({@link SelectionProtocol#searchesFor}): the full selection under each
+     * standardisation × neighbour rule, in the order off/local-qda, on/local-qda, off/3nn, on/3nn, then a check of each
+     * candidate's chosen k, γ and ℓ on folds that no selection used: {@value #PROTOCOL_CHECK_REPEATS} repeats of
+     * stratified {@value #PROTOCOL_CHECK_FOLDS}-fold CV with seeds of their own, LDG refitted per fold, scoring 3-NN
+     * (the thesis's measure) and local QDA (the classifier Vigil decides with, its k chosen per repeat as in step 5).
+     * The candidate with the best mean of the two is kept ({@link ProtocolScores#best}; ties → the earlier, the
+     * thesis's protocol first), with every score in its {@link SelectionReport#protocol()}.
+     *
+     * <p>Why not the selections' own CV accuracies: each is the maximum over its own search, and the 3nn rule searches
+     * k, γ and ℓ jointly on the 3-NN accuracy it would then be compared by (36 combinations against 6), so comparing
+     * those maxima favours the larger search. On the Table 3.3 re-splits that choice left Trace at cv 2.8 SE below
+     * the thesis; the fresh-fold check raised both means and left no dataset 2 SE below (BENCHMARKS.md, issue 14).
      */
     private static VigilModel trainAuto(
             Dataset train, TrainParams params, Instant created, Progress progress, int threads) {
         List<String> names = new ArrayList<>();
         double[] accuracy = new double[4];
-        VigilModel best = null;
-        int bestIndex = -1;
+        double[] fresh3nn = new double[4];
+        double[] freshQda = new double[4];
+        VigilModel[] models = new VigilModel[4];
         int i = 0;
         for (NeighborSelection rule : List.of(NeighborSelection.LOCAL_QDA, NeighborSelection.KNN)) {
             for (boolean standardize : new boolean[] {false, true}) {
@@ -94,19 +113,50 @@ public final class Trainer {
                         .standardize(standardize)
                         .neighborSelection(rule)
                         .build();
-                VigilModel m = train(train, p, created, progress, threads);
+                models[i] = train(train, p, created, progress, threads);
                 names.add((standardize ? "on" : "off") + "/" + rule.cliName());
-                double a = m.selection().cvAccuracy();
-                accuracy[i] = a;
-                if (best == null || a > accuracy[bestIndex]) {
-                    best = m;
-                    bestIndex = i;
-                }
+                accuracy[i] = models[i].selection().cvAccuracy();
+                double[] check = freshCheck(train, p, models[i], progress, threads);
+                fresh3nn[i] = check[0];
+                freshQda[i] = check[1];
                 i++;
             }
         }
-        ProtocolScores scores = new ProtocolScores(names, accuracy, names.get(bestIndex));
-        return best.toBuilder().selection(best.selection().withProtocol(scores)).build();
+        int best = ProtocolScores.best(accuracy, fresh3nn, freshQda);
+        ProtocolScores scores = new ProtocolScores(names, accuracy, fresh3nn, freshQda, names.get(best));
+        return models[best].toBuilder()
+                .selection(models[best].selection().withProtocol(scores))
+                .build();
+    }
+
+    /**
+     * One candidate's fresh-fold check ({@link #trainAuto}): {3-NN, local-QDA} accuracy averaged over the repeats;
+     * the 3-NN part is NaN when the model's ℓ exceeds what every fresh fold's LDG can supply.
+     */
+    private static double[] freshCheck(
+            Dataset train, TrainParams candidate, VigilModel model, Progress progress, int threads) {
+        int smallest = Arrays.stream(train.classCounts()).min().orElse(2);
+        CvScheme cv = CvScheme.kFold(Math.max(2, Math.min(PROTOCOL_CHECK_FOLDS, smallest)));
+        TrainParams.Builder b = candidate.toBuilder()
+                .gamma(model.gamma())
+                .dims(model.dims())
+                .neighbors(model.ldgNeighbors())
+                .cv(cv);
+        model.projection()
+                .kernelMap()
+                .ifPresent(map -> b.kernelParam(map.kernel().parameter()));
+        TrainParams fixed = b.build();
+        double knn = 0;
+        double qda = 0;
+        for (int r = 1; r <= PROTOCOL_CHECK_REPEATS; r++) {
+            TrainParams p = fixed.toBuilder()
+                    .seed(candidate.seed() + PROTOCOL_CHECK_SEED_STEP * r)
+                    .build();
+            double[] s = new Run(train, p, progress, threads).scoreFixed();
+            knn += s[0];
+            qda += s[1];
+        }
+        return new double[] {knn / PROTOCOL_CHECK_REPEATS, qda / PROTOCOL_CHECK_REPEATS};
     }
 
     private Trainer() {}
@@ -476,6 +526,43 @@ public final class Trainer {
                 }
             }
             return acc;
+        }
+
+        /**
+         * {3-NN, local-QDA} CV accuracy of the fixed k, γ and ℓ (and kernel parameter, for kernel LDG) of {@link #params}
+         * on this run's folds, LDG refitted per fold; local QDA at its fixed k or the best of the k grid (as step 5 chooses it). The 3-NN part is NaN when ℓ
+         * exceeds what every fold's LDG can supply; local QDA then uses each fold's directions, as in step 5.
+         */
+        double[] scoreFixed() {
+            int k = params.neighbors().orElseThrow();
+            double gamma = params.gamma().orElseThrow();
+            int dims = params.dims().orElseThrow();
+            if (params.reducer() == Reducer.KERNEL_LDG) {
+                kernel = KernelFunction.of(params.kernel(), params.kernelParam().orElseThrow());
+            }
+            double knn = Double.NaN;
+            if (dims <= maxFoldDims(folds, n, kernel == null ? d : Integer.MAX_VALUE)) {
+                progress.extendBy(folds.length);
+                knn = LdgCrossValidation.accuracy(
+                        x,
+                        y,
+                        g,
+                        k,
+                        kernel,
+                        new double[] {gamma},
+                        new int[] {dims},
+                        folds,
+                        LdgCrossValidation.knnScorer(g, KNN_K),
+                        threads,
+                        progress)[0][0];
+            }
+            int[] ks = params.qdaNeighbors().isPresent()
+                    ? new int[] {params.qdaNeighbors().getAsInt()}
+                    : kGrid;
+            progress.extendBy(folds.length);
+            double[] acc = LocalQdaCrossValidation.accuracyInLdgSpace(
+                    x, y, g, new LdgParams(k, gamma), kernel, dims, ks, folds, threads, progress);
+            return new double[] {knn, Arrays.stream(acc).max().orElse(Double.NaN)};
         }
 
         /** Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data. */

@@ -44,7 +44,11 @@ class SelectionAutoCommandTest {
         assertTrue(inspect.out().contains(chosen) && inspect.out().contains("off/local-qda"), inspect.out());
         JsonNode j = JSON.readTree(
                 ModelCommandsTest.run("inspect", model.toString(), "--json").out());
-        assertEquals(4, j.get("protocol_scores").get("candidates").size(), j.toString());
+        JsonNode ps = j.get("protocol_scores");
+        assertEquals(4, ps.get("candidates").size(), j.toString());
+        assertEquals(4, ps.get("fresh_3nn").size(), "the fresh-fold check is reported: " + ps);
+        assertEquals(4, ps.get("fresh_local_qda").size(), ps.toString());
+        assertTrue(inspect.out().contains("fresh 3-NN"), inspect.out());
     }
 
     @Test

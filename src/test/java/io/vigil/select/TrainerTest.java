@@ -11,6 +11,7 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.model.CvScheme;
 import io.vigil.model.GridScores;
+import io.vigil.model.ProtocolScores;
 import io.vigil.model.SelectionReport;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -88,7 +89,7 @@ class TrainerTest {
     }
 
     @Test
-    void selectionAutoKeepsTheProtocolWithTheBestCrossValidationAccuracy() throws java.io.IOException {
+    void selectionAutoKeepsTheProtocolThatScoresBestOnFreshFolds() throws java.io.IOException {
         TrainParams auto = TrainParams.builder()
                 .dims(2)
                 .protocol(SelectionProtocol.ALL)
@@ -97,44 +98,50 @@ class TrainerTest {
         VigilModel m = Trainer.train(dimsCase(), auto, T0, Progress.none());
         var p = m.selection().protocol();
         assertEquals(java.util.List.of("off/local-qda", "on/local-qda", "off/3nn", "on/3nn"), p.candidates());
-        int best = 0;
-        for (int i = 0; i < 4; i++) {
-            if (p.accuracy()[i] > p.accuracy()[best]) {
-                best = i;
-            }
-        }
-        assertEquals(
-                p.candidates().get(best),
-                p.chosen(),
-                "the best, ties to the earlier: " + Arrays.toString(p.accuracy()));
-        String[] chosen = p.chosen().split("/");
-        VigilModel given = Trainer.train(
-                dimsCase(),
-                auto.toBuilder()
-                        .protocol(SelectionProtocol.GIVEN)
-                        .standardize(chosen[0].equals("on"))
-                        .neighborSelection(NeighborSelection.parse(chosen[1]))
-                        .build(),
-                T0,
-                Progress.none());
+        int best = ProtocolScores.best(p.accuracy(), p.fresh3nn(), p.freshLocalQda());
+        assertEquals(p.candidates().get(best), p.chosen(), p.toString());
+        VigilModel given = Trainer.train(dimsCase(), candidate(auto, p.chosen()), T0, Progress.none());
         assertArrayEquals(given.basis().data, m.basis().data, "the kept model is the chosen protocol's own");
         assertEquals(p.accuracy()[best], m.selection().cvAccuracy());
-        assertEquals(chosen[0].equals("on"), m.standardizer().isPresent());
+        assertEquals(p.chosen().startsWith("on/"), m.standardizer().isPresent());
         for (int i = 0; i < 4; i++) {
-            String[] c = p.candidates().get(i).split("/");
-            VigilModel each = Trainer.train(
-                    dimsCase(),
-                    auto.toBuilder()
-                            .protocol(SelectionProtocol.GIVEN)
-                            .standardize(c[0].equals("on"))
-                            .neighborSelection(NeighborSelection.parse(c[1]))
-                            .build(),
-                    T0,
-                    Progress.none());
+            TrainParams own = candidate(auto, p.candidates().get(i));
+            VigilModel each = Trainer.train(dimsCase(), own, T0, Progress.none());
             assertEquals(
                     each.selection().cvAccuracy(),
                     p.accuracy()[i],
                     "candidate " + p.candidates().get(i));
+            // The fresh-fold check, recomputed through train() with the candidate's choices fixed: 3 repeats of
+            // stratified 10-fold CV (every class of dimsCase has 20 series) with seeds 7919·r away from the
+            // selection's.
+            double knn = 0;
+            double qda = 0;
+            for (int r = 1; r <= 3; r++) {
+                VigilModel check = Trainer.train(
+                        dimsCase(),
+                        own.toBuilder()
+                                .gamma(each.gamma())
+                                .dims(each.dims())
+                                .neighbors(each.ldgNeighbors())
+                                .cv(CvScheme.kFold(10))
+                                .seed(auto.seed() + 7919L * r)
+                                .build(),
+                        T0,
+                        Progress.none());
+                knn += check.selection().cvAccuracy();
+                qda += check.selection().qdaNeighbors().chosenAccuracy();
+            }
+            // Tolerance: the same sums of the same counts, divided in another order.
+            assertEquals(
+                    knn / 3,
+                    p.fresh3nn()[i],
+                    1e-12,
+                    "fresh 3-NN of " + p.candidates().get(i));
+            assertEquals(
+                    qda / 3,
+                    p.freshLocalQda()[i],
+                    1e-12,
+                    "fresh local QDA of " + p.candidates().get(i));
         }
         ModelFile file = ModelFile.standard();
         assertEquals(m, file.read(file.toBytes(m), "memory"), "the protocol scores survive the model file");
@@ -142,6 +149,16 @@ class TrainerTest {
                 IllegalArgumentException.class,
                 () -> auto.toBuilder().standardize(true).build());
         assertTrue(e.getMessage().contains("--selection all chooses --standardize and --neighbor-selection"));
+    }
+
+    /** {@code params} with the protocol of candidate {@code name} ("on/3nn", …) given. */
+    private static TrainParams candidate(TrainParams params, String name) {
+        String[] c = name.split("/");
+        return params.toBuilder()
+                .protocol(SelectionProtocol.GIVEN)
+                .standardize(c[0].equals("on"))
+                .neighborSelection(NeighborSelection.parse(c[1]))
+                .build();
     }
 
     @Test
@@ -336,6 +353,7 @@ class TrainerTest {
     @Test
     void fitFixedGivesTrainsProjectionAndLocalQdaWithoutScoring() {
         TrainParams params = TrainParams.builder()
+                .protocol(SelectionProtocol.GIVEN)
                 .gamma(0.5)
                 .dims(2)
                 .neighbors(4)
@@ -389,6 +407,7 @@ class TrainerTest {
     @Test
     void sparseLdgKeepsItsSparsityThroughTheModelFileAndFitFixed() throws java.io.IOException {
         TrainParams base = TrainParams.builder()
+                .protocol(SelectionProtocol.GIVEN) // the LDG and sparse LDG fits compared below use the same protocol
                 .gamma(0.5)
                 .dims(2)
                 .neighbors(4)

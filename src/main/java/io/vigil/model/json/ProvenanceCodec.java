@@ -50,14 +50,29 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
             for (double a : s.protocol().accuracy()) {
                 acc.add(a);
             }
+            if (s.protocol().fresh3nn() != null) {
+                putArray(ps.putArray("fresh_3nn"), s.protocol().fresh3nn());
+                putArray(ps.putArray("fresh_local_qda"), s.protocol().freshLocalQda());
+            }
             ps.put("chosen", s.protocol().chosen());
+        }
+    }
+
+    /** Reals in order, NaN as JSON {@code null} (as {@link ModelJson#putDouble}). */
+    private static void putArray(ArrayNode out, double[] values) {
+        for (double v : values) {
+            if (Double.isNaN(v)) {
+                out.addNull();
+            } else {
+                out.add(v);
+            }
         }
     }
 
     private static ProtocolScores readProtocol(JsonNode p) {
         String where = "selection.protocol_scores";
         ModelJson.requireObject(p, where);
-        ModelJson.checkFields(p, where, Set.of("candidates", "accuracy", "chosen"));
+        ModelJson.checkFields(p, where, Set.of("candidates", "accuracy", "fresh_3nn", "fresh_local_qda", "chosen"));
         JsonNode cand = ModelJson.field(p, "candidates", where);
         JsonNode acc = ModelJson.field(p, "accuracy", where);
         if (!cand.isArray() || !acc.isArray()) {
@@ -77,7 +92,9 @@ final class ProvenanceCodec implements PartCodec<Provenance> {
             }
             a[i] = acc.get(i).asDouble();
         }
-        return new ProtocolScores(names, a, ModelJson.textField(p, "chosen", where));
+        double[] fresh3nn = p.has("fresh_3nn") ? ModelJson.doubleArray(p, "fresh_3nn", where) : null;
+        double[] freshQda = p.has("fresh_local_qda") ? ModelJson.doubleArray(p, "fresh_local_qda", where) : null;
+        return new ProtocolScores(names, a, fresh3nn, freshQda, ModelJson.textField(p, "chosen", where));
     }
 
     @Override
