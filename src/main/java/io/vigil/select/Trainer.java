@@ -81,7 +81,10 @@ public final class Trainer {
     /** Folds of each repeat of the fresh-fold check (fewer when the smallest class is smaller, at least 2). */
     static final int PROTOCOL_CHECK_FOLDS = 10;
 
-    /** Step between the seeds of the check's repeats and the selection's seed (a prime, so no repeat draws its folds). */
+    /**
+     * Step between the seeds of the check's repeats and the selection's seed: repeat r draws its folds from seed + r ×
+     * this, never from the selection's own seed.
+     */
     static final long PROTOCOL_CHECK_SEED_STEP = 7919;
 
     /**
@@ -529,9 +532,11 @@ public final class Trainer {
         }
 
         /**
-         * {3-NN, local-QDA} CV accuracy of the fixed k, γ and ℓ (and kernel parameter, for kernel LDG) of {@link #params}
-         * on this run's folds, LDG refitted per fold; local QDA at its fixed k or the best of the k grid (as step 5 chooses it). The 3-NN part is NaN when ℓ
-         * exceeds what every fold's LDG can supply; local QDA then uses each fold's directions, as in step 5.
+         * {3-NN, local-QDA} CV accuracy of the fixed k, γ and ℓ (and kernel parameter, for kernel LDG) of {@link
+         * #params} on this run's folds, LDG refitted per fold (sparse LDG is scored as the LDG whose k, γ and ℓ it
+         * reuses, as in its selection); local QDA at its fixed k, else the best of the k grid, as step 5 chooses it.
+         * The 3-NN part is NaN when ℓ exceeds what every fold's LDG can supply; local QDA then uses each fold's
+         * directions, as in step 5.
          */
         double[] scoreFixed() {
             int k = params.neighbors().orElseThrow();
