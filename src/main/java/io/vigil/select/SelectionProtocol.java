@@ -30,8 +30,9 @@ public enum SelectionProtocol {
 
     /**
      * n²·d above which {@link #AUTO} keeps the given protocol: 300 series of length 11,111. One selection costs
-     * O(n²·d) per LDG refit, and the four-way search about eight times one selection (WordSynonyms, n = 267, d = 270:
-     * 65 s against 9 s); above this size one selection already takes tens of seconds.
+     * O(n²·d) per LDG refit, and the four-way search five to eight times one selection (WordSynonyms, n = 267,
+     * d = 270: 65 s against 9 s under load, 12.6 s against 2.5 s idle); above this size one selection already takes
+     * tens of seconds.
      */
     public static final double AUTO_MAX_WORK = 1e9;
 
