@@ -173,6 +173,11 @@ public final class InspectCommand implements Callable<Integer> {
         return o;
     }
 
+    /** An accuracy to four decimals, or "-" when it was not scored (NaN). */
+    private static String fourDigits(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
+    }
+
     private static Object nanToNull(double v) {
         return Double.isNaN(v) ? null : v;
     }
@@ -316,11 +321,8 @@ public final class InspectCommand implements Callable<Integer> {
             for (int i = 0; i < ps.candidates().size(); i++) {
                 String c = ps.candidates().get(i);
                 String check = fresh
-                        ? String.format(
-                                Locale.ROOT,
-                                "   fresh 3-NN %.4f  local QDA %.4f",
-                                ps.fresh3nn()[i],
-                                ps.freshLocalQda()[i])
+                        ? "   fresh 3-NN " + fourDigits(ps.fresh3nn()[i]) + "  local QDA "
+                                + fourDigits(ps.freshLocalQda()[i])
                         : "";
                 out.printf(
                         Locale.ROOT,
@@ -362,7 +364,7 @@ public final class InspectCommand implements Callable<Integer> {
         for (int i = 0; i < cand.length; i++) {
             String c =
                     (g.integral() ? Long.toString((long) cand[i]) : fmt(cand[i])) + (cand[i] == g.chosen() ? "*" : "");
-            String a = Double.isNaN(acc[i]) ? "-" : String.format(Locale.ROOT, "%.4f", acc[i]);
+            String a = fourDigits(acc[i]);
             int w = Math.max(c.length(), a.length()) + 2;
             top.append(String.format(Locale.ROOT, "%" + w + "s", c));
             bottom.append(String.format(Locale.ROOT, "%" + w + "s", a));
