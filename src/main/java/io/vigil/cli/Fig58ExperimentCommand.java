@@ -68,12 +68,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        for (double t : taus) {
-            if (!(t > 0 && t < 1)) {
-                throw new CommandLine.ParameterException(
-                        spec.commandLine(), "--taus values must lie in (0, 1), got " + t);
-            }
-        }
+        TauOption.checkTaus(spec, taus);
         for (double s : supports) {
             if (!(s >= 0 && s <= 1)) {
                 throw new CommandLine.ParameterException(

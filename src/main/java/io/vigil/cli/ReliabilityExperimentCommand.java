@@ -58,11 +58,7 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        for (double t : taus) {
-            if (!(t > 0 && t < 1)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--taus values must lie in (0, 1)");
-            }
-        }
+        TauOption.checkTaus(spec, taus);
         if (!(delta > 0 && delta < 1)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta);
         }

@@ -370,9 +370,24 @@ public final class Table33Experiment {
                     split, seed, Double.NaN, Double.NaN, Double.NaN, Double.NaN, seconds, Double.NaN, 0, 0, 0);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        Knn knn = Knn.fit(Reductions.project(x, w, dims), y, g);
-        double[][] q = Reductions.project(testPart.rows(), w, dims);
-        int[] truth = testPart.classIndices();
+        return knnSplit(
+                split,
+                seed,
+                Reductions.project(x, w, dims),
+                y,
+                g,
+                Reductions.project(testPart.rows(), w, dims),
+                testPart.classIndices(),
+                seconds);
+    }
+
+    /**
+     * A comparison reducer's split: 3-NN and 1-NN test accuracy of the projected test series {@code q} against the
+     * projected training series {@code z}; no local QDA and no CV score (NaN), ℓ = the projection's width.
+     */
+    private static SplitResult knnSplit(
+            int split, long seed, double[][] z, int[] y, int g, double[][] q, int[] truth, double seconds) {
+        Knn knn = Knn.fit(z, y, g);
         int ok3 = 0;
         int ok1 = 0;
         for (int i = 0; i < q.length; i++) {
@@ -388,7 +403,7 @@ public final class Table33Experiment {
                 Double.NaN,
                 seconds,
                 Double.NaN,
-                dims,
+                z[0].length,
                 0,
                 0);
     }
@@ -433,26 +448,7 @@ public final class Table33Experiment {
         }
         double[][][] z = lmcaMap(x, y, g, g1, kernel, bestC, bestWidth, testPart.rows());
         double seconds = (System.nanoTime() - start) / 1e9;
-        Knn knn = Knn.fit(z[0], y, g);
-        int[] truth = testPart.classIndices();
-        int ok3 = 0;
-        int ok1 = 0;
-        for (int i = 0; i < z[1].length; i++) {
-            ok3 += knn.predict(z[1][i], Trainer.KNN_K) == truth[i] ? 1 : 0;
-            ok1 += knn.predict(z[1][i], 1) == truth[i] ? 1 : 0;
-        }
-        return new SplitResult(
-                split,
-                seed,
-                (double) ok3 / truth.length,
-                (double) ok1 / truth.length,
-                Double.NaN,
-                Double.NaN,
-                seconds,
-                Double.NaN,
-                z[0][0].length,
-                0,
-                0);
+        return knnSplit(split, seed, z[0], y, g, z[1], testPart.classIndices(), seconds);
     }
 
     private static boolean hasSingleton(int[] y, int g) {

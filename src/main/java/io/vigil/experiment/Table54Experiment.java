@@ -257,7 +257,7 @@ public final class Table54Experiment {
             for (int r = 0; r < repeats.length; r++) {
                 repeats[r] = decideAt(classifier, rows[i], at, ws, decision) / 1e6;
             }
-            millis[i] = median(repeats);
+            millis[i] = Table33Report.median(repeats);
             decided += decision.decided() ? 1 : 0;
         }
         return new Timing(
@@ -266,7 +266,7 @@ public final class Table54Experiment {
                 model.qdaNeighbors(),
                 model.selection().cvAccuracy(),
                 m,
-                median(millis),
+                Table33Report.median(millis),
                 Arrays.stream(millis).average().orElse(Double.NaN),
                 decided / (double) m,
                 fitSeconds,
@@ -295,13 +295,6 @@ public final class Table54Experiment {
         long t0 = System.nanoTime();
         classifier.observe(state, series[at - 1], ws, decision);
         return System.nanoTime() - t0;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -194,8 +195,10 @@ public final class TransferExperiment {
                 source.classIndices(),
                 g,
                 new TransferLdg.Params(model.ldgNeighbors(), alpha, gamma));
-        double[][] reference = concat(trainRows, sourceRows);
-        int[] refY = concat(train.classIndices(), source.classIndices());
+        double[][] reference = Stream.concat(Arrays.stream(trainRows), Arrays.stream(sourceRows))
+                .toArray(double[][]::new);
+        int[] refY = IntStream.concat(Arrays.stream(train.classIndices()), Arrays.stream(source.classIndices()))
+                .toArray();
         DMatrixRMaj pca = Pca.directions(reference);
         double[] none = {accuracy(Knn.fit(reference, refY, g), testRows, testY)};
         Dtdkl.Model dtdkl;
@@ -258,17 +261,5 @@ public final class TransferExperiment {
             }
         }
         return (double) correct / q.length;
-    }
-
-    private static double[][] concat(double[][] a, double[][] b) {
-        double[][] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
-    private static int[] concat(int[] a, int[] b) {
-        int[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 }

@@ -342,19 +342,10 @@ public final class Dtdkl {
 
     /** σ<sub>i</sub> = median distance × 10^(−1 + 3i/(p − 1)), i = 0..p−1 (one kernel: the median distance). */
     static double[] sigmas(double[][] x, int p) {
-        int n = x.length;
-        double[] dist = new double[n * (n - 1) / 2];
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) {
-                dist[m++] = Math.sqrt(LargeMargin.squared(x[i], x[j]));
-            }
-        }
-        Arrays.sort(dist);
-        double median = m == 0 ? 0 : (m % 2 == 1 ? dist[m / 2] : (dist[m / 2 - 1] + dist[m / 2]) / 2);
+        double median = LargeMargin.medianDistance(x);
         if (!(median > 0)) {
-            throw new IllegalArgumentException(
-                    "DTDKL: the median distance between the training series is 0 (n = " + n + "), no kernel width");
+            throw new IllegalArgumentException("DTDKL: the median distance between the training series is 0 (n = "
+                    + x.length + "), no kernel width");
         }
         double[] s = new double[p];
         for (int k = 0; k < p; k++) {

@@ -88,6 +88,23 @@ final class GradientSearch {
         return v;
     }
 
+    /** z<sub>i</sub> = A x<sub>i</sub> for every row of {@code x}, A the row-major ℓ×d {@code a}: n rows of length ℓ. */
+    static double[][] apply(double[] a, double[][] x, int ell) {
+        int d = x[0].length;
+        double[][] z = new double[x.length][ell];
+        for (int i = 0; i < x.length; i++) {
+            for (int k = 0; k < ell; k++) {
+                double s = 0;
+                int off = k * d;
+                for (int t = 0; t < d; t++) {
+                    s += a[off + t] * x[i][t];
+                }
+                z[i][k] = s;
+            }
+        }
+        return z;
+    }
+
     /** The d×ℓ map whose column k is row k of the row-major ℓ×d {@code a}. */
     static DMatrixRMaj columns(double[] a, int d, int ell) {
         DMatrixRMaj w = new DMatrixRMaj(d, ell);

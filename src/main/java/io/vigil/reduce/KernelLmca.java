@@ -145,19 +145,10 @@ public final class KernelLmca {
         if (!(multiple > 0) || Double.isInfinite(multiple)) {
             throw new IllegalArgumentException("RBF width multiple must be positive and finite, got " + multiple);
         }
-        int n = x.length;
-        double[] d = new double[n * (n - 1) / 2];
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) {
-                d[m++] = Math.sqrt(LargeMargin.squared(x[i], x[j]));
-            }
-        }
-        Arrays.sort(d);
-        double median = m == 0 ? 0 : (m % 2 == 1 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2);
+        double median = LargeMargin.medianDistance(x);
         if (!(median > 0)) {
-            throw new IllegalArgumentException("KLMCA: the median distance between training series is 0 (n = " + n
-                    + "), so no RBF width can be set from it");
+            throw new IllegalArgumentException("KLMCA: the median distance between training series is 0 (n = "
+                    + x.length + "), so no RBF width can be set from it");
         }
         return gaussian(multiple * median);
     }

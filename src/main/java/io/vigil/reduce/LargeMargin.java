@@ -157,6 +157,23 @@ final class LargeMargin {
         return count == 0 ? Double.NaN : sum / count;
     }
 
+    /**
+     * The median Euclidean distance over the n(n − 1)/2 pairs of rows (the mean of the middle two for an even count; 0
+     * for fewer than two rows): the scale the RBF widths of KLMCA and DTDKL are set from.
+     */
+    static double medianDistance(double[][] x) {
+        int n = x.length;
+        double[] d = new double[n * (n - 1) / 2];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                d[m++] = Math.sqrt(squared(x[i], x[j]));
+            }
+        }
+        Arrays.sort(d);
+        return m == 0 ? 0 : (m % 2 == 1 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2);
+    }
+
     static double squared(double[] u, double[] v) {
         double s = 0;
         for (int k = 0; k < u.length; k++) {

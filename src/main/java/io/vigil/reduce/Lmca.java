@@ -126,17 +126,7 @@ public final class Lmca {
     static double objective(double[] a, double[][] x, int[] y, int[][] targets, int ell, double c, double[] grad) {
         int n = x.length;
         int d = x[0].length;
-        double[][] z = new double[n][ell];
-        for (int i = 0; i < n; i++) {
-            for (int k = 0; k < ell; k++) {
-                double s = 0;
-                int off = k * d;
-                for (int t = 0; t < d; t++) {
-                    s += a[off + t] * x[i][t];
-                }
-                z[i][k] = s;
-            }
-        }
+        double[][] z = GradientSearch.apply(a, x, ell);
         double[][] lap = grad != null ? new double[n][n] : null;
         double eps = LargeMargin.objective(z, y, targets, c, lap);
         if (grad != null) {

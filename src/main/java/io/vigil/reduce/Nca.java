@@ -111,7 +111,7 @@ public final class Nca {
             double nearest = Double.POSITIVE_INFINITY;
             for (int j = 0; j < z.length; j++) {
                 if (j != i) {
-                    nearest = Math.min(nearest, squared(z[i], z[j]));
+                    nearest = Math.min(nearest, LargeMargin.squared(z[i], z[j]));
                 }
             }
             sum += nearest;
@@ -134,25 +134,14 @@ public final class Nca {
      */
     static double objective(double[] a, double[][] x, int[] y, int ell, double[] grad) {
         int n = x.length;
-        int d = x[0].length;
-        double[][] z = new double[n][ell];
-        for (int i = 0; i < n; i++) {
-            for (int k = 0; k < ell; k++) {
-                double s = 0;
-                int off = k * d;
-                for (int t = 0; t < d; t++) {
-                    s += a[off + t] * x[i][t];
-                }
-                z[i][k] = s;
-            }
-        }
+        double[][] z = GradientSearch.apply(a, x, ell);
         double[][] w = grad != null ? new double[n][n] : null;
         double[] p = new double[n];
         double f = 0;
         for (int i = 0; i < n; i++) {
             double max = Double.NEGATIVE_INFINITY;
             for (int k = 0; k < n; k++) {
-                p[k] = k == i ? Double.NEGATIVE_INFINITY : -squared(z[i], z[k]);
+                p[k] = k == i ? Double.NEGATIVE_INFINITY : -LargeMargin.squared(z[i], z[k]);
                 max = Math.max(max, p[k]);
             }
             double norm = 0;
@@ -213,14 +202,5 @@ public final class Nca {
                 }
             }
         }
-    }
-
-    private static double squared(double[] u, double[] v) {
-        double s = 0;
-        for (int k = 0; k < u.length; k++) {
-            double e = u[k] - v[k];
-            s += e * e;
-        }
-        return s;
     }
 }

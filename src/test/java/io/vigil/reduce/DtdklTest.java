@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** DTDKL (Zeng and Ren): the derivatives of eq. 9 in θ, the simplex, a transfer case, bad input. */
@@ -72,8 +74,10 @@ class DtdklTest {
         double[] theta = m.theta();
         assertEquals(1, Arrays.stream(theta).sum(), 1e-9, "θ on the simplex");
         assertTrue(Arrays.stream(theta).allMatch(t -> t >= 0), Arrays.toString(theta));
-        double[][] reference = concat(target, source);
-        int[] refY = concat(targetY, sourceY);
+        double[][] reference =
+                Stream.concat(Arrays.stream(target), Arrays.stream(source)).toArray(double[][]::new);
+        int[] refY =
+                IntStream.concat(Arrays.stream(targetY), Arrays.stream(sourceY)).toArray();
         double none = LmcaTest.accuracy(reference, refY, test, testY, 2);
         double dtdkl = LmcaTest.accuracy(m.project(reference, 1), refY, m.project(test, 1), testY, 2);
         assertTrue(dtdkl > none + 0.15, "DTDKL " + dtdkl + " vs no transfer " + none);
@@ -117,17 +121,5 @@ class DtdklTest {
             }
         }
         return x;
-    }
-
-    private static double[][] concat(double[][] a, double[][] b) {
-        double[][] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
-    private static int[] concat(int[] a, int[] b) {
-        int[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 }
