@@ -17,6 +17,7 @@ final class Subcommands {
                 new BrokerCommand(),
                 new ReplayCommand(),
                 new RunCommand(),
+                new PublishModelCommand(),
                 new DemoCommand(),
                 new BenchCommand());
     }

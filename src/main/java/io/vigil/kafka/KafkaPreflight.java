@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -17,10 +18,12 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Checks, before a job or a replay starts, that Kafka is usable with the user's client settings: the client can
@@ -162,19 +165,56 @@ public final class KafkaPreflight implements AutoCloseable {
      * cannot be read (no permission to describe configs, an old broker).
      */
     public OptionalLong maxMessageBytes(String topic) {
+        return topicConfig(topic, "max.message.bytes")
+                .map(v -> OptionalLong.of(Long.parseLong(v)))
+                .orElse(OptionalLong.empty());
+    }
+
+    /**
+     * The value of one configuration entry of {@code topic} (its own or the brokers' default), or empty when it
+     * cannot be read (no permission to describe configs, an old broker).
+     */
+    public Optional<String> topicConfig(String topic, String name) {
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
             Config c = admin.describeConfigs(List.of(r))
                     .all()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .get(r);
-            ConfigEntry e = c == null ? null : c.get("max.message.bytes");
-            return e == null || e.value() == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(e.value()));
+            ConfigEntry e = c == null ? null : c.get(name);
+            return Optional.ofNullable(e == null ? null : e.value());
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            return OptionalLong.empty();
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return OptionalLong.empty();
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Creates {@code topic} with one partition, the brokers' default replication and these topic configs.
+     *
+     * @return false when it already existed (created meanwhile by someone else)
+     * @throws KafkaSetupException when the brokers refuse, naming the topic and the reason
+     */
+    public boolean createTopic(String topic, Map<String, String> configs) {
+        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(configs);
+        try {
+            admin.createTopics(List.of(t)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw new KafkaSetupException(
+                    "cannot create topic '" + topic + "' at " + bootstrap + ": "
+                            + Failures.ownMessageOfRoot(e.getCause()),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new KafkaSetupException("creating topic '" + topic + "' at " + bootstrap + " timed out", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaSetupException("interrupted while creating topic '" + topic + "'", e);
         }
     }
 
