@@ -3,15 +3,17 @@ package io.vigil.cli;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.LocalFlink;
+import io.vigil.flink.ModelFeed;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.KafkaPreflight.KafkaSetupException;
+import io.vigil.kafka.ModelTopic;
 import io.vigil.model.CalibrationSection;
-import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
-import io.vigil.model.json.ModelFile;
+import io.vigil.stream.ModelId;
 import io.vigil.stream.StreamJson;
+import io.vigil.stream.StreamModel;
 import io.vigil.util.Failures;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,8 +56,16 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--model",
             paramLabel = "MODEL",
-            description = "Model file from vigil train (required, here or in --job).")
+            description = "Model file from vigil train (required, here or in --job, unless --model-topic holds one).")
     Path modelFile;
+
+    @Option(
+            names = "--model-topic",
+            paramLabel = "TOPIC",
+            description = "Follow this model topic (vigil publish-model) and hot-swap to each model published: "
+                    + "series in flight keep their model, new series use the new one. The job starts with the "
+                    + "topic's newest model, or --model while the topic holds none.")
+    String modelTopic;
 
     @Option(
             names = "--bootstrap",
@@ -132,6 +142,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "How long the preflight waits for a Kafka broker to answer (default ${DEFAULT-VALUE}).")
     String preflightTimeout;
 
+    /** What the model is called in messages: the --model file, or the model topic's record it came from. */
+    private String modelSource;
+
+    /** End offsets of the model topic when its newest model was read (the job follows it from there). */
+    private Map<Integer, Long> modelTopicEnd = Map.of();
+
     /** Kafka client properties from the job file (lowest precedence). */
     private Map<String, String> jobKafka = Map.of();
 
@@ -154,7 +170,9 @@ public final class RunCommand implements Callable<Integer> {
         if (job != null) {
             return runJobFile(cl);
         }
-        require(cl, modelFile, "--model");
+        if (modelTopic == null) {
+            require(cl, modelFile, "--model");
+        }
         require(cl, bootstrap, "--bootstrap");
         require(cl, input, "--input");
         require(cl, output, "--output");
@@ -167,7 +185,8 @@ public final class RunCommand implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
         }
-        byte[] model = readModel(modelFile);
+        modelSource = String.valueOf(modelFile);
+        byte[] model = modelTopic == null ? readModel(modelFile) : initialModel(cl, timeout);
         JobConfig cfg = config(cl, model);
         if (!skipPreflight) {
             preflight(cl, cfg, timeout);
@@ -187,7 +206,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             VigilJob.attach(env, cfg, model);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(modelFile + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(modelSource + ": " + e.getMessage(), e);
         }
         cl.getErr()
                 .println("vigil run: " + cfg.input() + " -> " + cfg.output() + " (dead letters: " + cfg.deadLetter()
@@ -295,10 +314,7 @@ public final class RunCommand implements Callable<Integer> {
      */
     JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
         DecisionParams params;
-        VigilModel model = modelBytes == null ? null : ModelFile.standard().read(modelBytes, modelFile.toString());
-        if (model != null && !model.projection().isLinear()) {
-            throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
-        }
+        VigilModel model = modelBytes == null ? null : StreamModel.parse(modelBytes, modelSource);
         Optional<CalibrationSection.OperatingPoint> point =
                 model == null ? Optional.empty() : DecisionOptions.operatingPoint(model);
         try {
@@ -321,6 +337,9 @@ public final class RunCommand implements Callable<Integer> {
             }
             if (transactionalIdPrefix != null) {
                 b.transactionalIdPrefix(transactionalIdPrefix);
+            }
+            if (modelTopic != null) {
+                b.modelFeed(new ModelFeed(modelTopic, modelTopicEnd));
             }
             cfg = b.build();
         } catch (IllegalArgumentException e) {
@@ -374,6 +393,48 @@ public final class RunCommand implements Callable<Integer> {
         JobFailedException(String message, Throwable cause) {
             super(message, cause);
         }
+    }
+
+    /**
+     * The model a {@code --model-topic} run starts with: the topic's newest usable model (older ones are looked at
+     * when the newest is not usable, each such one named in a line), else the {@code --model} file.
+     *
+     * @throws KafkaSetupException when the topic cannot be read, or holds no usable model and no --model is given
+     */
+    private byte[] initialModel(CommandLine cl, Duration timeout) throws IOException {
+        Map<String, Object> props = new LinkedHashMap<>(jobKafka);
+        if (config != null) {
+            props.putAll(KafkaClientProperties.load(config));
+        }
+        ModelTopic.Contents topic = ModelTopic.read(bootstrap, props, modelTopic, timeout);
+        modelTopicEnd = topic.endOffsets();
+        List<ModelTopic.Entry> entries = topic.entries();
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            ModelTopic.Entry e = entries.get(i);
+            String source = "topic " + modelTopic + " partition " + e.partition() + " offset " + e.offset();
+            try {
+                StreamModel.parse(e.value(), source);
+            } catch (StreamModel.Unusable bad) {
+                cl.getErr().println("vigil run: ignored " + bad.getMessage());
+                continue;
+            }
+            modelSource = source;
+            cl.getErr()
+                    .println("vigil run: starting with model " + ModelId.of(e.value()) + " from " + source
+                            + (modelFile == null
+                                    ? ""
+                                    : " (the newest published; --model " + modelFile + " is not used)"));
+            return e.value();
+        }
+        if (modelFile == null) {
+            throw new KafkaSetupException(
+                    "model topic '" + modelTopic + "' at " + bootstrap + " holds no "
+                            + (entries.isEmpty() ? "" : "usable ") + "model; publish one with `vigil publish-model "
+                            + "--bootstrap " + bootstrap + " --topic " + modelTopic + " MODEL` or give --model",
+                    null);
+        }
+        modelSource = modelFile.toString();
+        return readModel(modelFile);
     }
 
     static byte[] readModel(Path file) throws IOException {

@@ -1,17 +1,15 @@
 package io.vigil.flink;
 
 import io.vigil.early.DecisionParams;
-import io.vigil.early.EarlyClassifier;
-import io.vigil.model.VigilModel;
-import io.vigil.model.json.ModelFile;
-import io.vigil.model.json.ModelFormatException;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.LiveModels;
 import io.vigil.stream.ModelId;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SeriesSession;
 import io.vigil.stream.SeriesTracker;
 import io.vigil.stream.SessionSettings;
+import io.vigil.stream.StreamModel;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
@@ -66,8 +64,9 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private final DecisionParams params;
     private final SessionSettings settings;
 
-    private transient SeriesTracker tracker;
-    private transient SeriesTracker.Workspace workspace;
+    /** The models deciding now (one, unless models are swapped by a {@link ModelSwapFunction}). */
+    private transient LiveModels<Live> models;
+
     private transient ValueState<SeriesSession> sessions;
     private transient Emitter emitter;
     private transient Counter samplesIn;
@@ -88,23 +87,52 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         this.modelTag = ModelId.tag(modelId, params.estimator());
         this.params = Objects.requireNonNull(params, "params");
         this.settings = Objects.requireNonNull(settings, "settings");
-        buildTracker();
+        load(this.modelBytes, "the job's model");
     }
 
-    private SeriesTracker buildTracker() {
-        VigilModel model;
-        try {
-            model = ModelFile.standard().read(modelBytes, "the job's model");
-        } catch (ModelFormatException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
+    /**
+     * Checks and loads a model under this function's decision parameters and session settings.
+     *
+     * @throws StreamModel.Unusable with a one-line reason naming {@code source}
+     */
+    StreamModel load(byte[] bytes, String source) {
+        return StreamModel.load(bytes, params, settings, source);
+    }
+
+    /** A live model with the scratch of this parallel instance. */
+    record Live(StreamModel model, SeriesTracker.Workspace workspace) {
+        static Live of(StreamModel m) {
+            return new Live(m, m.tracker().newWorkspace());
         }
-        EarlyClassifier classifier = EarlyClassifier.of(model, params);
-        return new SeriesTracker(classifier, settings, modelId, modelTag);
+
+        SeriesTracker tracker() {
+            return model.tracker();
+        }
+    }
+
+    /** The model file this function was built with (the job's initial model). */
+    byte[] initialModelBytes() {
+        return modelBytes;
+    }
+
+    /** The live models of this parallel instance (after {@link #open}). */
+    LiveModels<Live> models() {
+        return models;
+    }
+
+    /** Replaces the live models (a restore of swapped models, after {@link #open}). */
+    void models(LiveModels<Live> live) {
+        this.models = Objects.requireNonNull(live, "live");
     }
 
     /** The descriptor of the per-series session state. */
     static ValueStateDescriptor<SeriesSession> stateDescriptor() {
         return new ValueStateDescriptor<>(STATE_NAME, SeriesSessionSerializer.INSTANCE);
+    }
+
+    /** The session tag of a model file under this function's estimator. */
+    long tagOf(byte[] file) {
+        return ModelId.tag(ModelId.of(file), params.estimator());
     }
 
     /** The tag this function's sessions carry (model file id and estimator). */
@@ -144,8 +172,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
 
     @Override
     public void open(OpenContext openContext) {
-        tracker = buildTracker();
-        workspace = tracker.newWorkspace();
+        StreamModel initial = load(modelBytes, "the job's model");
+        models = new LiveModels<>(Live.of(initial), initial.tag());
         sessions = getRuntimeContext().getState(stateDescriptor());
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         samplesIn = metrics.counter("samplesIn");
@@ -164,7 +192,9 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         SeriesSession before = sessions.value();
         long now = ctx.timerService().currentProcessingTime();
         emitter.bind(ctx, out);
-        SeriesSession after = tracker.onSample(before, e, now, emitter, workspace);
+        Live m = before == null ? models.current() : models.forTag(before.modelTag());
+        SeriesSession after = m.tracker().onSample(before, e, now, emitter, m.workspace());
+        count(before, after);
         if (after == null) {
             if (before != null && before.timerAt() != SeriesSession.NO_TIMER) {
                 ctx.timerService().deleteProcessingTimeTimer(before.timerAt());
@@ -174,7 +204,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             }
         } else {
             if (after.timerAt() == SeriesSession.NO_TIMER) {
-                long at = tracker.expiryTime(after);
+                long at = m.tracker().expiryTime(after);
                 ctx.timerService().registerProcessingTimeTimer(at);
                 after.timerAt(at);
             }
@@ -190,15 +220,35 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             return;
         }
         emitter.bind(ctx, out);
-        SeriesSession alive = tracker.onIdle(s, ctx.getCurrentKey(), timestamp, emitter, workspace);
+        Live m = models.forTag(s.modelTag());
+        SeriesSession alive = m.tracker().onIdle(s, ctx.getCurrentKey(), timestamp, emitter, m.workspace());
+        count(s, alive);
         if (alive == null) {
             sessions.clear();
             return;
         }
-        long at = tracker.expiryTime(alive);
+        long at = m.tracker().expiryTime(alive);
         ctx.timerService().registerProcessingTimeTimer(at);
         alive.timerAt(at);
         sessions.update(alive);
+    }
+
+    /**
+     * Counts series per live model: a session that appears, disappears or moves to another model (a replay); logs
+     * when the previous model's last series ended and it was dropped.
+     */
+    private void count(SeriesSession before, SeriesSession after) {
+        long from = before == null ? 0 : before.modelTag();
+        if (after != null && (before == null || after.modelTag() != from)) {
+            models.started(after.modelTag());
+        }
+        if (before != null && (after == null || after.modelTag() != from) && models.ended(from)) {
+            LOG.info(
+                    "Subtask {} of the early-decision stage dropped its previous model: its last series ended; model "
+                            + "{} decides every series now",
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    models.current().model().id());
+        }
     }
 
     /** Routes tracker output to the collector and side output, counting as it goes. */

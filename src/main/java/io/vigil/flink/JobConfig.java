@@ -5,6 +5,7 @@ import io.vigil.stream.SessionSettings;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -28,6 +29,7 @@ import java.util.Objects;
  * @param groupId consumer group id (offsets are also committed there on checkpoints, for monitoring)
  * @param transactionalIdPrefix prefix of the sinks' transactional ids (made unique per sink)
  * @param deadLetterValueBytes bound on the copy of a rejected record's value in its dead letter
+ * @param modelFeed the model topic to follow for hot swaps, or null to keep the initial model
  */
 public record JobConfig(
         String bootstrap,
@@ -43,7 +45,8 @@ public record JobConfig(
         Map<String, String> kafkaProperties,
         String groupId,
         String transactionalIdPrefix,
-        int deadLetterValueBytes)
+        int deadLetterValueBytes,
+        ModelFeed modelFeed)
         implements Serializable {
     /** Largest allowed copy of a rejected value: twice it (text + Base64) stays well under Kafka's 1 MiB request. */
     public static final int MAX_DEAD_LETTER_VALUE_BYTES = 256 * 1024;
@@ -60,6 +63,11 @@ public record JobConfig(
         if (input.equals(output) || input.equals(deadLetter) || output.equals(deadLetter)) {
             throw new IllegalArgumentException("input, output and dead-letter topics must differ, got " + input + ", "
                     + output + ", " + deadLetter);
+        }
+        if (modelFeed != null && List.of(input, output, deadLetter).contains(modelFeed.topic())) {
+            throw new IllegalArgumentException(
+                    "the model topic must differ from the input, output and dead-letter topics, got "
+                            + modelFeed.topic());
         }
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(session, "session");
@@ -130,6 +138,7 @@ public record JobConfig(
         b.groupId = groupId;
         b.transactionalIdPrefix = transactionalIdPrefix;
         b.deadLetterValueBytes = deadLetterValueBytes;
+        b.modelFeed = modelFeed;
         return b;
     }
 
@@ -149,6 +158,7 @@ public record JobConfig(
         private String groupId;
         private String transactionalIdPrefix;
         private int deadLetterValueBytes = io.vigil.stream.StreamJson.DEFAULT_DEAD_LETTER_VALUE_BYTES;
+        private ModelFeed modelFeed;
 
         private Builder(DecisionParams decision) {
             this.decision = decision;
@@ -220,6 +230,12 @@ public record JobConfig(
             return this;
         }
 
+        /** The model topic to follow for hot swaps (null: none). */
+        public Builder modelFeed(ModelFeed v) {
+            modelFeed = v;
+            return this;
+        }
+
         /**
          * The configuration.
          *
@@ -240,7 +256,8 @@ public record JobConfig(
                     kafkaProperties,
                     groupId,
                     transactionalIdPrefix,
-                    deadLetterValueBytes);
+                    deadLetterValueBytes,
+                    modelFeed);
         }
     }
 }

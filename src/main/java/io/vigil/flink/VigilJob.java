@@ -1,10 +1,13 @@
 package io.vigil.flink;
 
 import io.vigil.early.DecisionParams;
+import io.vigil.kafka.ModelTopic;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SessionSettings;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -17,9 +20,11 @@ import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The Vigil stream job: Kafka samples → decode (bad records to dead letters) → {@code keyBy(series)} → {@link
@@ -28,8 +33,11 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * source and sinks, so tests run the production pipeline on bounded inputs; {@link #attach} adds the Kafka edges.
  * The entry point of {@code flink run} is {@code io.vigil.cli.VigilJobMain}, which takes {@code vigil run}'s flags.
  *
- * <p>Operator uids are fixed ({@code samples-source}, {@code reject-router}, {@code early-decision}, {@code
- * decisions-sink}, {@code dead-letter-sink}) so savepoints map to operators across releases.
+ * <p>With a model topic ({@link JobConfig#modelFeed}) the keyed stage also reads model files, broadcast to all its
+ * parallel instances, and swaps models while running ({@link ModelSwapFunction}).
+ *
+ * <p>Operator uids are fixed ({@code samples-source}, {@code model-source}, {@code reject-router}, {@code
+ * early-decision}, {@code decisions-sink}, {@code dead-letter-sink}) so savepoints map to operators across releases.
  */
 public final class VigilJob {
     /**
@@ -42,6 +50,9 @@ public final class VigilJob {
     /** The decisions and dead letters of a pipeline. */
     public record Outputs(DataStream<DecisionRecord> decisions, DataStream<DeadLetter> deadLetters) {}
 
+    /** Name of the keyed decision stage. */
+    private static final String STAGE_NAME = "Reliable early decision";
+
     private VigilJob() {}
 
     /**
@@ -51,15 +62,32 @@ public final class VigilJob {
      */
     public static Outputs pipeline(
             DataStream<SampleEvent> events, byte[] modelBytes, DecisionParams params, SessionSettings settings) {
+        return pipeline(events, null, modelBytes, params, settings);
+    }
+
+    /**
+     * The keyed decision stage with model hot swap: {@code models} (model files, e.g. from the model topic) is
+     * broadcast to every parallel instance of the stage ({@link ModelSwapOperator}); null for the fixed-model stage.
+     *
+     * @param modelBytes the initial model file's bytes
+     */
+    public static Outputs pipeline(
+            DataStream<SampleEvent> events,
+            DataStream<byte[]> models,
+            byte[] modelBytes,
+            DecisionParams params,
+            SessionSettings settings) {
         SingleOutputStreamOperator<SampleEvent> accepted = events.process(new RejectRouter())
                 .uid("reject-router")
                 .name("Route rejected records")
                 .returns(TypeInformation.of(SampleEvent.class));
-        SingleOutputStreamOperator<DecisionRecord> decisions = accepted.keyBy(e -> e.series, Types.STRING)
-                .transform(
-                        "Reliable early decision",
-                        TypeInformation.of(DecisionRecord.class),
-                        new EarlyDecisionOperator(new EarlyDecisionFunction(modelBytes, params, settings)))
+        KeyedStream<SampleEvent, String> keyed = accepted.keyBy(e -> e.series, Types.STRING);
+        EarlyDecisionFunction function = new EarlyDecisionFunction(modelBytes, params, settings);
+        TypeInformation<DecisionRecord> type = TypeInformation.of(DecisionRecord.class);
+        SingleOutputStreamOperator<DecisionRecord> decisions = (models == null
+                        ? keyed.transform(STAGE_NAME, type, new EarlyDecisionOperator(function))
+                        : keyed.connect(models.broadcast())
+                                .transform(STAGE_NAME, type, new ModelSwapOperator(new ModelSwapFunction(function))))
                 .uid("early-decision");
         DataStream<DeadLetter> dead = accepted.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS)
                 .union(decisions.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS));
@@ -89,7 +117,16 @@ public final class VigilJob {
         DataStream<SampleEvent> events = env.fromSource(
                         source(cfg), WatermarkStrategy.noWatermarks(), "Kafka samples: " + cfg.input())
                 .uid("samples-source");
-        Outputs out = pipeline(tap.apply(events), modelBytes, cfg.decision(), cfg.session());
+        DataStream<byte[]> models = null;
+        if (cfg.modelFeed() != null) {
+            models = env.fromSource(
+                            modelSource(cfg),
+                            WatermarkStrategy.noWatermarks(),
+                            "Kafka models: " + cfg.modelFeed().topic())
+                    .setParallelism(1)
+                    .uid("model-source");
+        }
+        Outputs out = pipeline(tap.apply(events), models, modelBytes, cfg.decision(), cfg.session());
         out.decisions()
                 .sinkTo(sink(cfg, new KafkaOutputs.Decisions(cfg.output()), "d"))
                 .uid("decisions-sink")
@@ -116,6 +153,31 @@ public final class VigilJob {
                 .setProperty("isolation.level", "read_committed");
         if (cfg.bounded()) {
             b.setBounded(OffsetsInitializer.latest());
+        }
+        return b.build();
+    }
+
+    /**
+     * The source of model files from the model topic ({@link ModelFeed}), from the offsets the run started at, on
+     * the job's bootstrap servers and client properties. A bounded job reads no further than those offsets: the
+     * models present at start were already considered, so a bounded run decides with its initial model only and
+     * ends with its input.
+     */
+    public static KafkaSource<byte[]> modelSource(JobConfig cfg) {
+        ModelFeed feed = cfg.modelFeed();
+        Map<TopicPartition, Long> from = new HashMap<>();
+        feed.startOffsets().forEach((p, o) -> from.put(new TopicPartition(feed.topic(), p), o));
+        KafkaSourceBuilder<byte[]> b = KafkaSource.<byte[]>builder()
+                .setBootstrapServers(cfg.bootstrap())
+                .setTopics(feed.topic())
+                .setGroupId(cfg.groupId() + "-models")
+                .setStartingOffsets(OffsetsInitializer.offsets(from, OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new ModelRecordDeserializer())
+                .setProperties(properties(cfg))
+                .setProperty("commit.offsets.on.checkpoint", "false");
+        ModelTopic.CONSUMER_FETCH.forEach(b::setProperty);
+        if (cfg.bounded()) {
+            b.setBounded(OffsetsInitializer.offsets(from, OffsetResetStrategy.EARLIEST));
         }
         return b.build();
     }

@@ -1,0 +1,114 @@
+package io.vigil.flink;
+
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.LiveModels;
+import io.vigil.stream.SampleEvent;
+import io.vigil.stream.SeriesSession;
+import io.vigil.stream.StreamModel;
+import java.util.List;
+import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+
+/**
+ * The operator of the keyed decision stage with model hot swap ({@link ModelSwapFunction}): Flink's keyed broadcast
+ * operator plus one pass over the restored state when the job starts from a checkpoint or savepoint. The pass reads
+ * the current and previous model files from broadcast state (none when the state comes from a job without a model
+ * topic: then the job's initial model is current) and counts the series of each; the previous model stays live
+ * only while it has series. Undecided sessions of a model that is not live are kept to be replayed under the
+ * current model with their next sample (those without a prefix, format 1, are discarded), as in {@link
+ * EarlyDecisionOperator}.
+ */
+public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String, SampleEvent, byte[], DecisionRecord> {
+    private static final long serialVersionUID = 1L;
+
+    private final ModelSwapFunction function;
+    private transient byte[] restoredCurrent;
+    private transient byte[] restoredPrevious;
+    private transient long[] counts;
+
+    /** The operator of {@code function}. */
+    public ModelSwapOperator(ModelSwapFunction function) {
+        super(function, List.of(ModelSwapFunction.MODELS));
+        this.function = function;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        restoredCurrent = null;
+        restoredPrevious = null;
+        counts = new long[4]; // current, previous, to replay, discarded
+        if (!context.isRestored()) {
+            return;
+        }
+        BroadcastState<String, byte[]> models =
+                context.getOperatorStateStore().getBroadcastState(ModelSwapFunction.MODELS);
+        restoredCurrent = models.get(ModelSwapFunction.CURRENT);
+        restoredPrevious = restoredCurrent == null ? null : models.get(ModelSwapFunction.PREVIOUS);
+        EarlyDecisionFunction decisions = function.decisions();
+        long current = decisions.tagOf(restoredCurrent == null ? decisions.initialModelBytes() : restoredCurrent);
+        boolean hasPrevious = restoredPrevious != null;
+        long previous = hasPrevious ? decisions.tagOf(restoredPrevious) : 0;
+        long[] n = counts;
+        this.<String>getKeyedStateBackend()
+                .applyToAllKeys(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        EarlyDecisionFunction.stateDescriptor(),
+                        (String key, ValueState<SeriesSession> state) -> {
+                            SeriesSession s = state.value();
+                            if (s == null) {
+                                return;
+                            }
+                            if (s.modelTag() == current) {
+                                n[0]++;
+                            } else if (hasPrevious && s.modelTag() == previous) {
+                                n[1]++;
+                            } else if (s.phase() == SeriesSession.Phase.COLLECTING) {
+                                if (s.hasPrefix()) {
+                                    n[2]++;
+                                } else {
+                                    state.clear();
+                                    n[3]++;
+                                }
+                            }
+                        });
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        EarlyDecisionFunction decisions = function.decisions();
+        EarlyDecisionFunction.Live current = restoredCurrent == null
+                ? decisions.models().current()
+                : EarlyDecisionFunction.Live.of(restoredModel(decisions, restoredCurrent, "current"));
+        EarlyDecisionFunction.Live previous = restoredPrevious == null || counts[1] == 0
+                ? null
+                : EarlyDecisionFunction.Live.of(restoredModel(decisions, restoredPrevious, "previous"));
+        function.restored(
+                restoredCurrent == null ? decisions.initialModelBytes() : restoredCurrent,
+                LiveModels.restored(
+                        current,
+                        current.model().tag(),
+                        counts[0],
+                        previous,
+                        previous == null ? 0 : previous.model().tag(),
+                        counts[1]));
+        decisions.restoredFromAnotherModel(counts[2], counts[3]);
+    }
+
+    private static StreamModel restoredModel(EarlyDecisionFunction decisions, byte[] file, String which) {
+        try {
+            return decisions.load(file, "the " + which + " model in the restored state");
+        } catch (StreamModel.Unusable e) {
+            throw new IllegalStateException(
+                    "the checkpoint or savepoint holds a model this build cannot use (" + e.getMessage()
+                            + "); restore it with the release that wrote it, or start without its state",
+                    e);
+        }
+    }
+}
