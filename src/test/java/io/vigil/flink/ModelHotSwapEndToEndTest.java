@@ -246,4 +246,57 @@ class ModelHotSwapEndToEndTest {
                         .isEmpty(),
                 "no sample was lost or rejected");
     }
+
+    private static String[] runArgs(String samples, String out, String models, String... more) {
+        List<String> a = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap",
+                kafka.bootstrapServers(),
+                "--input",
+                samples,
+                "--output",
+                out,
+                "--dead-letter",
+                out + "-dead",
+                "--model-topic",
+                models,
+                "--bounded",
+                "--checkpoint-interval",
+                "500ms"));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    @Test
+    void aRunWithoutModelStartsWithTheTopicsNewestModelAndABoundedRunEnds() throws Exception {
+        String samples = "start-samples";
+        kafka.createTopic(samples, 1);
+        publish("start-models", StreamFixtures.MODEL_BYTES, "a.model.json");
+        publish("start-models", MODEL_B, "b.model.json");
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            for (int i = 0; i < 3; i++) {
+                send(p, samples, StreamFixtures.id(i), i, 1, 128);
+            }
+        }
+        Path fallback = dir.resolve("fallback.model.json");
+        Files.write(fallback, withNewline(MODEL_B));
+        String err = cli(0, runArgs(samples, "start-decisions", "start-models", "--model", fallback.toString()));
+        assertTrue(err.contains("starting with model " + ID_B), err);
+        List<ConsumerRecord<byte[], byte[]>> out =
+                KafkaTestSupport.readTopic(consumerProps(), "start-decisions", 3, TIMEOUT);
+        assertEquals(3, out.size());
+        for (ConsumerRecord<byte[], byte[]> r : out) {
+            assertEquals(ID_B, StreamJson.readDecision(r.value()).model, "the newest published model, not --model");
+        }
+    }
+
+    @Test
+    void aRunWithoutModelOnAnEmptyModelTopicFailsInOneLine() {
+        kafka.createTopic("empty-samples", 1);
+        kafka.createTopic("empty-models", 1);
+        String err = cli(1, runArgs("empty-samples", "empty-decisions", "empty-models"));
+        assertEquals(1, err.strip().lines().count(), err);
+        assertTrue(
+                err.contains("'empty-models'") && err.contains("holds no model") && err.contains("publish-model"), err);
+    }
 }
