@@ -2,6 +2,7 @@ package io.vigil.flink;
 
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.LiveModels;
+import io.vigil.stream.ModelId;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.StreamModel;
 import java.util.HashSet;
@@ -116,13 +117,14 @@ public final class ModelSwapFunction
     public void processBroadcastElement(byte[] file, Context ctx, Collector<DecisionRecord> out) throws Exception {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         StreamModel next;
+        String id = ModelId.of(file);
         try {
-            next = decisions.load(file, "published model");
+            next = decisions.load(file, id);
         } catch (StreamModel.Unusable e) {
             rejected.inc();
-            if (subtask == 0 && rejectedIds.add(io.vigil.stream.ModelId.of(file))) {
+            if (subtask == 0 && rejectedIds.add(id)) {
                 LOG.warn(
-                        "Ignored a model from the model topic: {}; model {} stays current",
+                        "Ignored an unusable model from the model topic ({}); model {} stays current",
                         e.getMessage(),
                         decisions.models().current().model().id());
             }

@@ -15,7 +15,9 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
+import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.LoopbackKafka;
+import io.vigil.kafka.ModelTopic;
 import io.vigil.kafka.Replay;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -65,9 +67,11 @@ import picocli.CommandLine;
  * <ol>
  *   <li>Throughput: 5,000 CBF series pre-loaded, a bounded exactly-once run on the cluster and the same job on a
  *       MiniCluster in this JVM; both give exactly the offline decisions.
- *   <li>Exactly-once under failure: while 5,000 series are replayed, one TaskManager is killed with SIGKILL and a
- *       replacement started; the job restarts from the last checkpoint and a read_committed consumer sees exactly
- *       one decision per series, each equal to the offline decision.
+ *   <li>Exactly-once under failure and a model hot swap: the job follows a model topic ({@code --model-topic});
+ *       while 5,000 series are replayed, model A' (A's file with a trailing newline: the same classifier under
+ *       another id) is published, then one TaskManager is killed with SIGKILL and a replacement started; the job
+ *       restarts from the last checkpoint (models from broadcast state) and a read_committed consumer sees exactly
+ *       one decision per series, each equal to the offline decision, from A or A' (both decide some).
  *   <li>At-least-once under the same failure: every series decided, every record equal to the offline decision;
  *       duplicates are counted.
  *   <li>Stop-with-savepoint and resume with the same model mid-replay: no loss, no duplicates; then a second
@@ -113,6 +117,10 @@ class FlinkClusterIT {
     private static Path modelB;
     private static String idA;
     private static String idB;
+    /** Model A's file with a trailing newline: the model hot-swapped in, with A's decisions under another id. */
+    private static byte[] modelA2;
+
+    private static String idA2;
     private static Dataset test;
     private static Dataset upgradeTest;
     /** Offline decisions by series id, per model id. */
@@ -153,6 +161,21 @@ class FlinkClusterIT {
         idA = saveModel(train(dataA, DIMS_A), modelA);
         idB = saveModel(train(dataB, DIMS_B), modelB);
         assertTrue(!idA.equals(idB), "the two models differ");
+        byte[] a = Files.readAllBytes(modelA);
+        modelA2 = java.util.Arrays.copyOf(a, a.length + 1);
+        modelA2[a.length] = '\n';
+        idA2 = ModelId.of(modelA2);
+        Map<String, DecisionRecord> asA2 = new HashMap<>();
+        OFFLINE.get(idA).forEach((series, r) -> {
+            DecisionRecord c = new DecisionRecord();
+            c.series = r.series;
+            c.label = r.label;
+            c.t = r.t;
+            c.early = r.early;
+            c.model = idA2;
+            asA2.put(series, c);
+        });
+        OFFLINE.put(idA2, asA2);
 
         kafka = LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(PARTITIONS));
         cluster = FlinkProcessCluster.start(
@@ -269,7 +292,7 @@ class FlinkClusterIT {
 
     @Test
     @Order(2)
-    void exactlyOnceSurvivesATaskManagerKillWithoutLossOrDuplicates() throws Exception {
+    void exactlyOnceSurvivesAModelHotSwapAndATaskManagerKillWithoutLossOrDuplicates() throws Exception {
         Check c = killRun("eo", "exactly-once");
         assertEquals(0, c.lost, () -> "decisions lost after the kill: " + c.lostExamples);
         assertEquals(0, c.duplicated, () -> "decisions duplicated after the kill: " + c.duplicateExamples);
@@ -292,11 +315,21 @@ class FlinkClusterIT {
         String input = name + "-samples";
         String output = name + "-decisions";
         kafka.createTopic(input, PARTITIONS);
+        boolean swap = delivery.equals("exactly-once");
+        String models = name + "-models";
+        List<String> args = jobArgs(modelA, input, output, delivery, name);
+        if (swap) {
+            publishModel(models, Files.readAllBytes(modelA));
+            args.addAll(List.of("--model-topic", models));
+        }
         try (DecisionCollector out = new DecisionCollector(kafka.clientProperties(), output)) {
-            String job =
-                    rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelA, input, output, delivery, name), PARALLELISM, null);
+            String job = rest.runJar(jarId, ENTRY_CLASS, args, PARALLELISM, null);
             rest.awaitAllTasksRunning(job, JOB_TIMEOUT);
             CompletableFuture<Replay.Summary> replay = replayAsync(test, input);
+            if (swap) {
+                assertTrue(out.awaitAtLeast(SERIES / 10, DECISIONS_TIMEOUT), () -> "decisions before the swap");
+                publishModel(models, modelA2);
+            }
             assertTrue(
                     out.awaitAtLeast(SERIES / 5, DECISIONS_TIMEOUT),
                     () -> "decisions before the kill: " + out.size() + "; " + rest.exceptions(job));
@@ -322,7 +355,15 @@ class FlinkClusterIT {
             rest.cancel(job);
             rest.awaitState(job, "CANCELED", JOB_TIMEOUT);
             cluster.awaitTaskManagers(2);
-            Check c = check(arrivals, test, idA);
+            Check c = check(arrivals, test, idA, idA2);
+            if (swap) {
+                long byA2 = arrivals.stream()
+                        .filter(a -> a.decision().model.equals(idA2))
+                        .count();
+                assertTrue(
+                        byA2 > 0 && byA2 < arrivals.size(),
+                        "decisions of both models across the swap: " + byA2 + " of " + arrivals.size() + " by A'");
+            }
             long firstNew = arrivals.stream()
                     .filter(a -> a.decision().emittedAt >= runningAgain)
                     .mapToLong(a -> a.decision().emittedAt)
@@ -511,6 +552,14 @@ class FlinkClusterIT {
         return latest.values().stream().mapToLong(a -> a[1]).sum();
     }
 
+    /** Publishes a model file to a model topic as {@code vigil publish-model} does. */
+    private static void publishModel(String topic, byte[] model) {
+        try (KafkaPreflight k = KafkaPreflight.connect(kafka.bootstrapServers(), Map.of(), JOB_TIMEOUT)) {
+            ModelTopic.prepare(k, topic, model.length);
+        }
+        ModelTopic.publish(kafka.bootstrapServers(), Map.of(), topic, model, JOB_TIMEOUT);
+    }
+
     private static List<String> jobArgs(Path model, String input, String output, String delivery, String name) {
         return new ArrayList<>(List.of(
                 "--model",
@@ -592,14 +641,15 @@ class FlinkClusterIT {
             List<String> duplicateExamples,
             List<String> wrongExamples) {}
 
-    private static Check check(List<DecisionCollector.Arrival> arrivals, Dataset d, String modelId) {
-        Map<String, DecisionRecord> offline = OFFLINE.get(modelId);
+    /** Lost, duplicated and wrong decisions; each decision must come from one of {@code modelIds}. */
+    private static Check check(List<DecisionCollector.Arrival> arrivals, Dataset d, String... modelIds) {
         Map<String, Integer> count = new HashMap<>();
         List<String> wrong = new ArrayList<>();
         for (DecisionCollector.Arrival a : arrivals) {
             DecisionRecord r = a.decision();
             count.merge(r.series, 1, Integer::sum);
-            DecisionRecord e = offline.get(r.series);
+            DecisionRecord e =
+                    List.of(modelIds).contains(r.model) ? OFFLINE.get(r.model).get(r.series) : null;
             if (e == null || !same(e, r)) {
                 wrong.add(r.series + ": " + r.status + " " + r.label + " t=" + r.t + " model " + r.model
                         + (e == null ? " (unknown series)" : " (offline " + e.label + " t=" + e.t + ")"));
