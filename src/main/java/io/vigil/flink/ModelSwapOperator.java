@@ -11,6 +11,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 
 /**
@@ -20,9 +21,12 @@ import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
  * topic: then the job's initial model is current) and counts the series of each; the previous model stays live
  * only while it has series. Undecided sessions of a model that is not live are kept to be replayed under the
  * current model with their next sample (those without a prefix, format 1, are discarded), as in {@link
- * EarlyDecisionOperator}.
+ * EarlyDecisionOperator}. When the bounded sample input (input 1) ends, every series still held is ended as in
+ * {@link EarlyDecisionOperator#endInput} (an undecided one gets its {@code undecided} record, from the model it runs
+ * under); the end of the model input changes nothing.
  */
-public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String, SampleEvent, byte[], DecisionRecord> {
+public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String, SampleEvent, byte[], DecisionRecord>
+        implements BoundedMultiInput {
     private static final long serialVersionUID = 1L;
 
     private final ModelSwapFunction function;
@@ -41,7 +45,7 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
         super.initializeState(context);
         restoredCurrent = null;
         restoredPrevious = null;
-        counts = new long[4]; // current, previous, to replay, discarded
+        counts = new long[5]; // current, previous, to replay, discarded, other decided markers
         if (!context.isRestored()) {
             return;
         }
@@ -68,13 +72,13 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
                                 n[0]++;
                             } else if (hasPrevious && s.modelTag() == previous) {
                                 n[1]++;
-                            } else if (s.phase() == SeriesSession.Phase.COLLECTING) {
-                                if (s.hasPrefix()) {
-                                    n[2]++;
-                                } else {
-                                    state.clear();
-                                    n[3]++;
-                                }
+                            } else if (s.phase() != SeriesSession.Phase.COLLECTING) {
+                                n[4]++;
+                            } else if (s.hasPrefix()) {
+                                n[2]++;
+                            } else {
+                                state.clear();
+                                n[3]++;
                             }
                         });
     }
@@ -99,6 +103,15 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
                         previous == null ? 0 : previous.model().tag(),
                         counts[1]));
         decisions.restoredFromAnotherModel(counts[2], counts[3]);
+        decisions.restoredSessions(counts[0] + counts[1] + counts[4]);
+    }
+
+    @Override
+    public void endInput(int inputId) throws Exception {
+        if (inputId == 1) {
+            EarlyDecisionOperator.endAllSeries(
+                    this, output, getProcessingTimeService().getCurrentProcessingTime(), function.decisions());
+        }
     }
 
     private static StreamModel restoredModel(EarlyDecisionFunction decisions, byte[] file, String which) {

@@ -134,4 +134,24 @@ class ModelSwapOperatorTest {
             assertEquals(0, h.numKeyedStateEntries());
         }
     }
+
+    @Test
+    void atTheEndOfABoundedInputEachUndecidedSeriesGetsOneRecordFromItsOwnModel() throws Exception {
+        int x = late(0);
+        int y = late(1);
+        try (var h = harness()) {
+            h.open();
+            feed(h, "x", x, 1, 5);
+            h.processElement2(B, 0L);
+            feed(h, "y", y, 1, 5);
+            h.endAllInputs();
+            Map<String, DecisionRecord> d = bySeries(h.extractOutputValues());
+            assertEquals(DecisionRecord.UNDECIDED, d.get("x").status);
+            assertEquals(5, d.get("x").t);
+            assertEquals(ModelId.of(A), d.get("x").model);
+            assertEquals(DecisionRecord.UNDECIDED, d.get("y").status);
+            assertEquals(ModelId.of(B), d.get("y").model);
+            assertEquals(0, h.numKeyedStateEntries());
+        }
+    }
 }
