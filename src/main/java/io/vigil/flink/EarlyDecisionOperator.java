@@ -2,11 +2,9 @@ package io.vigil.flink;
 
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
-import io.vigil.stream.SeriesSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -63,31 +61,10 @@ public final class EarlyDecisionOperator extends KeyedProcessOperator<String, Sa
         if (!context.isRestored()) {
             return;
         }
-        long tag = function.modelTag();
-        long[] n = {0, 0, 0};
-        this.<String>getKeyedStateBackend()
-                .applyToAllKeys(
-                        VoidNamespace.INSTANCE,
-                        VoidNamespaceSerializer.INSTANCE,
-                        EarlyDecisionFunction.stateDescriptor(),
-                        (String key, ValueState<SeriesSession> state) -> {
-                            SeriesSession s = state.value();
-                            if (s == null) {
-                                return;
-                            }
-                            if (s.modelTag() == tag || s.phase() != SeriesSession.Phase.COLLECTING) {
-                                n[2]++;
-                            } else if (s.hasPrefix()) {
-                                n[1]++;
-                                n[2]++;
-                            } else {
-                                state.clear();
-                                n[0]++;
-                            }
-                        });
-        discarded = n[0];
-        toReplay = n[1];
-        held = n[2];
+        RestoredSessions n = RestoredSessions.count(getKeyedStateBackend(), function.modelTag(), false, 0);
+        discarded = n.discarded();
+        toReplay = n.toReplay();
+        held = n.held();
     }
 
     @Override

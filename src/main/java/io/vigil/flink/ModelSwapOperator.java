@@ -3,14 +3,10 @@ package io.vigil.flink;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.LiveModels;
 import io.vigil.stream.SampleEvent;
-import io.vigil.stream.SeriesSession;
 import io.vigil.stream.StreamModel;
 import java.util.List;
 import org.apache.flink.api.common.state.BroadcastState;
-import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 
@@ -32,7 +28,7 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
     private final ModelSwapFunction function;
     private transient byte[] restoredCurrent;
     private transient byte[] restoredPrevious;
-    private transient long[] counts;
+    private transient RestoredSessions counts;
 
     /** The operator of {@code function}. */
     public ModelSwapOperator(ModelSwapFunction function) {
@@ -45,7 +41,7 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
         super.initializeState(context);
         restoredCurrent = null;
         restoredPrevious = null;
-        counts = new long[5]; // current, previous, to replay, discarded, other decided markers
+        counts = new RestoredSessions(0, 0, 0, 0, 0);
         if (!context.isRestored()) {
             return;
         }
@@ -57,30 +53,7 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
         long current = decisions.tagOf(restoredCurrent == null ? decisions.initialModelBytes() : restoredCurrent);
         boolean hasPrevious = restoredPrevious != null;
         long previous = hasPrevious ? decisions.tagOf(restoredPrevious) : 0;
-        long[] n = counts;
-        this.<String>getKeyedStateBackend()
-                .applyToAllKeys(
-                        VoidNamespace.INSTANCE,
-                        VoidNamespaceSerializer.INSTANCE,
-                        EarlyDecisionFunction.stateDescriptor(),
-                        (String key, ValueState<SeriesSession> state) -> {
-                            SeriesSession s = state.value();
-                            if (s == null) {
-                                return;
-                            }
-                            if (s.modelTag() == current) {
-                                n[0]++;
-                            } else if (hasPrevious && s.modelTag() == previous) {
-                                n[1]++;
-                            } else if (s.phase() != SeriesSession.Phase.COLLECTING) {
-                                n[4]++;
-                            } else if (s.hasPrefix()) {
-                                n[2]++;
-                            } else {
-                                state.clear();
-                                n[3]++;
-                            }
-                        });
+        counts = RestoredSessions.count(getKeyedStateBackend(), current, hasPrevious, previous);
     }
 
     @Override
@@ -90,7 +63,7 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
         EarlyDecisionFunction.Live current = restoredCurrent == null
                 ? decisions.models().current()
                 : EarlyDecisionFunction.Live.of(restoredModel(decisions, restoredCurrent, "current"));
-        EarlyDecisionFunction.Live previous = restoredPrevious == null || counts[1] == 0
+        EarlyDecisionFunction.Live previous = restoredPrevious == null || counts.previous() == 0
                 ? null
                 : EarlyDecisionFunction.Live.of(restoredModel(decisions, restoredPrevious, "previous"));
         function.restored(
@@ -98,12 +71,12 @@ public final class ModelSwapOperator extends CoBroadcastWithKeyedOperator<String
                 LiveModels.restored(
                         current,
                         current.model().tag(),
-                        counts[0],
+                        counts.current(),
                         previous,
                         previous == null ? 0 : previous.model().tag(),
-                        counts[1]));
-        decisions.restoredFromAnotherModel(counts[2], counts[3]);
-        decisions.restoredSessions(counts[0] + counts[1] + counts[4]);
+                        counts.previous()));
+        decisions.restoredFromAnotherModel(counts.toReplay(), counts.discarded());
+        decisions.restoredSessions(counts.held());
     }
 
     @Override

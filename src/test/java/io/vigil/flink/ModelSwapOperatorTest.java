@@ -74,16 +74,23 @@ class ModelSwapOperatorTest {
         throw new IllegalStateException("fixture lacks late series");
     }
 
+    /** Series x starts under A (five samples), B is published, series y starts under B (five samples). */
+    private static void startSwapped(
+            KeyedTwoInputStreamOperatorTestHarness<String, SampleEvent, byte[], DecisionRecord> h, int x, int y)
+            throws Exception {
+        h.open();
+        feed(h, "x", x, 1, 5);
+        h.processElement2(B, 0L);
+        feed(h, "y", y, 1, 5);
+    }
+
     @Test
     void seriesKeepTheModelTheyStartedUnderAcrossASnapshotAndRestore() throws Exception {
         int x = late(0);
         int y = late(1);
         OperatorSubtaskState snapshot;
         try (var h = harness()) {
-            h.open();
-            feed(h, "x", x, 1, 5);
-            h.processElement2(B, 0L);
-            feed(h, "y", y, 1, 5);
+            startSwapped(h, x, y);
             assertEquals(List.of(), h.extractOutputValues());
             snapshot = h.snapshot(1L, 0L);
         }
@@ -120,10 +127,7 @@ class ModelSwapOperatorTest {
         int x = late(0);
         int y = late(1);
         try (var h = harness()) {
-            h.open();
-            feed(h, "x", x, 1, 5);
-            h.processElement2(B, 0L);
-            feed(h, "y", y, 1, 5);
+            startSwapped(h, x, y);
             h.processElement2(C, 0L); // A still has x: A is dropped, x goes to C
             feed(h, "x", x, 6, 128);
             feed(h, "y", y, 6, 128);
@@ -140,10 +144,7 @@ class ModelSwapOperatorTest {
         int x = late(0);
         int y = late(1);
         try (var h = harness()) {
-            h.open();
-            feed(h, "x", x, 1, 5);
-            h.processElement2(B, 0L);
-            feed(h, "y", y, 1, 5);
+            startSwapped(h, x, y);
             h.endAllInputs();
             Map<String, DecisionRecord> d = bySeries(h.extractOutputValues());
             assertEquals(DecisionRecord.UNDECIDED, d.get("x").status);
