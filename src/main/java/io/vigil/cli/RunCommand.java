@@ -135,6 +135,11 @@ public final class RunCommand implements Callable<Integer> {
     /** Kafka client properties from the job file (lowest precedence). */
     private Map<String, String> jobKafka = Map.of();
 
+    /** Where {@link #bootstrap} and {@link #jobKafka} came from, for the one-address check ({@link KafkaAddress}). */
+    private String bootstrapOrigin = "--bootstrap";
+
+    private String jobKafkaOrigin = "the job file's kafka: map";
+
     /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
     private boolean onCluster;
 
@@ -278,6 +283,11 @@ public final class RunCommand implements Callable<Integer> {
         sub.setErr(cl.getErr());
         sub.parseArgs(file.withArguments(argv).toArray(String[]::new));
         resolved.jobKafka = file.kafkaProperties();
+        resolved.jobKafkaOrigin = "the kafka: map of " + job;
+        if (resolved.bootstrap != null
+                && argv.stream().noneMatch(a -> a.equals("--bootstrap") || a.startsWith("--bootstrap="))) {
+            resolved.bootstrapOrigin = "bootstrap: of " + job;
+        }
         return resolved.call();
     }
 
@@ -306,9 +316,12 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
+        KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, jobKafka, jobKafkaOrigin);
         Map<String, String> props = new LinkedHashMap<>(jobKafka);
         if (config != null) {
-            KafkaClientProperties.load(config).forEach((k, v) -> props.put(k, String.valueOf(v)));
+            Map<String, Object> file = KafkaClientProperties.load(config);
+            KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, file, "--config " + config);
+            file.forEach((k, v) -> props.put(k, String.valueOf(v)));
         }
         JobConfig cfg;
         try {

@@ -137,6 +137,7 @@ public final class VigilJob {
     private static Properties properties(JobConfig cfg) {
         Properties p = new Properties();
         p.putAll(cfg.kafkaProperties());
+        p.put("bootstrap.servers", cfg.bootstrap()); // the address the preflight checked, whatever the properties say
         return p;
     }
 }

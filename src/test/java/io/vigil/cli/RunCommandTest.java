@@ -95,6 +95,85 @@ class RunCommandTest {
         assertTrue(o.err().contains("none.json") && o.err().contains("does not exist"), o.err());
     }
 
+    /** {@code --bootstrap} and a different {@code bootstrap.servers}: exit 2 naming both and where each came from. */
+    @Test
+    void conflictingBootstrapFromConfigIsAUsageError() throws Exception {
+        Path props = dir.resolve("kb.properties");
+        Files.writeString(props, "bootstrap.servers=127.0.0.1:1\n");
+        Outcome o = run(concat(endpoints("127.0.0.1:9"), "--config", props.toString()));
+        assertEquals(2, o.code(), o.err());
+        assertTrue(
+                o.err().contains("--bootstrap 127.0.0.1:9")
+                        && o.err().contains("bootstrap.servers=127.0.0.1:1")
+                        && o.err().contains("--config " + props),
+                o.err());
+    }
+
+    @Test
+    void conflictingBootstrapFromJobFileIsAUsageError() throws Exception {
+        Path job = dir.resolve("job.yaml");
+        Files.writeString(job, "bootstrap: 127.0.0.1:9\nkafka:\n  bootstrap.servers: 127.0.0.1:1\n");
+        Outcome fromFile = run(
+                "run",
+                "--job",
+                job.toString(),
+                "--model",
+                "m.json",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c");
+        assertEquals(2, fromFile.code(), fromFile.err());
+        assertTrue(
+                fromFile.err().contains("bootstrap: of " + job + " 127.0.0.1:9")
+                        && fromFile.err().contains("bootstrap.servers=127.0.0.1:1 in the kafka: map of " + job),
+                fromFile.err());
+        Outcome flag = run(
+                "run",
+                "--job",
+                job.toString(),
+                "--model",
+                "m.json",
+                "--bootstrap",
+                "127.0.0.1:7",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c");
+        assertEquals(2, flag.code(), flag.err());
+        assertTrue(flag.err().contains("--bootstrap 127.0.0.1:7"), flag.err());
+    }
+
+    /** The same brokers in another order and spacing are one address: the run goes on (to the missing model). */
+    @Test
+    void sameBootstrapInBothPlacesIsAccepted() throws Exception {
+        Path props = dir.resolve("same.properties");
+        Files.writeString(props, "bootstrap.servers= 127.0.0.1:8 , 127.0.0.1:9\n");
+        Outcome o = run(concat(endpoints("127.0.0.1:9,127.0.0.1:8"), "--config", props.toString()));
+        assertEquals(1, o.code(), o.err());
+        assertTrue(o.err().contains("none.json"), o.err());
+    }
+
+    private String[] endpoints(String bootstrap) {
+        return new String[] {
+            "run",
+            "--model",
+            dir.resolve("none.json").toString(),
+            "--bootstrap",
+            bootstrap,
+            "--input",
+            "a",
+            "--output",
+            "b",
+            "--dead-letter",
+            "c"
+        };
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
