@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.JobMetrics;
 import io.vigil.flink.LocalFlink;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
@@ -120,6 +121,12 @@ public final class RunCommand implements Callable<Integer> {
     WebUiOption webUi = new WebUiOption();
 
     @Option(
+            names = "--json",
+            description = "Print the final summary (decisions by status, dead letters by reason, samples, seconds) as "
+                    + "one JSON object on stdout (embedded job).")
+    boolean json;
+
+    @Option(
             names = "--skip-preflight",
             description = "Start without first checking Kafka (broker, client settings, topics and their record size "
                     + "limits), e.g. when this machine cannot reach the brokers the job will.")
@@ -139,6 +146,9 @@ public final class RunCommand implements Callable<Integer> {
     private String bootstrapOrigin = "--bootstrap";
 
     private String jobKafkaOrigin = "the job file's kafka: map";
+
+    /** The model's series length d, once the model was read (named in the mismatch warning). */
+    private int modelLength;
 
     /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
     private boolean onCluster;
@@ -168,6 +178,9 @@ public final class RunCommand implements Callable<Integer> {
         if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
+        if (json && onCluster) {
+            throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
+        }
         Duration timeout = StreamOptions.duration(cl, "--preflight-timeout", preflightTimeout);
         if (timeout.isZero() || timeout.isNegative()) {
             throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
@@ -178,17 +191,22 @@ public final class RunCommand implements Callable<Integer> {
             preflight(cl, cfg, timeout);
         }
         if (onCluster) {
-            return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model);
+            return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
         try (LocalFlink flink = LocalFlink.start(webUi.port())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
-            return execute(cl, flink.environment(), cfg, model);
+            return execute(cl, flink.environment(), cfg, model, flink.metrics());
         }
     }
 
-    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model) throws Exception {
+    /**
+     * Runs the job; on the embedded cluster ({@code metrics} not null) with progress lines, the mismatch warning and
+     * the final summary ({@link RunProgress}).
+     */
+    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model, JobMetrics metrics)
+            throws Exception {
         try {
             VigilJob.attach(env, cfg, model);
         } catch (IllegalArgumentException e) {
@@ -201,19 +219,35 @@ public final class RunCommand implements Callable<Integer> {
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
         cl.getErr().flush();
         JobExecutionResult result;
+        RunProgress progress = metrics == null
+                ? null
+                : RunProgress.start(
+                        metrics::snapshot,
+                        cl.getErr(),
+                        modelLength,
+                        cfg.session().reorderWindow());
         try {
             result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
         } catch (Exception e) {
             if (onCluster) {
                 throw e;
             }
+            cl.getErr().println("vigil run: " + progress.finish().text());
             throw new JobFailedException(
                     "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
                             + " in a row without " + LocalFlink.STABLE_RUN.toMinutes() + " min of stable running): "
                             + rootCause(e),
                     e);
+        } finally {
+            if (progress != null) {
+                progress.close();
+            }
         }
-        if (result.isJobExecutionResult()) {
+        if (progress != null) {
+            RunProgress.Summary summary = progress.finish();
+            cl.getOut().println(json ? summary.json() : "vigil run: " + summary.text());
+        }
+        if (result.isJobExecutionResult() && !json) {
             cl.getOut().println("vigil run: job finished after " + result.getNetRuntime() + " ms");
         }
         return 0;
@@ -306,6 +340,9 @@ public final class RunCommand implements Callable<Integer> {
     JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
         DecisionParams params;
         VigilModel model = modelBytes == null ? null : ModelFile.standard().read(modelBytes, modelFile.toString());
+        if (model != null) {
+            modelLength = model.length();
+        }
         if (model != null && !model.projection().isLinear()) {
             throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
         }

@@ -28,6 +28,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       ends with its cause instead of restarting forever (an error no restart can fix: a deleted topic, a
  *       rejected credential), however long each attempt takes to fail. A job that ran stably starts counting
  *       afresh, so rare transient failures over days never end it.
+ *   <li><b>Metrics in-process.</b> {@link JobMetricsReporter} hands Vigil's operator metrics to {@link #metrics()}.
  * </ul>
  */
 public final class LocalFlink implements AutoCloseable {
@@ -55,6 +56,7 @@ public final class LocalFlink implements AutoCloseable {
     private final Path dir;
     private final Configuration configuration;
     private final OptionalInt webUiPort;
+    private final JobMetrics metrics = JobMetrics.register();
     private final Thread cleanup;
     private boolean closed;
 
@@ -62,6 +64,7 @@ public final class LocalFlink implements AutoCloseable {
         this.dir = dir;
         this.webUiPort = webUiPort;
         this.configuration = configuration(dir, webUiPort);
+        JobMetricsReporter.configure(configuration, metrics);
         this.cleanup = new Thread(() -> FileTrees.delete(dir), "vigil-temp-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
@@ -125,6 +128,11 @@ public final class LocalFlink implements AutoCloseable {
                 : StreamExecutionEnvironment.createLocalEnvironment(configuration);
     }
 
+    /** Vigil's metrics of the jobs run on this cluster, read in-process (progress lines, summaries). */
+    public JobMetrics metrics() {
+        return metrics;
+    }
+
     /** The web UI address when asked for, e.g. {@code http://127.0.0.1:8081/}. */
     public OptionalInt webUiPort() {
         return webUiPort;
@@ -142,6 +150,7 @@ public final class LocalFlink implements AutoCloseable {
             return;
         }
         closed = true;
+        metrics.unregister();
         FileTrees.delete(dir);
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
