@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -75,6 +76,77 @@ class RunCommandTest {
                 "c");
         assertEquals(2, same.code());
         assertTrue(same.err().contains("must differ"), same.err());
+    }
+
+    @Test
+    void stateOptionsAreCheckedAndTheDefaultTransactionalIdPrefixIsPerJobAndStateDirectory() throws Exception {
+        String[] base = {
+            "run",
+            "--model",
+            "m.json",
+            "--bootstrap",
+            "127.0.0.1:9",
+            "--input",
+            "a.in",
+            "--output",
+            "b",
+            "--dead-letter",
+            "c"
+        };
+        Outcome backend = run(concat(base, "--state-backend", "memory"));
+        assertEquals(2, backend.code());
+        assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
+        Outcome name = run(concat(base, "--job-name", "../x"));
+        assertEquals(2, name.code());
+        assertTrue(name.err().contains("--job-name must be"), name.err());
+
+        assertEquals("a.in-to-b", parse(base).state.jobName(null, "a.in", "b"));
+        assertEquals("x_y-to-b", parse(base).state.jobName(null, "x y", "b"));
+        String prefix = prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false);
+        assertEquals("vigil-a.in-to-b-" + io.vigil.flink.StateDirectory.shortHash(dir.resolve("s1")), prefix);
+        assertEquals(
+                prefix, prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false), "stable");
+        assertFalse(prefix.equals(
+                prefix(concat(base, "--state-dir", dir.resolve("s2").toString()), false)));
+        assertEquals("vigil-j", prefix(concat(base, "--job-name", "j"), true), "on a cluster");
+        assertEquals("p", prefix(concat(base, "--transactional-id-prefix", "p"), false), "an explicit prefix wins");
+    }
+
+    @Test
+    void onAClusterTheStateOptionsAreUsageErrors() {
+        CommandLine cl = VigilCli.standalone(RunCommand.forCluster());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(
+                "--model",
+                "m.json",
+                "--bootstrap",
+                "127.0.0.1:9",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c",
+                "--state-dir",
+                dir.toString());
+        assertEquals(2, code);
+        assertTrue(
+                err.toString().contains("--state-dir, --state-backend and --fresh are for the embedded job"),
+                err.toString());
+    }
+
+    private static RunCommand parse(String[] args) {
+        RunCommand c = new RunCommand();
+        new CommandLine(c).parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+        return c;
+    }
+
+    private static String prefix(String[] args, boolean onCluster) throws Exception {
+        RunCommand c = onCluster ? RunCommand.forCluster() : new RunCommand();
+        CommandLine cl = new CommandLine(c);
+        cl.parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+        return c.config(cl, null).transactionalIdPrefix();
     }
 
     @Test

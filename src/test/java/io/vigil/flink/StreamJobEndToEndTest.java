@@ -147,7 +147,9 @@ class StreamJobEndToEndTest {
                 "--checkpoint-interval",
                 "500ms",
                 "--delivery",
-                "exactly-once");
+                "exactly-once",
+                "--state-dir",
+                dir.resolve("e2e-state").toString());
 
         int n = StreamFixtures.TEST.size();
         List<ConsumerRecord<byte[], byte[]>> records =
@@ -416,7 +418,9 @@ class StreamJobEndToEndTest {
                 "big-dead",
                 "--bounded",
                 "--checkpoint-interval",
-                "500ms");
+                "500ms",
+                "--state-dir",
+                dir.resolve("big-state").toString());
         assertEquals(
                 3,
                 KafkaTestSupport.readTopic(consumerProps(), "big-decisions", 3, READ_TIMEOUT)
