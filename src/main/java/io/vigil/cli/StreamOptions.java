@@ -55,6 +55,15 @@ public final class StreamOptions {
     int reorderWindow;
 
     @Option(
+            names = "--range-guard",
+            paramLabel = "K|off",
+            defaultValue = "8",
+            description = "Mark a record \"out_of_range\":true when a sample it rests on lies beyond ±K standard "
+                    + "deviations of the training series at its t (counted in metric outOfRange; the decision rule "
+                    + "is unchanged); off = no check (default: ${DEFAULT-VALUE}).")
+    String rangeGuard;
+
+    @Option(
             names = "--dead-letter-max-bytes",
             paramLabel = "N",
             defaultValue = "65536",
@@ -75,7 +84,8 @@ public final class StreamOptions {
     /** The session settings. */
     SessionSettings session(CommandLine cl) {
         try {
-            return new SessionSettings(reorderWindow, duration(cl, "--idle-timeout", idleTimeout));
+            return new SessionSettings(
+                    reorderWindow, duration(cl, "--idle-timeout", idleTimeout), rangeGuard(cl, rangeGuard));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -97,6 +107,24 @@ public final class StreamOptions {
                 .checkpointInterval(interval)
                 .deadLetterValueBytes(deadLetterMaxBytes)
                 .build();
+    }
+
+    /** K of {@code --range-guard}, or {@link SessionSettings#RANGE_GUARD_OFF} for {@code off}. */
+    static double rangeGuard(CommandLine cl, String text) {
+        if ("off".equals(text)) {
+            return SessionSettings.RANGE_GUARD_OFF;
+        }
+        double k;
+        try {
+            k = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            k = Double.NaN;
+        }
+        if (!(k > 0.0) || !Double.isFinite(k)) {
+            throw new CommandLine.ParameterException(
+                    cl, "--range-guard: '" + text + "' is neither a positive number of standard deviations nor 'off'");
+        }
+        return k;
     }
 
     static Duration duration(CommandLine cl, String option, String text) {

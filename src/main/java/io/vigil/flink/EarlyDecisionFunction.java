@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
  * {@code decisionsUndecided} (undecided records at the end of a bounded input), gauge {@code seriesInFlight} (series
- * sessions this subtask holds, collecting or decided markers),
+ * sessions this subtask holds, collecting or decided markers), {@code outOfRange} (consumed samples of undecided
+ * series outside the training range, {@code --range-guard}),
  * {@code deadLetters_<reason>}, {@code upgradeSessionsRestored} (undecided series of another model found at restore,
  * each to be replayed with its next sample or expiry), {@code upgradeReplays} (those replayed so far),
  * {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
@@ -257,6 +258,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         private final Counter complete;
         private final Counter abandoned;
         private final Counter undecided;
+        private final Counter outOfRange;
         private final Histogram fraction;
         private final DeadLetterCounters deadLetters;
         private Context ctx;
@@ -269,6 +271,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             complete = metrics.counter("decisionsComplete");
             abandoned = metrics.counter("seriesAbandoned");
             undecided = metrics.counter("decisionsUndecided");
+            outOfRange = metrics.counter("outOfRange");
             fraction =
                     metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
             deadLetters = new DeadLetterCounters(metrics);
@@ -320,6 +323,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                         n,
                         ctx.getCurrentKey());
             }
+        }
+
+        @Override
+        public void outOfRange(String series, int t, double value) {
+            outOfRange.inc();
         }
 
         @Override

@@ -279,6 +279,22 @@ public final class JointGaussian implements SeriesGaussian {
         return diag.clone();
     }
 
+    /** Σ_ss = D_s + Σ_{t&lt;s} L[s, t]² D_t, from the factors without forming Σ. */
+    @Override
+    public double[] marginalVariances() {
+        double[] v = new double[length];
+        for (int s = 0; s < length; s++) {
+            int base = s * (s - 1) / 2;
+            double sum = diag[s];
+            for (int t = 0; t < s; t++) {
+                double l = strictLower[base + t];
+                sum += l * l * diag[t];
+            }
+            v[s] = sum;
+        }
+        return v;
+    }
+
     @Override
     public FitInfo fitInfo() {
         return fitInfo;

@@ -154,6 +154,16 @@ public final class LowRankGaussian implements SeriesGaussian {
         return new DMatrixRMaj(length, rank, true, factor.clone());
     }
 
+    /** Σ_ss = a + Σ_k U[s, k]², without forming Σ. */
+    @Override
+    public double[] marginalVariances() {
+        double[] v = new double[length];
+        for (int s = 0; s < length; s++) {
+            v[s] = identityScale + SemiseparableLdl.dot(factor, s * rank, factor, s * rank, rank);
+        }
+        return v;
+    }
+
     @Override
     public FitInfo fitInfo() {
         return fitInfo;

@@ -27,6 +27,9 @@ public sealed interface SeriesGaussian permits JointGaussian, LowRankGaussian {
     /** D: the innovation variances Var(x_t | x_1..x_{t−1}) (new array). */
     double[] innovationVariances();
 
+    /** The marginal variances Σ_tt = Var(x_t), t = 1..d (new array; O(d²) dense, O(d·r) low-rank). */
+    double[] marginalVariances();
+
     /** log det Σ = Σ_t log D_t. */
     double logDeterminant();
 

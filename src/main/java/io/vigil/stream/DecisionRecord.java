@@ -6,7 +6,8 @@ import java.util.Objects;
  * One record of the decisions output: the early (or complete-series) label of a series, the notice that a series
  * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
  * would get now. Serialised by {@link StreamJson#decision} as
- * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time"}}.
+ * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time",
+ * "out_of_range"}}.
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
  */
@@ -64,6 +65,12 @@ public final class DecisionRecord {
      * last sample received, and for a decision replayed after a model upgrade the last sample before the upgrade.
      */
     public long sampleTime;
+
+    /**
+     * True when a sample the record rests on (consumed before it was emitted) lay beyond ±K standard deviations of
+     * the training series at its t ({@code --range-guard}); the rule is unchanged, the record is only marked.
+     */
+    public boolean outOfRange;
 
     /** For Flink's POJO serializer. */
     public DecisionRecord() {}
@@ -133,6 +140,12 @@ public final class DecisionRecord {
         return r;
     }
 
+    /** This record, marked {@link #outOfRange} when {@code marked} (returns this). */
+    public DecisionRecord outOfRange(boolean marked) {
+        outOfRange = marked;
+        return this;
+    }
+
     /** True for a decision (not an abandoned notice nor an undecided record). */
     public boolean isDecision() {
         return DECIDED.equals(status);
@@ -151,7 +164,8 @@ public final class DecisionRecord {
                 && Double.compare(reliability, r.reliability) == 0
                 && Objects.equals(model, r.model)
                 && emittedAt == r.emittedAt
-                && sampleTime == r.sampleTime;
+                && sampleTime == r.sampleTime
+                && outOfRange == r.outOfRange;
     }
 
     @Override

@@ -18,26 +18,36 @@ import java.util.Objects;
  * consumed, so that duplicates and t &gt; d are still recognised and the series ends at t = d. Samples that
  * arrive ahead of the next expected t wait in a small reorder buffer (at most the configured window).
  *
- * <p><b>Serialised form</b> ({@link #writeTo}): format version (2), the 64-bit model tag (which model and
+ * <p>A consumed sample outside the training range ({@link io.vigil.early.RangeGuard}) sets {@link #outOfRange}, which
+ * marks the record the series gets and travels with the session through checkpoints.
+ *
+ * <p><b>Serialised form</b> ({@link #writeTo}): format version (3), the 64-bit model tag (which model and
  * estimator the classifier state belongs to, so state from another model is recognised after a restore), phase,
  * consumed t, highest t seen, last activity, registered timer and the event time of the last consumed sample
- * (epoch ms), the {@link SeriesState} and the t prefix values when collecting, then the buffered samples. Size:
- * 46 bytes for a decided marker; 46 + 17 + 8·G·(t + ℓ + 1) + 8·t while collecting (joint Gaussian, G = 1: d =
- * 128, ℓ = 5 at most 2,159 bytes; d = 1,024, ℓ = 30 at most 16,695 bytes), plus 32 + |value| bytes per buffered
- * sample. Version 1 (no prefix, no sample time) is still read: such sessions cannot be replayed and restart.
+ * (epoch ms), a flags byte (bit 0: {@link #outOfRange}), the {@link SeriesState} and the t prefix values when
+ * collecting, then the buffered samples. Size: 47 bytes for a decided marker; 47 + 17 + 8·G·(t + ℓ + 1) + 8·t while
+ * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 2,160 bytes; d = 1,024, ℓ = 30 at most 16,696 bytes),
+ * plus 32 + |value| bytes per buffered sample. Version 2 (no flags byte) is still read, with the flag clear, and
+ * version 1 (no prefix, no sample time): such sessions cannot be replayed and restart.
  */
 public final class SeriesSession {
     /** Leading byte of the serialised form. */
-    public static final byte FORMAT_VERSION = 2;
+    public static final byte FORMAT_VERSION = 3;
 
-    /** The previous format (no prefix, no sample time), still read. */
+    /** The previous format (no flags byte), still read. */
+    static final byte FORMAT_VERSION_2 = 2;
+
+    /** The first format (no prefix, no sample time, no flags byte), still read. */
     static final byte FORMAT_VERSION_1 = 1;
+
+    /** Bit of the flags byte: a consumed sample was outside the training range. */
+    private static final int FLAG_OUT_OF_RANGE = 1;
 
     /** Timer field value when no timer is registered. */
     public static final long NO_TIMER = Long.MIN_VALUE;
 
     /** Bytes of the fixed part of the serialised form. */
-    static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 8 + 4;
+    static final int FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 8 + 8 + 8 + 1 + 4;
 
     /** Initial capacity of the prefix array; it doubles as samples arrive (amortised O(1), capped at d). */
     private static final int INITIAL_PREFIX = 16;
@@ -65,6 +75,7 @@ public final class SeriesSession {
     private long lastActivity;
     private long timerAt = NO_TIMER;
     private long lastSampleTime;
+    private boolean outOfRange;
     private SeriesState state;
     private double[] prefix;
     private BufferedSample[] buffer;
@@ -150,6 +161,7 @@ public final class SeriesSession {
         if (phase == Phase.COLLECTING) {
             a.state = Objects.requireNonNull(fresh, "fresh");
             a.consumed = 0;
+            a.outOfRange = false; // the replay checks the prefix against the new model's training range
         }
         return a;
     }
@@ -157,6 +169,15 @@ public final class SeriesSession {
     /** The classifier state while collecting, else null. */
     public SeriesState state() {
         return state;
+    }
+
+    /** True when a consumed sample was outside the training range (the series' record is marked). */
+    public boolean outOfRange() {
+        return outOfRange;
+    }
+
+    void markOutOfRange() {
+        outOfRange = true;
     }
 
     /** Samples waiting in the reorder buffer. */
@@ -258,6 +279,7 @@ public final class SeriesSession {
         out.writeLong(lastActivity);
         out.writeLong(timerAt);
         out.writeLong(lastSampleTime);
+        out.writeByte(outOfRange ? FLAG_OUT_OF_RANGE : 0);
         if (phase == Phase.COLLECTING) {
             state.writeTo(out);
             if (prefix == null) {
@@ -286,9 +308,9 @@ public final class SeriesSession {
      */
     public static SeriesSession read(DataInput in) throws IOException {
         byte version = in.readByte();
-        if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_2 && version != FORMAT_VERSION_1) {
             throw new IOException("unknown series session format version " + version + "; this build reads "
-                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION);
+                    + FORMAT_VERSION_1 + " to " + FORMAT_VERSION);
         }
         SeriesSession s = new SeriesSession();
         s.modelTag = in.readLong();
@@ -304,12 +326,19 @@ public final class SeriesSession {
         }
         s.lastActivity = in.readLong();
         s.timerAt = in.readLong();
-        if (version >= FORMAT_VERSION) {
+        if (version >= FORMAT_VERSION_2) {
             s.lastSampleTime = in.readLong();
+        }
+        if (version >= FORMAT_VERSION) {
+            int flags = in.readUnsignedByte();
+            if ((flags & ~FLAG_OUT_OF_RANGE) != 0) {
+                throw new IOException("corrupt series session: unknown flags " + flags);
+            }
+            s.outOfRange = (flags & FLAG_OUT_OF_RANGE) != 0;
         }
         if (s.phase == Phase.COLLECTING) {
             s.state = SeriesState.read(in);
-            if (version >= FORMAT_VERSION) {
+            if (version >= FORMAT_VERSION_2) {
                 s.prefix = new double[Math.max(INITIAL_PREFIX, s.consumed)];
                 for (int i = 0; i < s.consumed; i++) {
                     s.prefix[i] = in.readDouble();
@@ -355,6 +384,7 @@ public final class SeriesSession {
         c.lastActivity = lastActivity;
         c.timerAt = timerAt;
         c.lastSampleTime = lastSampleTime;
+        c.outOfRange = outOfRange;
         c.state = state == null ? null : state.copy();
         c.prefix = prefix == null ? null : prefix.clone();
         c.buffer = buffer == null ? null : buffer.clone();
@@ -372,6 +402,7 @@ public final class SeriesSession {
                 && lastActivity == o.lastActivity
                 && timerAt == o.timerAt
                 && lastSampleTime == o.lastSampleTime
+                && outOfRange == o.outOfRange
                 && prefixEquals(o)
                 && (state == null ? o.state == null : o.state != null && state.contentEquals(o.state))
                 && Arrays.equals(bufferedSamples(), o.bufferedSamples());
@@ -387,6 +418,6 @@ public final class SeriesSession {
     @Override
     public String toString() {
         return "SeriesSession{" + phase + ", consumed=" + consumed + ", highest=" + highest + ", buffered=" + buffered
-                + "}";
+                + (outOfRange ? ", out of range" : "") + "}";
     }
 }

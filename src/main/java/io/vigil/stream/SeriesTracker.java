@@ -2,6 +2,7 @@ package io.vigil.stream;
 
 import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
+import io.vigil.early.RangeGuard;
 import io.vigil.gauss.SeriesState;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,8 @@ import java.util.Objects;
  * the sample with {@link DeadLetterReason#PROCESSING_ERROR} and drops the series instead of failing the job.
  *
  * A consumed sample updates the classifier state while no decision is out; the first decision is emitted once.
+ * With the range guard on ({@link SessionSettings#rangeGuard}), a consumed sample beyond ±K standard deviations of
+ * the training series at its t marks the session, and the record the series gets carries {@code out_of_range}.
  * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series. A series
  * ends otherwise at its idle timeout ({@link #onIdle}) or when a bounded input ends ({@link #onEndOfInput}).
  */
@@ -51,6 +54,12 @@ public final class SeriesTracker {
         /** A restored undecided session from another model had its prefix replayed under this tracker's model. */
         default void replayedUnderNewModel(SeriesSession restored) {}
 
+        /**
+         * A consumed sample of an undecided series lay outside the training range ({@link RangeGuard}); the series'
+         * record will be marked {@code out_of_range}.
+         */
+        default void outOfRange(String series, int t, double value) {}
+
         /** Ending a series at the end of input failed; it got an abandoned notice instead of its label. */
         default void endOfInputFailed(String series, RuntimeException failure) {}
     }
@@ -62,6 +71,8 @@ public final class SeriesTracker {
     private final int length;
     private final List<String> labels;
     private final double tau;
+    /** The range guard, or null when off. */
+    private final RangeGuard guard;
 
     /**
      * A tracker for one classifier.
@@ -77,6 +88,7 @@ public final class SeriesTracker {
         this.length = classifier.length();
         this.labels = classifier.classNames();
         this.tau = classifier.params().tau();
+        this.guard = settings.rangeGuardOn() ? RangeGuard.of(classifier.model(), settings.rangeGuard()) : null;
     }
 
     /** The classifier. */
@@ -210,6 +222,10 @@ public final class SeriesTracker {
             return;
         }
         s.record(t, value, sampleTime);
+        if (guard != null && guard.outside(t, value)) {
+            s.markOutOfRange();
+            out.outOfRange(series, t, value);
+        }
         SeriesState state = s.state();
         Decision d = ws.decision;
         classifier.observe(state, value, ws.classifier, d);
@@ -218,7 +234,8 @@ public final class SeriesTracker {
         }
         if (d.decided()) {
             out.decision(DecisionRecord.decided(
-                    series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime));
+                            series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime)
+                    .outOfRange(s.outOfRange()));
             s.decided();
         }
     }
@@ -259,7 +276,8 @@ public final class SeriesTracker {
             // As in onSample: one series must not fail the job; its end is reported instead of a label.
             out.endOfInputFailed(series, failure);
             out.decision(DecisionRecord.abandoned(
-                    series, session.consumed(), length, tau, modelId, now, session.lastSampleTime()));
+                            series, session.consumed(), length, tau, modelId, now, session.lastSampleTime())
+                    .outOfRange(session.outOfRange()));
         }
     }
 
@@ -304,17 +322,19 @@ public final class SeriesTracker {
             Decision d = ws.decision;
             classifier.current(s.state(), ws.classifier, d);
             out.decision(DecisionRecord.undecided(
-                    series,
-                    labels.get(d.label()),
-                    s.consumed(),
-                    length,
-                    tau,
-                    d.reliability(),
-                    modelId,
-                    now,
-                    s.lastSampleTime()));
+                            series,
+                            labels.get(d.label()),
+                            s.consumed(),
+                            length,
+                            tau,
+                            d.reliability(),
+                            modelId,
+                            now,
+                            s.lastSampleTime())
+                    .outOfRange(s.outOfRange()));
         } else {
-            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime()));
+            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
+                    .outOfRange(s.outOfRange()));
         }
     }
 

@@ -5,14 +5,17 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a stream job treats the arrival pattern of one series.
+ * How a stream job treats the arrival pattern and the values of one series.
  *
  * @param reorderWindow how many samples ahead of the next expected t a sample may arrive and still be held
  *     back until the gap fills (1..{@link #MAX_REORDER_WINDOW}); a sample further ahead is dead-lettered
  * @param idleTimeout how long a series may receive nothing before it expires: an undecided series emits an
  *     {@code abandoned} record, samples still buffered are dead-lettered, and its state is cleared
+ * @param rangeGuard K of the range guard: a consumed sample beyond ±K standard deviations of the training series at
+ *     its t marks the series' record {@code out_of_range} ({@link io.vigil.early.RangeGuard}); {@link
+ *     #RANGE_GUARD_OFF} for none
  */
-public record SessionSettings(int reorderWindow, Duration idleTimeout) implements Serializable {
+public record SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard) implements Serializable {
     /** Largest reorder window: buffered samples cost memory per series, 64 bounds it. */
     public static final int MAX_REORDER_WINDOW = 64;
 
@@ -21,6 +24,9 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout) implement
 
     /** Default idle timeout. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
+
+    /** {@link #rangeGuard} when no sample is checked against the training range. */
+    public static final double RANGE_GUARD_OFF = Double.POSITIVE_INFINITY;
 
     /** Validates. */
     public SessionSettings {
@@ -32,10 +38,28 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout) implement
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idle timeout must be positive, got " + idleTimeout);
         }
+        if (!(rangeGuard > 0.0)) {
+            throw new IllegalArgumentException("the range guard K must be positive (or off), got " + rangeGuard);
+        }
     }
 
-    /** Window 32, idle timeout 10 minutes. */
+    /** The settings with the default range guard, K = {@value io.vigil.early.RangeGuard#DEFAULT_K}. */
+    public SessionSettings(int reorderWindow, Duration idleTimeout) {
+        this(reorderWindow, idleTimeout, io.vigil.early.RangeGuard.DEFAULT_K);
+    }
+
+    /** Window 32, idle timeout 10 minutes, range guard K = 8. */
     public static SessionSettings defaults() {
         return new SessionSettings(DEFAULT_REORDER_WINDOW, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /** These settings with another range guard K ({@link #RANGE_GUARD_OFF} for none). */
+    public SessionSettings withRangeGuard(double k) {
+        return new SessionSettings(reorderWindow, idleTimeout, k);
+    }
+
+    /** Whether samples are checked against the training range. */
+    public boolean rangeGuardOn() {
+        return rangeGuard != RANGE_GUARD_OFF;
     }
 }

@@ -20,7 +20,8 @@ import java.util.Base64;
  * <ul>
  *   <li>decisions: {@code {"series":"CBF/test/17","label":"2","t":41,"length":128,"early":true,"tau":0.9,
  *       "reliability":0.97,"model":"3f2a…","emitted_at":1763938200123,"status":"decided","sample_time":
- *       1763938200101}}; an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
+ *       1763938200101,"out_of_range":false}} — {@code out_of_range} is always present, true when a sample the
+ *       record rests on lay outside the training range (records written before it existed read as false); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
  *       "reliability":null}, t = samples consumed; a series still undecided at the end of a bounded input has {@code
  *       "status":"undecided"}, {@code "early":false}, t = samples consumed, and the label it would get now with
  *       that label's reliability (below τ);
@@ -57,6 +58,7 @@ public final class StreamJson {
             g.writeNumberField("emitted_at", r.emittedAt);
             g.writeStringField("status", r.status);
             g.writeNumberField("sample_time", r.sampleTime);
+            g.writeBooleanField("out_of_range", r.outOfRange);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -91,6 +93,7 @@ public final class StreamJson {
         r.model = n.path("model").asText(null);
         r.emittedAt = n.path("emitted_at").asLong();
         r.sampleTime = n.path("sample_time").asLong();
+        r.outOfRange = n.path("out_of_range").asBoolean(false);
         return r;
     }
 

@@ -62,6 +62,11 @@ class RunCommandTest {
         assertEquals(2, run(concat(base, "--tau", "1.5")).code());
         assertEquals(2, run(concat(base, "--reorder-window", "65")).code());
         assertEquals(2, run(concat(base, "--checkpoint-interval", "soon")).code());
+        for (String k : new String[] {"0", "-3", "many", "NaN", "Infinity"}) {
+            Outcome guard = run(concat(base, "--range-guard", k));
+            assertEquals(2, guard.code(), "--range-guard " + k);
+            assertTrue(guard.err().contains("--range-guard"), guard.err());
+        }
         Outcome same = run(
                 "run",
                 "--model",

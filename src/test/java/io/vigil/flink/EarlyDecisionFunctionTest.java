@@ -211,6 +211,26 @@ class EarlyDecisionFunctionTest {
         }
     }
 
+    @Test
+    void aSampleOutsideTheTrainingRangeMarksTheRecordAndIsCounted() throws Exception {
+        OperatorMetrics metrics = new OperatorMetrics();
+        try (MockEnvironment env = environment(metrics);
+                var h = operatorHarness(env)) {
+            h.open();
+            process(h, StreamFixtures.event("huge", 1, 1e100, 0));
+            StreamFixtures.events(4, 10).forEach(e -> process(h, e));
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(2, out.size());
+            assertTrue(!only(out, 4).outOfRange);
+            DecisionRecord huge = out.stream()
+                    .filter(r -> r.series.equals("huge"))
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(huge.outOfRange);
+            assertEquals(1, metrics.value("outOfRange"));
+        }
+    }
+
     private static void process(OneInputStreamOperatorTestHarness<SampleEvent, DecisionRecord> h, SampleEvent e) {
         try {
             h.processElement(e, 0L);

@@ -289,7 +289,8 @@ class StreamJobEndToEndTest {
     /**
      * Issue 25: a bounded run whose input ends before series complete gives every series exactly one record — the
      * decision of those decided before the cut, an undecided record (t = samples consumed, the label it would get
-     * now) for the others — and dead-letters the sample still waiting in a reorder buffer.
+     * now) for the others — and dead-letters the sample still waiting in a reorder buffer. A series of one sample far
+     * outside the training range is decided and marked out_of_range by the default range guard.
      */
     @Test
     void boundedRunCutShortGivesEverySeriesOneRecord() throws Exception {
@@ -315,6 +316,9 @@ class StreamJobEndToEndTest {
                             SampleRecord.encode(id, t, StreamFixtures.TEST.value(i, t - 1))));
                 }
             }
+            // One series of a single sample far outside the training range: decided at once, marked out_of_range.
+            p.send(new ProducerRecord<>(
+                    samples, "huge".getBytes(StandardCharsets.UTF_8), SampleRecord.encode("huge", 1, 1e100)));
             // Series 0 also gets t = cut + 2, which waits in the reorder buffer for t = cut + 1 until the input ends.
             String id = StreamFixtures.id(0);
             p.send(new ProducerRecord<>(
@@ -341,13 +345,18 @@ class StreamJobEndToEndTest {
                 "--checkpoint-interval",
                 "500ms");
         List<ConsumerRecord<byte[], byte[]>> records =
-                KafkaTestSupport.readTopic(consumerProps(), "cut-decisions", n, READ_TIMEOUT);
+                KafkaTestSupport.readTopic(consumerProps(), "cut-decisions", n + 1, READ_TIMEOUT);
         Map<String, DecisionRecord> byId = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
             DecisionRecord d = StreamJson.readDecision(r.value());
             assertEquals(null, byId.put(d.series, d), "second record for " + d.series);
         }
-        assertEquals(n, byId.size());
+        assertEquals(n + 1, byId.size());
+        DecisionRecord huge = byId.remove("huge");
+        assertEquals(DecisionRecord.DECIDED, huge.status);
+        assertEquals(1, huge.t);
+        assertTrue(huge.outOfRange, "the default range guard (K = 8) marks it");
+        assertTrue(byId.values().stream().noneMatch(d -> d.outOfRange));
         List<String> classes = StreamFixtures.classifier().classNames();
         int undecided = 0;
         for (int i = 0; i < n; i++) {

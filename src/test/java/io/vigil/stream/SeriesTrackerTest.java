@@ -62,6 +62,13 @@ class SeriesTrackerTest {
         }
 
         @Override
+        public void outOfRange(String series, int t, double value) {
+            outOfRange++;
+        }
+
+        int outOfRange;
+
+        @Override
         public void endOfInputFailed(String series, RuntimeException failure) {
             failures.add(failure);
         }
@@ -304,6 +311,109 @@ class SeriesTrackerTest {
         assertTrue(checked > 10, "series decided after t = 1: " + checked);
         assertTrue(out.failures.isEmpty(), out.failures.toString());
         assertTrue(out.deadLetters.isEmpty());
+    }
+
+    /**
+     * Issue 25: a single huge value at t = 1 announced a class at once with reliability 0.99 (1e308 with the issue's
+     * model; with this fixture 1e100 does, and 1e308 overflows the projection). The rule is unchanged; the record is
+     * marked out_of_range and the sample counted, only when the guard is on.
+     */
+    @Test
+    void aSampleFarOutsideTheTrainingRangeMarksTheDecisionItContributesTo() {
+        SampleEvent huge = StreamFixtures.event("huge", 1, 1e100, 0);
+        tracker.onSample(null, huge, 0L, out, ws);
+        SeriesTracker off = new SeriesTracker(
+                classifier, SETTINGS.withRangeGuard(SessionSettings.RANGE_GUARD_OFF), "model-id", TAG);
+        SeriesSession unguarded = off.onSample(null, huge, 0L, out, off.newWorkspace());
+        assertEquals(1, out.outOfRange, "counted once, by the guarded tracker");
+        assertEquals(2, out.decisions.size(), "the rule is unchanged: both decide on the one sample");
+        DecisionRecord marked = out.decisions.get(0);
+        DecisionRecord plain = out.decisions.get(1);
+        assertEquals(1, marked.t);
+        assertTrue(marked.early);
+        assertTrue(marked.reliability >= 0.99, "reliability " + marked.reliability);
+        assertTrue(marked.outOfRange);
+        assertFalse(plain.outOfRange);
+        assertEquals(plain.outOfRange(true), marked);
+        assertEquals(SeriesSession.Phase.DECIDED, unguarded.phase());
+
+        SampleEvent overflow = StreamFixtures.event("overflow", 1, 1e308, 1);
+        assertNull(tracker.onSample(null, overflow, 0L, out, ws));
+        assertEquals(2, out.outOfRange);
+        assertEquals(
+                List.of("processing_error"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+    }
+
+    @Test
+    void samplesWithinTheTrainingRangeLeaveEveryDecisionUnmarked() {
+        for (int i = 0; i < StreamFixtures.TEST.size(); i++) {
+            feed(null, StreamFixtures.events(i, 0));
+        }
+        assertEquals(StreamFixtures.TEST.size(), out.decisions.size());
+        assertTrue(out.decisions.stream().noneMatch(r -> r.outOfRange));
+        assertEquals(0, out.outOfRange);
+    }
+
+    /** The mark is kept in the session: it survives a checkpoint and reaches the record the series gets later. */
+    @Test
+    void theOutOfRangeMarkSurvivesACheckpointAndMarksTheLaterRecord() throws IOException {
+        double[][] moments = io.vigil.early.RangeGuard.trainingMoments(classifier.model());
+        List<SampleEvent> events = new ArrayList<>(StreamFixtures.events(1, 0));
+        double beyond = moments[0][1] - 8.5 * moments[1][1];
+        events.set(1, StreamFixtures.event(StreamFixtures.id(1), 2, beyond, 1));
+        SeriesSession s = feed(null, events.subList(0, 2));
+        assertEquals(1, out.outOfRange);
+        assertEquals(out.decisions.isEmpty() ? SeriesSession.Phase.COLLECTING : SeriesSession.Phase.DECIDED, s.phase());
+        SeriesSession restored = roundTrip(s);
+        assertTrue(restored.outOfRange());
+        if (out.decisions.isEmpty()) {
+            tracker.onEndOfInput(restored, StreamFixtures.id(1), 0L, out, ws);
+        }
+        assertEquals(1, out.decisions.size());
+        assertTrue(out.decisions.get(0).outOfRange, out.decisions.get(0).toString());
+        SeriesSession clean = feed(null, StreamFixtures.events(2, 0).subList(0, 2));
+        assertFalse(roundTrip(clean).outOfRange());
+    }
+
+    /**
+     * A session written by format version 2 (the committed fixture: series 7 after five samples at processing time
+     * 1,234 ms, with t = 8 buffered) is read by this version, written back as version 3, and resumes to the offline
+     * decision.
+     */
+    @Test
+    void aSessionWrittenByFormatTwoIsReadAndResumesToTheSameDecision() throws IOException {
+        byte[] v2;
+        try (java.io.InputStream in = getClass().getResourceAsStream("series-session-v2.bin")) {
+            assertNotNull(in, "fixture series-session-v2.bin");
+            v2 = in.readAllBytes();
+        }
+        assertEquals(2, v2[0]);
+        SeriesSession s = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(v2)));
+        assertEquals(TAG, s.modelTag());
+        assertEquals(SeriesSession.Phase.COLLECTING, s.phase());
+        assertEquals(5, s.consumed());
+        assertEquals(8, s.highest());
+        assertEquals(1, s.bufferedCount());
+        assertEquals(8, s.bufferedSamples()[0].t());
+        assertEquals(1_240L, s.lastActivity());
+        assertFalse(s.outOfRange());
+        List<SampleEvent> events = StreamFixtures.events(7, 0);
+        for (int t = 1; t <= 5; t++) {
+            assertEquals(events.get(t - 1).value, s.prefixValue(t));
+        }
+        assertEquals(events.get(4).timestamp, s.lastSampleTime());
+        ByteArrayOutputStream v3 = new ByteArrayOutputStream();
+        s.writeTo(new DataOutputStream(v3));
+        assertEquals(SeriesSession.FORMAT_VERSION, v3.toByteArray()[0]);
+        assertEquals(3, SeriesSession.FORMAT_VERSION);
+        assertEquals(v2.length + 1, v3.size(), "one flags byte more");
+        assertTrue(roundTrip(s).contentEquals(s));
+        List<SampleEvent> rest = new ArrayList<>(events.subList(5, events.size()));
+        rest.remove(2); // t = 8 is in the buffer
+        assertNull(feed(s, rest));
+        assertEquals(1, out.decisions.size());
+        assertEquals(StreamFixtures.offlineDecisions().get(7).t(), out.decisions.get(0).t);
     }
 
     @Test

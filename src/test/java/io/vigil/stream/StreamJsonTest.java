@@ -33,8 +33,10 @@ class StreamJsonTest {
                         "model",
                         "emitted_at",
                         "status",
-                        "sample_time"),
+                        "sample_time",
+                        "out_of_range"),
                 names);
+        assertEquals(false, j.get("out_of_range").asBoolean());
         assertTrue(j.get("early").asBoolean());
         assertEquals(r, StreamJson.readDecision(json));
     }
@@ -63,6 +65,19 @@ class StreamJsonTest {
         DecisionRecord back = StreamJson.readDecision(StreamJson.decision(r));
         assertEquals(r, back);
         assertEquals(false, back.isDecision());
+    }
+
+    @Test
+    void outOfRangeMarkReadsBackAndOlderRecordsWithoutItReadAsUnmarked() throws Exception {
+        DecisionRecord r = DecisionRecord.decided("s", "1", 1, 128, 0.9, 0.99, "abc", 5L, 4L)
+                .outOfRange(true);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertEquals(true, j.get("out_of_range").asBoolean());
+        assertEquals(r, StreamJson.readDecision(StreamJson.decision(r)));
+        byte[] older = ("{\"series\":\"s\",\"label\":\"1\",\"t\":1,\"length\":128,\"early\":true,\"tau\":0.9,"
+                        + "\"reliability\":0.99,\"model\":\"abc\",\"emitted_at\":5,\"status\":\"decided\",\"sample_time\":4}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals(r.outOfRange(false), StreamJson.readDecision(older));
     }
 
     @Test
