@@ -385,7 +385,10 @@ public final class TrainCommand implements Callable<Integer> {
                 spec.commandLine()
                         .getErr()
                         .println("vigil train: warning: with " + model.trainSize() + " training series the default "
-                                + "rule cannot certify tau = " + taus + " (delta = " + c.delta() + "); those "
+                                + "rule cannot certify tau = " + taus + " ("
+                                + c.guarantee().cliName() + ", delta = "
+                                + c.delta() + ", selection " + c.selection().cliName() + " of " + c.candidates()
+                                + " candidates); those "
                                 + "decisions use the most conservative threshold and are reported \"certified\": "
                                 + "false");
             }
