@@ -218,8 +218,7 @@ public final class TrainCommand implements Callable<Integer> {
                             t.targetSize(),
                             t.size(),
                             t.dataset()));
-            model.section(CalibrationSection.class)
-                    .flatMap(CalibrationSection::operatingPoint)
+            model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
                     .ifPresent(p -> stdout.printf(
                             Locale.ROOT,
                             "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, HM %.3f%s%n",
@@ -228,7 +227,10 @@ public final class TrainCommand implements Callable<Integer> {
                             p.rule().cliName(),
                             p.classifier().cliName(),
                             p.harmonicMean(),
-                            p.certified() ? "" : " (not certified)"));
+                            p.certified()
+                                    ? " (certified, " + c.guarantee().cliName() + ", "
+                                            + c.selection().cliName() + ")"
+                                    : " (not certified)")));
         }
         stdout.flush();
         return 0;

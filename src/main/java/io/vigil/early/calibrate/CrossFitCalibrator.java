@@ -50,8 +50,8 @@ import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
  *   <li>a variance inflation κ per band of t/d: the held-out squared Mahalanobis distances D²(t) = (y − m_y)ᵀ
  *       R_y⁻¹(y − m_y) of each series' own projection y (in its fold model's coordinates, so the fold bases need no
  *       alignment) from the conditional mean have their 0.9-quantile at κ·χ²_ℓ(0.9);
- *   <li>with R_y inflated by κ — for a fold's series, the κ of the other folds' series only (inner cross-fit: the
- *       series that certify a curve did not fit its inflation) — one replay per held-out series and rule gives its
+ *   <li>with R_y inflated by κ — for a fold's series, the κ of the other folds' held-out series only (inner
+ *       cross-fit: the distances that set a fold's inflation are never those of the series it certifies) — one replay per held-out series and rule gives its
  *       decision at every threshold of the grid ({@link EarlyClassifier#score}), hence per threshold the number of
  *       early labels that differ from the fold model's complete-series label (and of series that differ there or at
  *       any more conservative threshold, for conformal risk control), the number equal to the true label and the
@@ -208,7 +208,9 @@ public final class CrossFitCalibrator {
         coverage(perSample, kappa, p.bands(), coverageBefore, coverageAfter);
         // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y. Each fold's series are
         // replayed with the inflation learned on the other folds' series only (inner cross-fit, method notes §6):
-        // κ is part of the curve, so the series that certify it must not have fitted it.
+        // κ is part of the curve, so the distances that set it are never those of the series that certify it. Those
+        // distances come from the other folds' models, which were fitted with this fold's series among others; fully
+        // nested refits (no model that set κ saw the fold) would cost K(K − 1)/2 refits instead of K.
         List<CurveSpec> specs = new ArrayList<>();
         for (DecisionRule rule : p.rules()) {
             for (ClassifierKind kind : p.classifiers()) {
