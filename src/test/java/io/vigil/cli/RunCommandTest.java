@@ -43,21 +43,14 @@ class RunCommandTest {
         assertTrue(o.err().contains("bad.yaml:2") && o.err().contains("topic"), o.err());
     }
 
+    /** A complete set of flags (the model file need not exist for usage errors). */
+    private static final String[] BASE = {
+        "run", "--model", "m.json", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c"
+    };
+
     @Test
     void badValuesAreUsageErrors() {
-        String[] base = {
-            "run",
-            "--model",
-            "m.json",
-            "--bootstrap",
-            "127.0.0.1:9",
-            "--input",
-            "a",
-            "--output",
-            "b",
-            "--dead-letter",
-            "c"
-        };
+        String[] base = BASE;
         assertEquals(2, run(concat(base, "--delivery", "twice")).code());
         assertEquals(2, run(concat(base, "--tau", "1.5")).code());
         assertEquals(2, run(concat(base, "--reorder-window", "65")).code());
@@ -85,19 +78,7 @@ class RunCommandTest {
 
     @Test
     void stateOptionsAreCheckedAndTheDefaultTransactionalIdPrefixIsPerJobAndStateDirectory() throws Exception {
-        String[] base = {
-            "run",
-            "--model",
-            "m.json",
-            "--bootstrap",
-            "127.0.0.1:9",
-            "--input",
-            "a.in",
-            "--output",
-            "b",
-            "--dead-letter",
-            "c"
-        };
+        String[] base = BASE;
         Outcome backend = run(concat(base, "--state-backend", "memory"));
         assertEquals(2, backend.code());
         assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
@@ -105,10 +86,10 @@ class RunCommandTest {
         assertEquals(2, name.code());
         assertTrue(name.err().contains("--job-name must be"), name.err());
 
-        assertEquals("a.in-to-b", parse(base).state.jobName(null, "a.in", "b"));
+        assertEquals("a-to-b", parse(base).state.jobName(null, "a", "b"));
         assertEquals("x_y-to-b", parse(base).state.jobName(null, "x y", "b"));
         String prefix = prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false);
-        assertEquals("vigil-a.in-to-b-" + io.vigil.flink.StateDirectory.shortHash(dir.resolve("s1")), prefix);
+        assertEquals("vigil-a-to-b-" + io.vigil.flink.StateDirectory.shortHash(dir.resolve("s1")), prefix);
         assertEquals(
                 prefix, prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false), "stable");
         assertFalse(prefix.equals(
@@ -122,19 +103,8 @@ class RunCommandTest {
         CommandLine cl = VigilCli.standalone(RunCommand.forCluster());
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err));
-        int code = cl.execute(
-                "--model",
-                "m.json",
-                "--bootstrap",
-                "127.0.0.1:9",
-                "--input",
-                "a",
-                "--output",
-                "b",
-                "--dead-letter",
-                "c",
-                "--state-dir",
-                dir.toString());
+        int code =
+                cl.execute(concat(java.util.Arrays.copyOfRange(BASE, 1, BASE.length), "--state-dir", dir.toString()));
         assertEquals(2, code);
         assertTrue(
                 err.toString().contains("--state-dir, --state-backend and --fresh are for the embedded job"),

@@ -101,8 +101,7 @@ class StateRestartProcessTest {
     void exactlyOnceGivesOneDecisionPerSeriesAfterSigkillBeforeBetweenAndDuringCheckpoints() throws Exception {
         String in = "eo-samples";
         String out = "eo-decisions";
-        kafka.createTopic(in, 2);
-        kafka.createTopic(out, 2);
+        topics(in, out);
         Path state = dir.resolve("state");
         Thread replay = replay(in);
         List<CliProcess> started = new ArrayList<>();
@@ -114,8 +113,8 @@ class StateRestartProcessTest {
             kill(c);
             assertTrue(completed(state).isEmpty(), "killed before the first checkpoint");
 
-            // Between two: right after a checkpoint completed (the next starts at least half an interval later).
-            c = run(started, in, out, state, "exactly-once", "1s");
+            // Between two: right after a checkpoint completed (the next starts at least half an interval, 2 s, later).
+            c = run(started, in, out, state, "exactly-once", "4s");
             c.awaitErr("no checkpoint yet: starting with empty state", START_TIMEOUT_S);
             await(c, () -> completed(state).isPresent(), "a completed checkpoint");
             kill(c);
@@ -158,8 +157,7 @@ class StateRestartProcessTest {
     void atLeastOnceWithRocksDbLosesNoSeriesAfterSigkill() throws Exception {
         String in = "alo-samples";
         String out = "alo-decisions";
-        kafka.createTopic(in, 2);
-        kafka.createTopic(out, 2);
+        topics(in, out);
         Path state = dir.resolve("state");
         Thread replay = replay(in);
         List<CliProcess> started = new ArrayList<>();
@@ -187,8 +185,7 @@ class StateRestartProcessTest {
     void aStateDirectoryServesOneJobAtATimeAndOnlyAJobItFits() throws Exception {
         String in = "fit-samples";
         String out = "fit-decisions";
-        kafka.createTopic(in, 2);
-        kafka.createTopic(out, 2);
+        topics(in, out);
         produce(in, data, 20, 1, 128);
         Path state = dir.resolve("state");
         List<CliProcess> started = new ArrayList<>();
@@ -240,6 +237,16 @@ class StateRestartProcessTest {
                     vigil(args(in, out, state, model, "--state-backend", "rocksdb")),
                     "state backend 'hashmap' there, 'rocksdb' in this run");
 
+            Path manifest = state.resolve(StateDirectory.MANIFEST);
+            byte[] kept = Files.readAllBytes(manifest);
+            Files.writeString(manifest, "{");
+            Outcome corrupt = vigil(args(in, out, state, model));
+            assertOneLine(corrupt, manifest + ": not JSON (");
+            assertTrue(
+                    corrupt.err().contains("start over with --fresh (discards checkpoint " + last + ")"),
+                    corrupt.err());
+            Files.write(manifest, kept);
+
             Outcome fresh = vigil(args(in, out, state, model, "--fresh", "--bounded"));
             assertEquals(0, fresh.code(), fresh.err());
             assertTrue(
@@ -263,8 +270,7 @@ class StateRestartProcessTest {
     void stateBeyondFiveMegabytesIsCheckpointedAndTheJobKeepsDeciding() throws Exception {
         String in = "big-samples";
         String out = "big-decisions";
-        kafka.createTopic(in, 2);
-        kafka.createTopic(out, 2);
+        topics(in, out);
         Path state = dir.resolve("state");
         Dataset big = SyntheticData.generate(SyntheticKind.CBF, 3, BIG_SERIES, 26L, true)
                 .test();
@@ -381,6 +387,11 @@ class StateRestartProcessTest {
         CliProcess c = CliProcess.start(dir, Files.createDirectories(dir.resolve("tmp")), a);
         started.add(c);
         return c;
+    }
+
+    private static void topics(String in, String out) {
+        kafka.createTopic(in, 2);
+        kafka.createTopic(out, 2);
     }
 
     /** Replays the test series at {@link #RATE} on a new thread. */
