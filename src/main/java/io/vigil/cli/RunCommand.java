@@ -4,6 +4,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.JobMetrics;
 import io.vigil.flink.LocalFlink;
+import io.vigil.flink.ProducerFencing;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
@@ -242,6 +243,10 @@ public final class RunCommand implements Callable<Integer> {
                 throw e;
             }
             cl.getErr().println("vigil run: " + progress.finish().text());
+            Optional<String> fenced = ProducerFencing.describe(e, cfg.transactionalIdPrefix());
+            if (fenced.isPresent()) {
+                throw new JobFailedException(fenced.get(), e);
+            }
             throw new JobFailedException(
                     "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
                             + " in a row without " + LocalFlink.STABLE_RUN.toMinutes() + " min of stable running): "

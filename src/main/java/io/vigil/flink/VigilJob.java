@@ -130,6 +130,8 @@ public final class VigilJob {
         Properties p = properties(cfg);
         // Flink's default transaction timeout (1 h) exceeds Kafka's default transaction.max.timeout.ms (15 min).
         p.putIfAbsent("transaction.timeout.ms", "600000");
+        // Records a fenced producer, so the job's final error can say that another job took its transactions over.
+        p.merge("interceptor.classes", FencingInterceptor.class.getName(), (user, ours) -> user + "," + ours);
         return KafkaSink.<T>builder()
                 .setBootstrapServers(cfg.bootstrap())
                 .setKafkaProducerConfig(p)
