@@ -167,49 +167,26 @@ public record CalibrationParams(
 
     /** The same with another objective, its target (earliest-at-reliability) and delay cost (cost), NaN if unused. */
     public CalibrationParams withObjective(Objective o, double target, double cost) {
-        return new CalibrationParams(
-                folds, seed, delta, bands, thresholds, rules, classifiers, set, o, target, cost, guarantee, selection);
+        return copy(folds, delta, o, target, cost, guarantee, selection);
     }
 
     /** The same with another guarantee and selection correction. */
     public CalibrationParams withGuarantee(Guarantee g, Selection s) {
-        return new CalibrationParams(
-                folds,
-                seed,
-                delta,
-                bands,
-                thresholds,
-                rules,
-                classifiers,
-                set,
-                objective,
-                targetReliability,
-                delayCost,
-                g,
-                s);
+        return copy(folds, delta, objective, targetReliability, delayCost, g, s);
     }
 
     /** The same with other K and δ. */
     public CalibrationParams withFoldsAndDelta(int k, double d) {
-        return new CalibrationParams(
-                k,
-                seed,
-                d,
-                bands,
-                thresholds,
-                rules,
-                classifiers,
-                set,
-                objective,
-                targetReliability,
-                delayCost,
-                guarantee,
-                selection);
+        return copy(k, d, objective, targetReliability, delayCost, guarantee, selection);
     }
 
     /** The same with another δ. */
     public CalibrationParams withDelta(double d) {
         return withFoldsAndDelta(folds, d);
+    }
+
+    private CalibrationParams copy(int k, double d, Objective o, double target, double cost, Guarantee g, Selection s) {
+        return new CalibrationParams(k, seed, d, bands, thresholds, rules, classifiers, set, o, target, cost, g, s);
     }
 
     @Override

@@ -228,8 +228,17 @@ public final class CrossFitCalibrator {
             foldIndex.add(f);
         }
         List<List<List<SeriesReplay>>> replays = Parallel.map(foldIndex, threads, "calibration", f -> {
+            // A section holding only this fold's κ: its replay needs nothing else.
             CalibrationSection foldInflation = section(
-                    folds.size(), p, inflation(held, f, p.bands()), List.of(), Optional.empty(), 1, Selection.NONE);
+                    folds.size(),
+                    p,
+                    inflation(held, f, p.bands()),
+                    List.of(),
+                    Optional.empty(),
+                    1,
+                    Selection.NONE,
+                    coverageBefore,
+                    coverageAfter);
             List<List<SeriesReplay>> perCurve = replay(folds.get(f), train, foldInflation, specs, p.thresholds());
             progress.step();
             return perCurve;
@@ -334,19 +343,7 @@ public final class CrossFitCalibrator {
         return certifying;
     }
 
-    /** A section holding what is known so far, with no coverage figures (a fold's replay needs only κ). */
-    private static CalibrationSection section(
-            int folds,
-            CalibrationParams p,
-            double[] kappa,
-            List<CalibrationSection.Curve> curves,
-            Optional<CalibrationSection.OperatingPoint> point,
-            int candidates,
-            Selection selection) {
-        double[] none = new double[COVERAGE_TAUS.length];
-        return section(folds, p, kappa, curves, point, candidates, selection, none, none);
-    }
-
+    /** The section of these parts (the expected guarantee needs curves; a curve-less section is pac). */
     private static CalibrationSection section(
             int folds,
             CalibrationParams p,
