@@ -55,6 +55,9 @@ class RunCommandTest {
         assertEquals(2, run(concat(base, "--tau", "1.5")).code());
         assertEquals(2, run(concat(base, "--reorder-window", "65")).code());
         assertEquals(2, run(concat(base, "--checkpoint-interval", "soon")).code());
+        CommandLine cli = VigilCli.commandLine();
+        assertEquals(io.vigil.stream.SessionSettings.RANGE_GUARD_OFF, StreamOptions.rangeGuard(cli, "off"));
+        assertEquals(2.5, StreamOptions.rangeGuard(cli, "2.5"));
         for (String k : new String[] {"0", "-3", "many", "NaN", "Infinity"}) {
             Outcome guard = run(concat(base, "--range-guard", k));
             assertEquals(2, guard.code(), "--range-guard " + k);
