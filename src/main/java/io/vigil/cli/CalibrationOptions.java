@@ -1,21 +1,51 @@
 package io.vigil.cli;
 
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vigil train}'s options for cross-fitted calibration (method notes §5): how many folds, the confidence δ of
- * the certified reliability, and how the stored operating point is chosen.
+ * {@code vigil train}'s options for cross-fitted calibration (method notes §5–§6): how many folds, the confidence δ of
+ * the certified reliability, which guarantee certificates carry and how they account for the choice of the operating
+ * point, and how the stored operating point is chosen.
  */
 public final class CalibrationOptions {
     @Option(
             names = "--objective",
-            paramLabel = "hm|earliest-at-reliability",
+            paramLabel = "hm|earliest-at-reliability|cost",
             defaultValue = "hm",
             description = "How the stored operating point is chosen on cross-fitted training replays: the largest "
-                    + "harmonic mean of accuracy and earliness, or the earliest decisions certified at "
-                    + "--target-reliability (default: ${DEFAULT-VALUE}).")
+                    + "harmonic mean of accuracy and earliness, the earliest decisions certified at "
+                    + "--target-reliability, or the smallest average cost (1 - accuracy) + A * t/d with A = "
+                    + "--delay-cost (default: ${DEFAULT-VALUE}).")
     String objective;
+
+    @Option(
+            names = "--delay-cost",
+            paramLabel = "A",
+            description = "Delay cost A >= 0 of --objective cost: a decision at t/d costs A * t/d, a wrong label 1.")
+    Double delayCost;
+
+    @Option(
+            names = "--guarantee",
+            paramLabel = "pac|expected",
+            defaultValue = "pac",
+            description = "What a certified tau promises: pac, the rate of early labels differing from the "
+                    + "complete-series label is at most 1 - tau with probability 1 - D over the training series "
+                    + "(Learn-then-Test); expected, its expectation is (conformal risk control, certifies with fewer "
+                    + "series) (default: ${DEFAULT-VALUE}).")
+    String guarantee;
+
+    @Option(
+            names = "--selection-correction",
+            paramLabel = "bonferroni|split|none",
+            defaultValue = "bonferroni",
+            description = "How the certificate accounts for the operating point being chosen among rules and taus "
+                    + "on the same replays: bonferroni (certify at D/K, or 1 - tau over K for expected, K the "
+                    + "candidates), split (choose on half the replayed series, certify on the other half) or none "
+                    + "(valid only for a rule and tau fixed in advance) (default: ${DEFAULT-VALUE}).")
+    String selectionCorrection;
 
     @Option(
             names = "--target-reliability",
@@ -78,12 +108,22 @@ public final class CalibrationOptions {
         if (o == CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability == null) {
             throw new IllegalArgumentException("--objective earliest-at-reliability needs --target-reliability R");
         }
-        if (o == CalibrationParams.Objective.HM && targetReliability != null) {
+        if (o != CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability != null) {
             throw new IllegalArgumentException(
                     "--target-reliability only applies to --objective " + "earliest-at-reliability");
         }
+        if (o == CalibrationParams.Objective.COST && delayCost == null) {
+            throw new IllegalArgumentException("--objective cost needs --delay-cost A");
+        }
+        if (o != CalibrationParams.Objective.COST && delayCost != null) {
+            throw new IllegalArgumentException("--delay-cost only applies to --objective cost");
+        }
         return CalibrationParams.defaults(seed)
                 .withFoldsAndDelta(parseFolds(folds), delta)
-                .withObjective(o, targetReliability == null ? Double.NaN : targetReliability);
+                .withObjective(
+                        o,
+                        targetReliability == null ? Double.NaN : targetReliability,
+                        delayCost == null ? Double.NaN : delayCost)
+                .withGuarantee(Guarantee.fromCliName(guarantee), Selection.fromCliName(selectionCorrection));
     }
 }

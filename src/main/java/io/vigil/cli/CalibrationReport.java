@@ -2,12 +2,12 @@ package io.vigil.cli;
 
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
-import io.vigil.reliability.risk.LearnThenTest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /** What {@code train} and {@code inspect} say about a model's cross-fitted calibration. */
 final class CalibrationReport {
@@ -28,8 +28,7 @@ final class CalibrationReport {
         List<Double> out = new ArrayList<>();
         mainCurve(c).ifPresent(curve -> {
             for (double tau : STANDARD_TAUS) {
-                if (!LearnThenTest.certify(curve.series(), curve.disagreements(), 1 - tau, c.delta())
-                        .certified()) {
+                if (!c.certify(curve, tau).certified()) {
                     out.add(tau);
                 }
             }
@@ -38,14 +37,19 @@ final class CalibrationReport {
     }
 
     /**
-     * The JSON object of the section: folds, δ, inflation, coverage, operating point, uncertified τ, and per standard
-     * τ the cross-fitted reliability a rule needs to be certified on this many series ({@link
-     * LearnThenTest#requiredReliability}) — how much more reliable than announced the decisions will be at least.
+     * The JSON object of the section: folds, δ, guarantee, selection correction and its K, inflation, coverage,
+     * operating point, uncertified τ, and per standard τ the cross-fitted reliability a rule needs to be certified on
+     * this many series ({@link CalibrationSection#requiredReliability}) — how much more reliable than announced the
+     * decisions will be at least; {@code null} when τ cannot be certified on this many series at all (1.0 means
+     * "certifiable with no disagreement").
      */
     static Map<String, Object> json(VigilModel model, CalibrationSection c) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("folds", c.folds());
         o.put("delta", c.delta());
+        o.put("guarantee", c.guarantee().cliName());
+        o.put("selection", c.selection().cliName());
+        o.put("candidates", c.candidates());
         o.put("inflation", c.inflation());
         Map<String, Object> cov = new LinkedHashMap<>();
         cov.put("taus", c.coverageTaus());
@@ -59,13 +63,11 @@ final class CalibrationReport {
         int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(1);
         Map<String, Object> required = new LinkedHashMap<>();
         for (double tau : STANDARD_TAUS) {
-            required.put(String.valueOf(tau), LearnThenTest.requiredReliability(series, 1 - tau, c.delta()));
+            OptionalDouble r = c.requiredReliability(series, tau);
+            required.put(String.valueOf(tau), r.isPresent() ? r.getAsDouble() : null);
         }
         o.put("required_reliability", required);
-        o.put(
-                "smallest_certifiable_alpha",
-                LearnThenTest.smallestCertifiableAlpha(
-                        mainCurve(c).map(CalibrationSection.Curve::series).orElse(1), c.delta()));
+        o.put("smallest_certifiable_alpha", c.smallestCertifiableAlpha(series));
         return o;
     }
 
@@ -81,6 +83,9 @@ final class CalibrationReport {
         o.put("certified", p.certified());
         if (!Double.isNaN(p.targetReliability())) {
             o.put("target_reliability", p.targetReliability());
+        }
+        if (!Double.isNaN(p.delayCost())) {
+            o.put("delay_cost", p.delayCost());
         }
         return o;
     }

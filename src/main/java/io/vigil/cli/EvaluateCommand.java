@@ -295,6 +295,13 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("certified", r.isVigil() ? t.certified() : null);
             m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
             m.put("earliness", t.meanFraction());
+            m.put("guarantee", r.isVigil() ? t.guarantee() : null);
+            m.put("target", r.isVigil() ? t.tau() : null);
+            Map<String, Object> cost = new LinkedHashMap<>();
+            for (double alpha : EarlyEvaluation.AVERAGE_COST_ALPHAS) {
+                cost.put(String.valueOf(alpha), t.averageCost(alpha));
+            }
+            m.put("avg_cost", cost);
             ts.add(m);
         }
         o.put("taus", ts);

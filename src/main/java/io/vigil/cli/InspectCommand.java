@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.model.CalibrationSection;
 import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
 import io.vigil.model.SelectionReport;
@@ -153,6 +154,11 @@ public final class InspectCommand implements Callable<Integer> {
         o.put("ignored_sections", m.ignoredSections());
         o.put("part_bytes", parts);
         o.put("file_bytes", fileBytes);
+        o.put(
+                "calibration",
+                m.section(CalibrationSection.class)
+                        .map(c -> CalibrationReport.json(m, c))
+                        .orElse(null));
         return o;
     }
 
@@ -342,6 +348,12 @@ public final class InspectCommand implements Callable<Integer> {
                 m.sections().isEmpty()
                         ? "(none)"
                         : String.join(", ", m.sections().keySet()));
+        m.section(CalibrationSection.class)
+                .ifPresent(c -> row(
+                        out,
+                        "certificates",
+                        c.guarantee().cliName() + ", delta " + c.delta() + ", selection correction "
+                                + c.selection().cliName() + " over " + c.candidates() + " candidates"));
         if (!m.ignoredSections().isEmpty()) {
             row(out, "ignored sections", String.join(", ", m.ignoredSections()) + " (unknown to this Vigil, optional)");
         }

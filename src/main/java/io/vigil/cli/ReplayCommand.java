@@ -61,7 +61,8 @@ public final class ReplayCommand implements Callable<Integer> {
             required = true,
             paramLabel = "HOST:PORT",
             description =
-                    "Kafka bootstrap servers (comma-separated); overrides bootstrap.servers in --kafka-properties.")
+                    "Kafka bootstrap servers (comma-separated); a different bootstrap.servers in --kafka-properties "
+                            + "is a usage error.")
     String bootstrap;
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic for sample records.")
@@ -133,6 +134,8 @@ public final class ReplayCommand implements Callable<Integer> {
             throw usage("--bootstrap must be HOST:PORT[,HOST:PORT...], got '" + bootstrap + "'");
         }
         Map<String, Object> user = kafkaProperties == null ? Map.of() : KafkaClientProperties.load(kafkaProperties);
+        KafkaAddress.requireSame(
+                spec.commandLine(), bootstrap, "--bootstrap", user, "--kafka-properties " + kafkaProperties);
         Duration timeout = StreamOptions.duration(spec.commandLine(), "--preflight-timeout", preflightTimeout);
         if (timeout.isZero() || timeout.isNegative()) {
             throw usage("--preflight-timeout must be positive");

@@ -2,8 +2,10 @@ package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.JobMetrics;
 import io.vigil.flink.LocalFlink;
 import io.vigil.flink.ModelFeed;
+import io.vigil.flink.ProducerFencing;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
@@ -50,7 +52,9 @@ import picocli.CommandLine.Option;
         description = {
             "Run the streaming job: samples from Kafka, one reliable early decision per series to Kafka.",
             "Input value: {\"series\":ID,\"t\":T,\"value\":X} keyed by ID (t optional: arrival order).",
-            "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends."
+            "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends.",
+            "State is checkpointed to --state-dir; a restart on the same directory resumes from the latest "
+                    + "checkpoint (--fresh starts over)."
         })
 public final class RunCommand implements Callable<Integer> {
     @Option(
@@ -116,8 +120,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--transactional-id-prefix",
             paramLabel = "PREFIX",
-            description = "Prefix of the Kafka transactional ids; unique per job (default: vigil-OUTPUT).")
+            description = "Prefix of the Kafka transactional ids; unique per job, the same across its restarts "
+                    + "(default: vigil-JOB_NAME-HASH, HASH from the state directory; on a cluster vigil-JOB_NAME).")
     String transactionalIdPrefix;
+
+    @Mixin
+    StateOptions state;
 
     @Option(
             names = "--job",
@@ -128,6 +136,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     WebUiOption webUi = new WebUiOption();
+
+    @Option(
+            names = "--json",
+            description = "Print the final summary (decisions by status, dead letters by reason, samples, seconds) as "
+                    + "one JSON object on stdout (embedded job).")
+    boolean json;
 
     @Option(
             names = "--skip-preflight",
@@ -150,6 +164,14 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Kafka client properties from the job file (lowest precedence). */
     private Map<String, String> jobKafka = Map.of();
+
+    /** Where {@link #bootstrap} and {@link #jobKafka} came from, for the one-address check ({@link KafkaAddress}). */
+    private String bootstrapOrigin = "--bootstrap";
+
+    private String jobKafkaOrigin = "the job file's kafka: map";
+
+    /** The model's series length d, once the model was read (named in the mismatch warning). */
+    private int modelLength;
 
     /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
     private boolean onCluster;
@@ -181,6 +203,10 @@ public final class RunCommand implements Callable<Integer> {
         if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
+        if (json && onCluster) {
+            throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
+        }
+        state.check(cl, onCluster);
         Duration timeout = StreamOptions.duration(cl, "--preflight-timeout", preflightTimeout);
         if (timeout.isZero() || timeout.isNegative()) {
             throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
@@ -192,17 +218,23 @@ public final class RunCommand implements Callable<Integer> {
             preflight(cl, cfg, timeout);
         }
         if (onCluster) {
-            return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model);
+            return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
-        try (LocalFlink flink = LocalFlink.start(webUi.port())) {
+        try (StateOptions.Opened stateDir = state.open(cl, cfg, model, StreamModel.parse(model, modelSource));
+                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
-            return execute(cl, flink.environment(), cfg, model);
+            return execute(cl, flink.environment(), cfg, model, flink.metrics());
         }
     }
 
-    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model) throws Exception {
+    /**
+     * Runs the job; on the embedded cluster ({@code metrics} not null) with progress lines, the mismatch warning and
+     * the final summary ({@link RunProgress}).
+     */
+    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model, JobMetrics metrics)
+            throws Exception {
         try {
             VigilJob.attach(env, cfg, model);
         } catch (IllegalArgumentException e) {
@@ -215,19 +247,39 @@ public final class RunCommand implements Callable<Integer> {
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
         cl.getErr().flush();
         JobExecutionResult result;
+        RunProgress progress = metrics == null
+                ? null
+                : RunProgress.start(
+                        metrics::snapshot,
+                        cl.getErr(),
+                        modelLength,
+                        cfg.session().reorderWindow());
         try {
             result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
         } catch (Exception e) {
             if (onCluster) {
                 throw e;
             }
+            cl.getErr().println("vigil run: " + progress.finish().text());
+            Optional<String> fenced = ProducerFencing.describe(e, cfg.transactionalIdPrefix());
+            if (fenced.isPresent()) {
+                throw new JobFailedException(fenced.get(), e);
+            }
             throw new JobFailedException(
                     "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
                             + " in a row without " + LocalFlink.STABLE_RUN.toMinutes() + " min of stable running): "
                             + rootCause(e),
                     e);
+        } finally {
+            if (progress != null) {
+                progress.close();
+            }
         }
-        if (result.isJobExecutionResult()) {
+        if (progress != null) {
+            RunProgress.Summary summary = progress.finish();
+            cl.getOut().println(json ? summary.json() : "vigil run: " + summary.text());
+        }
+        if (result.isJobExecutionResult() && !json) {
             cl.getOut().println("vigil run: job finished after " + result.getNetRuntime() + " ms");
         }
         return 0;
@@ -297,6 +349,11 @@ public final class RunCommand implements Callable<Integer> {
         sub.setErr(cl.getErr());
         sub.parseArgs(file.withArguments(argv).toArray(String[]::new));
         resolved.jobKafka = file.kafkaProperties();
+        resolved.jobKafkaOrigin = "the kafka: map of " + job;
+        if (resolved.bootstrap != null
+                && argv.stream().noneMatch(a -> a.equals("--bootstrap") || a.startsWith("--bootstrap="))) {
+            resolved.bootstrapOrigin = "bootstrap: of " + job;
+        }
         return resolved.call();
     }
 
@@ -315,6 +372,9 @@ public final class RunCommand implements Callable<Integer> {
     JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
         DecisionParams params;
         VigilModel model = modelBytes == null ? null : StreamModel.parse(modelBytes, modelSource);
+        if (model != null) {
+            modelLength = model.length();
+        }
         Optional<CalibrationSection.OperatingPoint> point =
                 model == null ? Optional.empty() : DecisionOptions.operatingPoint(model);
         try {
@@ -322,9 +382,12 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
+        KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, jobKafka, jobKafkaOrigin);
         Map<String, String> props = new LinkedHashMap<>(jobKafka);
         if (config != null) {
-            KafkaClientProperties.load(config).forEach((k, v) -> props.put(k, String.valueOf(v)));
+            Map<String, Object> file = KafkaClientProperties.load(config);
+            KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, file, "--config " + config);
+            file.forEach((k, v) -> props.put(k, String.valueOf(v)));
         }
         JobConfig cfg;
         try {
@@ -335,9 +398,10 @@ public final class RunCommand implements Callable<Integer> {
             if (groupId != null) {
                 b.groupId(groupId);
             }
-            if (transactionalIdPrefix != null) {
-                b.transactionalIdPrefix(transactionalIdPrefix);
-            }
+            b.transactionalIdPrefix(
+                    transactionalIdPrefix != null
+                            ? transactionalIdPrefix
+                            : state.defaultTransactionalIdPrefix(cl, input, output, onCluster));
             if (modelTopic != null) {
                 b.modelFeed(new ModelFeed(modelTopic, modelTopicEnd));
             }

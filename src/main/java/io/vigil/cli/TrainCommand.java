@@ -218,8 +218,7 @@ public final class TrainCommand implements Callable<Integer> {
                             t.targetSize(),
                             t.size(),
                             t.dataset()));
-            model.section(CalibrationSection.class)
-                    .flatMap(CalibrationSection::operatingPoint)
+            model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
                     .ifPresent(p -> stdout.printf(
                             Locale.ROOT,
                             "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, HM %.3f%s%n",
@@ -228,7 +227,10 @@ public final class TrainCommand implements Callable<Integer> {
                             p.rule().cliName(),
                             p.classifier().cliName(),
                             p.harmonicMean(),
-                            p.certified() ? "" : " (not certified)"));
+                            p.certified()
+                                    ? " (certified, " + c.guarantee().cliName() + ", "
+                                            + c.selection().cliName() + ")"
+                                    : " (not certified)")));
         }
         stdout.flush();
         return 0;
@@ -385,7 +387,10 @@ public final class TrainCommand implements Callable<Integer> {
                 spec.commandLine()
                         .getErr()
                         .println("vigil train: warning: with " + model.trainSize() + " training series the default "
-                                + "rule cannot certify tau = " + taus + " (delta = " + c.delta() + "); those "
+                                + "rule cannot certify tau = " + taus + " ("
+                                + c.guarantee().cliName() + ", delta = "
+                                + c.delta() + ", selection " + c.selection().cliName() + " of " + c.candidates()
+                                + " candidates); those "
                                 + "decisions use the most conservative threshold and are reported \"certified\": "
                                 + "false");
             }

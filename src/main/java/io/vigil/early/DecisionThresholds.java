@@ -2,18 +2,21 @@ package io.vigil.early;
 
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
-import io.vigil.reliability.risk.LearnThenTest;
+import io.vigil.reliability.risk.Guarantee;
 import java.util.Optional;
 
 /**
  * The threshold an early classifier decides at, and what it certifies. With a model's {@code calibration} section
  * holding a cross-fitted replay of the same rule, classifier, set and estimator, the announced τ is mapped to the
  * least conservative replayed threshold λ whose rate of early labels differing from the complete-series label is
- * certified ≤ 1 − τ with confidence 1 − δ (Learn-then-Test, method notes §5). When τ cannot be certified — too few
+ * certified ≤ 1 − τ under the section's guarantee ({@link CalibrationSection#certify}: with confidence 1 − δ by
+ * Learn-then-Test, or in expectation by conformal risk control; method notes §5–§6). When τ cannot be certified — too few
  * training series, or no replayed threshold reliable enough — the rule takes the most conservative course there is:
  * it never decides before t = d, where the label is the complete-series label itself ({@link #neverEarly()}), and
  * {@link #certified()} is false. Without a matching replay the threshold is τ itself, uncertified, as the thesis's
- * rule has it. Also holds the calibrated variance inflation of R_y(t). Immutable.
+ * rule has it. A rule with a class of interest was never replayed (the replays announce any class), so it is never
+ * certified: it decides at τ itself, uncertified, and inherits no certificate from the unrestricted rule. Also holds
+ * the calibrated variance inflation of R_y(t). Immutable.
  */
 public final class DecisionThresholds {
     /**
@@ -60,8 +63,9 @@ public final class DecisionThresholds {
     public static DecisionThresholds of(VigilModel model, DecisionParams params) {
         Optional<CalibrationSection> cal = model.section(CalibrationSection.class);
         boolean inflate = cal.isPresent() && params.estimator() == io.vigil.gauss.EstimatorType.JOINT;
-        Optional<CalibrationSection.Curve> curve =
-                cal.flatMap(s -> s.curve(params.rule(), params.classifier(), params.set(), params.estimator()));
+        Optional<CalibrationSection.Curve> curve = params.classOfInterest() != null
+                ? Optional.empty()
+                : cal.flatMap(s -> s.curve(params.rule(), params.classifier(), params.set(), params.estimator()));
         if (curve.isEmpty()) {
             return new DecisionThresholds(
                     params.tau(),
@@ -77,13 +81,12 @@ public final class DecisionThresholds {
         }
         CalibrationSection s = cal.get();
         CalibrationSection.Curve c = curve.get();
-        LearnThenTest.Result r = LearnThenTest.certify(c.series(), c.disagreements(), 1 - params.tau(), s.delta());
+        CalibrationSection.Certificate r = s.certify(c, params.tau());
         int index = r.certified() ? r.index() : s.thresholds().length;
         int[] idx = new int[REPORTED_TAUS.length];
         boolean[] ok = new boolean[REPORTED_TAUS.length];
         for (int k = 0; k < REPORTED_TAUS.length; k++) {
-            LearnThenTest.Result rk =
-                    LearnThenTest.certify(c.series(), c.disagreements(), 1 - REPORTED_TAUS[k], s.delta());
+            CalibrationSection.Certificate rk = s.certify(c, REPORTED_TAUS[k]);
             idx[k] = rk.index();
             ok[k] = rk.certified();
         }
@@ -146,12 +149,23 @@ public final class DecisionThresholds {
         return calibrated;
     }
 
-    /** Whether τ is certified: the rate of early labels differing from the complete label is ≤ 1 − τ w.p. ≥ 1 − δ. */
+    /**
+     * Whether τ is certified: the rate of early labels differing from the complete label is ≤ 1 − τ w.p. ≥ 1 − δ
+     * ({@code pac}) or in expectation ({@code expected}).
+     */
     public boolean certified() {
         return certified;
     }
 
-    /** The Learn-then-Test p-value of the threshold used (NaN when uncalibrated). */
+    /** {@code pac} or {@code expected} when τ is {@link #certified()}, else {@code none}. */
+    public String guarantee() {
+        return certified ? section.guarantee().cliName() : Guarantee.NONE;
+    }
+
+    /**
+     * The Learn-then-Test p-value of the threshold used, or the conformal bound (n·R̂ + 1)/(n + 1) under the expected
+     * guarantee (NaN when uncalibrated).
+     */
     public double pValue() {
         return pValue;
     }

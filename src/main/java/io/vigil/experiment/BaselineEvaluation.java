@@ -11,6 +11,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.risk.Guarantee;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -162,7 +163,13 @@ public final class BaselineEvaluation {
             completeCorrect += p.completeLabel() == test.classOf(i) ? 1 : 0;
         }
         EarlyEvaluation.TauResult summary = EarlyEvaluation.summarise(
-                Double.NaN, new EarlyReplay.Result(decisions, samples, nanos), d, Double.NaN, false, false);
+                Double.NaN,
+                new EarlyReplay.Result(decisions, samples, nanos),
+                d,
+                Double.NaN,
+                false,
+                false,
+                Guarantee.NONE);
         List<FixedTimeBaselines.Point> baselines = curves ? FixedTimeBaselines.compute(model, train, test) : List.of();
         progress.step();
         return new EarlyEvaluation.Result(

@@ -22,6 +22,12 @@ import java.util.Objects;
  * fixed-time baselines alongside.
  */
 public final class EarlyEvaluation {
+    /**
+     * The delay costs α at which {@code evaluate --json} reports ml_edm's average cost. ml_edm's {@code average_cost}
+     * takes α as an argument and the package fixes no grid, so these are the issue's (28) fallback grid.
+     */
+    public static final double[] AVERAGE_COST_ALPHAS = {0.001, 0.01, 0.1, 0.5};
+
     private EarlyEvaluation() {}
 
     /**
@@ -37,7 +43,9 @@ public final class EarlyEvaluation {
      * @param usPerSample mean wall-clock microseconds per sample (update + decision check)
      * @param threshold the threshold λ the rule decided at (τ itself when uncalibrated)
      * @param calibrated whether τ was mapped to λ by risk control on cross-fitted replays
-     * @param certified whether τ is certified (rate of early labels ≠ complete label ≤ 1 − τ w.p. ≥ 1 − δ)
+     * @param certified whether τ is certified (rate of early labels ≠ complete label ≤ 1 − τ w.p. ≥ 1 − δ, or in
+     *     expectation)
+     * @param guarantee {@code pac} or {@code expected} when certified, else {@code none}
      */
     public record TauResult(
             double tau,
@@ -50,10 +58,20 @@ public final class EarlyEvaluation {
             double usPerSample,
             double threshold,
             boolean calibrated,
-            boolean certified) {
+            boolean certified,
+            String guarantee) {
         /** Copies the list. */
         public TauResult {
             decisions = List.copyOf(decisions);
+            Objects.requireNonNull(guarantee, "guarantee");
+        }
+
+        /**
+         * ml_edm's average cost (Renault et al. 2024; {@code metrics.average_cost}): (1 − accuracy) + α·earliness, the
+         * earliness being the mean t/d.
+         */
+        public double averageCost(double alpha) {
+            return (1 - accuracy) + alpha * meanFraction;
         }
 
         /** HM = 2·acc·(1 − t/d)/(acc + 1 − t/d), the harmonic mean of accuracy and earliness (Schäfer &amp; Leser). */
@@ -168,12 +186,18 @@ public final class EarlyEvaluation {
     }
 
     static TauResult summarise(double tau, EarlyReplay.Result r, int length, DecisionThresholds th) {
-        return summarise(tau, r, length, th.threshold(), th.calibrated(), th.certified());
+        return summarise(tau, r, length, th.threshold(), th.calibrated(), th.certified(), th.guarantee());
     }
 
     /** The summary of one replay; {@code tau} and {@code threshold} are NaN for methods without τ. */
     static TauResult summarise(
-            double tau, EarlyReplay.Result r, int length, double threshold, boolean calibrated, boolean certified) {
+            double tau,
+            EarlyReplay.Result r,
+            int length,
+            double threshold,
+            boolean calibrated,
+            boolean certified,
+            String guarantee) {
         int n = r.decisions().size();
         int reliable = 0;
         int correct = 0;
@@ -197,6 +221,7 @@ public final class EarlyEvaluation {
                 r.microsPerSample(),
                 threshold,
                 calibrated,
-                certified);
+                certified,
+                guarantee);
     }
 }

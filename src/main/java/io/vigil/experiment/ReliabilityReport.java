@@ -74,11 +74,14 @@ public final class ReliabilityReport {
                 .orElse(r.trainSize());
     }
 
-    private static double delta(ReliabilityExperiment.Row r) {
+    /** The reliability the operating point's curve needs for τ to be certified; 1 when it cannot be at all. */
+    private static double required(ReliabilityExperiment.Row r, double tau) {
+        int n = replayed(r);
         return r.model()
                 .section(CalibrationSection.class)
-                .map(CalibrationSection::delta)
-                .orElse(CalibrationParams.DEFAULT_DELTA);
+                .map(c -> c.requiredReliability(n, tau))
+                .orElseGet(() -> LearnThenTest.requiredReliability(n, 1 - tau, CalibrationParams.DEFAULT_DELTA))
+                .orElse(1.0);
     }
 
     private static void row(StringBuilder sb, String label, double[] sums, int rows) {
@@ -154,7 +157,8 @@ public final class ReliabilityReport {
             for (int k = 0; k < ts.size(); k++) {
                 EarlyEvaluation.TauResult t = ts.get(k);
                 bound[k] += Math.max(0, e.reliability() - t.tau());
-                double m = LearnThenTest.requiredReliability(replayed(r), 1 - t.tau(), delta(r)) - t.tau();
+                // A τ that cannot be certified on these series is decided at t = d: its margin is 1 − τ.
+                double m = required(r, t.tau()) - t.tau();
                 margin[k] += m;
                 either[k] += Math.max(m, e.reliability() - t.tau());
                 int n = t.decisions().size();

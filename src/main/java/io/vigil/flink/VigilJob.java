@@ -112,6 +112,11 @@ public final class VigilJob {
             env.setParallelism(cfg.parallelism());
         }
         env.enableCheckpointing(cfg.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        // Half an interval between the end of one checkpoint and the start of the next: large state is not
+        // checkpointed back to back, and the first checkpoint comes half an interval to an interval after the
+        // start (not at a random moment right after it).
+        env.getCheckpointConfig()
+                .setMinPauseBetweenCheckpoints(cfg.checkpointInterval().toMillis() / 2);
         env.getConfig().enableObjectReuse();
         env.setBufferTimeout(BUFFER_TIMEOUT_MS);
         DataStream<SampleEvent> events = env.fromSource(
@@ -187,6 +192,8 @@ public final class VigilJob {
         Properties p = properties(cfg);
         // Flink's default transaction timeout (1 h) exceeds Kafka's default transaction.max.timeout.ms (15 min).
         p.putIfAbsent("transaction.timeout.ms", "600000");
+        // Records a fenced producer, so the job's final error can say that another job took its transactions over.
+        p.merge("interceptor.classes", FencingInterceptor.class.getName(), (user, ours) -> user + "," + ours);
         return KafkaSink.<T>builder()
                 .setBootstrapServers(cfg.bootstrap())
                 .setKafkaProducerConfig(p)
@@ -199,6 +206,7 @@ public final class VigilJob {
     private static Properties properties(JobConfig cfg) {
         Properties p = new Properties();
         p.putAll(cfg.kafkaProperties());
+        p.put("bootstrap.servers", cfg.bootstrap()); // the address the preflight checked, whatever the properties say
         return p;
     }
 }

@@ -4,10 +4,15 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.LearnThenTest;
+import io.vigil.reliability.risk.Selection;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * What cross-fitting the model on its own training series measured (section {@code calibration}; method notes §5):
@@ -23,7 +28,10 @@ import java.util.Optional;
  *       labelled correctly and the sum of their decision times t/d — from which Learn-then-Test certifies a threshold
  *       for every announced τ and the operating point is chosen;
  *   <li>the held-out coverage of the Gaussian τ-set before and after the inflation;
- *   <li>the operating point chosen on these replays, if any.
+ *   <li>the operating point chosen on these replays, if any;
+ *   <li>which guarantee the certificates carry ({@link Guarantee}) and how they account for the operating point being
+ *       chosen among {@code candidates} candidates on the same replays ({@link Selection}); files written before
+ *       issue 28 have neither and read as {@code pac} without correction, exactly as they certified before.
  * </ul>
  *
  * Optional: a model without it decides exactly as before (τ used as the threshold, uncertified). Immutable.
@@ -38,6 +46,10 @@ import java.util.Optional;
  * @param coverageBefore held-out coverage of the Gaussian τ-set with the model's R_y
  * @param coverageAfter the same with the inflated R_y
  * @param operatingPoint the chosen operating point, if any
+ * @param guarantee what a certificate promises: a high-probability or an expected bound on the disagreement rate
+ * @param selection how certificates account for choosing the operating point on the same replays
+ * @param candidates K, the number of (curve, τ) candidates the operating point was chosen among (1 without a
+ *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected)
  */
 public record CalibrationSection(
         int folds,
@@ -49,7 +61,10 @@ public record CalibrationSection(
         double[] coverageTaus,
         double[] coverageBefore,
         double[] coverageAfter,
-        Optional<OperatingPoint> operatingPoint)
+        Optional<OperatingPoint> operatingPoint,
+        Guarantee guarantee,
+        Selection selection,
+        int candidates)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
@@ -98,6 +113,70 @@ public record CalibrationSection(
             throw new IllegalArgumentException(NAME + ".coverage arrays differ in length");
         }
         VigilModel.requireFinite(coverageTaus, NAME + ".coverage.taus");
+        Objects.requireNonNull(guarantee, "guarantee");
+        Objects.requireNonNull(selection, "selection");
+        if (candidates < 1) {
+            throw new IllegalArgumentException(NAME + ".candidates must be ≥ 1, got " + candidates);
+        }
+        if (guarantee == Guarantee.EXPECTED) {
+            for (Curve c : curves) {
+                if (c.monotoneDisagreements().length == 0) {
+                    throw new IllegalArgumentException(
+                            NAME + ".curves: " + c.rule().cliName() + "/"
+                                    + c.classifier().cliName() + " has no monotone_disagreements, which the expected "
+                                    + "guarantee needs");
+                }
+            }
+        }
+    }
+
+    /**
+     * What certifying one τ on one curve gives.
+     *
+     * @param index the threshold index to decide at (the most conservative one when not certified)
+     * @param certified whether the τ is certified
+     * @param pValue the Learn-then-Test p-value at {@code index} (pac), or the conformal bound (n·R̂ + 1)/(n + 1)
+     *     (expected)
+     */
+    public record Certificate(int index, boolean certified, double pValue) {}
+
+    /**
+     * Certifies the announced τ on a curve under this section's guarantee and selection correction: Learn-then-Test
+     * at δ (δ/K with Bonferroni) for {@code pac}, conformal risk control at α = 1 − τ (α/K with Bonferroni) on the
+     * monotonised counts for {@code expected}.
+     */
+    public Certificate certify(Curve c, double tau) {
+        double alpha = 1 - tau;
+        if (guarantee == Guarantee.EXPECTED) {
+            ConformalRiskControl.Result r =
+                    ConformalRiskControl.certify(c.series(), c.monotoneDisagreements(), alpha / correction());
+            return new Certificate(r.index(), r.certified(), r.bound());
+        }
+        LearnThenTest.Result r = LearnThenTest.certify(c.series(), c.disagreements(), alpha, delta / correction());
+        return new Certificate(r.index(), r.certified(), r.pValue());
+    }
+
+    /**
+     * The cross-fitted reliability a curve of n series needs for τ to be certified under this section's guarantee
+     * and correction; empty when τ cannot be certified on n series at all (distinct from 1.0: certifiable with no
+     * disagreement).
+     */
+    public OptionalDouble requiredReliability(int n, double tau) {
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.requiredReliability(n, (1 - tau) / correction())
+                : LearnThenTest.requiredReliability(n, 1 - tau, delta / correction());
+    }
+
+    /** The smallest disagreement rate α certifiable on n series with no disagreement, under this section's rules. */
+    public double smallestCertifiableAlpha(int n) {
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.smallestCertifiableAlpha(n) * correction()
+                : LearnThenTest.smallestCertifiableAlpha(n, delta / correction());
+    }
+
+    /** K with Bonferroni, else 1. */
+    private int correction() {
+        return selection == Selection.BONFERRONI ? candidates : 1;
     }
 
     /** The variance inflation for sample t (1-based) of a series of length d; 1 when none was learned. */
@@ -176,7 +255,10 @@ public record CalibrationSection(
                 && Arrays.equals(coverageTaus, s.coverageTaus)
                 && Arrays.equals(coverageBefore, s.coverageBefore)
                 && Arrays.equals(coverageAfter, s.coverageAfter)
-                && operatingPoint.equals(s.operatingPoint);
+                && operatingPoint.equals(s.operatingPoint)
+                && guarantee == s.guarantee
+                && selection == s.selection
+                && candidates == s.candidates;
     }
 
     @Override
@@ -187,13 +269,16 @@ public record CalibrationSection(
     @Override
     public String toString() {
         return "CalibrationSection[K=" + folds + ", " + curves.size() + " curves, "
-                + operatingPoint.map(OperatingPoint::toString).orElse("no operating point") + "]";
+                + operatingPoint.map(OperatingPoint::toString).orElse("no operating point") + ", "
+                + guarantee.cliName() + ", selection " + selection.cliName() + " of " + candidates + "]";
     }
 
     /**
      * One rule's cross-fitted replay, per threshold λ_j: among {@code series} held-out series, how many stopped with a
      * label other than their complete-series label ({@code disagreements}), how many with their true label ({@code
-     * correct}), and the sum of their decision times t/d.
+     * correct}), the sum of their decision times t/d, and how many disagree at λ_j or at any more conservative
+     * threshold ({@code monotoneDisagreements}, the monotonised loss of conformal risk control; empty in files
+     * written before issue 28).
      */
     public record Curve(
             DecisionRule rule,
@@ -203,7 +288,8 @@ public record CalibrationSection(
             int series,
             int[] disagreements,
             int[] correct,
-            double[] fractionSum) {
+            double[] fractionSum,
+            int[] monotoneDisagreements) {
         /** Validates and copies. */
         public Curve {
             Objects.requireNonNull(rule, "rule");
@@ -227,6 +313,22 @@ public record CalibrationSection(
                 if (!(fractionSum[j] >= 0 && fractionSum[j] <= series)) {
                     throw new IllegalArgumentException(NAME + ".curves.fraction_sum[" + j + "] is " + fractionSum[j]
                             + ", must lie in 0.." + series);
+                }
+            }
+            monotoneDisagreements = monotoneDisagreements.clone();
+            if (monotoneDisagreements.length != 0) {
+                if (monotoneDisagreements.length != disagreements.length) {
+                    throw new IllegalArgumentException(NAME + ".curves: monotone_disagreements has "
+                            + monotoneDisagreements.length + " counts for " + disagreements.length + " thresholds");
+                }
+                for (int j = 0; j < disagreements.length; j++) {
+                    int k = monotoneDisagreements[j];
+                    boolean increases = j > 0 && k > monotoneDisagreements[j - 1];
+                    if (k < disagreements[j] || k > series || increases) {
+                        throw new IllegalArgumentException(NAME + ".curves.monotone_disagreements[" + j + "] is " + k
+                                + ": must lie in " + disagreements[j] + ".." + series
+                                + " and not increase with the threshold");
+                    }
                 }
             }
         }
@@ -262,6 +364,11 @@ public record CalibrationSection(
         }
 
         @Override
+        public int[] monotoneDisagreements() {
+            return monotoneDisagreements.clone();
+        }
+
+        @Override
         public boolean equals(Object o) {
             return o instanceof Curve c
                     && rule == c.rule
@@ -271,7 +378,8 @@ public record CalibrationSection(
                     && series == c.series
                     && Arrays.equals(disagreements, c.disagreements)
                     && Arrays.equals(correct, c.correct)
-                    && Arrays.equals(fractionSum, c.fractionSum);
+                    && Arrays.equals(fractionSum, c.fractionSum)
+                    && Arrays.equals(monotoneDisagreements, c.monotoneDisagreements);
         }
 
         @Override
@@ -291,10 +399,11 @@ public record CalibrationSection(
      * estimator to use when a command is not told otherwise.
      *
      * @param tau the announced τ
-     * @param objective {@code hm} or {@code earliest-at-reliability}
+     * @param objective {@code hm}, {@code earliest-at-reliability} or {@code cost}
      * @param targetReliability the target of {@code earliest-at-reliability} (NaN for {@code hm})
      * @param harmonicMean the cross-fitted harmonic mean of accuracy and 1 − t/d at this point
      * @param certified whether τ was certified at this point
+     * @param delayCost A of the {@code cost} objective (NaN for the others)
      */
     public record OperatingPoint(
             double tau,
@@ -305,15 +414,19 @@ public record CalibrationSection(
             SetKind set,
             EstimatorType estimator,
             double harmonicMean,
-            boolean certified) {
+            boolean certified,
+            double delayCost) {
+        /** Objective names a file may hold. */
+        private static final List<String> OBJECTIVES = List.of("hm", "earliest-at-reliability", "cost");
+
         /** Validates. */
         public OperatingPoint {
             if (!(tau > 0 && tau < 1)) {
                 throw new IllegalArgumentException(NAME + ".operating_point.tau must lie in (0, 1), got " + tau);
             }
-            if (!"hm".equals(objective) && !"earliest-at-reliability".equals(objective)) {
-                throw new IllegalArgumentException(NAME + ".operating_point.objective must be hm or "
-                        + "earliest-at-reliability, got '" + objective + "'");
+            if (!OBJECTIVES.contains(objective)) {
+                throw new IllegalArgumentException(
+                        NAME + ".operating_point.objective must be one of " + OBJECTIVES + ", got '" + objective + "'");
             }
             Objects.requireNonNull(rule, "rule");
             Objects.requireNonNull(classifier, "classifier");

@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,11 +179,29 @@ class EvaluateCommandTest {
         EarlyClassifier c = EarlyClassifier.of(m, params);
         assertEquals(c.thresholds().threshold(), t.get("threshold").asDouble(), 0.0);
         assertEquals(c.thresholds().certified(), t.get("certified").asBoolean());
+        assertEquals(
+                c.thresholds().certified() ? "pac" : "none", t.get("guarantee").asText());
+        assertEquals(p.tau(), t.get("target").asDouble(), 0.0);
+        JsonNode cost = t.get("avg_cost");
+        assertEquals(List.of("0.001", "0.01", "0.1", "0.5"), iterate(cost.fieldNames()));
+        for (double alpha : new double[] {0.001, 0.01, 0.1, 0.5}) {
+            // ml_edm's average cost: (1 − accuracy) + α·earliness, earliness the mean t/d.
+            assertEquals(
+                    1 - acc + alpha * t.get("mean_fraction").asDouble(),
+                    cost.get(String.valueOf(alpha)).asDouble(),
+                    1e-12);
+        }
         List<SeriesDecision> ds = EarlyReplay.replay(c, test);
         assertEquals(
                 ds.stream().mapToInt(SeriesDecision::t).average().orElseThrow(),
                 t.get("mean_t").asDouble(),
                 1e-12);
+    }
+
+    private static List<String> iterate(Iterator<String> names) {
+        List<String> out = new ArrayList<>();
+        names.forEachRemaining(out::add);
+        return out;
     }
 
     @Test

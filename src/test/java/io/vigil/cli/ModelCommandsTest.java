@@ -120,10 +120,16 @@ class ModelCommandsTest {
         assertTrue(o.get("scores").get("gamma").get("accuracy").size() > 1);
         assertTrue(o.get("part_bytes").get("ldg").longValue() > 0);
         assertEquals(Files.size(model), o.get("file_bytes").longValue());
+        JsonNode cal = o.get("calibration");
+        assertEquals("pac", cal.get("guarantee").textValue());
+        assertEquals("bonferroni", cal.get("selection").textValue());
+        // 24 series cannot certify τ = 0.99 at all (null), which is not "needs no disagreement" (1.0).
+        assertTrue(cal.get("required_reliability").get("0.99").isNull(), cal.toString());
 
         Run text = run("inspect", model.toString());
         assertEquals(0, text.exit(), text.err());
-        for (String s : List.of("format", "vigil-model v1", "classes", "gamma", "fingerprint", "sha256:", "ldg")) {
+        for (String s : List.of(
+                "format", "vigil-model v1", "classes", "gamma", "fingerprint", "sha256:", "ldg", "certificates")) {
             assertTrue(text.out().contains(s), "missing '" + s + "' in\n" + text.out());
         }
     }

@@ -286,6 +286,19 @@ class ReplayCommandTest {
     }
 
     @Test
+    void conflictingBootstrapIsAUsageErrorNamingBoth() throws IOException {
+        Path props = dir.resolve("kb.properties");
+        Files.writeString(props, "bootstrap.servers=127.0.0.1:1\n");
+        int code = run("--bootstrap", kafka.bootstrapServers(), "--topic", "x", "--kafka-properties", props.toString());
+        assertEquals(2, code);
+        assertTrue(
+                err.toString().contains("--bootstrap " + kafka.bootstrapServers())
+                        && err.toString().contains("bootstrap.servers=127.0.0.1:1 in --kafka-properties " + props),
+                err.toString());
+        assertEquals("", out.toString());
+    }
+
+    @Test
     void usageErrorsExitTwo() {
         String b = kafka.bootstrapServers();
         assertEquals(2, run("--bootstrap", b, "--topic", "x", "--rate", "-1"));

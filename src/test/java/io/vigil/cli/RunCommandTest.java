@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -42,25 +43,21 @@ class RunCommandTest {
         assertTrue(o.err().contains("bad.yaml:2") && o.err().contains("topic"), o.err());
     }
 
+    /** A complete set of flags (the model file need not exist for usage errors). */
+    private static final String[] BASE = {
+        "run", "--model", "m.json", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c"
+    };
+
     @Test
     void badValuesAreUsageErrors() {
-        String[] base = {
-            "run",
-            "--model",
-            "m.json",
-            "--bootstrap",
-            "127.0.0.1:9",
-            "--input",
-            "a",
-            "--output",
-            "b",
-            "--dead-letter",
-            "c"
-        };
+        String[] base = BASE;
         assertEquals(2, run(concat(base, "--delivery", "twice")).code());
         assertEquals(2, run(concat(base, "--tau", "1.5")).code());
         assertEquals(2, run(concat(base, "--reorder-window", "65")).code());
         assertEquals(2, run(concat(base, "--checkpoint-interval", "soon")).code());
+        CommandLine cli = VigilCli.commandLine();
+        assertEquals(io.vigil.stream.SessionSettings.RANGE_GUARD_OFF, StreamOptions.rangeGuard(cli, "off"));
+        assertEquals(2.5, StreamOptions.rangeGuard(cli, "2.5"));
         for (String k : new String[] {"0", "-3", "many", "NaN", "Infinity"}) {
             Outcome guard = run(concat(base, "--range-guard", k));
             assertEquals(2, guard.code(), "--range-guard " + k);
@@ -83,6 +80,54 @@ class RunCommandTest {
     }
 
     @Test
+    void stateOptionsAreCheckedAndTheDefaultTransactionalIdPrefixIsPerJobAndStateDirectory() throws Exception {
+        String[] base = BASE;
+        Outcome backend = run(concat(base, "--state-backend", "memory"));
+        assertEquals(2, backend.code());
+        assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
+        Outcome name = run(concat(base, "--job-name", "../x"));
+        assertEquals(2, name.code());
+        assertTrue(name.err().contains("--job-name must be"), name.err());
+
+        assertEquals("a-to-b", parse(base).state.jobName(null, "a", "b"));
+        assertEquals("x_y-to-b", parse(base).state.jobName(null, "x y", "b"));
+        String prefix = prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false);
+        assertEquals("vigil-a-to-b-" + io.vigil.flink.StateDirectory.shortHash(dir.resolve("s1")), prefix);
+        assertEquals(
+                prefix, prefix(concat(base, "--state-dir", dir.resolve("s1").toString()), false), "stable");
+        assertFalse(prefix.equals(
+                prefix(concat(base, "--state-dir", dir.resolve("s2").toString()), false)));
+        assertEquals("vigil-j", prefix(concat(base, "--job-name", "j"), true), "on a cluster");
+        assertEquals("p", prefix(concat(base, "--transactional-id-prefix", "p"), false), "an explicit prefix wins");
+    }
+
+    @Test
+    void onAClusterTheStateOptionsAreUsageErrors() {
+        CommandLine cl = VigilCli.standalone(RunCommand.forCluster());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        int code =
+                cl.execute(concat(java.util.Arrays.copyOfRange(BASE, 1, BASE.length), "--state-dir", dir.toString()));
+        assertEquals(2, code);
+        assertTrue(
+                err.toString().contains("--state-dir, --state-backend and --fresh are for the embedded job"),
+                err.toString());
+    }
+
+    private static RunCommand parse(String[] args) {
+        RunCommand c = new RunCommand();
+        new CommandLine(c).parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+        return c;
+    }
+
+    private static String prefix(String[] args, boolean onCluster) throws Exception {
+        RunCommand c = onCluster ? RunCommand.forCluster() : new RunCommand();
+        CommandLine cl = new CommandLine(c);
+        cl.parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+        return c.config(cl, null).transactionalIdPrefix();
+    }
+
+    @Test
     void missingModelFileIsAFailureNamingTheFile() {
         Outcome o = run(
                 "run",
@@ -98,6 +143,85 @@ class RunCommandTest {
                 "c");
         assertEquals(1, o.code());
         assertTrue(o.err().contains("none.json") && o.err().contains("does not exist"), o.err());
+    }
+
+    /** {@code --bootstrap} and a different {@code bootstrap.servers}: exit 2 naming both and where each came from. */
+    @Test
+    void conflictingBootstrapFromConfigIsAUsageError() throws Exception {
+        Path props = dir.resolve("kb.properties");
+        Files.writeString(props, "bootstrap.servers=127.0.0.1:1\n");
+        Outcome o = run(concat(endpoints("127.0.0.1:9"), "--config", props.toString()));
+        assertEquals(2, o.code(), o.err());
+        assertTrue(
+                o.err().contains("--bootstrap 127.0.0.1:9")
+                        && o.err().contains("bootstrap.servers=127.0.0.1:1")
+                        && o.err().contains("--config " + props),
+                o.err());
+    }
+
+    @Test
+    void conflictingBootstrapFromJobFileIsAUsageError() throws Exception {
+        Path job = dir.resolve("job.yaml");
+        Files.writeString(job, "bootstrap: 127.0.0.1:9\nkafka:\n  bootstrap.servers: 127.0.0.1:1\n");
+        Outcome fromFile = run(
+                "run",
+                "--job",
+                job.toString(),
+                "--model",
+                "m.json",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c");
+        assertEquals(2, fromFile.code(), fromFile.err());
+        assertTrue(
+                fromFile.err().contains("bootstrap: of " + job + " 127.0.0.1:9")
+                        && fromFile.err().contains("bootstrap.servers=127.0.0.1:1 in the kafka: map of " + job),
+                fromFile.err());
+        Outcome flag = run(
+                "run",
+                "--job",
+                job.toString(),
+                "--model",
+                "m.json",
+                "--bootstrap",
+                "127.0.0.1:7",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c");
+        assertEquals(2, flag.code(), flag.err());
+        assertTrue(flag.err().contains("--bootstrap 127.0.0.1:7"), flag.err());
+    }
+
+    /** The same brokers in another order and spacing are one address: the run goes on (to the missing model). */
+    @Test
+    void sameBootstrapInBothPlacesIsAccepted() throws Exception {
+        Path props = dir.resolve("same.properties");
+        Files.writeString(props, "bootstrap.servers= 127.0.0.1:8 , 127.0.0.1:9\n");
+        Outcome o = run(concat(endpoints("127.0.0.1:9,127.0.0.1:8"), "--config", props.toString()));
+        assertEquals(1, o.code(), o.err());
+        assertTrue(o.err().contains("none.json"), o.err());
+    }
+
+    private String[] endpoints(String bootstrap) {
+        return new String[] {
+            "run",
+            "--model",
+            dir.resolve("none.json").toString(),
+            "--bootstrap",
+            bootstrap,
+            "--input",
+            "a",
+            "--output",
+            "b",
+            "--dead-letter",
+            "c"
+        };
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,10 +94,17 @@ class TransferLdgCommandTest {
         assertEquals("cv", ldg.get("transfer").get("alpha_scores").get("source").asText());
         assertTrue(ldg.has("basis"), "a linear map");
         JsonNode required = o.get("calibration").get("required_reliability");
+        assertEquals("bonferroni", o.get("calibration").get("selection").asText());
+        int k = o.get("calibration").get("candidates").asInt();
         for (double tau : new double[] {0.5, 0.8, 0.9, 0.95, 0.99}) {
-            double r = required.get(String.valueOf(tau)).asDouble();
-            assertEquals(LearnThenTest.requiredReliability(6, 1 - tau, 0.1), r, 0.0, "τ = " + tau);
-            assertTrue(r >= tau, "a certificate never asks for less than τ: " + r);
+            JsonNode r = required.get(String.valueOf(tau));
+            OptionalDouble expected = LearnThenTest.requiredReliability(6, 1 - tau, 0.1 / k);
+            // null: six series cannot certify τ at all, which is not the same as needing no disagreement (1.0).
+            assertEquals(expected.isEmpty(), r.isNull(), "τ = " + tau + ": " + r);
+            if (expected.isPresent()) {
+                assertEquals(expected.getAsDouble(), r.asDouble(), 0.0, "τ = " + tau);
+                assertTrue(r.asDouble() >= tau, "a certificate never asks for less than τ: " + r);
+            }
         }
         JsonNode curves = JSON.readTree(Files.readAllBytes(model))
                 .get("sections")

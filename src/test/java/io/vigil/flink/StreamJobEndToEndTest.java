@@ -76,13 +76,18 @@ class StreamJobEndToEndTest {
         return p;
     }
 
-    private static int run(String... args) {
+    /** What a successful {@code vigil} command printed. */
+    private record Printed(String out, String err) {}
+
+    private static Printed run(String... args) {
+        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = VigilCli.commandLine();
+        cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);
         assertEquals(0, code, () -> "vigil " + String.join(" ", args) + " failed: " + err);
-        return code;
+        return new Printed(out.toString(), err.toString());
     }
 
     @Test
@@ -123,12 +128,13 @@ class StreamJobEndToEndTest {
                 new Replay.Settings(samples, null, 0, 10, 1),
                 kafka.clientProperties(),
                 Progress.none());
-        run(
+        Printed printed = run(
                 "run",
                 "--model",
                 model.toString(),
                 "--bootstrap",
                 kafka.bootstrapServers(),
+                "--json",
                 "--input",
                 samples,
                 "--output",
@@ -141,7 +147,9 @@ class StreamJobEndToEndTest {
                 "--checkpoint-interval",
                 "500ms",
                 "--delivery",
-                "exactly-once");
+                "exactly-once",
+                "--state-dir",
+                dir.resolve("e2e-state").toString());
 
         int n = StreamFixtures.TEST.size();
         List<ConsumerRecord<byte[], byte[]>> records =
@@ -198,6 +206,84 @@ class StreamJobEndToEndTest {
                         "{\"series\":\"CBF/test/2\",\"t\":100,\"value\":1.0}",
                         "gap_beyond_buffer"),
                 reasons);
+
+        // The summary (--json: one object on stdout) counts what the topics hold; 2 mismatched samples in
+        // thousands are no model/stream mismatch.
+        JsonNode summary = MAPPER.readTree(printed.out());
+        long early = offline.stream().filter(SeriesDecision::early).count();
+        assertEquals(early, summary.get("decided_early").asLong(), printed.out());
+        assertEquals(n - early, summary.get("decided_complete").asLong(), printed.out());
+        assertEquals(0, summary.get("undecided").asLong());
+        assertEquals(0, summary.get("abandoned").asLong());
+        assertEquals(
+                (long) n * StreamFixtures.TEST.length() + 3,
+                summary.get("samples").asLong());
+        assertTrue(summary.get("seconds").asDouble() > 0);
+        Map<String, String> counted = new TreeMap<>();
+        summary.get("dead_letters").fields().forEachRemaining(e -> {
+            if (e.getValue().asLong() > 0) {
+                counted.put(e.getKey(), e.getValue().asText());
+            }
+        });
+        Map<String, String> expected = new TreeMap<>();
+        reasons.values().forEach(r -> expected.put(r, "1"));
+        assertEquals(expected, counted);
+        assertFalse(printed.err().contains("WARN"), printed.err());
+    }
+
+    /**
+     * Issue 25: series longer than the model's d dead-letter their tail as t_beyond_length; the run says so in one
+     * WARN line naming the counts and the model's d, and the summary counts them.
+     */
+    @Test
+    void streamLongerThanTheModelGetsOneWarnLine() throws Exception {
+        Path model = dir.resolve("cbf-short.model.json");
+        ModelFile.standard().save(EarlyFixtures.CBF_MODEL, model);
+        int d = StreamFixtures.TEST.length();
+        int series = 10;
+        int length = d + d / 4;
+        String samples = "long-samples";
+        kafka.createTopic(samples, 1);
+        Map<String, Object> pp = new HashMap<>(kafka.clientProperties());
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(pp)) {
+            for (int i = 0; i < series; i++) {
+                String id = "long/" + i;
+                for (int t = 1; t <= length; t++) {
+                    double v = StreamFixtures.TEST.value(i, (t - 1) % d);
+                    p.send(new ProducerRecord<>(samples, SampleRecord.key(id), SampleRecord.encode(id, t, v)));
+                }
+            }
+            p.flush();
+        }
+        Printed printed = run(
+                "run",
+                "--model",
+                model.toString(),
+                "--bootstrap",
+                kafka.bootstrapServers(),
+                "--input",
+                samples,
+                "--output",
+                "long-decisions",
+                "--dead-letter",
+                "long-dead",
+                "--bounded",
+                "--checkpoint-interval",
+                "500ms");
+        long beyond = (long) series * (length - d);
+        List<String> warnings =
+                printed.err().lines().filter(l -> l.contains("WARN")).toList();
+        assertEquals(1, warnings.size(), printed.err());
+        String w = warnings.get(0);
+        assertTrue(w.startsWith("vigil run: WARN the stream does not fit the model"), w);
+        assertTrue(w.contains(String.format(java.util.Locale.ROOT, "%,d t_beyond_length", beyond)), w);
+        assertTrue(w.contains("d = " + d), w);
+        assertTrue(
+                printed.out().contains("decided early ")
+                        && printed.out().contains(String.format(java.util.Locale.ROOT, "t_beyond_length %,d", beyond)),
+                printed.out());
     }
 
     /**
@@ -341,7 +427,9 @@ class StreamJobEndToEndTest {
                 "big-dead",
                 "--bounded",
                 "--checkpoint-interval",
-                "500ms");
+                "500ms",
+                "--state-dir",
+                dir.resolve("big-state").toString());
         assertEquals(
                 3,
                 KafkaTestSupport.readTopic(consumerProps(), "big-decisions", 3, READ_TIMEOUT)

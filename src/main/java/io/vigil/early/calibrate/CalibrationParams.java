@@ -3,6 +3,8 @@ package io.vigil.early.calibrate;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,7 +22,10 @@ import java.util.Objects;
  * @param classifiers classifiers to replay (those without their model section are skipped)
  * @param set the set of the set rule (and, when valid, the probability rule's fast path)
  * @param objective how the operating point is chosen
- * @param targetReliability the target of {@link Objective#EARLIEST_AT_RELIABILITY} (NaN for {@link Objective#HM})
+ * @param targetReliability the target of {@link Objective#EARLIEST_AT_RELIABILITY} (NaN for the others)
+ * @param delayCost A of {@link Objective#COST} (NaN for the others)
+ * @param guarantee what the certificates promise
+ * @param selection how the certificate accounts for choosing the operating point on the same replays
  */
 public record CalibrationParams(
         int folds,
@@ -32,7 +37,10 @@ public record CalibrationParams(
         List<ClassifierKind> classifiers,
         SetKind set,
         Objective objective,
-        double targetReliability) {
+        double targetReliability,
+        double delayCost,
+        Guarantee guarantee,
+        Selection selection) {
     /** K when the work allows: ten folds, refitting on 90 % of the series. */
     public static final int DEFAULT_FOLDS = 10;
 
@@ -61,7 +69,12 @@ public record CalibrationParams(
         /** Largest harmonic mean of accuracy and earliness 1 − t/d (Schäfer &amp; Leser's HM). */
         HM("hm"),
         /** Earliest mean decision among the rules certified at the target reliability. */
-        EARLIEST_AT_RELIABILITY("earliest-at-reliability");
+        EARLIEST_AT_RELIABILITY("earliest-at-reliability"),
+        /**
+         * Smallest average cost (1 − accuracy) + A·t/d, misclassification plus delay (ml_edm's {@code average_cost},
+         * Renault et al. 2024), with A the delay cost.
+         */
+        COST("cost");
 
         private final String cliName;
 
@@ -69,7 +82,7 @@ public record CalibrationParams(
             this.cliName = cliName;
         }
 
-        /** {@code hm} or {@code earliest-at-reliability}. */
+        /** {@code hm}, {@code earliest-at-reliability} or {@code cost}. */
         public String cliName() {
             return cliName;
         }
@@ -105,6 +118,11 @@ public record CalibrationParams(
             throw new IllegalArgumentException(
                     "--target-reliability must lie in (0, 1) for earliest-at-reliability, got " + targetReliability);
         }
+        if (objective == Objective.COST && !(delayCost >= 0 && Double.isFinite(delayCost))) {
+            throw new IllegalArgumentException("--delay-cost must be finite and ≥ 0 for cost, got " + delayCost);
+        }
+        Objects.requireNonNull(guarantee, "guarantee");
+        Objects.requireNonNull(selection, "selection");
     }
 
     /**
@@ -121,7 +139,10 @@ public record CalibrationParams(
         return folds == AUTO_FOLDS ? autoFolds(n, d) : folds;
     }
 
-    /** Automatic K, δ = 0.1, ten bands, both rules and all classifiers, nb-quadratic, objective hm. */
+    /**
+     * Automatic K, δ = 0.1, ten bands, both rules and all classifiers, nb-quadratic, objective hm, the pac guarantee
+     * with a Bonferroni correction for the choice of the operating point.
+     */
     public static CalibrationParams defaults(long seed) {
         return new CalibrationParams(
                 AUTO_FOLDS,
@@ -133,23 +154,39 @@ public record CalibrationParams(
                 List.of(ClassifierKind.LOCAL_QDA, ClassifierKind.LINEAR_SVM, ClassifierKind.KNN),
                 SetKind.NB_QUADRATIC,
                 Objective.HM,
-                Double.NaN);
+                Double.NaN,
+                Double.NaN,
+                Guarantee.PAC,
+                Selection.BONFERRONI);
     }
 
-    /** The same with another objective (and target for earliest-at-reliability). */
+    /** The same with another objective (and target for earliest-at-reliability, NaN otherwise). */
     public CalibrationParams withObjective(Objective o, double target) {
-        return new CalibrationParams(folds, seed, delta, bands, thresholds, rules, classifiers, set, o, target);
+        return withObjective(o, target, Double.NaN);
+    }
+
+    /** The same with another objective, its target (earliest-at-reliability) and delay cost (cost), NaN if unused. */
+    public CalibrationParams withObjective(Objective o, double target, double cost) {
+        return copy(folds, delta, o, target, cost, guarantee, selection);
+    }
+
+    /** The same with another guarantee and selection correction. */
+    public CalibrationParams withGuarantee(Guarantee g, Selection s) {
+        return copy(folds, delta, objective, targetReliability, delayCost, g, s);
     }
 
     /** The same with other K and δ. */
     public CalibrationParams withFoldsAndDelta(int k, double d) {
-        return new CalibrationParams(
-                k, seed, d, bands, thresholds, rules, classifiers, set, objective, targetReliability);
+        return copy(k, d, objective, targetReliability, delayCost, guarantee, selection);
     }
 
     /** The same with another δ. */
     public CalibrationParams withDelta(double d) {
         return withFoldsAndDelta(folds, d);
+    }
+
+    private CalibrationParams copy(int k, double d, Objective o, double target, double cost, Guarantee g, Selection s) {
+        return new CalibrationParams(k, seed, d, bands, thresholds, rules, classifiers, set, o, target, cost, g, s);
     }
 
     @Override

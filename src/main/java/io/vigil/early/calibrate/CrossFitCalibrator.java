@@ -19,6 +19,8 @@ import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
 import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
@@ -28,11 +30,14 @@ import io.vigil.util.Parallel;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 
 /**
@@ -45,11 +50,14 @@ import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
  *   <li>a variance inflation κ per band of t/d: the held-out squared Mahalanobis distances D²(t) = (y − m_y)ᵀ
  *       R_y⁻¹(y − m_y) of each series' own projection y (in its fold model's coordinates, so the fold bases need no
  *       alignment) from the conditional mean have their 0.9-quantile at κ·χ²_ℓ(0.9);
- *   <li>with R_y inflated by κ, one replay per held-out series and rule gives its decision at every threshold of the
- *       grid ({@link EarlyClassifier#score}), hence per threshold the number of early labels that differ from the
- *       fold model's complete-series label, the number equal to the true label and the mean decision time;
- *   <li>the operating point: the announced τ (and rule, classifier) with the best cross-fitted harmonic mean among
- *       the certified ones, or the earliest certified at a target reliability.
+ *   <li>with R_y inflated by κ — for a fold's series, the κ of the other folds' held-out series only (inner
+ *       cross-fit: the distances that set a fold's inflation are never those of the series it certifies) — one replay per held-out series and rule gives its
+ *       decision at every threshold of the grid ({@link EarlyClassifier#score}), hence per threshold the number of
+ *       early labels that differ from the fold model's complete-series label (and of series that differ there or at
+ *       any more conservative threshold, for conformal risk control), the number equal to the true label and the
+ *       mean decision time;
+ *   <li>the operating point: the announced τ (and rule, classifier) with the best cross-fitted objective among the
+ *       certified ones, its certificate corrected for that choice ({@link Selection}).
  * </ol>
  *
  * The result is the model with a {@link CalibrationSection}; thresholds for any τ follow from it by Learn-then-Test
@@ -189,36 +197,20 @@ public final class CrossFitCalibrator {
         }
         List<Fold> folds = refitFolds(model, train, refitSections(model, sections, p), p, progress, threads, refit);
         // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
-        List<List<Double>> ratios = new ArrayList<>();
-        for (int b = 0; b < p.bands(); b++) {
-            ratios.add(new ArrayList<>());
-        }
+        List<HeldOutDistances> held = Parallel.map(folds, threads, "calibration", f -> distances(f, train, p.bands()));
         List<double[]> perSample = new ArrayList<>();
-        for (HeldOutDistances h : Parallel.map(folds, threads, "calibration", f -> distances(f, train, p.bands()))) {
-            for (int b = 0; b < p.bands(); b++) {
-                ratios.get(b).addAll(h.ratios().get(b));
-            }
+        for (HeldOutDistances h : held) {
             perSample.addAll(h.perSample());
         }
-        double[] kappa = new double[p.bands()];
-        for (int b = 0; b < kappa.length; b++) {
-            kappa[b] = inflationOf(ratios.get(b));
-        }
+        double[] kappa = inflation(held, -1, p.bands());
         double[] coverageBefore = new double[COVERAGE_TAUS.length];
         double[] coverageAfter = new double[COVERAGE_TAUS.length];
         coverage(perSample, kappa, p.bands(), coverageBefore, coverageAfter);
-        CalibrationSection inflationOnly = new CalibrationSection(
-                folds.size(),
-                p.seed(),
-                p.delta(),
-                kappa,
-                p.thresholds(),
-                List.of(),
-                COVERAGE_TAUS,
-                coverageBefore,
-                coverageAfter,
-                Optional.empty());
-        // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y.
+        // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y. Each fold's series are
+        // replayed with the inflation learned on the other folds' series only (inner cross-fit, method notes §6):
+        // κ is part of the curve, so the distances that set it are never those of the series that certify it. Those
+        // distances come from the other folds' models, which were fitted with this fold's series among others; fully
+        // nested refits (no model that set κ saw the fold) would cost K(K − 1)/2 refits instead of K.
         List<CurveSpec> specs = new ArrayList<>();
         for (DecisionRule rule : p.rules()) {
             for (ClassifierKind kind : p.classifiers()) {
@@ -231,43 +223,172 @@ public final class CrossFitCalibrator {
             }
         }
         progress.extendBy(folds.size());
-        List<List<List<SeriesReplay>>> replays = Parallel.map(folds, threads, "calibration", f -> {
-            List<List<SeriesReplay>> perCurve = replay(f, train, inflationOnly, specs, p.thresholds());
+        List<Integer> foldIndex = new ArrayList<>();
+        for (int f = 0; f < folds.size(); f++) {
+            foldIndex.add(f);
+        }
+        List<List<List<SeriesReplay>>> replays = Parallel.map(foldIndex, threads, "calibration", f -> {
+            // A section holding only this fold's κ: its replay needs nothing else.
+            CalibrationSection foldInflation = section(
+                    folds.size(),
+                    p,
+                    inflation(held, f, p.bands()),
+                    List.of(),
+                    Optional.empty(),
+                    1,
+                    Selection.NONE,
+                    coverageBefore,
+                    coverageAfter);
+            List<List<SeriesReplay>> perCurve = replay(folds.get(f), train, foldInflation, specs, p.thresholds());
             progress.step();
             return perCurve;
         });
-        List<CalibrationSection.Curve> curves = new ArrayList<>();
+        List<List<SeriesReplay>> perCurve = new ArrayList<>();
         for (int c = 0; c < specs.size(); c++) {
             List<SeriesReplay> all = new ArrayList<>();
             for (List<List<SeriesReplay>> fold : replays) {
                 all.addAll(fold.get(c));
             }
-            curves.add(curve(specs.get(c).params(), all, p.thresholds().length));
+            perCurve.add(all);
         }
-        CalibrationSection withCurves = new CalibrationSection(
-                folds.size(),
-                p.seed(),
-                p.delta(),
-                kappa,
-                p.thresholds(),
-                curves,
-                COVERAGE_TAUS,
-                coverageBefore,
-                coverageAfter,
-                Optional.empty());
-        Optional<CalibrationSection.OperatingPoint> point = OperatingPoints.choose(withCurves, p, OPERATING_TAUS);
-        CalibrationSection done = new CalibrationSection(
-                folds.size(),
-                p.seed(),
-                p.delta(),
-                kappa,
-                p.thresholds(),
-                curves,
-                COVERAGE_TAUS,
-                coverageBefore,
-                coverageAfter,
-                point);
+        CalibrationSection done = certified(folds.size(), p, kappa, specs, perCurve, coverageBefore, coverageAfter);
         return model.toBuilder().section(done).build();
+    }
+
+    /**
+     * The section with its curves and operating point, the choice accounted for as {@link CalibrationParams#selection}
+     * says: uncorrected, Bonferroni over the K candidates the objective looks at, or chosen on one half of the
+     * replayed series (split stratified by class, seeded) and certified on the other, whose curves alone are kept.
+     */
+    private static CalibrationSection certified(
+            int folds,
+            CalibrationParams p,
+            double[] kappa,
+            List<CurveSpec> specs,
+            List<List<SeriesReplay>> perCurve,
+            double[] coverageBefore,
+            double[] coverageAfter) {
+        int m = p.thresholds().length;
+        List<CalibrationSection.Curve> all = new ArrayList<>();
+        for (int c = 0; c < specs.size(); c++) {
+            all.add(curve(specs.get(c).params(), perCurve.get(c), m));
+        }
+        if (p.selection() != Selection.SPLIT || all.isEmpty()) {
+            int k = p.selection() == Selection.BONFERRONI
+                    ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
+                    : 1;
+            CalibrationSection withCurves =
+                    section(folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter);
+            return section(
+                    folds,
+                    p,
+                    kappa,
+                    all,
+                    OperatingPoints.choose(withCurves, p, OPERATING_TAUS),
+                    k,
+                    p.selection(),
+                    coverageBefore,
+                    coverageAfter);
+        }
+        boolean[] certifying = splitHalves(perCurve.get(0), p.seed());
+        if (perCurve.get(0).size() < 2) {
+            throw new IllegalArgumentException("--selection split needs at least two replayed series");
+        }
+        List<CalibrationSection.Curve> choosing = new ArrayList<>();
+        List<CalibrationSection.Curve> certifyingCurves = new ArrayList<>();
+        for (int c = 0; c < specs.size(); c++) {
+            List<SeriesReplay> in = new ArrayList<>();
+            List<SeriesReplay> out = new ArrayList<>();
+            for (int i = 0; i < perCurve.get(c).size(); i++) {
+                (certifying[i] ? in : out).add(perCurve.get(c).get(i));
+            }
+            choosing.add(curve(specs.get(c).params(), out, m));
+            certifyingCurves.add(curve(specs.get(c).params(), in, m));
+        }
+        CalibrationSection chooser =
+                section(folds, p, kappa, choosing, Optional.empty(), 1, Selection.NONE, coverageBefore, coverageAfter);
+        CalibrationSection certifier = section(
+                folds, p, kappa, certifyingCurves, Optional.empty(), 1, Selection.SPLIT, coverageBefore, coverageAfter);
+        Optional<CalibrationSection.OperatingPoint> point = OperatingPoints.choose(chooser, p, OPERATING_TAUS)
+                .map(q -> OperatingPoints.at(
+                        certifier,
+                        certifier
+                                .curve(q.rule(), q.classifier(), q.set(), q.estimator())
+                                .orElseThrow(),
+                        q.tau(),
+                        p));
+        return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
+    }
+
+    /**
+     * Which replayed series certify under {@link Selection#SPLIT} (true) and which choose (false): within each class
+     * a seeded shuffle, alternately; with an odd count the certifying half gets the extra series.
+     */
+    static boolean[] splitHalves(List<SeriesReplay> replays, long seed) {
+        Map<Integer, List<Integer>> byClass = new TreeMap<>();
+        for (int i = 0; i < replays.size(); i++) {
+            byClass.computeIfAbsent(replays.get(i).truth(), k -> new ArrayList<>())
+                    .add(i);
+        }
+        boolean[] certifying = new boolean[replays.size()];
+        Random rnd = new Random(seed ^ 0x5EED5L);
+        boolean next = true;
+        for (List<Integer> members : byClass.values()) {
+            Collections.shuffle(members, rnd);
+            for (int i : members) {
+                certifying[i] = next;
+                next = !next;
+            }
+        }
+        return certifying;
+    }
+
+    /** The section of these parts (the expected guarantee needs curves; a curve-less section is pac). */
+    private static CalibrationSection section(
+            int folds,
+            CalibrationParams p,
+            double[] kappa,
+            List<CalibrationSection.Curve> curves,
+            Optional<CalibrationSection.OperatingPoint> point,
+            int candidates,
+            Selection selection,
+            double[] coverageBefore,
+            double[] coverageAfter) {
+        return new CalibrationSection(
+                folds,
+                p.seed(),
+                p.delta(),
+                kappa,
+                p.thresholds(),
+                curves,
+                COVERAGE_TAUS,
+                coverageBefore,
+                coverageAfter,
+                point,
+                curves.isEmpty() ? Guarantee.PAC : p.guarantee(),
+                selection,
+                candidates);
+    }
+
+    /**
+     * κ per band from the held-out distances of every fold but {@code leftOut} (−1: of every fold). A band no other
+     * fold reached falls back to all folds' distances, so a fold is never replayed uninflated for lack of data.
+     */
+    private static double[] inflation(List<HeldOutDistances> held, int leftOut, int bands) {
+        double[] kappa = new double[bands];
+        for (int b = 0; b < bands; b++) {
+            List<Double> ratios = new ArrayList<>();
+            for (int f = 0; f < held.size(); f++) {
+                if (f != leftOut) {
+                    ratios.addAll(held.get(f).ratios().get(b));
+                }
+            }
+            if (ratios.isEmpty() && leftOut >= 0) {
+                ratios.addAll(held.get(leftOut).ratios().get(b));
+            }
+            kappa[b] = inflationOf(ratios);
+        }
+        return kappa;
     }
 
     /**
@@ -493,16 +614,29 @@ public final class CrossFitCalibrator {
     /** A curve from its replays, in fold order: per threshold, disagreements, correct labels, Σ t/d. */
     private static CalibrationSection.Curve curve(DecisionParams dp, List<SeriesReplay> replays, int m) {
         int[] disagree = new int[m];
+        int[] monotone = new int[m];
         int[] correct = new int[m];
         double[] fraction = new double[m];
         for (SeriesReplay r : replays) {
-            for (int j = 0; j < m; j++) {
-                disagree[j] += r.stopLabel()[j] != r.complete() ? 1 : 0;
+            boolean later = false;
+            for (int j = m - 1; j >= 0; j--) {
+                boolean differs = r.stopLabel()[j] != r.complete();
+                later |= differs;
+                disagree[j] += differs ? 1 : 0;
+                monotone[j] += later ? 1 : 0;
                 correct[j] += r.stopLabel()[j] == r.truth() ? 1 : 0;
                 fraction[j] += (double) r.stopT()[j] / r.length();
             }
         }
         return new CalibrationSection.Curve(
-                dp.rule(), dp.classifier(), dp.set(), dp.estimator(), replays.size(), disagree, correct, fraction);
+                dp.rule(),
+                dp.classifier(),
+                dp.set(),
+                dp.estimator(),
+                replays.size(),
+                disagree,
+                correct,
+                fraction,
+                monotone);
     }
 }

@@ -9,6 +9,8 @@ import io.vigil.model.ModelShape;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,14 +19,34 @@ import java.util.Set;
 /**
  * Codec of {@link CalibrationSection}, payload version 1 (small arrays as plain JSON numbers, readable by any tool):
  * {@code {folds, seed, delta, inflation: [...], thresholds: [...], curves: [{rule, classifier, set, estimator, series,
- * disagreements, correct, fraction_sum}], coverage: {taus, before, after}[, operating_point: {tau, objective,
- * target_reliability, rule, classifier, set, estimator, harmonic_mean, certified}]}}.
+ * disagreements, correct, fraction_sum[, monotone_disagreements]}], coverage: {taus, before, after}[, operating_point:
+ * {tau, objective, target_reliability, rule, classifier, set, estimator, harmonic_mean, certified[, delay_cost]}][,
+ * guarantee, selection, candidates]}}. The bracketed fields came with issue 28 and are optional on read: a file
+ * without them certifies as it did when written ({@code pac}, no selection correction, no monotonised counts).
  */
 public final class CalibrationCodec implements SectionCodec<CalibrationSection> {
-    private static final Set<String> FIELDS =
-            Set.of("folds", "seed", "delta", "inflation", "thresholds", "curves", "coverage", "operating_point");
-    private static final Set<String> CURVE_FIELDS =
-            Set.of("rule", "classifier", "set", "estimator", "series", "disagreements", "correct", "fraction_sum");
+    private static final Set<String> FIELDS = Set.of(
+            "folds",
+            "seed",
+            "delta",
+            "inflation",
+            "thresholds",
+            "curves",
+            "coverage",
+            "operating_point",
+            "guarantee",
+            "selection",
+            "candidates");
+    private static final Set<String> CURVE_FIELDS = Set.of(
+            "rule",
+            "classifier",
+            "set",
+            "estimator",
+            "series",
+            "disagreements",
+            "correct",
+            "fraction_sum",
+            "monotone_disagreements");
     private static final Set<String> POINT_FIELDS = Set.of(
             "tau",
             "objective",
@@ -34,7 +56,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "set",
             "estimator",
             "harmonic_mean",
-            "certified");
+            "certified",
+            "delay_cost");
 
     @Override
     public String name() {
@@ -69,6 +92,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             ints(o.putArray("disagreements"), c.disagreements());
             ints(o.putArray("correct"), c.correct());
             doubles(o.putArray("fraction_sum"), c.fractionSum());
+            if (c.monotoneDisagreements().length > 0) {
+                ints(o.putArray("monotone_disagreements"), c.monotoneDisagreements());
+            }
         }
         ObjectNode cov = out.putObject("coverage");
         doubles(cov.putArray("taus"), s.coverageTaus());
@@ -85,7 +111,13 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             o.put("estimator", p.estimator().id());
             ModelJson.putDouble(o, "harmonic_mean", p.harmonicMean());
             o.put("certified", p.certified());
+            if (!Double.isNaN(p.delayCost())) {
+                o.put("delay_cost", p.delayCost());
+            }
         });
+        out.put("guarantee", s.guarantee().cliName());
+        out.put("selection", s.selection().cliName());
+        out.put("candidates", s.candidates());
     }
 
     @Override
@@ -118,7 +150,14 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                     ModelJson.doubleArray(cov, "taus", covPath),
                     ModelJson.doubleArray(cov, "before", covPath),
                     ModelJson.doubleArray(cov, "after", covPath),
-                    point);
+                    point,
+                    payload.has("guarantee")
+                            ? Guarantee.fromCliName(ModelJson.textField(payload, "guarantee", path))
+                            : Guarantee.PAC,
+                    payload.has("selection")
+                            ? Selection.fromCliName(ModelJson.textField(payload, "selection", path))
+                            : Selection.NONE,
+                    payload.has("candidates") ? ModelJson.intField(payload, "candidates", path) : 1);
         } catch (IllegalArgumentException e) {
             throw e.getMessage() != null && e.getMessage().startsWith(path)
                     ? e
@@ -137,7 +176,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                 ModelJson.intField(o, "series", path),
                 ModelJson.intArray(o, "disagreements", path),
                 ModelJson.intArray(o, "correct", path),
-                ModelJson.doubleArray(o, "fraction_sum", path));
+                ModelJson.doubleArray(o, "fraction_sum", path),
+                o.has("monotone_disagreements") ? ModelJson.intArray(o, "monotone_disagreements", path) : new int[0]);
     }
 
     private static CalibrationSection.OperatingPoint readPoint(JsonNode o, String path) {
@@ -152,7 +192,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                 SetKind.fromCliName(ModelJson.textField(o, "set", path)),
                 EstimatorType.fromId(ModelJson.textField(o, "estimator", path)),
                 ModelJson.doubleField(o, "harmonic_mean", path),
-                ModelJson.booleanField(o, "certified", path));
+                ModelJson.booleanField(o, "certified", path),
+                o.has("delay_cost") ? ModelJson.doubleField(o, "delay_cost", path) : Double.NaN);
     }
 
     private static void doubles(ArrayNode a, double[] values) {

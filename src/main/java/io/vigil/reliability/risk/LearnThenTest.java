@@ -1,5 +1,6 @@
 package io.vigil.reliability.risk;
 
+import java.util.OptionalDouble;
 import org.hipparchus.distribution.discrete.BinomialDistribution;
 
 /**
@@ -72,12 +73,13 @@ public final class LearnThenTest {
     /**
      * The cross-fitted reliability a rule needs for risk level α to be certified on n series at confidence 1 − δ:
      * 1 − k<sub>max</sub>/n, where k<sub>max</sub> is the largest disagreement count with P(Bin(n, α) ≤
-     * k<sub>max</sub>) ≤ δ; 1 when even no disagreement does not certify α (α &lt; 1 − δ^{1/n}), since such a τ is
-     * decided at t = d. How far this lies above 1 − α is the margin a finite-sample certificate costs: a rule
-     * certified exactly at the boundary, whose cross-fitted rate holds on new series, is that much more reliable than
-     * announced (n = 30, α = 0.2, δ = 0.1: k<sub>max</sub> = 2, reliability 0.933 for τ = 0.8).
+     * k<sub>max</sub>) ≤ δ. 1.0 means "certifiable, but only with no disagreement at all"; empty means "cannot be
+     * certified on n series": even no disagreement does not pass (α &lt; 1 − δ<sup>1/n</sup>), and such a τ is decided
+     * at t = d. How far this lies above 1 − α is the margin a finite-sample certificate costs: a rule certified exactly
+     * at the boundary, whose cross-fitted rate holds on new series, is that much more reliable than announced (n = 30,
+     * α = 0.2, δ = 0.1: k<sub>max</sub> = 2, reliability 0.933 for τ = 0.8).
      */
-    public static double requiredReliability(int n, double alpha, double delta) {
+    public static OptionalDouble requiredReliability(int n, double alpha, double delta) {
         if (n < 1) {
             throw new IllegalArgumentException("risk control needs at least one calibration series, got " + n);
         }
@@ -89,7 +91,7 @@ public final class LearnThenTest {
         while (k + 1 <= n && tail.cumulativeProbability(k + 1) <= delta) {
             k++;
         }
-        return k < 0 ? 1.0 : 1 - (double) k / n;
+        return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
     }
 
     /** The smallest α certifiable with n series and no disagreement: 1 − δ^{1/n}. */

@@ -1,2 +1,5 @@
-/** Finite-sample control of the rate of early labels that differ from the complete-series label (Learn-then-Test). */
+/**
+ * Finite-sample control of the rate of early labels that differ from the complete-series label: with high probability
+ * (Learn-then-Test) or in expectation (conformal risk control), and the correction for choosing among candidates.
+ */
 package io.vigil.reliability.risk;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
@@ -26,6 +29,9 @@ import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.LearnThenTest;
+import io.vigil.reliability.risk.Selection;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
@@ -168,6 +174,87 @@ class CrossFitCalibratorTest {
         assertTrue(low.thresholds().certified());
         double threshold = low.thresholds().threshold();
         assertTrue(threshold > 0 && threshold <= 1, "a replayed threshold: " + threshold);
+    }
+
+    /**
+     * A calibration section as written before issue 28 (no guarantee, selection, candidates, monotonised counts)
+     * still loads, as pac without a selection correction, and certifies exactly as Learn-then-Test at δ did then.
+     */
+    @Test
+    void sectionsWrittenBeforeTheGuaranteeFieldsCertifyAsBefore() throws IOException {
+        ModelFile file = ModelFile.standard();
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(file.toBytes(MODEL));
+        ObjectNode payload =
+                (ObjectNode) root.get("sections").get("calibration").get("payload");
+        payload.remove(List.of("guarantee", "selection", "candidates"));
+        for (JsonNode curve : payload.get("curves")) {
+            ((ObjectNode) curve).remove("monotone_disagreements");
+        }
+        VigilModel old = file.read(json.writeValueAsBytes(root), "pre-28 model");
+        CalibrationSection cal = old.section(CalibrationSection.class).orElseThrow();
+        assertEquals(Guarantee.PAC, cal.guarantee());
+        assertEquals(Selection.NONE, cal.selection());
+        assertEquals(1, cal.candidates());
+        for (CalibrationSection.Curve c : cal.curves()) {
+            assertEquals(0, c.monotoneDisagreements().length);
+            for (double tau : new double[] {0.6, 0.8, 0.9, 0.95}) {
+                LearnThenTest.Result r = LearnThenTest.certify(c.series(), c.disagreements(), 1 - tau, 0.1);
+                CalibrationSection.Certificate now = cal.certify(c, tau);
+                assertEquals(r.index(), now.index());
+                assertEquals(r.certified(), now.certified());
+            }
+        }
+    }
+
+    /**
+     * A rule restricted to a class of interest was never replayed (the replays announce any class), so it inherits no
+     * certificate from the unrestricted rule: it decides at τ itself, uncalibrated, guarantee "none".
+     */
+    @Test
+    void classOfInterestRulesAreNotCertifiedByTheUnrestrictedReplay() {
+        DecisionParams any = new DecisionParams(
+                0.7, SetKind.NB_QUADRATIC, EstimatorType.JOINT, ClassifierKind.LOCAL_QDA, null, DecisionRule.SET);
+        assertTrue(EarlyClassifier.of(MODEL, any).thresholds().certified(), "the unrestricted rule is certified");
+        EarlyClassifier one = EarlyClassifier.of(
+                MODEL, any.withClassOfInterest(MODEL.classNames().get(0)));
+        assertFalse(one.thresholds().calibrated());
+        assertFalse(one.thresholds().certified());
+        assertEquals("none", one.thresholds().guarantee());
+        assertEquals(0.7, one.thresholds().threshold());
+    }
+
+    /**
+     * The expected guarantee with the split correction: the operating point is chosen on one half of the replayed
+     * series and certified on the other, whose curves alone are stored (60 of 120 series), with the monotonised counts
+     * conformal risk control needs; the section round-trips, and certified decisions report "expected".
+     */
+    @Test
+    void expectedGuaranteeWithSplitSelectionCertifiesOnTheOtherHalf() throws IOException {
+        CalibrationParams cp = CalibrationParams.defaults(1L)
+                .withFoldsAndDelta(5, 0.1)
+                .withGuarantee(Guarantee.EXPECTED, Selection.SPLIT);
+        VigilModel m = CrossFitCalibrator.calibrate(
+                MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+        CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
+        assertEquals(Guarantee.EXPECTED, cal.guarantee());
+        assertEquals(Selection.SPLIT, cal.selection());
+        for (CalibrationSection.Curve c : cal.curves()) {
+            assertEquals(DATA.train().size() / 2, c.series(), "the certifying half: " + c);
+            for (int j = 0; j < c.disagreements().length; j++) {
+                assertTrue(c.monotoneDisagreements()[j] >= c.disagreements()[j]);
+            }
+        }
+        ModelFile file = ModelFile.standard();
+        assertEquals(m, file.read(file.toBytes(m), "memory"));
+        CalibrationSection.OperatingPoint p = cal.operatingPoint().orElseThrow();
+        CalibrationSection.Curve chosen =
+                cal.curve(p.rule(), p.classifier(), p.set(), p.estimator()).orElseThrow();
+        assertEquals(cal.certify(chosen, p.tau()).certified(), p.certified(), "certified on the stored half");
+        EarlyClassifier c =
+                EarlyClassifier.of(m, new DecisionParams(0.8, p.set(), p.estimator(), p.classifier(), null, p.rule()));
+        assertEquals(
+                c.thresholds().certified() ? "expected" : "none", c.thresholds().guarantee());
     }
 
     /**

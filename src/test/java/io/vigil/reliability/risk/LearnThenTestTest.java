@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -79,15 +80,19 @@ class LearnThenTestTest {
     @Test
     void requiredReliabilityIsTheBoundaryOfCertification() {
         // n = 30, α = 0.2: P(Bin ≤ 2) = 0.044 ≤ 0.1 < P(Bin ≤ 3) = 0.123, so k* = 2 and 28/30 is needed.
-        assertEquals(1 - 2.0 / 30, LearnThenTest.requiredReliability(30, 0.2, 0.1), 1e-15);
+        assertEquals(
+                1 - 2.0 / 30, LearnThenTest.requiredReliability(30, 0.2, 0.1).getAsDouble(), 1e-15);
         for (int n : new int[] {5, 16, 23, 30, 67, 300}) {
             for (double alpha : new double[] {0.01, 0.05, 0.1, 0.2, 0.5}) {
-                double r = LearnThenTest.requiredReliability(n, alpha, 0.1);
-                int k = (int) Math.round((1 - r) * n);
-                int[] exactlyAtTheBoundary = {k};
-                boolean certifiable = LearnThenTest.certify(n, exactlyAtTheBoundary, alpha, 0.1)
-                        .certified();
-                assertEquals(r < 1 || certifiable, certifiable, "n=" + n + " α=" + alpha);
+                OptionalDouble r = LearnThenTest.requiredReliability(n, alpha, 0.1);
+                if (r.isEmpty()) {
+                    assertFalse(
+                            LearnThenTest.certify(n, new int[] {0}, alpha, 0.1).certified(),
+                            "cannot be certified: not even with no disagreement, n=" + n + " α=" + alpha);
+                    continue;
+                }
+                int k = (int) Math.round((1 - r.getAsDouble()) * n);
+                assertTrue(LearnThenTest.certify(n, new int[] {k}, alpha, 0.1).certified(), "n=" + n + " α=" + alpha);
                 if (k + 1 <= n) {
                     assertFalse(
                             LearnThenTest.certify(n, new int[] {k + 1}, alpha, 0.1)
@@ -96,7 +101,11 @@ class LearnThenTestTest {
                 }
             }
         }
-        assertEquals(1.0, LearnThenTest.requiredReliability(16, 0.1, 0.1), "1 − 0.1^{1/16} = 0.134 > 0.1");
+        assertTrue(
+                LearnThenTest.requiredReliability(16, 0.1, 0.1).isEmpty(),
+                "cannot be certified: 1 − 0.1^{1/16} = 0.134 > 0.1");
+        // 0.9^22 = 0.0985 ≤ 0.1 < P(Bin(22, 0.1) ≤ 1) = 0.339: certifiable, but only with no disagreement at all.
+        assertEquals(OptionalDouble.of(1.0), LearnThenTest.requiredReliability(22, 0.1, 0.1));
         assertThrows(IllegalArgumentException.class, () -> LearnThenTest.requiredReliability(0, 0.2, 0.1));
     }
 

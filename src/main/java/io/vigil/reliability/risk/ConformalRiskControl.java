@@ -1,0 +1,94 @@
+package io.vigil.reliability.risk;
+
+import java.util.OptionalDouble;
+
+/**
+ * Conformal risk control (Angelopoulos, Bates, Fisch, Lei, Schuster 2022; method notes §6): from n exchangeable
+ * calibration series, the least conservative threshold λ̂ with (n·R̂_n(λ) + B)/(n + 1) ≤ α — equivalently
+ * (n/(n + 1))·R̂_n(λ) + B/(n + 1) ≤ α — has E[risk(λ̂)] ≤ α on a new series, the expectation taken over the calibration
+ * series too. B = 1 bounds the disagreement indicator.
+ *
+ * <p>The theorem needs each series' loss to be non-increasing as λ grows more conservative. Whether an early label
+ * differs from the complete-series label is not (a later stop can change the label back and forth), so the counts
+ * given here are of the monotonised loss L̃_i(λ_j) = max over j' ≥ j of L_i(λ_j'): a series counts at λ_j when it
+ * disagrees at λ_j or any more conservative threshold. L̃ ≥ L, so E[L̃] ≤ α bounds E[L]. Beyond the most conservative
+ * threshold the rule waits for t = d, where the loss is 0, so λ̂ always exists (it may be "never early").
+ */
+public final class ConformalRiskControl {
+    /** The loss bound B of a disagreement indicator. */
+    static final double LOSS_BOUND = 1.0;
+
+    private ConformalRiskControl() {}
+
+    /**
+     * The outcome for one α.
+     *
+     * @param index the chosen threshold index (the smallest one passing), or the most conservative index m−1 when
+     *     none passes
+     * @param certified whether threshold {@code index} passed
+     * @param bound (n·R̂_n + B)/(n + 1) at {@code index}
+     */
+    public record Result(int index, boolean certified, double bound) {}
+
+    /**
+     * Chooses a threshold for risk level α.
+     *
+     * @param n calibration series (≥ 1)
+     * @param monotoneLosses per threshold (ascending λ), how many of the n series have monotonised loss 1: they
+     *     disagree with the complete-series label at this threshold or a more conservative one; non-increasing in the
+     *     threshold index, each in 0..n
+     * @param alpha the risk level 1 − τ, in (0, 1)
+     */
+    public static Result certify(int n, int[] monotoneLosses, double alpha) {
+        check(n, alpha);
+        if (monotoneLosses.length == 0) {
+            throw new IllegalArgumentException("risk control needs at least one threshold");
+        }
+        int m = monotoneLosses.length;
+        for (int j = 0; j < m; j++) {
+            int k = monotoneLosses[j];
+            if (k < 0 || k > n || (j > 0 && k > monotoneLosses[j - 1])) {
+                throw new IllegalArgumentException("monotonised losses must lie in 0.." + n
+                        + " and not increase with the threshold; threshold " + j + " has " + k);
+            }
+        }
+        int chosen = -1;
+        for (int j = m - 1; j >= 0 && bound(n, monotoneLosses[j]) <= alpha; j--) {
+            chosen = j;
+        }
+        return chosen < 0
+                ? new Result(m - 1, false, bound(n, monotoneLosses[m - 1]))
+                : new Result(chosen, true, bound(n, monotoneLosses[chosen]));
+    }
+
+    /**
+     * The cross-fitted reliability a rule needs for α to be certified in expectation on n series: 1 − k/n for the
+     * largest k with (k + B)/(n + 1) ≤ α; empty when even no disagreement does not pass (α &lt; 1/(n + 1)).
+     */
+    public static OptionalDouble requiredReliability(int n, double alpha) {
+        check(n, alpha);
+        int k = -1;
+        while (k + 1 <= n && bound(n, k + 1) <= alpha) {
+            k++;
+        }
+        return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
+    }
+
+    /** The smallest α certifiable in expectation with n series: B/(n + 1). */
+    public static double smallestCertifiableAlpha(int n) {
+        return LOSS_BOUND / (n + 1);
+    }
+
+    private static double bound(int n, int losses) {
+        return (losses + LOSS_BOUND) / (n + 1);
+    }
+
+    private static void check(int n, double alpha) {
+        if (n < 1) {
+            throw new IllegalArgumentException("risk control needs at least one calibration series, got " + n);
+        }
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new IllegalArgumentException("α must lie in (0, 1), got " + alpha);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.vigil.reliability.risk;
+
+import io.vigil.util.EnumNames;
+
+/**
+ * How a certificate accounts for the operating point having been chosen among K candidates (rule × classifier × τ) on
+ * the same replays that certify it (method notes §6, "Selection after certification is not free"). Without a
+ * correction the chosen candidate's certificate holds at 1 − K·δ at worst.
+ */
+public enum Selection {
+    /** No correction: the certificate is valid for a candidate fixed before looking (models before issue 28). */
+    NONE("none"),
+    /**
+     * Bonferroni over the K candidates: Learn-then-Test at δ/K, so every candidate's certificate holds simultaneously
+     * with probability 1 − δ; for the expected guarantee, risk level α/K, since E[risk of the chosen] ≤ Σ_k E[risk_k].
+     */
+    BONFERRONI("bonferroni"),
+    /** Choose on one half of the replayed series, certify the choice on the other half only. */
+    SPLIT("split");
+
+    private final String cliName;
+
+    Selection(String cliName) {
+        this.cliName = cliName;
+    }
+
+    /** {@code none}, {@code bonferroni} or {@code split}. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /** Parses {@link #cliName()}. */
+    public static Selection fromCliName(String name) {
+        return EnumNames.parse(Selection.class, name, Selection::cliName, "selection correction");
+    }
+}

@@ -1,0 +1,92 @@
+package io.vigil.early.calibrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.gauss.EstimatorType;
+import io.vigil.model.CalibrationSection;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class OperatingPointsTest {
+    /**
+     * One curve on 100 series at thresholds 0.5 and 0.9: 20 and 0 disagreements, 70 and 95 correct, mean t/d 0.1 and
+     * 0.6. τ = 0.5 is certified at the first threshold (20 of 100 at α = 0.5), τ = 0.95 only at the second
+     * (0.95^100 = 0.006 ≤ δ). By hand: HM 0.788 vs 0.563; average cost at A = 0.01: 0.301 vs 0.056; at A = 1: 0.4 vs
+     * 0.65.
+     */
+    private static final CalibrationSection SECTION = new CalibrationSection(
+            2,
+            1L,
+            0.1,
+            new double[0],
+            new double[] {0.5, 0.9},
+            List.of(new CalibrationSection.Curve(
+                    DecisionRule.SET,
+                    ClassifierKind.LOCAL_QDA,
+                    SetKind.NB_QUADRATIC,
+                    EstimatorType.JOINT,
+                    100,
+                    new int[] {20, 0},
+                    new int[] {70, 95},
+                    new double[] {10, 60},
+                    new int[] {20, 0})),
+            new double[0],
+            new double[0],
+            new double[0],
+            Optional.empty(),
+            Guarantee.PAC,
+            Selection.NONE,
+            1);
+
+    private static final double[] TAUS = {0.5, 0.95};
+
+    private static CalibrationParams params(CalibrationParams.Objective o, double delayCost) {
+        return CalibrationParams.defaults(1L).withObjective(o, Double.NaN, delayCost);
+    }
+
+    @Test
+    void costObjectiveWeighsMisclassificationAgainstDelay() {
+        CalibrationSection.OperatingPoint cheapDelay = OperatingPoints.choose(
+                        SECTION, params(CalibrationParams.Objective.COST, 0.01), TAUS)
+                .orElseThrow();
+        assertEquals(0.95, cheapDelay.tau());
+        assertEquals("cost", cheapDelay.objective());
+        assertEquals(0.01, cheapDelay.delayCost());
+        assertTrue(cheapDelay.certified());
+        assertEquals(
+                0.5,
+                OperatingPoints.choose(SECTION, params(CalibrationParams.Objective.COST, 1.0), TAUS)
+                        .orElseThrow()
+                        .tau());
+        CalibrationSection.OperatingPoint hm = OperatingPoints.choose(
+                        SECTION, params(CalibrationParams.Objective.HM, Double.NaN), TAUS)
+                .orElseThrow();
+        assertEquals(0.5, hm.tau());
+        assertEquals(2 * 0.7 * 0.9 / 1.6, hm.harmonicMean(), 1e-12);
+        assertTrue(Double.isNaN(hm.delayCost()));
+        assertEquals(0.3 + 0.01 * 0.1, OperatingPoints.averageCost(0.7, 0.1, 0.01), 1e-15);
+    }
+
+    /** K counts every (curve, τ) the objective looks at: all τ of the grid, or the target alone. */
+    @Test
+    void candidatesAreCurvesTimesTheTausLookedAt() {
+        assertEquals(6 * 12, OperatingPoints.candidates(6, CalibrationParams.defaults(1L), new double[12]));
+        CalibrationParams earliest =
+                CalibrationParams.defaults(1L).withObjective(CalibrationParams.Objective.EARLIEST_AT_RELIABILITY, 0.9);
+        assertEquals(6, OperatingPoints.candidates(6, earliest, new double[12]));
+    }
+
+    @Test
+    void costNeedsADelayCost() {
+        assertThrows(IllegalArgumentException.class, () -> params(CalibrationParams.Objective.COST, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> params(CalibrationParams.Objective.COST, -1));
+    }
+}

@@ -1,0 +1,179 @@
+package io.vigil.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.gauss.EstimatorType;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.hipparchus.distribution.discrete.BinomialDistribution;
+import org.junit.jupiter.api.Test;
+
+/** The certificates a calibration section gives: both guarantees on a problem with known rates, and the correction. */
+class CalibrationSectionTest {
+    private static final int THRESHOLDS = 100;
+    private static final int SERIES = 100;
+    private static final double TAU = 0.9;
+    private static final double DELTA = 0.1;
+    private static final int DRAWS = 200;
+
+    /**
+     * A synthetic stopping rule with known disagreement rates: series i disagrees at threshold j when U_i &lt; R_j
+     * (R_j falls from 0.3 to 0 as j grows more conservative), and also at every even threshold but the last when
+     * V_i &lt; 0.04 — so the loss is not monotone in j and conformal risk control has to monotonise it. The true rate
+     * at j is R_j, plus 0.04·(1 − R_j) at the even thresholds.
+     */
+    private static double base(int j) {
+        return 0.3 * (1 - j / (double) (THRESHOLDS - 1));
+    }
+
+    private static boolean noisy(int j) {
+        return j % 2 == 0 && j < THRESHOLDS - 1;
+    }
+
+    private static double trueRate(int j) {
+        return base(j) + (noisy(j) ? 0.04 * (1 - base(j)) : 0.0);
+    }
+
+    /** One draw of n calibration series, as the curve cross-fitting would store. */
+    private static CalibrationSection.Curve draw(SplittableRandom rnd) {
+        int[] disagree = new int[THRESHOLDS];
+        int[] monotone = new int[THRESHOLDS];
+        for (int i = 0; i < SERIES; i++) {
+            double u = rnd.nextDouble();
+            boolean v = rnd.nextDouble() < 0.04;
+            boolean later = false;
+            for (int j = THRESHOLDS - 1; j >= 0; j--) {
+                boolean differs = u < base(j) || (v && noisy(j));
+                later |= differs;
+                disagree[j] += differs ? 1 : 0;
+                monotone[j] += later ? 1 : 0;
+            }
+        }
+        return curve(SERIES, disagree, monotone);
+    }
+
+    private static CalibrationSection.Curve curve(int n, int[] disagree, int[] monotone) {
+        return new CalibrationSection.Curve(
+                DecisionRule.SET,
+                ClassifierKind.LOCAL_QDA,
+                SetKind.NB_QUADRATIC,
+                EstimatorType.JOINT,
+                n,
+                disagree,
+                new int[disagree.length],
+                new double[disagree.length],
+                monotone);
+    }
+
+    private static CalibrationSection section(
+            CalibrationSection.Curve c, Guarantee g, Selection selection, int candidates) {
+        double[] grid = new double[c.disagreements().length];
+        for (int j = 0; j < grid.length; j++) {
+            grid[j] = (j + 1.0) / grid.length;
+        }
+        return new CalibrationSection(
+                2,
+                1L,
+                DELTA,
+                new double[0],
+                grid,
+                List.of(c),
+                new double[0],
+                new double[0],
+                new double[0],
+                Optional.empty(),
+                g,
+                selection,
+                candidates);
+    }
+
+    /** The true disagreement rate of the rule a certificate chooses: 0 when it waits for t = d. */
+    private static double chosenRate(CalibrationSection.Certificate r) {
+        return r.certified() ? trueRate(r.index()) : 0.0;
+    }
+
+    /**
+     * Over 200 independent draws of the calibration series: pac's certificate is wrong (true rate &gt; 1 − τ) in at
+     * most a δ fraction of draws, and expected's true rate is at most 1 − τ on average. Tolerances: if pac's failure
+     * probability were exactly δ, the failure count is Bin(200, δ) and exceeds its 0.999-quantile with probability
+     * 0.001; expected's mean over 200 draws has standard error sd/√200, and exceeds 1 − τ by 3 of them with
+     * probability about 0.001 when the true mean is exactly 1 − τ. The draws are seeded, so the test is deterministic.
+     */
+    @Test
+    void pacFailsInAtMostADeltaFractionAndExpectedHoldsOnAverage() {
+        SplittableRandom rnd = new SplittableRandom(28L);
+        int pacFailures = 0;
+        int pacCertified = 0;
+        double sum = 0;
+        double sumSq = 0;
+        double pacSum = 0;
+        for (int d = 0; d < DRAWS; d++) {
+            CalibrationSection.Curve c = draw(rnd);
+            CalibrationSection.Certificate pac =
+                    section(c, Guarantee.PAC, Selection.NONE, 1).certify(c, TAU);
+            CalibrationSection.Certificate exp =
+                    section(c, Guarantee.EXPECTED, Selection.NONE, 1).certify(c, TAU);
+            pacFailures += chosenRate(pac) > 1 - TAU ? 1 : 0;
+            pacCertified += pac.certified() ? 1 : 0;
+            pacSum += chosenRate(pac);
+            double r = chosenRate(exp);
+            sum += r;
+            sumSq += r * r;
+        }
+        int allowed = new BinomialDistribution(DRAWS, DELTA).inverseCumulativeProbability(0.999);
+        assertTrue(
+                pacFailures <= allowed, pacFailures + " of " + DRAWS + " pac certificates wrong, allowed " + allowed);
+        assertTrue(pacCertified > DRAWS / 2, "the problem is certifiable: " + pacCertified);
+        double mean = sum / DRAWS;
+        double se = Math.sqrt(Math.max(0, sumSq / DRAWS - mean * mean) / (DRAWS - 1));
+        assertTrue(mean <= 1 - TAU + 3 * se, "expected: mean true rate " + mean + " ± " + se);
+        assertTrue(mean > pacSum / DRAWS, "expected is less conservative than pac: " + mean + " vs " + pacSum / DRAWS);
+    }
+
+    /**
+     * The selection-corrected certificate is never less conservative than the uncorrected one, for either guarantee:
+     * its threshold index is at least as high (as late) and it certifies only what the uncorrected one certifies.
+     */
+    @Test
+    void bonferroniIsNeverLessConservativeThanNoCorrection() {
+        SplittableRandom rnd = new SplittableRandom(7L);
+        for (int d = 0; d < 50; d++) {
+            CalibrationSection.Curve c = draw(rnd);
+            for (Guarantee g : Guarantee.values()) {
+                for (double tau : new double[] {0.5, 0.7, 0.8, 0.9, 0.95}) {
+                    CalibrationSection.Certificate plain =
+                            section(c, g, Selection.NONE, 1).certify(c, tau);
+                    for (int k : new int[] {1, 6, 72}) {
+                        CalibrationSection.Certificate corrected =
+                                section(c, g, Selection.BONFERRONI, k).certify(c, tau);
+                        String what = g + " τ=" + tau + " K=" + k;
+                        assertTrue(corrected.index() >= plain.index(), what);
+                        assertTrue(!corrected.certified() || plain.certified(), what);
+                        if (k == 1) {
+                            assertEquals(plain, corrected, what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Files written before issue 28 carry no monotonised counts; the expected guarantee refuses such curves. */
+    @Test
+    void expectedNeedsTheMonotonisedCounts() {
+        CalibrationSection.Curve old = curve(10, new int[] {1, 0}, new int[0]);
+        assertEquals(
+                Guarantee.PAC, section(old, Guarantee.PAC, Selection.NONE, 1).guarantee());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> section(old, Guarantee.EXPECTED, Selection.NONE, 1));
+        assertTrue(e.getMessage().contains("monotone_disagreements"), e.getMessage());
+    }
+}

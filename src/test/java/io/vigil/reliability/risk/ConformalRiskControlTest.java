@@ -1,0 +1,71 @@
+package io.vigil.reliability.risk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+class ConformalRiskControlTest {
+    /**
+     * By hand, n = 23, α = 0.1: the bound (k + 1)/24 ≤ 0.1 holds for k ≤ 1.4, so k = 0 or 1 passes (1/24 = 0.042,
+     * 2/24 = 0.083) and k = 2 does not (3/24 = 0.125). Monotonised counts 5, 4, 2, 1, 1, 0 (ascending threshold): from
+     * the most conservative end 0 and 1 and 1 pass, 2 fails, so the least conservative passing index is 3.
+     */
+    @Test
+    void choosesTheLeastConservativeThresholdWhoseCorrectedRiskIsAtMostAlpha() {
+        ConformalRiskControl.Result r = ConformalRiskControl.certify(23, new int[] {5, 4, 2, 1, 1, 0}, 0.1);
+        assertTrue(r.certified());
+        assertEquals(3, r.index());
+        assertEquals(2.0 / 24, r.bound(), 1e-15);
+        // The method notes' comparison: at n = 23, α = 0.1 PAC at δ = 0.1 needs 0 disagreements, CRC allows 1.
+        assertEquals(OptionalDouble.of(1 - 1.0 / 23), ConformalRiskControl.requiredReliability(23, 0.1));
+        assertEquals(OptionalDouble.of(1.0), LearnThenTest.requiredReliability(23, 0.1, 0.1));
+    }
+
+    /** Nothing passes: the most conservative index, uncertified (the rule then waits for t = d). */
+    @Test
+    void uncertifiedWhenEvenTheMostConservativeThresholdFails() {
+        ConformalRiskControl.Result r = ConformalRiskControl.certify(23, new int[] {9, 6, 3}, 0.1);
+        assertFalse(r.certified());
+        assertEquals(2, r.index());
+        assertEquals(4.0 / 24, r.bound(), 1e-15);
+    }
+
+    /**
+     * "Cannot be certified" (α &lt; 1/(n + 1): 9 series at α = 0.09, bound 1/10 with no disagreement) is a state of its
+     * own, distinct from "certifiable with no disagreement" (1.0: 10 series, 1/11 = 0.0909 ≤ 0.1 &lt; 2/11).
+     */
+    @Test
+    void cannotBeCertifiedIsDistinctFromNeedingNoDisagreement() {
+        assertTrue(ConformalRiskControl.requiredReliability(9, 0.09).isEmpty());
+        assertEquals(OptionalDouble.of(1.0), ConformalRiskControl.requiredReliability(10, 0.1));
+        assertEquals(0.1, ConformalRiskControl.smallestCertifiableAlpha(9), 1e-15);
+        for (int n : new int[] {5, 9, 23, 30, 100}) {
+            for (double alpha : new double[] {0.01, 0.05, 0.1, 0.2}) {
+                OptionalDouble need = ConformalRiskControl.requiredReliability(n, alpha);
+                if (need.isEmpty()) {
+                    assertFalse(ConformalRiskControl.certify(n, new int[] {0}, alpha)
+                            .certified());
+                    continue;
+                }
+                int k = (int) Math.round((1 - need.getAsDouble()) * n);
+                assertTrue(ConformalRiskControl.certify(n, new int[] {k}, alpha).certified());
+                if (k < n) {
+                    assertFalse(ConformalRiskControl.certify(n, new int[] {k + 1}, alpha)
+                            .certified());
+                }
+            }
+        }
+    }
+
+    @Test
+    void rejectsCountsThatAreNotMonotonised() {
+        assertThrows(IllegalArgumentException.class, () -> ConformalRiskControl.certify(10, new int[] {1, 2}, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> ConformalRiskControl.certify(10, new int[] {11}, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> ConformalRiskControl.certify(0, new int[] {0}, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> ConformalRiskControl.certify(10, new int[] {0}, 1.0));
+    }
+}
