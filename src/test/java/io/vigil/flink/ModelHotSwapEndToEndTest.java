@@ -262,7 +262,9 @@ class ModelHotSwapEndToEndTest {
                 models,
                 "--bounded",
                 "--checkpoint-interval",
-                "500ms"));
+                "500ms",
+                "--state-dir",
+                dir.resolve(out + "-state").toString()));
         a.addAll(List.of(more));
         return a.toArray(String[]::new);
     }
