@@ -181,7 +181,10 @@ public final class StateOptions {
         }
         err.println("vigil run: resuming from checkpoint " + c.id() + " in " + dir.path() + " (completed "
                 + ago(c.completed()) + ")");
-        if (!held.model().id().equals(wanted.model().id())) {
+        if (wanted.modelTopic() != null) {
+            err.println("vigil run: the live models come from the checkpoint; model topic " + wanted.modelTopic()
+                    + " continues from there");
+        } else if (!held.model().id().equals(wanted.model().id())) {
             err.println("vigil run: the model changed (" + held.model().id() + " in the state, "
                     + wanted.model().id() + " now, same shape): undecided series continue under the new model, "
                     + "which replays their stored samples");

@@ -27,7 +27,9 @@ import java.util.Objects;
  * @param groupId consumer group id
  * @param delivery delivery guarantee ({@code exactly-once} or {@code at-least-once}): the sinks' state differs
  * @param stateBackend {@code hashmap} or {@code rocksdb}
- * @param model the model's id and shape
+ * @param model the model's id and shape (the initial model when the job follows a model topic)
+ * @param modelTopic the model topic the job follows for hot swaps, or null; a job that follows one keeps its live
+ *     models in its checkpoints, so a model of another shape there is no conflict
  */
 public record StateManifest(
         int formatVersion,
@@ -38,7 +40,8 @@ public record StateManifest(
         String groupId,
         String delivery,
         String stateBackend,
-        Model model) {
+        Model model,
+        String modelTopic) {
     /** The layout this release reads and writes. */
     public static final int FORMAT_VERSION = 1;
 
@@ -92,13 +95,15 @@ public record StateManifest(
                 cfg.groupId(),
                 cfg.delivery().cliName(),
                 backend.cliName(),
-                model);
+                model,
+                cfg.modelFeed() == null ? null : cfg.modelFeed().topic());
     }
 
     /**
      * Why state described by this manifest cannot serve the run described by {@code wanted}: one entry per
      * difference, naming what the state holds and what the run asks for; empty when it fits. The model id and the
-     * job name may differ.
+     * job name may differ, and so may the model's shape when both follow the same model topic (the checkpoint holds
+     * the live models, and each series keeps the model it started under).
      */
     public List<String> conflicts(StateManifest wanted) {
         List<String> out = new ArrayList<>();
@@ -108,7 +113,10 @@ public record StateManifest(
         differ(out, "group id", groupId, wanted.groupId);
         differ(out, "delivery", delivery, wanted.delivery);
         differ(out, "state backend", stateBackend, wanted.stateBackend);
-        differ(out, "model shape", model.shape(), wanted.model.shape());
+        differ(out, "model topic", Objects.toString(modelTopic, "none"), Objects.toString(wanted.modelTopic, "none"));
+        if (wanted.modelTopic == null) {
+            differ(out, "model shape", model.shape(), wanted.model.shape());
+        }
         return out;
     }
 

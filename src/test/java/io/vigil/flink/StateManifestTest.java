@@ -12,6 +12,10 @@ import org.junit.jupiter.api.Test;
 /** The state manifest: JSON round trip, what makes state not fit a run, and files it cannot read. */
 class StateManifestTest {
     static StateManifest manifest(String input, String modelId, int length) {
+        return manifest(input, modelId, length, null);
+    }
+
+    static StateManifest manifest(String input, String modelId, int length, String modelTopic) {
         return new StateManifest(
                 StateManifest.FORMAT_VERSION,
                 input + "-to-out",
@@ -21,7 +25,8 @@ class StateManifestTest {
                 "vigil-" + input,
                 "exactly-once",
                 "hashmap",
-                new StateManifest.Model(modelId, length, 10, List.of("1", "2", "3")));
+                new StateManifest.Model(modelId, length, 10, List.of("1", "2", "3")),
+                modelTopic);
     }
 
     @Test
@@ -50,8 +55,30 @@ class StateManifestTest {
         assertEquals("group id 'vigil-samples' there, 'vigil-other' in this run", c.get(1));
         assertTrue(c.get(2).startsWith("model shape 'd = 128, ℓ = 10, classes [1, 2, 3]' there, 'd = 64"), c.get(2));
         StateManifest rocks = new StateManifest(
-                1, "x", "samples", "out", "dead", "vigil-samples", "exactly-once", "rocksdb", held.model());
+                1, "x", "samples", "out", "dead", "vigil-samples", "exactly-once", "rocksdb", held.model(), null);
         assertEquals(List.of("state backend 'hashmap' there, 'rocksdb' in this run"), held.conflicts(rocks));
+    }
+
+    @Test
+    void aJobFollowingAModelTopicMayHoldAModelOfAnotherShapeButNotSwitchTopics() {
+        StateManifest held = manifest("samples", "m1", 128, "models");
+        assertEquals(List.of(), held.conflicts(manifest("samples", "m2", 64, "models")), "swapped to another shape");
+        assertEquals(
+                List.of("model topic 'models' there, 'none' in this run"),
+                held.conflicts(manifest("samples", "m1", 128, null)));
+        assertEquals(
+                List.of("model topic 'none' there, 'models' in this run"),
+                manifest("samples", "m1", 128).conflicts(held));
+    }
+
+    @Test
+    void aManifestWrittenBeforeModelTopicsReadsAsFollowingNone() throws Exception {
+        String old = new String(manifest("samples", "m1", 128).toJson(), StandardCharsets.UTF_8)
+                .replace(",\n  \"model_topic\" : null", "");
+        assertTrue(!old.contains("model_topic"), old);
+        StateManifest read = StateManifest.fromJson(old.getBytes(StandardCharsets.UTF_8), "old.json");
+        assertEquals(null, read.modelTopic());
+        assertEquals(manifest("samples", "m1", 128), read);
     }
 
     @Test
