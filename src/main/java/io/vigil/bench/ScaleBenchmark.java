@@ -41,8 +41,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * until t = d. The bounded Vigil job then reads the topic, checkpointing to a temporary state directory with the
  * chosen state backend.
  *
- * <p>Measured: samples/s from the first to the last record after the source (start-up and the end-of-input drain
- * left out); series in flight = the largest sum of the operator's {@code seriesInFlight} gauge (sessions held,
+ * <p>Measured: samples/s after the source while the middle 80 % of the records pass (start-up, warm-up and the
+ * end-of-input drain left out); series in flight = the largest sum of the operator's {@code seriesInFlight} gauge (sessions held,
  * decided markers included); each completed checkpoint's duration, size and full size from Flink's own job metrics
  * ({@code lastCheckpointDuration}, {@code lastCheckpointSize}, {@code lastCheckpointFullSize}); state bytes per
  * in-flight series = the largest checkpoint's full size / the series in flight when it completed; the peak heap of
@@ -134,7 +134,7 @@ public final class ScaleBenchmark {
      * @param produceSeconds produce phase
      * @param produceRate produce phase samples/s
      * @param jobSeconds job submission to end
-     * @param samplesPerSecond job samples/s, first to last record
+     * @param samplesPerSecond job samples/s over the middle 80 % of the records
      * @param seriesInFlight largest number of sessions held at once
      * @param checkpoints checkpoints completed
      * @param failedCheckpoints checkpoints failed
@@ -255,7 +255,7 @@ public final class ScaleBenchmark {
             env.configure(jobConfiguration(s.backend(), stateDir));
             VigilJob.attach(env, cfg, modelBytes, RateProbe::tap);
             MetricsProbe.clear();
-            RateProbe.reset();
+            RateProbe.reset(total / 10, total - total / 10);
             HeapMeter.reset();
             long start = System.nanoTime();
             JobClient job = env.executeAsync("vigil bench scale " + n);
@@ -266,7 +266,7 @@ public final class ScaleBenchmark {
             if (RateProbe.count() != total) {
                 throw new IllegalStateException("the job read " + RateProbe.count() + " of " + total + " samples");
             }
-            double rate = total / Math.max(1e-9, (RateProbe.lastNanos() - RateProbe.firstNanos()) / 1e9);
+            double rate = RateProbe.markedRate();
             Checkpoint largest = checkpoints.stream()
                     .filter(c -> c.inFlight() > 0)
                     .max((a, b) -> Long.compare(a.fullBytes(), b.fullBytes()))
