@@ -48,7 +48,9 @@ import picocli.CommandLine.Option;
         description = {
             "Run the streaming job: samples from Kafka, one reliable early decision per series to Kafka.",
             "Input value: {\"series\":ID,\"t\":T,\"value\":X} keyed by ID (t optional: arrival order).",
-            "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends."
+            "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends.",
+            "State is checkpointed to --state-dir; a restart on the same directory resumes from the latest "
+                    + "checkpoint (--fresh starts over)."
         })
 public final class RunCommand implements Callable<Integer> {
     @Option(
@@ -106,8 +108,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--transactional-id-prefix",
             paramLabel = "PREFIX",
-            description = "Prefix of the Kafka transactional ids; unique per job (default: vigil-OUTPUT).")
+            description = "Prefix of the Kafka transactional ids; unique per job, the same across its restarts "
+                    + "(default: vigil-JOB_NAME-HASH, HASH from the state directory; on a cluster vigil-JOB_NAME).")
     String transactionalIdPrefix;
+
+    @Mixin
+    StateOptions state;
 
     @Option(
             names = "--job",
@@ -163,6 +169,7 @@ public final class RunCommand implements Callable<Integer> {
         if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
+        state.check(cl, onCluster);
         Duration timeout = StreamOptions.duration(cl, "--preflight-timeout", preflightTimeout);
         if (timeout.isZero() || timeout.isNegative()) {
             throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
@@ -175,7 +182,9 @@ public final class RunCommand implements Callable<Integer> {
         if (onCluster) {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model);
         }
-        try (LocalFlink flink = LocalFlink.start(webUi.port())) {
+        try (StateOptions.Opened stateDir =
+                        state.open(cl, cfg, model, ModelFile.standard().read(model, modelFile.toString()));
+                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
@@ -319,9 +328,10 @@ public final class RunCommand implements Callable<Integer> {
             if (groupId != null) {
                 b.groupId(groupId);
             }
-            if (transactionalIdPrefix != null) {
-                b.transactionalIdPrefix(transactionalIdPrefix);
-            }
+            b.transactionalIdPrefix(
+                    transactionalIdPrefix != null
+                            ? transactionalIdPrefix
+                            : state.defaultTransactionalIdPrefix(cl, input, output, onCluster));
             cfg = b.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);

@@ -8,7 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalInt;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.PipelineOptionsInternal;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.RecoveryClaimMode;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -23,6 +30,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       live in one {@code vigil-run-PID-*} directory under {@code java.io.tmpdir}, removed by {@link #close} and
  *       by a shutdown hook (SIGTERM, Ctrl-C, {@code System.exit}); directories left by a process that was killed
  *       outright (SIGKILL) are removed by the next start, once their process is gone.
+ *   <li><b>Durable checkpoints.</b> Checkpoints go to a directory on disk ({@link LocalState}), never to
+ *       JobManager memory (which ends a job once its state passes 5 MB): {@code vigil run}'s state directory, or
+ *       for the demo and the benchmarks a directory inside the temp directory. They are retained when the job fails
+ *       or is cancelled ({@code RETAIN_ON_CANCELLATION}); Flink keeps the latest ({@value #RETAINED_CHECKPOINTS}). With {@link
+ *       LocalState#jobId} the job runs under a fixed job id and resumes from {@link LocalState#resumeFrom} in
+ *       {@code CLAIM} mode: it owns the restored checkpoint, so Flink removes it once newer ones complete and
+ *       the checkpoints of one state directory never pile up. RocksDB's working files live in the temp directory.
  *   <li><b>Bounded restarts.</b> Restarts back off exponentially (1 s doubling to {@link #MAX_BACKOFF}); after
  *       {@value #MAX_RESTARTS} restarts without {@link #STABLE_RUN} of failure-free running in between, the job
  *       ends with its cause instead of restarting forever (an error no restart can fix: a deleted topic, a
@@ -52,18 +66,29 @@ public final class LocalFlink implements AutoCloseable {
     /** Prefix of the per-process temp directory. */
     static final String TEMP_PREFIX = "vigil-run-";
 
+    /** Completed checkpoints Flink keeps: a resume needs only the latest ({@link StateDirectory}). */
+    public static final int RETAINED_CHECKPOINTS = 1;
+
     private final Path dir;
     private final Configuration configuration;
     private final OptionalInt webUiPort;
     private final Thread cleanup;
     private boolean closed;
 
-    private LocalFlink(Path dir, OptionalInt webUiPort) {
+    private LocalFlink(Path dir, OptionalInt webUiPort, LocalState state) {
         this.dir = dir;
         this.webUiPort = webUiPort;
-        this.configuration = configuration(dir, webUiPort);
+        this.configuration = configuration(dir, webUiPort, state);
         this.cleanup = new Thread(() -> FileTrees.delete(dir), "vigil-temp-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /**
+     * {@link #start(OptionalInt, LocalState)} with checkpoints in the temp directory (removed with it): the demo
+     * and the benchmarks, whose state need not outlive the process.
+     */
+    public static LocalFlink start(OptionalInt webUiPort) {
+        return start(webUiPort, null);
     }
 
     /**
@@ -71,26 +96,28 @@ public final class LocalFlink implements AutoCloseable {
      *
      * @param webUiPort the REST port for the web UI on {@value #LOOPBACK}, or empty for an ephemeral, unannounced
      *     port
+     * @param state where checkpoints go and what the job resumes from, or null for a directory inside the temp
+     *     directory
      * @throws UncheckedIOException when the temp directory cannot be created, naming it
      */
-    public static LocalFlink start(OptionalInt webUiPort) {
+    public static LocalFlink start(OptionalInt webUiPort, LocalState state) {
         if (webUiPort.isPresent() && (webUiPort.getAsInt() < 1 || webUiPort.getAsInt() > 65_535)) {
             throw new IllegalArgumentException("web UI port must be 1..65535, got " + webUiPort.getAsInt());
         }
         Path base = Path.of(System.getProperty("java.io.tmpdir"));
         removeStale(base);
         try {
+            Path temp = Files.createTempDirectory(
+                    base, TEMP_PREFIX + ProcessHandle.current().pid() + "-");
             return new LocalFlink(
-                    Files.createTempDirectory(
-                            base, TEMP_PREFIX + ProcessHandle.current().pid() + "-"),
-                    webUiPort);
+                    temp, webUiPort, state != null ? state : LocalState.fresh(temp.resolve("checkpoints")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temp directory in " + base + ": " + e.getMessage(), e);
         }
     }
 
     /** The Flink configuration of the embedded cluster (see the class comment for each group of settings). */
-    static Configuration configuration(Path dir, OptionalInt webUiPort) {
+    static Configuration configuration(Path dir, OptionalInt webUiPort, LocalState state) {
         Configuration c = new Configuration();
         c.setString("rest.address", LOOPBACK);
         c.setString("rest.bind-address", LOOPBACK);
@@ -112,7 +139,30 @@ public final class LocalFlink implements AutoCloseable {
         // A MiniCluster does not replace a TaskManager that died of a fatal error: without slots a restart must
         // fail fast (and count towards the bound) instead of waiting Flink's default 5 minutes per attempt.
         c.setString("slot.request.timeout", SLOT_REQUEST_TIMEOUT.toSeconds() + " s");
+        checkpoints(c, dir, state);
         return c;
+    }
+
+    /** Durable checkpoints in {@code state}'s directory with its backend, resuming where it says. */
+    private static void checkpoints(Configuration c, Path dir, LocalState state) {
+        c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        c.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                state.checkpoints().toUri().toString());
+        c.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, RETAINED_CHECKPOINTS);
+        c.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        c.set(StateBackendOptions.STATE_BACKEND, state.backend().cliName());
+        if (state.backend() == LocalState.Backend.ROCKSDB) {
+            c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+            c.set(RocksDBOptions.LOCAL_DIRECTORIES, dir.resolve("rocksdb").toString());
+        }
+        state.jobId().ifPresent(id -> c.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, id));
+        state.resumeFrom().ifPresent(p -> {
+            c.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
+            c.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
+        });
     }
 
     /** A new local execution environment on this configuration (with the web UI when one was asked for). */

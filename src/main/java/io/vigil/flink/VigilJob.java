@@ -84,6 +84,11 @@ public final class VigilJob {
             env.setParallelism(cfg.parallelism());
         }
         env.enableCheckpointing(cfg.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        // Half an interval between the end of one checkpoint and the start of the next: large state is not
+        // checkpointed back to back, and the first checkpoint comes half an interval to an interval after the
+        // start (not at a random moment right after it).
+        env.getCheckpointConfig()
+                .setMinPauseBetweenCheckpoints(cfg.checkpointInterval().toMillis() / 2);
         env.getConfig().enableObjectReuse();
         env.setBufferTimeout(BUFFER_TIMEOUT_MS);
         DataStream<SampleEvent> events = env.fromSource(

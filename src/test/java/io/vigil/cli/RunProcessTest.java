@@ -3,7 +3,6 @@ package io.vigil.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
@@ -84,24 +83,24 @@ class RunProcessTest {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         String input = "late-samples";
         kafka.createTopic("late-decisions", 1);
-        Child c = Child.start(dir, tmp, runArgs(input, "late-decisions", false));
+        CliProcess c = CliProcess.start(dir, tmp, runArgs(input, "late-decisions", false));
         try {
             c.awaitErr("does not exist yet", START_TIMEOUT_S);
             kafka.createTopic(input, 2);
             produce(input, 3);
             KafkaTestSupport.readTopic(consumer(), "late-decisions", 3, Duration.ofSeconds(START_TIMEOUT_S));
-            Set<String> listening = listeningSockets(c.process.pid());
+            Set<String> listening = listeningSockets(c.process().pid());
             assertFalse(listening.isEmpty(), "the MiniCluster's REST and BLOB servers listen somewhere");
             for (String address : listening) {
                 assertTrue(isLoopback(address), "listening beyond loopback: " + address + " (all: " + listening + ")");
             }
             assertEquals(1, count(c.err(), "does not exist yet"), "said once: " + c.err());
-            assertOnlyOurTempDirectory(tmp, c.process.pid());
-            signal(c.process, "TERM");
-            assertTrue(c.process.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGTERM");
+            assertOnlyOurTempDirectory(tmp, c.process().pid());
+            signal(c.process(), "TERM");
+            assertTrue(c.process().waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGTERM");
             assertEmpty(tmp, "after SIGTERM");
         } finally {
-            c.process.destroyForcibly();
+            c.process().destroyForcibly();
         }
     }
 
@@ -116,11 +115,11 @@ class RunProcessTest {
         List<String> wrapper = BrokerCommandTest.sigintWrapper();
         List<String> args = runArgs(input, "ui-decisions", false);
         args.addAll(List.of("--web-ui", Integer.toString(port)));
-        Child c = Child.start(dir, tmp, wrapper, args);
+        CliProcess c = CliProcess.start(dir, tmp, wrapper, args);
         try {
             KafkaTestSupport.readTopic(consumer(), "ui-decisions", 1, Duration.ofSeconds(START_TIMEOUT_S));
             assertTrue(c.err().contains("web UI at http://127.0.0.1:" + port + "/"), c.err());
-            Set<String> listening = listeningSockets(c.process.pid());
+            Set<String> listening = listeningSockets(c.process().pid());
             assertTrue(
                     listening.stream().anyMatch(a -> a.endsWith(":" + port) && isLoopback(a)),
                     "the web UI port on loopback: " + listening);
@@ -135,11 +134,11 @@ class RunProcessTest {
                             HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertTrue(r.body().toLowerCase(java.util.Locale.ROOT).contains("<html"), "the dashboard's page");
-            signal(c.process, "INT");
-            assertTrue(c.process.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGINT");
+            signal(c.process(), "INT");
+            assertTrue(c.process().waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGINT");
             assertEmpty(tmp, "after SIGINT");
         } finally {
-            c.process.destroyForcibly();
+            c.process().destroyForcibly();
         }
     }
 
@@ -152,62 +151,18 @@ class RunProcessTest {
         kafka.createTopic(input, 2);
         kafka.createTopic("bounded-decisions", 1);
         produce(input, 4);
-        Child c = Child.start(dir, tmp, runArgs(input, "bounded-decisions", true));
+        CliProcess c = CliProcess.start(dir, tmp, runArgs(input, "bounded-decisions", true));
         try {
-            assertTrue(c.process.waitFor(START_TIMEOUT_S, TimeUnit.SECONDS), "bounded run still running");
-            assertEquals(0, c.process.exitValue(), c.err());
-            assertTrue(Files.readString(c.out).contains("job finished"), c.err());
+            assertTrue(c.process().waitFor(START_TIMEOUT_S, TimeUnit.SECONDS), "bounded run still running");
+            assertEquals(0, c.process().exitValue(), c.err());
+            assertTrue(Files.readString(c.out()).contains("job finished"), c.err());
             assertEquals(
                     4,
                     KafkaTestSupport.readTopic(consumer(), "bounded-decisions", 4, Duration.ofSeconds(30))
                             .size());
             assertEmpty(tmp, "after a bounded run");
         } finally {
-            c.process.destroyForcibly();
-        }
-    }
-
-    /** A child JVM running the CLI with its own {@code java.io.tmpdir}. */
-    private record Child(Process process, Path out, Path errFile) {
-        static Child start(Path dir, Path tmp, List<String> args) throws IOException {
-            return start(dir, tmp, List.of(), args);
-        }
-
-        static Child start(Path dir, Path tmp, List<String> wrapper, List<String> args) throws IOException {
-            List<String> cmd = new ArrayList<>(wrapper);
-            cmd.addAll(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx1g",
-                    "-Djava.io.tmpdir=" + tmp,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    VigilCli.class.getName()));
-            cmd.addAll(args);
-            Path out = Files.createTempFile(dir, "out", ".txt");
-            Path err = Files.createTempFile(dir, "err", ".txt");
-            Process p = new ProcessBuilder(cmd)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
-            return new Child(p, out, err);
-        }
-
-        String err() throws IOException {
-            return Files.readString(errFile);
-        }
-
-        void awaitErr(String fragment, long seconds) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (System.nanoTime() < deadline) {
-                if (err().contains(fragment)) {
-                    return;
-                }
-                if (!process.isAlive()) {
-                    fail("vigil run exited with " + process.exitValue() + ": " + err());
-                }
-                Thread.sleep(100);
-            }
-            fail("no '" + fragment + "' within " + seconds + " s: " + err());
+            c.process().destroyForcibly();
         }
     }
 

@@ -74,7 +74,7 @@ class LocalFlinkTest {
 
     @Test
     void everyListenerIsConfiguredOnLoopback() {
-        var c = LocalFlink.configuration(base, OptionalInt.empty());
+        var c = LocalFlink.configuration(base, OptionalInt.empty(), LocalState.fresh(base));
         for (String key : new String[] {
             "rest.address",
             "rest.bind-address",
@@ -88,6 +88,8 @@ class LocalFlinkTest {
         assertEquals("0", c.toMap().get("rest.bind-port"), "no fixed REST port without --web-ui");
         assertEquals(
                 "8081",
-                LocalFlink.configuration(base, OptionalInt.of(8081)).toMap().get("rest.bind-port"));
+                LocalFlink.configuration(base, OptionalInt.of(8081), LocalState.fresh(base))
+                        .toMap()
+                        .get("rest.bind-port"));
     }
 }
