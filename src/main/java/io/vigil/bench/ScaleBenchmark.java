@@ -7,6 +7,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.LocalFlink;
+import io.vigil.flink.LocalState;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.model.CreationTime;
@@ -23,13 +24,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -38,8 +39,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * MiniCluster), for each requested series count N in one run. A topic is filled first with N series × K samples
  * interleaved round-robin over the series ({@link InterleavedLoad}; timed as the produce phase), so after the job
  * has read the first N records every series holds a session, and keeps it until the end of the input (K &lt; d) or
- * until t = d. The bounded Vigil job then reads the topic, checkpointing to a temporary state directory with the
- * chosen state backend.
+ * until t = d. The bounded Vigil job then reads the topic on the embedded cluster of {@code vigil run} ({@link
+ * LocalFlink}), checkpointing to a temporary state directory with the chosen state backend.
  *
  * <p>Measured: samples/s after the source while the middle 80 % of the records pass (start-up, warm-up and the
  * end-of-input drain left out); series in flight = the largest sum of the operator's {@code seriesInFlight} gauge (sessions held,
@@ -49,35 +50,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * the whole process (broker, Flink and job) during the job.
  */
 public final class ScaleBenchmark {
-    /** A Flink state backend for the job's keyed state. */
-    public enum Backend {
-        /** Objects on the heap, full snapshots. */
-        HASHMAP("hashmap"),
-        /** Embedded RocksDB off the heap, incremental snapshots. */
-        ROCKSDB("rocksdb");
-
-        private final String id;
-
-        Backend(String id) {
-            this.id = id;
-        }
-
-        /** The name on the command line and in Flink's {@code state.backend.type}. */
-        public String id() {
-            return id;
-        }
-
-        /** The backend named {@code id}. */
-        public static Backend fromId(String id) {
-            for (Backend b : values()) {
-                if (b.id.equals(id)) {
-                    return b;
-                }
-            }
-            throw new IllegalArgumentException("state backend must be hashmap or rocksdb, got " + id);
-        }
-    }
-
     /**
      * What to run.
      *
@@ -97,7 +69,7 @@ public final class ScaleBenchmark {
             int[] seriesCounts,
             int length,
             int samplesPerSeries,
-            Backend backend,
+            LocalState.Backend backend,
             double tau,
             Duration checkpointInterval,
             int partitions,
@@ -203,7 +175,7 @@ public final class ScaleBenchmark {
                 s.length(),
                 model.dims(),
                 s.tau(),
-                s.backend().id(),
+                s.backend().cliName(),
                 s.checkpointInterval().toMillis()));
         List<Run> runs = new ArrayList<>();
         try (LoopbackKafka kafka =
@@ -250,9 +222,10 @@ public final class ScaleBenchmark {
                 .transactionalIdPrefix(name)
                 .build();
         Path stateDir = Files.createTempDirectory("vigil-scale-state-");
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+        LocalState state = new LocalState(stateDir, s.backend(), Optional.empty(), Optional.empty());
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), state)) {
             StreamExecutionEnvironment env = flink.environment();
-            env.configure(jobConfiguration(s.backend(), stateDir));
+            env.configure(MetricsProbe.configuration());
             VigilJob.attach(env, cfg, modelBytes, RateProbe::tap);
             MetricsProbe.clear();
             RateProbe.reset(total / 10, total - total / 10);
@@ -304,19 +277,6 @@ public final class ScaleBenchmark {
         } finally {
             FileTrees.delete(stateDir);
         }
-    }
-
-    /**
-     * Flink settings of the measured job: this class's metric reporter, and checkpoints to {@code stateDir} with
-     * {@code backend} (incremental with RocksDB).
-     */
-    static Configuration jobConfiguration(Backend backend, Path stateDir) {
-        Configuration c = MetricsProbe.configuration();
-        c.setString("state.backend.type", backend.id());
-        c.setString("execution.checkpointing.storage", "filesystem");
-        c.setString("execution.checkpointing.dir", stateDir.toUri().toString());
-        c.setString("execution.checkpointing.incremental", Boolean.toString(backend == Backend.ROCKSDB));
-        return c;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.bench.HeapMeter;
 import io.vigil.bench.ScaleBenchmark;
+import io.vigil.flink.LocalState;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +101,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                     series,
                     length,
                     samples == null ? length : samples,
-                    ScaleBenchmark.Backend.fromId(backend),
+                    LocalState.Backend.fromCliName(backend),
                     tau,
                     interval,
                     partitions,
@@ -132,7 +133,7 @@ final class BenchScaleCommand implements Callable<Integer> {
         m.put("length", r.length());
         m.put("samples_per_series", s.samplesPerSeries());
         m.put("dims", r.dims());
-        m.put("state_backend", s.backend().id());
+        m.put("state_backend", s.backend().cliName());
         m.put("tau", s.tau());
         m.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
         m.put("partitions", s.partitions());
@@ -175,7 +176,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                 r.length(),
                 s.samplesPerSeries(),
                 r.dims(),
-                s.backend().id(),
+                s.backend().cliName(),
                 s.tau(),
                 s.checkpointInterval().toMillis(),
                 HeapMeter.maxBytes() / MIB,
