@@ -49,6 +49,8 @@ class ManySeriesBoundedRunTest {
         try (LoopbackKafka kafka =
                 LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(2))) {
             kafka.createTopic("big", 2);
+            kafka.createTopic("out", 2);
+            kafka.createTopic("dl", 1);
             InterleavedLoad.produce(
                     kafka.clientProperties(), "big", "s", StreamFixtures.TEST, SERIES, SAMPLES, 2, Progress.none());
             StringWriter err = new StringWriter();
