@@ -292,7 +292,17 @@ public final class DemoCommand implements Callable<Integer> {
                                     d.length,
                                     d.early ? " early" : "",
                                     d.reliability)
-                            : String.format(Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
+                            : DecisionRecord.UNDECIDED.equals(d.status)
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "  %-22s undecided after t=%d/%d (now %s, reliability %.3f)",
+                                            d.series,
+                                            d.t,
+                                            d.length,
+                                            d.label,
+                                            d.reliability)
+                                    : String.format(
+                                            Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
             out.flush();
         }
 

@@ -268,7 +268,7 @@ public final class StreamDemo {
             SeriesDecision want = offline.get(i);
             if (r == null || !r.decision().isDecision()) {
                 missing++;
-                mismatches.add(id + ": no decision");
+                mismatches.add(id + ": no decision" + (r == null ? "" : " (" + r.decision().status + ")"));
                 continue;
             }
             DecisionRecord got = r.decision();

@@ -166,7 +166,12 @@ public final class DecisionThresholds {
      * certified reported τ whose threshold it passes, and never less than the announced τ it was made at.
      */
     double reliabilityForScore(int scoreIndex) {
-        double best = tau;
+        return Math.max(tau, reportedReliability(scoreIndex));
+    }
+
+    /** The largest certified reported τ whose threshold index is at most {@code scoreIndex}, or 0 when none. */
+    double reportedReliability(int scoreIndex) {
+        double best = 0.0;
         for (int k = 0; k < REPORTED_TAUS.length; k++) {
             if (reportedCertified[k] && reportedIndex[k] <= scoreIndex) {
                 best = Math.max(best, REPORTED_TAUS[k]);

@@ -374,16 +374,54 @@ public final class EarlyClassifier {
         if (!DecisionStride.checks(t + 1, stride, length)) {
             return false;
         }
+        // Between stride points m_y moved by several steps: the search is told the step is unknown and recomputes.
+        form(state, stride == 1 ? t : -1, ws);
+        return true;
+    }
+
+    /**
+     * Updates m_y from the state and forms the discriminants around it in the workspace.
+     *
+     * @param step the index of the sample m_y moved by since the last call for this state, or −1 when unknown
+     */
+    private void form(SeriesState state, int step, Workspace ws) {
         estimator.conditionalMean(state, ws.mean);
         if (searches == null) {
             ws.discriminants = linear;
-            return true;
+            return;
         }
-        // Between stride points m_y moved by several steps: the search is told the step is unknown and recomputes.
-        int step = stride == 1 ? t : -1;
-        search(state).find(ws.mean, step, state.innovation(0, t), ws.qda, ws.gaussians);
+        search(state).find(ws.mean, step, state.innovation(0, state.time() - 1), ws.qda, ws.gaussians);
         ws.discriminants = quadraticFromClassGaussians(ws);
-        return true;
+    }
+
+    /**
+     * The label a series would get now and how reliable it is, without feeding a sample: for a series that ends
+     * undecided (the end of a bounded input). At t = d it is the complete-series label with reliability 1; before,
+     * the rule's candidate label at the current conditional moments (argmax_g f_g(m_y), the 3-NN label, or the class
+     * of interest) and the largest τ at which the rule announces that label now (thesis §5.7) — exactly what {@link
+     * #observe} reports when the rule decides at the announced τ, and below τ when it does not (0 when the label is
+     * reliable at no reported τ of a calibrated model). Evaluated at the current t even between two {@link #stride()
+     * stride} points. Allocates nothing beyond what {@link #observe} does.
+     *
+     * @param state a series' state holding 1 ≤ t ≤ d samples; not advanced (local QDA's search in it is updated)
+     * @param decision receives the label and the reliability (made {@link Decision#withReliability()} to read it)
+     * @throws IllegalArgumentException when the state holds no sample yet
+     */
+    public void current(SeriesState state, Workspace ws, Decision decision) {
+        if (state.time() == 0) {
+            throw new IllegalArgumentException("a series with no sample has no label yet");
+        }
+        form(state, -1, ws);
+        if (state.isComplete()) {
+            decision.set(labelAt(ws.discriminants, ws.mean), 1.0);
+            return;
+        }
+        rule.prepare(ws.rule, estimator, state, ws.mean, ws.discriminants);
+        if (rule.decideAt(ws.rule, thresholds.index()) != NO_DECISION) {
+            decision.set(rule.guess(ws.rule), rule.reliability(ws.rule));
+        } else {
+            decision.set(rule.guess(ws.rule), rule.reliabilityBelowTau(ws.rule));
+        }
     }
 
     /**

@@ -188,6 +188,27 @@ final class ThresholdRule {
         return Math.min(best, 1.0);
     }
 
+    /**
+     * The reliability of the candidate label {@link #guess} when the rule does not decide at the announced τ: the
+     * largest τ′ &lt; τ at which it would (calibrated: the largest certified reported τ the score passes, 0 when none;
+     * otherwise the set's τ by bisection from {@link #RELIABILITY_TOLERANCE}, 0 when the set fails even there, and,
+     * for the probability rule, the estimated probability).
+     */
+    double reliabilityBelowTau(Scratch s) {
+        if (thresholds.calibrated()) {
+            return thresholds.reportedReliability(scoreIndex(s));
+        }
+        // The set shrinks to the point m as τ → 0; the bisection starts at the tolerance, 0 when even that fails.
+        double best = 0.0;
+        if (decideBySet(s, setKind.radius(dims, RELIABILITY_TOLERANCE) * s.scale) != Decision.NO_DECISION) {
+            best = bisectSetTau(s, RELIABILITY_TOLERANCE);
+        }
+        if (params.rule() == DecisionRule.PROBABILITY) {
+            best = Math.max(best, probability(s).probability(seedOf(s)));
+        }
+        return Math.min(best, 1.0);
+    }
+
     private double bisectSetTau(Scratch s, double floor) {
         double original = s.set.radius();
         try {

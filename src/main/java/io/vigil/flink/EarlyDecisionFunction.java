@@ -13,10 +13,13 @@ import io.vigil.stream.SeriesSession;
 import io.vigil.stream.SeriesTracker;
 import io.vigil.stream.SessionSettings;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -30,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * The keyed stage of the job (key = series id): keeps one {@link SeriesSession} per series in Flink managed
  * state ({@link SeriesSessionSerializer}) and calls the pure {@link SeriesTracker} once per sample. Decisions and
  * abandoned notices go to the main output, unusable samples to {@link #DEAD_LETTERS}. One processing-time timer
- * per series implements the idle timeout; state and timer are gone once a series reaches t = d or expires.
+ * per series implements the idle timeout; state and timer are gone once a series reaches t = d or expires. When a
+ * bounded input ends, {@link EarlyDecisionOperator} ends every series still held ({@link #endOfInput}): an undecided
+ * one gets its {@code undecided} record.
  *
  * <p>The model travels inside the function as the model file's bytes, so a cluster needs no shared model path;
  * each parallel instance parses it once in {@link #open}.
@@ -41,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * once per subtask) and discards the few that cannot be replayed (written by format 1, without a prefix).
  *
  * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
+ * {@code decisionsUndecided} (undecided records at the end of a bounded input), gauge {@code seriesInFlight} (series
+ * sessions this subtask holds, collecting or decided markers),
  * {@code deadLetters_<reason>}, {@code upgradeSessionsRestored} (undecided series of another model found at restore,
  * each to be replayed with its next sample or expiry), {@code upgradeReplays} (those replayed so far),
  * {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
@@ -75,6 +82,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private transient Counter upgradeReplays;
     private transient Counter upgradeSessionsRestored;
     private transient Histogram processingNanos;
+    /** Sessions held by this subtask (gauge {@code seriesInFlight}); recounted at restore. */
+    private transient long inFlight;
 
     /**
      * The function for a model file's bytes.
@@ -154,6 +163,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         upgradeSessionsRestored = metrics.counter("upgradeSessionsRestored");
         processingNanos =
                 metrics.histogram("sampleProcessingNanos", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        metrics.gauge("seriesInFlight", (Gauge<Long>) () -> inFlight);
         emitter = new Emitter(metrics);
     }
 
@@ -171,8 +181,12 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             }
             if (before != null) {
                 sessions.clear();
+                inFlight--;
             }
         } else {
+            if (before == null) {
+                inFlight++;
+            }
             if (after.timerAt() == SeriesSession.NO_TIMER) {
                 long at = tracker.expiryTime(after);
                 ctx.timerService().registerProcessingTimeTimer(at);
@@ -193,6 +207,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         SeriesSession alive = tracker.onIdle(s, ctx.getCurrentKey(), timestamp, emitter, workspace);
         if (alive == null) {
             sessions.clear();
+            inFlight--;
             return;
         }
         long at = tracker.expiryTime(alive);
@@ -201,20 +216,59 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         sessions.update(alive);
     }
 
+    /**
+     * Sets the count of sessions this subtask holds after a restore ({@link EarlyDecisionOperator#initializeState}
+     * counts them; called after {@link #open}).
+     */
+    void restoredSessions(long held) {
+        inFlight = held;
+    }
+
+    /**
+     * Ends the current key's series because the bounded input ended ({@link SeriesTracker#onEndOfInput}): its
+     * records go to {@code out} and {@code deadLetters}, its expiry timer to {@code deleteTimer}, and its state is
+     * cleared. Nothing happens for a key without a session.
+     *
+     * @param now processing time (epoch ms)
+     */
+    void endOfInput(
+            String key,
+            long now,
+            Collector<DecisionRecord> out,
+            Consumer<DeadLetter> deadLetters,
+            LongConsumer deleteTimer)
+            throws java.io.IOException {
+        SeriesSession s = sessions.value();
+        if (s == null) {
+            return;
+        }
+        emitter.bind(out, deadLetters);
+        tracker.onEndOfInput(s, key, now, emitter, workspace);
+        if (s.timerAt() != SeriesSession.NO_TIMER) {
+            deleteTimer.accept(s.timerAt());
+        }
+        sessions.clear();
+        inFlight--;
+    }
+
     /** Routes tracker output to the collector and side output, counting as it goes. */
     private final class Emitter implements SeriesTracker.Output {
         private final Counter early;
         private final Counter complete;
         private final Counter abandoned;
+        private final Counter undecided;
         private final Histogram fraction;
         private final DeadLetterCounters deadLetters;
         private Context ctx;
         private Collector<DecisionRecord> out;
+        /** Where dead letters go at the end of input, when there is no {@link #ctx}. */
+        private Consumer<DeadLetter> endOfInputDeadLetters;
 
         Emitter(MetricGroup metrics) {
             early = metrics.counter("decisionsEarly");
             complete = metrics.counter("decisionsComplete");
             abandoned = metrics.counter("seriesAbandoned");
+            undecided = metrics.counter("decisionsUndecided");
             fraction =
                     metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
             deadLetters = new DeadLetterCounters(metrics);
@@ -225,11 +279,20 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             this.out = collector;
         }
 
+        /** Binds to the operator's outputs at the end of input (no process-function context there). */
+        void bind(Collector<DecisionRecord> collector, Consumer<DeadLetter> deadLetters) {
+            this.ctx = null;
+            this.out = collector;
+            this.endOfInputDeadLetters = deadLetters;
+        }
+
         @Override
         public void decision(DecisionRecord record) {
             if (record.isDecision()) {
                 (record.early ? early : complete).inc();
                 fraction.update(Math.round(1000.0 * record.t / record.length));
+            } else if (DecisionRecord.UNDECIDED.equals(record.status)) {
+                undecided.inc();
             } else {
                 abandoned.inc();
             }
@@ -239,7 +302,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         @Override
         public void deadLetter(DeadLetter letter) {
             deadLetters.inc(letter.reason);
-            ctx.output(DEAD_LETTERS, letter);
+            if (ctx != null) {
+                ctx.output(DEAD_LETTERS, letter);
+            } else {
+                endOfInputDeadLetters.accept(letter);
+            }
         }
 
         @Override
@@ -253,6 +320,14 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                         n,
                         ctx.getCurrentKey());
             }
+        }
+
+        @Override
+        public void endOfInputFailed(String series, RuntimeException failure) {
+            LOG.warn(
+                    "Series {} could not be labelled at the end of the input and got an abandoned record",
+                    series,
+                    failure);
         }
 
         @Override

@@ -3,8 +3,9 @@ package io.vigil.stream;
 import java.util.Objects;
 
 /**
- * One record of the decisions output: the early (or complete-series) label of a series, or the notice that a
- * series was abandoned before any decision. Serialised by {@link StreamJson#decision} as
+ * One record of the decisions output: the early (or complete-series) label of a series, the notice that a series
+ * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
+ * would get now. Serialised by {@link StreamJson#decision} as
  * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time"}}.
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
@@ -19,25 +20,37 @@ public final class DecisionRecord {
     /** Series id. */
     public String series;
 
-    /** {@link #DECIDED} or {@link #ABANDONED}. */
+    /**
+     * {@link #status} of a series still undecided when a bounded input ended: the label it would get now and that
+     * label's reliability, at t = samples consumed.
+     */
+    public static final String UNDECIDED = "undecided";
+
+    /** {@link #DECIDED}, {@link #ABANDONED} or {@link #UNDECIDED}. */
     public String status;
 
-    /** The announced class label (verbatim from the training data); null when abandoned. */
+    /**
+     * The announced class label (verbatim from the training data); when undecided the label it would get now; null
+     * when abandoned.
+     */
     public String label;
 
-    /** Samples seen when the decision was announced (or, when abandoned, samples consumed). */
+    /** Samples seen when the decision was announced (or, when abandoned or undecided, samples consumed). */
     public int t;
 
     /** Series length d of the model. */
     public int length;
 
-    /** True when decided before t = d. */
+    /** True when decided before t = d (never for an abandoned or undecided record). */
     public boolean early;
 
     /** The τ the decision was made with. */
     public double tau;
 
-    /** The largest τ at which the label was reliable when announced (thesis §5.7); NaN when abandoned. */
+    /**
+     * The largest τ at which the label was reliable when announced (thesis §5.7); when undecided, the largest τ at
+     * which the label it would get now is reliable (below τ); NaN when abandoned.
+     */
     public double reliability;
 
     /** The model id (content hash of the model file). */
@@ -100,7 +113,27 @@ public final class DecisionRecord {
         return r;
     }
 
-    /** True for a decision (not an abandoned notice). */
+    /**
+     * The record of a series still undecided when a bounded input ended after {@code consumed} samples: the label it
+     * would get now and that label's reliability ({@link io.vigil.early.EarlyClassifier#current}).
+     */
+    public static DecisionRecord undecided(
+            String series,
+            String label,
+            int consumed,
+            int length,
+            double tau,
+            double reliability,
+            String model,
+            long emittedAt,
+            long sampleTime) {
+        DecisionRecord r = decided(series, label, consumed, length, tau, reliability, model, emittedAt, sampleTime);
+        r.status = UNDECIDED;
+        r.early = false;
+        return r;
+    }
+
+    /** True for a decision (not an abandoned notice nor an undecided record). */
     public boolean isDecision() {
         return DECIDED.equals(status);
     }
@@ -128,8 +161,9 @@ public final class DecisionRecord {
 
     @Override
     public String toString() {
-        return isDecision()
-                ? "decision{" + series + " -> " + label + " at t=" + t + "/" + length + (early ? " early" : "") + "}"
-                : "abandoned{" + series + " after t=" + t + "/" + length + "}";
+        if (isDecision()) {
+            return "decision{" + series + " -> " + label + " at t=" + t + "/" + length + (early ? " early" : "") + "}";
+        }
+        return status + "{" + series + (label == null ? "" : " ~ " + label) + " after t=" + t + "/" + length + "}";
     }
 }

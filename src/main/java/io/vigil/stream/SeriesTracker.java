@@ -33,7 +33,8 @@ import java.util.Objects;
  * the sample with {@link DeadLetterReason#PROCESSING_ERROR} and drops the series instead of failing the job.
  *
  * A consumed sample updates the classifier state while no decision is out; the first decision is emitted once.
- * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series.
+ * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series. A series
+ * ends otherwise at its idle timeout ({@link #onIdle}) or when a bounded input ends ({@link #onEndOfInput}).
  */
 public final class SeriesTracker {
     /** Receives what one call produced. */
@@ -49,6 +50,9 @@ public final class SeriesTracker {
 
         /** A restored undecided session from another model had its prefix replayed under this tracker's model. */
         default void replayedUnderNewModel(SeriesSession restored) {}
+
+        /** Ending a series at the end of input failed; it got an abandoned notice instead of its label. */
+        default void endOfInputFailed(String series, RuntimeException failure) {}
     }
 
     private final EarlyClassifier classifier;
@@ -236,37 +240,82 @@ public final class SeriesTracker {
         if (now < expiryTime(session)) {
             return session;
         }
+        end(session, series, now, out, ws, false);
+        return null;
+    }
+
+    /**
+     * Ends a series because a bounded input ended (its state is to be cleared): an undecided series that had begun
+     * emits one {@link DecisionRecord#undecided} record — t = samples consumed, the label it would get now and that
+     * label's reliability ({@link EarlyClassifier#current}); buffered samples are dead-lettered as at expiry ({@link
+     * DeadLetterReason#GAP_UNFILLED}, or {@link DeadLetterReason#LATE_SAMPLE} when t = 1 never arrived); a series
+     * decided earlier emits nothing more. A restored undecided session of another model is replayed under this one
+     * first (it may decide on its prefix); one that cannot be replayed (format 1) gets an abandoned notice.
+     */
+    public void onEndOfInput(SeriesSession session, String series, long now, Output out, Workspace ws) {
+        try {
+            end(session, series, now, out, ws, true);
+        } catch (RuntimeException failure) {
+            // As in onSample: one series must not fail the job; its end is reported instead of a label.
+            out.endOfInputFailed(series, failure);
+            out.decision(DecisionRecord.abandoned(
+                    series, session.consumed(), length, tau, modelId, now, session.lastSampleTime()));
+        }
+    }
+
+    /** The end of a series at expiry ({@code endOfInput} false) or at the end of a bounded input. */
+    private void end(SeriesSession session, String series, long now, Output out, Workspace ws, boolean endOfInput) {
         SeriesSession s = session;
         if (s.modelTag() != modelTag && s.phase() == SeriesSession.Phase.COLLECTING && s.hasPrefix()) {
-            s = adopt(s, series, now, out, ws); // the new model may decide on the prefix before it expires
+            s = adopt(s, series, now, out, ws); // the new model may decide on the prefix before the series ends
             if (s == null) {
-                return null; // the prefix completed the series under this model: decided at t = d
+                return; // the prefix completed the series under this model: decided at t = d
             }
         }
-        // A decided marker or a format-1 session of another model expires as it is (buffered samples included).
+        // A decided marker or a format-1 session of another model ends as it is (buffered samples included).
         boolean begun = s.consumed() > 0;
+        String why = endOfInput ? "the input ended" : "series expired";
         for (BufferedSample b : s.bufferedSamples()) {
             if (begun) {
                 out.deadLetter(DeadLetter.of(
                         series,
                         b,
                         DeadLetterReason.GAP_UNFILLED,
-                        "series expired waiting for t=" + (s.consumed() + 1) + " (idle " + settings.idleTimeout() + ")",
+                        why + " waiting for t=" + (s.consumed() + 1)
+                                + (endOfInput ? "" : " (idle " + settings.idleTimeout() + ")"),
                         now));
             } else {
                 out.deadLetter(DeadLetter.of(
                         series,
                         b,
                         DeadLetterReason.LATE_SAMPLE,
-                        "t=1 of this series never arrived within the idle timeout " + settings.idleTimeout()
+                        "t=1 of this series never arrived "
+                                + (endOfInput
+                                        ? "before the input ended"
+                                        : "within the idle timeout " + settings.idleTimeout())
                                 + " (a sample after its series completed or expired?)",
                         now));
             }
         }
-        if (begun && s.phase() == SeriesSession.Phase.COLLECTING) {
+        if (!begun || s.phase() != SeriesSession.Phase.COLLECTING) {
+            return;
+        }
+        if (endOfInput && s.modelTag() == modelTag) {
+            Decision d = ws.decision;
+            classifier.current(s.state(), ws.classifier, d);
+            out.decision(DecisionRecord.undecided(
+                    series,
+                    labels.get(d.label()),
+                    s.consumed(),
+                    length,
+                    tau,
+                    d.reliability(),
+                    modelId,
+                    now,
+                    s.lastSampleTime()));
+        } else {
             out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime()));
         }
-        return null;
     }
 
     /** Scratch of one thread (one operator instance): the classifier's workspace and the decision storage. */

@@ -21,7 +21,9 @@ import java.util.Base64;
  *   <li>decisions: {@code {"series":"CBF/test/17","label":"2","t":41,"length":128,"early":true,"tau":0.9,
  *       "reliability":0.97,"model":"3f2a…","emitted_at":1763938200123,"status":"decided","sample_time":
  *       1763938200101}}; an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
- *       "reliability":null}, t = samples consumed;
+ *       "reliability":null}, t = samples consumed; a series still undecided at the end of a bounded input has {@code
+ *       "status":"undecided"}, {@code "early":false}, t = samples consumed, and the label it would get now with
+ *       that label's reliability (below τ);
  *   <li>dead letters: {@code {"series","reason","detail","t","topic","partition","offset","timestamp",
  *       "value","value_base64","emitted_at"}} — {@code value} is the original value as text when it was valid
  *       UTF-8 (else null), {@code value_base64} always the exact original bytes.

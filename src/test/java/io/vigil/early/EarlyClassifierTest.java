@@ -59,6 +59,60 @@ class EarlyClassifierTest {
         }
     }
 
+    /**
+     * {@link EarlyClassifier#current} against the rule: where {@code observe} decides, the same label and reliability;
+     * while undecided, the candidate label with a reliability below τ; at t = d the complete-series label with
+     * reliability 1. Asking does not change the decisions that follow.
+     */
+    @ParameterizedTest
+    @EnumSource(ClassifierKind.class)
+    void currentLabelAndReliabilityAgreeWithTheRule(ClassifierKind kind) {
+        double tau = 0.9;
+        for (VigilModel model : List.of(EarlyFixtures.CBF_MODEL, EarlyFixtures.CBF_STANDARDIZED_MODEL)) {
+            EarlyClassifier c = EarlyClassifier.of(
+                    model,
+                    DecisionParams.defaults()
+                            .withClassifier(kind)
+                            .withRule(ruleFor(kind))
+                            .withTau(tau));
+            List<SeriesDecision> offline = EarlyReplay.replay(c, TEST);
+            EarlyClassifier.Workspace ws = c.newWorkspace();
+            Decision d = Decision.withReliability();
+            Decision now = Decision.withReliability();
+            int undecided = 0;
+            for (int i = 0; i < TEST.size(); i += 10) {
+                double[] x = TEST.series(i);
+                SeriesState s = c.newState();
+                int first = 0;
+                for (int t = 1; t <= x.length; t++) {
+                    c.observe(s, x[t - 1], ws, d);
+                    c.current(s, ws, now);
+                    String at = kind + ", series " + i + ", t = " + t;
+                    if (t == x.length) {
+                        assertEquals(c.completeLabel(x, ws), now.label(), at);
+                        assertEquals(1.0, now.reliability(), at);
+                    } else if (d.decided()) {
+                        assertEquals(d.label(), now.label(), at);
+                        assertEquals(d.reliability(), now.reliability(), 0.0, at);
+                    } else {
+                        assertTrue(now.reliability() >= 0.0 && now.reliability() < tau, at + ": " + now.reliability());
+                        undecided++;
+                    }
+                    if (d.decided() && first == 0) {
+                        first = t;
+                    }
+                }
+                assertEquals(offline.get(i).t(), first, kind + ", series " + i + ": decisions unchanged by asking");
+            }
+            assertTrue(undecided > 0);
+        }
+        SeriesState empty = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, DecisionParams.defaults())
+                .newState();
+        assertThrows(IllegalArgumentException.class, () -> EarlyClassifier.of(
+                        EarlyFixtures.CBF_MODEL, DecisionParams.defaults())
+                .current(empty, null, Decision.withReliability()));
+    }
+
     @Test
     void completeLabelIsLocalQdaPrediction() {
         VigilModel model = EarlyFixtures.CBF_STANDARDIZED_MODEL;

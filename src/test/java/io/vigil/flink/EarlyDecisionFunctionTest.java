@@ -12,9 +12,19 @@ import io.vigil.stream.StreamFixtures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
+import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
+import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -33,6 +43,180 @@ class EarlyDecisionFunctionTest {
                 new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS);
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(fn), e -> e.series, Types.STRING);
+    }
+
+    /** Task metrics whose operator group keeps what is registered, so a test reads the keyed stage's metrics. */
+    private static final class OperatorMetrics extends UnregisteredMetricGroups.UnregisteredTaskMetricGroup {
+        private final InterceptingOperatorMetricGroup operator = new InterceptingOperatorMetricGroup();
+
+        @Override
+        public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name, Map<String, String> info) {
+            return operator;
+        }
+
+        @Override
+        public InternalOperatorMetricGroup getOrAddOperator(String name) {
+            return operator;
+        }
+
+        long value(String name) {
+            Metric m = operator.get(name);
+            if (m instanceof Counter c) {
+                return c.getCount();
+            }
+            return ((Number) ((Gauge<?>) m).getValue()).longValue();
+        }
+    }
+
+    /** The production operator ({@link EarlyDecisionOperator}) of the fixture model, reporting to {@code env}. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, SampleEvent, DecisionRecord> operatorHarness(
+            MockEnvironment env) throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new EarlyDecisionOperator(
+                        new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS)),
+                (SampleEvent e) -> e.series,
+                Types.STRING,
+                env);
+    }
+
+    private static MockEnvironment environment(OperatorMetrics metrics) {
+        return new MockEnvironmentBuilder().setMetricGroup(metrics).build();
+    }
+
+    /** The undecided record the tracker gives series i after its first {@code cut} samples (what the job must emit). */
+    private static DecisionRecord undecidedAfter(int i, int cut) {
+        io.vigil.stream.SeriesTracker tracker =
+                new io.vigil.stream.SeriesTracker(StreamFixtures.classifier(), SETTINGS, "m", 1L);
+        io.vigil.stream.SeriesTracker.Workspace ws = tracker.newWorkspace();
+        List<DecisionRecord> out = new ArrayList<>();
+        io.vigil.stream.SeriesTracker.Output sink = new io.vigil.stream.SeriesTracker.Output() {
+            @Override
+            public void decision(DecisionRecord record) {
+                out.add(record);
+            }
+
+            @Override
+            public void deadLetter(DeadLetter letter) {}
+        };
+        io.vigil.stream.SeriesSession s = null;
+        for (SampleEvent e : StreamFixtures.events(i, 0).subList(0, cut)) {
+            s = tracker.onSample(s, e, 0L, sink, ws);
+        }
+        tracker.onEndOfInput(s, StreamFixtures.id(i), 0L, sink, ws);
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    private static DecisionRecord only(List<DecisionRecord> records, int i) {
+        List<DecisionRecord> mine = records.stream()
+                .filter(r -> r.series.equals(StreamFixtures.id(i)))
+                .toList();
+        assertEquals(1, mine.size(), "records of series " + i + ": " + mine);
+        return mine.get(0);
+    }
+
+    /**
+     * The end of a bounded input (processing-time timers do not fire then): every undecided series gets one undecided
+     * record with its current label, buffered samples are dead-lettered, a series decided early gets nothing more, and
+     * state, timers and the in-flight gauge go to zero.
+     */
+    @Test
+    void endOfInputGivesEveryUndecidedSeriesOneRecordAndClearsTheState() throws Exception {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        int a = 1;
+        int b = 0;
+        int c = 2;
+        int cutA = offline.get(a).t() - 1;
+        assertTrue(cutA >= 1 && offline.get(b).t() + 2 < 128 && offline.get(c).t() > 2, "fixture decision times");
+        OperatorMetrics metrics = new OperatorMetrics();
+        try (MockEnvironment env = environment(metrics);
+                var h = operatorHarness(env)) {
+            h.open();
+            h.setProcessingTime(1_000L);
+            List<SampleEvent> ea = StreamFixtures.events(a, 0);
+            List<SampleEvent> eb = StreamFixtures.events(b, 1000);
+            List<SampleEvent> ec = StreamFixtures.events(c, 2000);
+            ea.subList(0, cutA).forEach(e -> process(h, e));
+            eb.subList(0, offline.get(b).t() + 2).forEach(e -> process(h, e));
+            ec.subList(0, 2).forEach(e -> process(h, e));
+            process(h, ec.get(4)); // t = 5 waits for t = 3
+            process(h, StreamFixtures.event("never-began", 3, 0.5, 77)); // t = 1 never arrives
+            assertEquals(1, h.extractOutputValues().size(), "only b decided so far");
+            assertEquals(4, metrics.value("seriesInFlight"));
+            assertEquals(4, h.numProcessingTimeTimers());
+
+            h.endInput();
+
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(3, out.size(), out.toString());
+            assertEquals(DecisionRecord.DECIDED, only(out, b).status);
+            DecisionRecord ra = only(out, a);
+            DecisionRecord want = undecidedAfter(a, cutA);
+            assertEquals(DecisionRecord.UNDECIDED, ra.status);
+            assertEquals(cutA, ra.t);
+            assertEquals(want.label, ra.label);
+            assertEquals(want.reliability, ra.reliability, 0.0);
+            assertEquals(ea.get(cutA - 1).timestamp, ra.sampleTime);
+            DecisionRecord rc = only(out, c);
+            assertEquals(DecisionRecord.UNDECIDED, rc.status);
+            assertEquals(2, rc.t);
+            assertEquals(
+                    List.of("gap_unfilled", "late_sample"),
+                    deadLetters(h).stream().map(d -> d.reason).sorted().toList());
+            assertEquals(0, h.numKeyedStateEntries());
+            assertEquals(0, h.numProcessingTimeTimers());
+            assertEquals(0, metrics.value("seriesInFlight"));
+            assertEquals(2, metrics.value("decisionsUndecided"));
+            assertEquals(1, metrics.value("decisionsEarly"));
+            assertEquals(0, metrics.value("seriesAbandoned"));
+        }
+    }
+
+    /** Sessions restored from a snapshot are counted in flight and ended at the end of input like any other. */
+    @Test
+    void snapshotRestoreThenEndOfInputGivesTheUndecidedRecords() throws Exception {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        int a = 5;
+        int b = 0;
+        int cutA = Math.min(3, offline.get(a).t() - 1);
+        List<SampleEvent> ea = StreamFixtures.events(a, 0);
+        OperatorSubtaskState snapshot;
+        try (MockEnvironment env = environment(new OperatorMetrics());
+                var h = operatorHarness(env)) {
+            h.open();
+            ea.subList(0, cutA).forEach(e -> process(h, e));
+            StreamFixtures.events(b, 1000).subList(0, offline.get(b).t()).forEach(e -> process(h, e));
+            assertEquals(1, h.extractOutputValues().size());
+            snapshot = h.snapshot(1L, 0L);
+        }
+        OperatorMetrics metrics = new OperatorMetrics();
+        try (MockEnvironment env = environment(metrics);
+                var h = operatorHarness(env)) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            assertEquals(2, metrics.value("seriesInFlight"), "recounted at restore");
+            h.endInput();
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(1, out.size(), "the decided series gets nothing more: " + out);
+            DecisionRecord want = undecidedAfter(a, cutA);
+            assertEquals(DecisionRecord.UNDECIDED, out.get(0).status);
+            assertEquals(StreamFixtures.id(a), out.get(0).series);
+            assertEquals(cutA, out.get(0).t);
+            assertEquals(want.label, out.get(0).label);
+            assertEquals(want.reliability, out.get(0).reliability, 0.0);
+            assertEquals(0, h.numKeyedStateEntries());
+            assertEquals(0, metrics.value("seriesInFlight"));
+            assertTrue(deadLetters(h).isEmpty());
+        }
+    }
+
+    private static void process(OneInputStreamOperatorTestHarness<SampleEvent, DecisionRecord> h, SampleEvent e) {
+        try {
+            h.processElement(e, 0L);
+        } catch (Exception failure) {
+            throw new IllegalStateException(failure);
+        }
     }
 
     private static List<DeadLetter> deadLetters(OneInputStreamOperatorTestHarness<?, ?> h) {

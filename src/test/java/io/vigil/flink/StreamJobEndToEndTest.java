@@ -201,6 +201,94 @@ class StreamJobEndToEndTest {
     }
 
     /**
+     * Issue 25: a bounded run whose input ends before series complete gives every series exactly one record — the
+     * decision of those decided before the cut, an undecided record (t = samples consumed, the label it would get
+     * now) for the others — and dead-letters the sample still waiting in a reorder buffer.
+     */
+    @Test
+    void boundedRunCutShortGivesEverySeriesOneRecord() throws Exception {
+        Path model = dir.resolve("cbf-cut.model.json");
+        ModelFile.standard().save(EarlyFixtures.CBF_MODEL, model);
+        String samples = "cut-samples";
+        kafka.createTopic(samples, 2);
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        int n = 30;
+        int[] cut = new int[n];
+        Map<String, Object> pp = new HashMap<>(kafka.clientProperties());
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(pp)) {
+            for (int i = 0; i < n; i++) {
+                int decidedAt = offline.get(i).t();
+                cut[i] = i % 2 == 0 ? Math.max(1, decidedAt - 1) : Math.min(128, decidedAt + 1);
+                String id = StreamFixtures.id(i);
+                for (int t = 1; t <= cut[i]; t++) {
+                    p.send(new ProducerRecord<>(
+                            samples,
+                            id.getBytes(StandardCharsets.UTF_8),
+                            SampleRecord.encode(id, t, StreamFixtures.TEST.value(i, t - 1))));
+                }
+            }
+            // Series 0 also gets t = cut + 2, which waits in the reorder buffer for t = cut + 1 until the input ends.
+            String id = StreamFixtures.id(0);
+            p.send(new ProducerRecord<>(
+                    samples,
+                    id.getBytes(StandardCharsets.UTF_8),
+                    SampleRecord.encode(id, cut[0] + 2, StreamFixtures.TEST.value(0, cut[0] + 1))));
+            p.flush();
+        }
+        run(
+                "run",
+                "--model",
+                model.toString(),
+                "--bootstrap",
+                kafka.bootstrapServers(),
+                "--input",
+                samples,
+                "--output",
+                "cut-decisions",
+                "--dead-letter",
+                "cut-dead",
+                "--bounded",
+                "--parallelism",
+                "2",
+                "--checkpoint-interval",
+                "500ms");
+        List<ConsumerRecord<byte[], byte[]>> records =
+                KafkaTestSupport.readTopic(consumerProps(), "cut-decisions", n, READ_TIMEOUT);
+        Map<String, DecisionRecord> byId = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            DecisionRecord d = StreamJson.readDecision(r.value());
+            assertEquals(null, byId.put(d.series, d), "second record for " + d.series);
+        }
+        assertEquals(n, byId.size());
+        List<String> classes = StreamFixtures.classifier().classNames();
+        int undecided = 0;
+        for (int i = 0; i < n; i++) {
+            DecisionRecord d = byId.get(StreamFixtures.id(i));
+            if (cut[i] >= offline.get(i).t()) {
+                assertEquals(DecisionRecord.DECIDED, d.status, d.series);
+                assertEquals(offline.get(i).t(), d.t, d.series);
+                assertEquals(classes.get(offline.get(i).label()), d.label, d.series);
+            } else {
+                assertEquals(DecisionRecord.UNDECIDED, d.status, d.series);
+                assertEquals(cut[i], d.t, d.series);
+                assertFalse(d.early);
+                assertTrue(classes.contains(d.label), d.label);
+                assertTrue(d.reliability >= 0.0 && d.reliability < d.tau, d.series + ": " + d.reliability);
+                undecided++;
+            }
+        }
+        assertTrue(undecided >= n / 3, "series cut before their decision: " + undecided);
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KafkaTestSupport.readTopic(consumerProps(), "cut-dead", 1, READ_TIMEOUT);
+        assertEquals(1, dead.size());
+        JsonNode j = MAPPER.readTree(dead.get(0).value());
+        assertEquals("gap_unfilled", j.get("reason").asText());
+        assertEquals(cut[0] + 2, j.get("t").asInt());
+    }
+
+    /**
      * Issue 12: a non-decodable record of 600 KB and one whose 900 KB key disagrees with its series field become dead
      * letters with a bounded copy of the value (plus its size and SHA-256) instead of records the producer refuses,
      * so the bounded exactly-once job finishes and decides every series.

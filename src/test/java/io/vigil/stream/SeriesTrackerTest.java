@@ -60,6 +60,13 @@ class SeriesTrackerTest {
         public void restartedIncompatible(SeriesSession discarded) {
             restarts++;
         }
+
+        @Override
+        public void endOfInputFailed(String series, RuntimeException failure) {
+            failures.add(failure);
+        }
+
+        final List<RuntimeException> failures = new ArrayList<>();
     }
 
     private SeriesSession feed(SeriesSession s, List<SampleEvent> events) {
@@ -255,6 +262,121 @@ class SeriesTrackerTest {
         SeriesSession s = feed(null, StreamFixtures.events(0, 0).subList(0, offline.t()));
         assertNull(tracker.onIdle(s, StreamFixtures.id(0), Long.MAX_VALUE / 2, out, ws));
         assertEquals(1, out.decisions.size(), "only the decision itself");
+    }
+
+    /**
+     * At the end of input a series cut before its decision gets one undecided record: t = samples consumed, the label
+     * and reliability the classifier gives now, the last sample's event time; its state is for the caller to clear.
+     */
+    @Test
+    void endOfInputGivesAnUndecidedSeriesOneRecordWithItsCurrentLabel() {
+        List<SeriesDecision> offline = StreamFixtures.offlineDecisions();
+        int checked = 0;
+        for (int i = 0; i < StreamFixtures.TEST.size(); i++) {
+            int cut = offline.get(i).t() - 1;
+            if (cut < 1) {
+                continue;
+            }
+            out.decisions.clear();
+            List<SampleEvent> events = StreamFixtures.events(i, 0);
+            SeriesSession s = feed(null, events.subList(0, cut));
+            assertEquals(SeriesSession.Phase.COLLECTING, s.phase());
+            io.vigil.gauss.SeriesState expected = s.state().copy();
+            tracker.onEndOfInput(s, StreamFixtures.id(i), 9_000L, out, ws);
+            assertEquals(1, out.decisions.size(), "series " + i);
+            DecisionRecord r = out.decisions.get(0);
+            io.vigil.early.Decision now = io.vigil.early.Decision.withReliability();
+            classifier.current(expected, classifier.newWorkspace(), now);
+            assertEquals(DecisionRecord.UNDECIDED, r.status);
+            assertEquals(StreamFixtures.id(i), r.series);
+            assertEquals(cut, r.t);
+            assertEquals(128, r.length);
+            assertFalse(r.early);
+            assertEquals(classifier.classNames().get(now.label()), r.label);
+            assertEquals(now.reliability(), r.reliability, 0.0);
+            assertTrue(r.reliability < StreamFixtures.PARAMS.tau(), "undecided at τ: " + r.reliability);
+            assertEquals(StreamFixtures.PARAMS.tau(), r.tau, 0.0);
+            assertEquals("model-id", r.model);
+            assertEquals(9_000L, r.emittedAt);
+            assertEquals(events.get(cut - 1).timestamp, r.sampleTime);
+            checked++;
+        }
+        assertTrue(checked > 10, "series decided after t = 1: " + checked);
+        assertTrue(out.failures.isEmpty(), out.failures.toString());
+        assertTrue(out.deadLetters.isEmpty());
+    }
+
+    @Test
+    void aFailureAtTheEndOfInputGivesAnAbandonedNoticeInsteadOfFailingTheJob() {
+        SeriesSession misfit = SeriesSession.start(TAG, new io.vigil.gauss.SeriesState(10, 2, 1));
+        misfit.consumedUpTo(3);
+        tracker.onEndOfInput(misfit, "misfit", 0L, out, ws);
+        assertEquals(1, out.failures.size());
+        assertEquals(
+                List.of(DecisionRecord.ABANDONED),
+                out.decisions.stream().map(r -> r.status).toList());
+        assertEquals(3, out.decisions.get(0).t);
+    }
+
+    @Test
+    void endOfInputDeadLettersBufferedSamplesAsAtExpiry() {
+        List<SampleEvent> events = StreamFixtures.events(1, 0);
+        SeriesSession s = feed(null, events.subList(0, 2));
+        s = tracker.onSample(s, events.get(3), 0L, out, ws); // t = 4 waits for t = 3
+        s = tracker.onSample(s, events.get(5), 0L, out, ws); // t = 6 too
+        tracker.onEndOfInput(s, StreamFixtures.id(1), 0L, out, ws);
+        assertEquals(
+                List.of(DecisionRecord.UNDECIDED),
+                out.decisions.stream().map(r -> r.status).toList());
+        assertEquals(2, out.decisions.get(0).t);
+        assertEquals(
+                List.of("gap_unfilled", "gap_unfilled"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+        assertEquals(List.of(4, 6), out.deadLetters.stream().map(d -> d.t).toList());
+        assertTrue(out.deadLetters.get(0).detail.contains("input ended"), out.deadLetters.get(0).detail);
+        assertTrue(out.failures.isEmpty(), out.failures.toString());
+    }
+
+    @Test
+    void endOfInputGivesADecidedSeriesNothingMore() {
+        SeriesDecision offline = StreamFixtures.offlineDecisions().get(0);
+        List<SampleEvent> events = StreamFixtures.events(0, 0);
+        SeriesSession s = feed(null, events.subList(0, offline.t()));
+        s = tracker.onSample(s, events.get(offline.t() + 1), 0L, out, ws); // buffered after the decision
+        assertEquals(SeriesSession.Phase.DECIDED, s.phase());
+        assertEquals(1, out.decisions.size());
+        tracker.onEndOfInput(s, StreamFixtures.id(0), 0L, out, ws);
+        assertEquals(1, out.decisions.size(), "only the decision itself");
+        assertEquals(
+                List.of("gap_unfilled"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+    }
+
+    @Test
+    void endOfInputOfASeriesWithNothingConsumedDeadLettersItsSamplesAsLate() {
+        SeriesSession s = tracker.onSample(null, StreamFixtures.event("x", 3, 0.5, 7), 0L, out, ws);
+        s = tracker.onSample(s, StreamFixtures.event("x", 2, 0.25, 8), 0L, out, ws);
+        assertEquals(0, s.consumed());
+        tracker.onEndOfInput(s, "x", 0L, out, ws);
+        assertTrue(out.decisions.isEmpty(), "no label without a consumed sample");
+        assertEquals(
+                List.of("late_sample", "late_sample"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+        assertEquals(
+                List.of(8L, 7L), out.deadLetters.stream().map(d -> d.offset).toList());
+    }
+
+    @Test
+    void endOfInputReplaysAnUndecidedSessionOfAnotherModelFirst() {
+        SeriesTracker old = strictTracker();
+        List<SampleEvent> events = StreamFixtures.events(5, 0);
+        SeriesSession s = feed(old, old.newWorkspace(), null, events.subList(0, 2));
+        assertTrue(out.decisions.isEmpty());
+        tracker.onEndOfInput(s, StreamFixtures.id(5), 0L, out, ws);
+        assertEquals(1, out.decisions.size());
+        assertEquals(DecisionRecord.UNDECIDED, out.decisions.get(0).status);
+        assertEquals("model-id", out.decisions.get(0).model, "replayed under this tracker's model");
+        assertEquals(2, out.decisions.get(0).t);
     }
 
     /** A tracker of the same model file with τ = 0.99: another tag, later decisions than {@link #tracker}. */

@@ -51,6 +51,21 @@ class StreamJsonTest {
     }
 
     @Test
+    void undecidedRecordCarriesTheCurrentLabelAndReliabilityAndReadsBack() throws Exception {
+        DecisionRecord r = DecisionRecord.undecided("s", "3", 17, 128, 0.9, 0.42, "abc", 5L, 4L);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertEquals("undecided", j.get("status").asText());
+        assertEquals("3", j.get("label").asText());
+        assertEquals(17, j.get("t").asInt());
+        assertEquals(0.42, j.get("reliability").asDouble(), 0.0);
+        assertEquals(false, j.get("early").asBoolean());
+        assertEquals(4L, j.get("sample_time").asLong());
+        DecisionRecord back = StreamJson.readDecision(StreamJson.decision(r));
+        assertEquals(r, back);
+        assertEquals(false, back.isDecision());
+    }
+
+    @Test
     void deadLetterKeepsTheExactBytesAndTextOnlyWhenUtf8() throws Exception {
         byte[] notUtf8 = {(byte) 0xff, (byte) 0xfe, '{'};
         DeadLetter d = DeadLetter.of("s", DeadLetterReason.UNPARSEABLE_JSON, "bad", 0, 3, 77L, 5L, notUtf8, 9L);
