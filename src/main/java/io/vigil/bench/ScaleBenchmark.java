@@ -222,6 +222,9 @@ public final class ScaleBenchmark {
                 .transactionalIdPrefix(name)
                 .build();
         Path stateDir = Files.createTempDirectory("vigil-scale-state-");
+        // Removed on SIGTERM / Ctrl-C too: a large run can be stopped long before it returns.
+        Thread cleanup = new Thread(() -> FileTrees.delete(stateDir), "vigil-scale-state-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         LocalState state = new LocalState(stateDir, s.backend(), Optional.empty(), Optional.empty());
         try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), state)) {
             StreamExecutionEnvironment env = flink.environment();
@@ -276,6 +279,11 @@ public final class ScaleBenchmark {
             return r;
         } finally {
             FileTrees.delete(stateDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The JVM is already exiting: the hook runs (and finds nothing left to delete).
+            }
         }
     }
 
