@@ -164,16 +164,20 @@ public final class StateOptions {
                     + ago(c.completed()) + ") and the series in flight it holds; " + from);
             return Optional.empty();
         }
-        StateManifest held = dir.manifest()
-                .orElseThrow(() -> new StateDirectory.RefusedException("state directory " + dir.path()
-                        + " holds checkpoints but no " + StateDirectory.MANIFEST
-                        + " saying whose; start over with --fresh (discards checkpoint " + c.id()
-                        + ") or give another --state-dir"));
+        StateManifest held;
+        try {
+            held = dir.manifest()
+                    .orElseThrow(() -> new IOException("state directory " + dir.path() + " holds checkpoints but no "
+                            + StateDirectory.MANIFEST + " saying whose"));
+        } catch (IOException e) {
+            throw refused(e.getMessage(), c);
+        }
         List<String> conflicts = held.conflicts(wanted);
         if (!conflicts.isEmpty()) {
-            throw new StateDirectory.RefusedException("state directory " + dir.path() + " holds the state of job "
-                    + held.jobName() + ", which does not fit this run: " + String.join("; ", conflicts)
-                    + "; start over with --fresh (discards checkpoint " + c.id() + ") or give another --state-dir");
+            throw refused(
+                    "state directory " + dir.path() + " holds the state of job " + held.jobName()
+                            + ", which does not fit this run: " + String.join("; ", conflicts),
+                    c);
         }
         err.println("vigil run: resuming from checkpoint " + c.id() + " in " + dir.path() + " (completed "
                 + ago(c.completed()) + ")");
@@ -183,6 +187,12 @@ public final class StateOptions {
                     + "which replays their stored samples");
         }
         return latest;
+    }
+
+    /** A refusal of the state directory with the way out. */
+    private static StateDirectory.RefusedException refused(String why, StateDirectory.Checkpoint c) {
+        return new StateDirectory.RefusedException(
+                why + "; start over with --fresh (discards checkpoint " + c.id() + ") or give another --state-dir");
     }
 
     /** How long ago, in words: {@code 42 s ago}, {@code 5 min ago}, {@code 3 h ago}, {@code 2 days ago}. */

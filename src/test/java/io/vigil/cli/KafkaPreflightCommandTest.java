@@ -173,7 +173,12 @@ class KafkaPreflightCommandTest {
                 "run",
                 "topic 'small-dead' accepts records of at most 100000 bytes",
                 "--dead-letter-max-bytes");
-        Outcome fits = vigil(concat(small, "--dead-letter-max-bytes", "4096"));
+        Outcome fits = vigil(concat(
+                small,
+                "--dead-letter-max-bytes",
+                "4096",
+                "--state-dir",
+                dir.resolve("state").toString()));
         assertEquals(0, fits.code(), () -> "a smaller copy fits the topic: " + fits.err());
     }
 

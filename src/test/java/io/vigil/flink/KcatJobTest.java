@@ -69,7 +69,9 @@ class KcatJobTest {
                             "--bootstrap",
                             b,
                             "--tau",
-                            "0.9");
+                            "0.9",
+                            "--state-dir",
+                            dir.resolve("state").toString());
             assertEquals(0, code);
             String out = KafkaTestSupport.kcat(
                     null,

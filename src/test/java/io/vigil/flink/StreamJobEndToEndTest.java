@@ -141,7 +141,9 @@ class StreamJobEndToEndTest {
                 "--checkpoint-interval",
                 "500ms",
                 "--delivery",
-                "exactly-once");
+                "exactly-once",
+                "--state-dir",
+                dir.resolve("e2e-state").toString());
 
         int n = StreamFixtures.TEST.size();
         List<ConsumerRecord<byte[], byte[]>> records =
@@ -332,7 +334,9 @@ class StreamJobEndToEndTest {
                 "big-dead",
                 "--bounded",
                 "--checkpoint-interval",
-                "500ms");
+                "500ms",
+                "--state-dir",
+                dir.resolve("big-state").toString());
         assertEquals(
                 3,
                 KafkaTestSupport.readTopic(consumerProps(), "big-decisions", 3, READ_TIMEOUT)
