@@ -34,11 +34,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -117,27 +115,6 @@ public final class StreamBenchmark {
         }
     }
 
-    private static final AtomicLong PROBE_FIRST = new AtomicLong();
-    private static final AtomicLong PROBE_COUNT = new AtomicLong();
-
-    /** Counts records and notes when the first passed (static: the MiniCluster runs in this JVM). */
-    static final class Probe implements MapFunction<SampleEvent, SampleEvent> {
-        private static final long serialVersionUID = 1L;
-
-        /** The stream with a probe after it. */
-        static DataStream<SampleEvent> tap(DataStream<SampleEvent> s) {
-            return s.map(new Probe()).name("Rate probe").returns(SampleEvent.class);
-        }
-
-        @Override
-        public SampleEvent map(SampleEvent e) {
-            if (PROBE_COUNT.getAndIncrement() == 0) {
-                PROBE_FIRST.compareAndSet(0, System.nanoTime());
-            }
-            return e;
-        }
-    }
-
     private StreamBenchmark() {}
 
     /** Runs every phase; {@code log} receives one line per phase. */
@@ -174,7 +151,7 @@ public final class StreamBenchmark {
                     .groupId("bench-vigil")
                     .transactionalIdPrefix("bench-vigil")
                     .build();
-            double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, Probe::tap));
+            double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
             log.accept(String.format(
                     "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
@@ -240,7 +217,7 @@ public final class StreamBenchmark {
             env.setParallelism(parallelism);
             DataStream<SampleEvent> events =
                     env.fromSource(VigilJob.source(cfg), WatermarkStrategy.noWatermarks(), "Kafka samples");
-            Probe.tap(events)
+            RateProbe.tap(events)
                     .sinkTo(VigilJob.sink(
                             cfg,
                             (e, ctx, ts) -> new ProducerRecord<>(
@@ -257,15 +234,14 @@ public final class StreamBenchmark {
             StreamExecutionEnvironment env = flink.environment();
             env.getConfig().enableObjectReuse();
             build.accept(env);
-            PROBE_FIRST.set(0);
-            PROBE_COUNT.set(0);
+            RateProbe.reset();
             env.execute("vigil bench");
             end = System.nanoTime();
         }
-        if (PROBE_COUNT.get() != expected) {
-            throw new IllegalStateException("the job read " + PROBE_COUNT.get() + " of " + expected + " samples");
+        if (RateProbe.count() != expected) {
+            throw new IllegalStateException("the job read " + RateProbe.count() + " of " + expected + " samples");
         }
-        return expected / ((end - PROBE_FIRST.get()) / 1e9);
+        return expected / ((end - RateProbe.firstNanos()) / 1e9);
     }
 
     /** Series replayed (at the same rate) and decided before the latency is measured. */

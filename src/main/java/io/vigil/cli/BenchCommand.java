@@ -31,13 +31,15 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job, long series).",
+        description =
+                "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job, long series, series in flight).",
         subcommands = {
             BenchCommand.LdgFit.class,
             BenchCommand.LdgCv.class,
             BenchCommand.SparseLdgBench.class,
             BenchCommand.Stream.class,
-            BenchLongSeriesCommand.class
+            BenchLongSeriesCommand.class,
+            BenchScaleCommand.class
         })
 public final class BenchCommand implements Runnable {
     private static final double MIB = 1024.0 * 1024.0;

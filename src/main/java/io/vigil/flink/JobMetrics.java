@@ -31,6 +31,21 @@ public final class JobMetrics {
     public static final String SERIES_IN_FLIGHT = "seriesInFlight";
     public static final String OUT_OF_RANGE = "outOfRange";
     public static final String DEAD_LETTERS_PREFIX = "deadLetters_";
+    /** Flink's job-level checkpoint gauges (JobManager scope), read by {@code vigil bench scale}. */
+    public static final String CHECKPOINTS_COMPLETED = "numberOfCompletedCheckpoints";
+
+    public static final String CHECKPOINTS_FAILED = "numberOfFailedCheckpoints";
+    public static final String LAST_CHECKPOINT_DURATION = "lastCheckpointDuration";
+    public static final String LAST_CHECKPOINT_SIZE = "lastCheckpointSize";
+    public static final String LAST_CHECKPOINT_FULL_SIZE = "lastCheckpointFullSize";
+
+    /** Gauges whose last value is kept when the job ends (they describe the job, not one task attempt). */
+    private static final java.util.Set<String> JOB_GAUGES = java.util.Set.of(
+            CHECKPOINTS_COMPLETED,
+            CHECKPOINTS_FAILED,
+            LAST_CHECKPOINT_DURATION,
+            LAST_CHECKPOINT_SIZE,
+            LAST_CHECKPOINT_FULL_SIZE);
 
     private static final Map<String, JobMetrics> REGISTRY = new ConcurrentHashMap<>();
 
@@ -72,7 +87,7 @@ public final class JobMetrics {
                     SERIES_ABANDONED,
                     SERIES_IN_FLIGHT,
                     OUT_OF_RANGE -> true;
-            default -> name.startsWith(DEAD_LETTERS_PREFIX);
+            default -> name.startsWith(DEAD_LETTERS_PREFIX) || JOB_GAUGES.contains(name);
         };
     }
 
@@ -85,8 +100,13 @@ public final class JobMetrics {
 
     /** A task unregistered a metric (its task attempt ended): a counter's last value is kept. */
     synchronized void removed(String name, Metric metric) {
-        if (live.remove(metric) != null && metric instanceof Counter c && !SERIES_IN_FLIGHT.equals(name)) {
+        if (live.remove(metric) == null) {
+            return;
+        }
+        if (metric instanceof Counter c && !SERIES_IN_FLIGHT.equals(name)) {
             retired.merge(name, c.getCount(), Long::sum);
+        } else if (JOB_GAUGES.contains(name)) {
+            retired.put(name, value(metric));
         }
     }
 

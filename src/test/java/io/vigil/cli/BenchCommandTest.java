@@ -79,4 +79,59 @@ class BenchCommandTest {
         assertEquals(0, run("bench", "ldg-fit", "--help").exit());
         assertEquals(0, run("bench", "--help").exit());
     }
+
+    @Test
+    void scaleJsonCountsEverySeriesAndReportsSaneFigures() throws Exception {
+        Run r = run(
+                "bench",
+                "scale",
+                "--series",
+                "200",
+                "--length",
+                "32",
+                "--samples",
+                "8",
+                "--train",
+                "30",
+                "--checkpoint-interval",
+                "200ms",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().strip().lines().count(), r.out());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals("scale", j.get("benchmark").asText());
+        assertEquals(32, j.get("length").asInt());
+        assertEquals(8, j.get("samples_per_series").asInt());
+        assertEquals("hashmap", j.get("state_backend").asText());
+        assertTrue(j.get("state_bytes_model_max").asLong() > 0);
+        assertEquals(1, j.get("runs").size());
+        JsonNode run = j.get("runs").get(0);
+        assertEquals(200, run.get("series").asInt());
+        assertEquals(200 * 8, run.get("samples").asLong());
+        assertTrue(run.get("produce_samples_per_s").asDouble() > 0, run.toString());
+        assertTrue(run.get("samples_per_s").asDouble() > 0, run.toString());
+        long inFlight = run.get("series_in_flight").asLong();
+        assertTrue(inFlight >= 0 && inFlight <= 200, run.toString());
+        assertTrue(run.get("checkpoints").asInt() >= 0
+                && run.get("failed_checkpoints").asLong() >= 0);
+        assertTrue(run.get("checkpoint_bytes_max").asLong()
+                >= run.get("checkpoint_increment_bytes_max").asLong());
+        double perSeries = run.get("state_bytes_per_series").asDouble();
+        assertTrue(perSeries == -1 || perSeries > 0, run.toString());
+        assertTrue(run.get("peak_heap_bytes").asLong() > 0);
+        // Every series ends with exactly one record: decided early (8 < d) or undecided at the end of the input.
+        assertEquals(0, run.get("decided_complete").asLong(), run.toString());
+        assertEquals(
+                200, run.get("decided_early").asLong() + run.get("undecided").asLong(), run.toString());
+        assertEquals(1.0, j.get("throughput_ratio").asDouble(), 1e-12);
+    }
+
+    @Test
+    void scaleUsageErrorsExitTwo() {
+        assertEquals(
+                2, run("bench", "scale", "--length", "32", "--samples", "33").exit());
+        assertEquals(2, run("bench", "scale", "--state-backend", "memory").exit());
+        assertEquals(2, run("bench", "scale", "--series", "0").exit());
+        assertEquals(2, run("bench", "scale", "--tau", "1").exit());
+    }
 }

@@ -57,6 +57,22 @@ class JobMetricsTest {
     }
 
     @Test
+    void checkpointGaugesOfTheJobKeepTheirLastValueWhenTheJobEnds() {
+        AtomicLong completed = new AtomicLong(3);
+        Gauge<Long> g = completed::get;
+        Gauge<Long> duration = () -> 1_250L;
+        metrics.added(JobMetrics.CHECKPOINTS_COMPLETED, g);
+        metrics.added(JobMetrics.LAST_CHECKPOINT_DURATION, duration);
+        completed.set(4);
+        assertEquals(4, metrics.snapshot().get(JobMetrics.CHECKPOINTS_COMPLETED));
+        metrics.removed(JobMetrics.CHECKPOINTS_COMPLETED, g);
+        metrics.removed(JobMetrics.LAST_CHECKPOINT_DURATION, duration);
+        completed.set(99); // no longer read
+        assertEquals(4, metrics.snapshot().get(JobMetrics.CHECKPOINTS_COMPLETED));
+        assertEquals(1_250, metrics.snapshot().get(JobMetrics.LAST_CHECKPOINT_DURATION));
+    }
+
+    @Test
     void deadLettersByReasonListEveryReasonAndOtherMetricsAreIgnored() {
         metrics.added("deadLetters_t_beyond_length", counter(4));
         metrics.added("deadLetters_duplicate", counter(1));

@@ -1,0 +1,336 @@
+package io.vigil.bench;
+
+import io.vigil.data.TrainTest;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.flink.JobConfig;
+import io.vigil.flink.JobMetrics;
+import io.vigil.flink.LocalFlink;
+import io.vigil.flink.LocalState;
+import io.vigil.flink.VigilJob;
+import io.vigil.kafka.LoopbackKafka;
+import io.vigil.model.CreationTime;
+import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.util.FileTrees;
+import io.vigil.util.Progress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * {@code vigil bench scale}: many series in flight at once through the embedded job (one process, loopback broker,
+ * MiniCluster), for each requested series count N in one run. A topic is filled first with N series × K samples
+ * interleaved round-robin over the series ({@link InterleavedLoad}; timed as the produce phase), so after the job
+ * has read the first N records every series holds a session, and keeps it until the end of the input (K &lt; d) or
+ * until t = d. The bounded Vigil job then reads the topic on the embedded cluster of {@code vigil run} ({@link
+ * LocalFlink}), checkpointing to a temporary state directory with the chosen state backend.
+ *
+ * <p>Measured: samples/s after the source while the middle 80 % of the records pass (start-up, warm-up and the
+ * end-of-input drain left out); series in flight = the largest sum of the operator's {@code seriesInFlight} gauge (sessions held,
+ * decided markers included); each completed checkpoint's duration, size and full size from Flink's own job metrics
+ * ({@code lastCheckpointDuration}, {@code lastCheckpointSize}, {@code lastCheckpointFullSize}); state bytes per
+ * in-flight series = the largest checkpoint's full size / the series in flight when it completed; the peak heap of
+ * the whole process (broker, Flink and job) during the job.
+ */
+public final class ScaleBenchmark {
+    /**
+     * What to run.
+     *
+     * @param seriesCounts series in flight, one job per count, in this order
+     * @param length series length d of the model (generated CBF of that length)
+     * @param samplesPerSeries samples produced per series, &le; d (fewer keep every series in flight to the end)
+     * @param backend state backend
+     * @param tau the decision threshold τ (high: decisions come late and series stay undecided)
+     * @param checkpointInterval checkpoint interval of the job
+     * @param partitions partitions of the sample topic
+     * @param parallelism Flink parallelism
+     * @param producers producer threads of the produce phase
+     * @param trainSize training series of the model
+     * @param seed generator seed
+     */
+    public record Settings(
+            int[] seriesCounts,
+            int length,
+            int samplesPerSeries,
+            LocalState.Backend backend,
+            double tau,
+            Duration checkpointInterval,
+            int partitions,
+            int parallelism,
+            int producers,
+            int trainSize,
+            long seed) {
+        /** Validates. */
+        public Settings {
+            if (seriesCounts.length == 0 || Arrays.stream(seriesCounts).anyMatch(n -> n < 1)) {
+                throw new IllegalArgumentException("series counts must be >= 1");
+            }
+            if (samplesPerSeries < 1 || samplesPerSeries > length) {
+                throw new IllegalArgumentException(
+                        "samples per series must be in 1.." + length + ", got " + samplesPerSeries);
+            }
+            if (!(tau > 0 && tau < 1)) {
+                throw new IllegalArgumentException("tau must lie strictly between 0 and 1, got " + tau);
+            }
+            if (partitions < 1 || parallelism < 1 || producers < 1 || trainSize < 2) {
+                throw new IllegalArgumentException("partitions, parallelism, producers must be >= 1, train >= 2");
+            }
+            if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
+                throw new IllegalArgumentException("checkpoint interval must be positive");
+            }
+        }
+    }
+
+    /**
+     * One series count's figures.
+     *
+     * @param series series N
+     * @param samples samples produced and read (N × K)
+     * @param produceSeconds produce phase
+     * @param produceRate produce phase samples/s
+     * @param jobSeconds job submission to end
+     * @param samplesPerSecond job samples/s over the middle 80 % of the records
+     * @param seriesInFlight largest number of sessions held at once
+     * @param checkpoints checkpoints completed
+     * @param failedCheckpoints checkpoints failed
+     * @param checkpointMsMax longest checkpoint
+     * @param checkpointBytesMax largest checkpoint full size (all state it references)
+     * @param checkpointIncrementBytesMax largest checkpointed size (the increment with rocksdb)
+     * @param stateBytesPerSeries {@code checkpointBytesMax} / series in flight at that checkpoint, or −1 when no
+     *     checkpoint completed with series in flight
+     * @param peakHeapBytes peak heap of the process during the job
+     * @param decidedEarly decisions before t = d
+     * @param decidedComplete decisions at t = d
+     * @param undecided undecided records at the end of the input
+     */
+    public record Run(
+            int series,
+            long samples,
+            double produceSeconds,
+            double produceRate,
+            double jobSeconds,
+            double samplesPerSecond,
+            long seriesInFlight,
+            int checkpoints,
+            long failedCheckpoints,
+            long checkpointMsMax,
+            long checkpointBytesMax,
+            long checkpointIncrementBytesMax,
+            double stateBytesPerSeries,
+            long peakHeapBytes,
+            long decidedEarly,
+            long decidedComplete,
+            long undecided) {}
+
+    /**
+     * The figures of all series counts.
+     *
+     * @param length d
+     * @param dims LDG dimension ℓ of the model
+     * @param stateBytesModelMax serialised size of one undecided session at t = d (the upper bound per series)
+     * @param runs one per series count, in order
+     */
+    public record Result(int length, int dims, long stateBytesModelMax, List<Run> runs) {
+        /** Throughput of the last run as a fraction of the first (e.g. 1,000,000 vs 8,000 in flight). */
+        public double throughputRatio() {
+            return runs.get(runs.size() - 1).samplesPerSecond() / runs.get(0).samplesPerSecond();
+        }
+    }
+
+    /** One completed checkpoint as seen by the poller. */
+    private record Checkpoint(long ms, long bytes, long fullBytes, long inFlight) {}
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration STATUS_EVERY = Duration.ofSeconds(10);
+
+    private ScaleBenchmark() {}
+
+    /** Runs every series count; {@code log} receives progress lines. */
+    public static Result run(Settings s, Consumer<String> log) throws Exception {
+        TrainTest data = SyntheticData.generate(SyntheticKind.CBF, s.trainSize(), 1000, s.seed(), true, s.length());
+        VigilModel model = Trainer.train(data.train(), TrainParams.defaults(), CreationTime.now(), Progress.none());
+        model = EarlyModelTrainer.addSections(model, data.train(), EarlyModelTrainer.Params.defaults());
+        byte[] modelBytes = ModelFile.standard().toBytes(model);
+        log.accept(String.format(
+                Locale.ROOT,
+                "model: cbf, d = %d, dims = %d, tau = %s; %s backend, checkpoint every %d ms",
+                s.length(),
+                model.dims(),
+                s.tau(),
+                s.backend().cliName(),
+                s.checkpointInterval().toMillis()));
+        List<Run> runs = new ArrayList<>();
+        try (LoopbackKafka kafka =
+                LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+            for (int i = 0; i < s.seriesCounts().length; i++) {
+                runs.add(runOne(kafka, s, i, data, modelBytes, log));
+            }
+        }
+        return new Result(s.length(), model.dims(), StreamBenchmark.stateBytes(s.length(), model.dims(), false), runs);
+    }
+
+    private static Run runOne(
+            LoopbackKafka kafka, Settings s, int index, TrainTest data, byte[] modelBytes, Consumer<String> log)
+            throws Exception {
+        int n = s.seriesCounts()[index];
+        long total = (long) n * s.samplesPerSeries();
+        String name = "scale-" + index + "-" + n;
+        kafka.createTopic(name, s.partitions());
+        kafka.createTopic(name + "-decisions", s.partitions());
+        kafka.createTopic(name + "-dead", 1);
+        InterleavedLoad.Summary produced;
+        try (Progress p = Progress.bar("bench scale: produce " + n + " series", total, true)) {
+            produced = InterleavedLoad.produce(
+                    kafka.clientProperties(), name, name, data.test(), n, s.samplesPerSeries(), s.producers(), p);
+        }
+        log.accept(String.format(
+                Locale.ROOT,
+                "%d series: produced %d samples in %.1f s (%.0f samples/s, %d threads)",
+                n,
+                produced.samples(),
+                produced.elapsed().toNanos() / 1e9,
+                produced.samplesPerSecond(),
+                s.producers()));
+        JobConfig cfg = JobConfig.builder(
+                        kafka.bootstrapServers(),
+                        name,
+                        name + "-decisions",
+                        name + "-dead",
+                        DecisionParams.defaults().withTau(s.tau()))
+                .parallelism(s.parallelism())
+                .bounded(true)
+                .checkpointInterval(s.checkpointInterval())
+                .groupId(name)
+                .transactionalIdPrefix(name)
+                .build();
+        Path stateDir = Files.createTempDirectory("vigil-scale-state-");
+        // Removed on SIGTERM / Ctrl-C too: a large run can be stopped long before it returns.
+        Thread cleanup = new Thread(() -> FileTrees.delete(stateDir), "vigil-scale-state-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        LocalState state = new LocalState(stateDir, s.backend(), Optional.empty(), Optional.empty());
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), state)) {
+            StreamExecutionEnvironment env = flink.environment();
+            VigilJob.attach(env, cfg, modelBytes, RateProbe::tap);
+            RateProbe.reset(total / 10, total - total / 10);
+            HeapMeter.reset();
+            long start = System.nanoTime();
+            JobClient job = env.executeAsync("vigil bench scale " + n);
+            List<Checkpoint> checkpoints = new ArrayList<>();
+            long inFlight = watch(job.getJobExecutionResult(), flink.metrics(), n, total, checkpoints, log);
+            JobMetrics.Snapshot end = flink.metrics().snapshot();
+            double jobSeconds = (System.nanoTime() - start) / 1e9;
+            long peakHeap = HeapMeter.peakBytes();
+            if (RateProbe.count() != total) {
+                throw new IllegalStateException("the job read " + RateProbe.count() + " of " + total + " samples");
+            }
+            double rate = RateProbe.markedRate();
+            Checkpoint largest = checkpoints.stream()
+                    .filter(c -> c.inFlight() > 0)
+                    .max((a, b) -> Long.compare(a.fullBytes(), b.fullBytes()))
+                    .orElse(null);
+            Run r = new Run(
+                    n,
+                    total,
+                    produced.elapsed().toNanos() / 1e9,
+                    produced.samplesPerSecond(),
+                    jobSeconds,
+                    rate,
+                    inFlight,
+                    checkpoints.size(),
+                    end.get(JobMetrics.CHECKPOINTS_FAILED),
+                    checkpoints.stream().mapToLong(Checkpoint::ms).max().orElse(0),
+                    checkpoints.stream().mapToLong(Checkpoint::fullBytes).max().orElse(0),
+                    checkpoints.stream().mapToLong(Checkpoint::bytes).max().orElse(0),
+                    largest == null ? -1 : (double) largest.fullBytes() / largest.inFlight(),
+                    peakHeap,
+                    end.get(JobMetrics.DECISIONS_EARLY),
+                    end.get(JobMetrics.DECISIONS_COMPLETE),
+                    end.get(JobMetrics.DECISIONS_UNDECIDED));
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "%d series: %.0f samples/s, %d in flight, %d checkpoints (longest %d ms, largest %.1f MiB), "
+                            + "peak heap %.0f MiB",
+                    n,
+                    rate,
+                    inFlight,
+                    r.checkpoints(),
+                    r.checkpointMsMax(),
+                    r.checkpointBytesMax() / 1048576.0,
+                    peakHeap / 1048576.0));
+            return r;
+        } finally {
+            FileTrees.delete(stateDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The JVM is already exiting: the hook runs (and finds nothing left to delete).
+            }
+        }
+    }
+
+    /**
+     * Polls the job's metrics until it ends: notes every completed checkpoint and prints a status line every
+     * {@link #STATUS_EVERY}; returns the most series in flight seen.
+     */
+    private static long watch(
+            CompletableFuture<JobExecutionResult> done,
+            JobMetrics metrics,
+            int n,
+            long total,
+            List<Checkpoint> checkpoints,
+            Consumer<String> log)
+            throws InterruptedException, ExecutionException {
+        long maxInFlight = 0;
+        long seen = 0;
+        long nextStatus = System.nanoTime() + STATUS_EVERY.toNanos();
+        while (true) {
+            boolean finished = done.isDone();
+            JobMetrics.Snapshot now = metrics.snapshot();
+            long inFlight = now.get(JobMetrics.SERIES_IN_FLIGHT);
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            long completed = now.get(JobMetrics.CHECKPOINTS_COMPLETED);
+            if (completed > seen) {
+                seen = completed;
+                checkpoints.add(new Checkpoint(
+                        now.get(JobMetrics.LAST_CHECKPOINT_DURATION),
+                        now.get(JobMetrics.LAST_CHECKPOINT_SIZE),
+                        now.get(JobMetrics.LAST_CHECKPOINT_FULL_SIZE),
+                        inFlight));
+            }
+            if (finished) {
+                done.get();
+                return maxInFlight;
+            }
+            if (System.nanoTime() > nextStatus) {
+                nextStatus += STATUS_EVERY.toNanos();
+                log.accept(String.format(
+                        Locale.ROOT,
+                        "%d series: %d of %d samples read, %d in flight, %d checkpoints",
+                        n,
+                        RateProbe.count(),
+                        total,
+                        inFlight,
+                        checkpoints.size()));
+            }
+            TimeUnit.MILLISECONDS.sleep(POLL.toMillis());
+        }
+    }
+}
