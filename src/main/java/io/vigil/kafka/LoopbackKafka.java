@@ -93,6 +93,9 @@ public final class LoopbackKafka implements AutoCloseable {
     private final Duration timeout;
     private boolean closed;
 
+    /** Removes a temp directory this instance created when the JVM exits without {@link #close} (SIGTERM, Ctrl-C). */
+    private final Thread cleanup;
+
     /**
      * How to start the broker.
      *
@@ -162,6 +165,10 @@ public final class LoopbackKafka implements AutoCloseable {
         this.ownsDir = ownsDir;
         this.startupTime = startupTime;
         this.timeout = timeout;
+        this.cleanup = ownsDir ? new Thread(() -> FileTrees.delete(dir), "vigil-kafka-temp-cleanup") : null;
+        if (cleanup != null) {
+            Runtime.getRuntime().addShutdownHook(cleanup);
+        }
     }
 
     /** Starts a broker with {@link Settings#defaults()}. */
@@ -432,6 +439,11 @@ public final class LoopbackKafka implements AutoCloseable {
         server.awaitShutdown();
         if (ownsDir) {
             deleteQuietly(dir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The JVM is already exiting: the hook runs and finds nothing left to delete.
+            }
         }
     }
 
