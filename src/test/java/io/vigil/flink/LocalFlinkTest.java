@@ -92,4 +92,19 @@ class LocalFlinkTest {
                         .toMap()
                         .get("rest.bind-port"));
     }
+
+    @Test
+    void rocksDbGetsManagedMemoryForItsCacheAndTheHashMapBackendKeepsTheDefault() {
+        var rocks = new LocalState(
+                base, LocalState.Backend.ROCKSDB, java.util.Optional.empty(), java.util.Optional.empty());
+        var c = LocalFlink.configuration(base, OptionalInt.empty(), rocks).toMap();
+        assertEquals("rocksdb", c.get("state.backend.type"));
+        assertEquals("true", c.get("execution.checkpointing.incremental"));
+        assertEquals(
+                org.apache.flink.configuration.MemorySize.parse(LocalFlink.ROCKSDB_MANAGED_MEMORY),
+                org.apache.flink.configuration.MemorySize.parse(c.get("taskmanager.memory.managed.size")));
+        var heap = LocalFlink.configuration(base, OptionalInt.empty(), LocalState.fresh(base))
+                .toMap();
+        assertEquals(null, heap.get("taskmanager.memory.managed.size"));
+    }
 }
