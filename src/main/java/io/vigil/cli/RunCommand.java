@@ -170,8 +170,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private String jobKafkaOrigin = "the job file's kafka: map";
 
-    /** The model's series length d, once the model was read (named in the mismatch warning). */
-    private int modelLength;
+    /** The job's model, once {@link #config} has read it (its shape goes to the state manifest, its d to warnings). */
+    private VigilModel parsedModel;
 
     /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
     private boolean onCluster;
@@ -220,7 +220,7 @@ public final class RunCommand implements Callable<Integer> {
         if (onCluster) {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
-        try (StateOptions.Opened stateDir = state.open(cl, cfg, model, StreamModel.parse(model, modelSource));
+        try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel);
                 LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
@@ -252,7 +252,7 @@ public final class RunCommand implements Callable<Integer> {
                 : RunProgress.start(
                         metrics::snapshot,
                         cl.getErr(),
-                        modelLength,
+                        parsedModel.length(),
                         cfg.session().reorderWindow());
         try {
             result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
@@ -373,7 +373,7 @@ public final class RunCommand implements Callable<Integer> {
         DecisionParams params;
         VigilModel model = modelBytes == null ? null : StreamModel.parse(modelBytes, modelSource);
         if (model != null) {
-            modelLength = model.length();
+            parsedModel = model;
         }
         Optional<CalibrationSection.OperatingPoint> point =
                 model == null ? Optional.empty() : DecisionOptions.operatingPoint(model);
