@@ -16,16 +16,12 @@ import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
-import io.vigil.util.FileTrees;
 import io.vigil.util.Progress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -221,12 +217,8 @@ public final class ScaleBenchmark {
                 .groupId(name)
                 .transactionalIdPrefix(name)
                 .build();
-        Path stateDir = Files.createTempDirectory("vigil-scale-state-");
-        // Removed on SIGTERM / Ctrl-C too: a large run can be stopped long before it returns.
-        Thread cleanup = new Thread(() -> FileTrees.delete(stateDir), "vigil-scale-state-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        LocalState state = new LocalState(stateDir, s.backend(), Optional.empty(), Optional.empty());
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), state)) {
+        // Checkpoints in the embedded cluster's temp directory, removed on every exit path (SIGTERM and Ctrl-C too).
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), s.backend())) {
             StreamExecutionEnvironment env = flink.environment();
             VigilJob.attach(env, cfg, modelBytes, RateProbe::tap);
             RateProbe.reset(total / 10, total - total / 10);
@@ -276,13 +268,6 @@ public final class ScaleBenchmark {
                     r.checkpointBytesMax() / 1048576.0,
                     peakHeap / 1048576.0));
             return r;
-        } finally {
-            FileTrees.delete(stateDir);
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // The JVM is already exiting: the hook runs (and finds nothing left to delete).
-            }
         }
     }
 

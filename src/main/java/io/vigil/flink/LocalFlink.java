@@ -7,7 +7,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -102,7 +105,17 @@ public final class LocalFlink implements AutoCloseable {
      * and the benchmarks, whose state need not outlive the process.
      */
     public static LocalFlink start(OptionalInt webUiPort) {
-        return start(webUiPort, null);
+        return start(webUiPort, LocalState.Backend.HASHMAP);
+    }
+
+    /**
+     * {@link #start(OptionalInt)} with another state backend (checkpoints still in the temp directory, removed with
+     * it on every exit path): {@code vigil bench scale}.
+     */
+    public static LocalFlink start(OptionalInt webUiPort, LocalState.Backend backend) {
+        return start(
+                webUiPort,
+                temp -> new LocalState(temp.resolve("checkpoints"), backend, Optional.empty(), Optional.empty()));
     }
 
     /**
@@ -110,11 +123,14 @@ public final class LocalFlink implements AutoCloseable {
      *
      * @param webUiPort the REST port for the web UI on {@value #LOOPBACK}, or empty for an ephemeral, unannounced
      *     port
-     * @param state where checkpoints go and what the job resumes from, or null for a directory inside the temp
-     *     directory
+     * @param state where checkpoints go and what the job resumes from
      * @throws UncheckedIOException when the temp directory cannot be created, naming it
      */
     public static LocalFlink start(OptionalInt webUiPort, LocalState state) {
+        return start(webUiPort, temp -> Objects.requireNonNull(state, "state"));
+    }
+
+    private static LocalFlink start(OptionalInt webUiPort, Function<Path, LocalState> stateIn) {
         if (webUiPort.isPresent() && (webUiPort.getAsInt() < 1 || webUiPort.getAsInt() > 65_535)) {
             throw new IllegalArgumentException("web UI port must be 1..65535, got " + webUiPort.getAsInt());
         }
@@ -123,8 +139,7 @@ public final class LocalFlink implements AutoCloseable {
         try {
             Path temp = Files.createTempDirectory(
                     base, TEMP_PREFIX + ProcessHandle.current().pid() + "-");
-            return new LocalFlink(
-                    temp, webUiPort, state != null ? state : LocalState.fresh(temp.resolve("checkpoints")));
+            return new LocalFlink(temp, webUiPort, stateIn.apply(temp));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temp directory in " + base + ": " + e.getMessage(), e);
         }
