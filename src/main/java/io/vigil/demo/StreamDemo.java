@@ -70,6 +70,8 @@ public final class StreamDemo {
      * @param replayRate replay samples per second (0 = as fast as Kafka takes them)
      * @param concurrency series interleaved by the replay
      * @param timeout longest wait for all decisions after the replay finished
+     * @param webUiPort Flink's web UI on loopback, when asked for
+     * @param metricsPort the Prometheus endpoint on loopback ({@link LocalFlink#serveMetrics}), when asked for
      */
     public record Settings(
             TrainTest data,
@@ -79,7 +81,8 @@ public final class StreamDemo {
             double replayRate,
             int concurrency,
             Duration timeout,
-            OptionalInt webUiPort) {
+            OptionalInt webUiPort,
+            OptionalInt metricsPort) {
         /** Validates. */
         public Settings {
             Objects.requireNonNull(data, "data");
@@ -90,6 +93,7 @@ public final class StreamDemo {
             }
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(webUiPort, "webUiPort");
+            Objects.requireNonNull(metricsPort, "metricsPort");
         }
     }
 
@@ -145,6 +149,7 @@ public final class StreamDemo {
         try (LocalFlink flink = LocalFlink.start(s.webUiPort());
                 LoopbackKafka kafka =
                         LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+            s.metricsPort().ifPresent(flink::serveMetrics);
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
