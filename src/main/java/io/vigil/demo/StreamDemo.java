@@ -51,6 +51,8 @@ public final class StreamDemo {
 
     static final String DECISIONS = "decisions";
     static final String DEAD_LETTERS = "dead-letters";
+    /** True labels of the replayed series: the job's agreement metrics ({@code truthAgreement}) compare with them. */
+    static final String TRUTH = "truth";
 
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
@@ -153,11 +155,13 @@ public final class StreamDemo {
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
+            kafka.createTopic(TRUTH, 1);
             JobConfig cfg = s.job().toBuilder()
                     .bootstrap(kafka.bootstrapServers())
                     .input(SAMPLES)
                     .output(DECISIONS)
                     .deadLetter(DEAD_LETTERS)
+                    .truthTopic(TRUTH)
                     .bounded(false)
                     .groupId("vigil-demo")
                     .transactionalIdPrefix("vigil-demo")
@@ -188,7 +192,7 @@ public final class StreamDemo {
                     Replay.run(
                             test,
                             Replay.Split.TEST,
-                            new Replay.Settings(SAMPLES, null, s.replayRate(), s.concurrency(), 1),
+                            new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
                             kafka.clientProperties(),
                             progress);
                 }

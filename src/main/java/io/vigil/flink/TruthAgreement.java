@@ -41,12 +41,7 @@ final class TruthAgreement extends KeyedCoProcessFunction<String, DecisionRecord
     private transient ValueState<String> decided;
     private transient Counter compared;
     private transient Counter correct;
-    /** The outcomes of the last {@link #WINDOW} comparisons (ring), and how many of them are correct. */
-    private transient boolean[] window;
-
-    private transient int next;
-    private transient int filled;
-    private transient int correctInWindow;
+    private transient Window window;
 
     @Override
     public void open(OpenContext openContext) {
@@ -56,8 +51,8 @@ final class TruthAgreement extends KeyedCoProcessFunction<String, DecisionRecord
         compared = metrics.counter("truthDecisions");
         correct = metrics.counter("truthCorrect");
         metrics.gauge("truthAccuracy", (Gauge<Double>) () -> ratio(correct.getCount(), compared.getCount()));
-        metrics.gauge("truthAgreement", (Gauge<Double>) () -> ratio(correctInWindow, filled));
-        window = new boolean[WINDOW];
+        window = new Window(WINDOW);
+        metrics.gauge("truthAgreement", (Gauge<Double>) window::agreement);
     }
 
     private static ValueStateDescriptor<String> descriptor(String name) {
@@ -66,7 +61,7 @@ final class TruthAgreement extends KeyedCoProcessFunction<String, DecisionRecord
         return d;
     }
 
-    private static double ratio(long part, long whole) {
+    static double ratio(long part, long whole) {
         return whole == 0 ? Double.NaN : (double) part / whole;
     }
 
@@ -103,13 +98,35 @@ final class TruthAgreement extends KeyedCoProcessFunction<String, DecisionRecord
         if (ok) {
             correct.inc();
         }
-        if (filled == WINDOW) {
-            correctInWindow -= window[next] ? 1 : 0;
-        } else {
-            filled++;
+        window.add(ok);
+    }
+
+    /** The outcomes of the last {@code size} comparisons (a ring) and the fraction of them that agreed. */
+    static final class Window {
+        private final boolean[] outcomes;
+        private int next;
+        private int filled;
+        private int agreed;
+
+        Window(int size) {
+            outcomes = new boolean[size];
         }
-        window[next] = ok;
-        correctInWindow += ok ? 1 : 0;
-        next = (next + 1) % WINDOW;
+
+        /** Adds one outcome, dropping the oldest once the window is full. */
+        void add(boolean ok) {
+            if (filled == outcomes.length) {
+                agreed -= outcomes[next] ? 1 : 0;
+            } else {
+                filled++;
+            }
+            outcomes[next] = ok;
+            agreed += ok ? 1 : 0;
+            next = (next + 1) % outcomes.length;
+        }
+
+        /** Agreed / outcomes held; NaN before the first. */
+        double agreement() {
+            return ratio(agreed, filled);
+        }
     }
 }

@@ -216,10 +216,11 @@ class RunProcessTest {
                             .anyMatch(h -> h.getSampleCount() > 0),
                     "t/d at decision");
 
+            // Truth after the decisions this time: the comparison waits for whichever comes second.
             produce(input, 2, 3);
-            produceTruth(truth, 2, 3);
             List<ConsumerRecord<byte[], byte[]>> decided =
                     KafkaTestSupport.readTopic(consumer(), output, 5, Duration.ofSeconds(START_TIMEOUT_S));
+            produceTruth(truth, 2, 3);
             PrometheusScrape second = scrapeUntil(
                     url,
                     s -> decisions(s) == 5
