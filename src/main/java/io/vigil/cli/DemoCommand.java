@@ -125,6 +125,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     WebUiOption webUi = new WebUiOption();
 
+    @Mixin
+    MetricsPortOption metricsPort = new MetricsPortOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -142,6 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (series < 1 || trainSize < 2) {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
+        metricsPort.port(cl); // a usage error before training
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -191,9 +195,13 @@ public final class DemoCommand implements Callable<Integer> {
                 rate,
                 concurrency,
                 StreamOptions.duration(cl, "--timeout", timeout),
-                webUi.port());
+                webUi.port(),
+                metricsPort.port(cl));
         if (webUi.announcement() != null) {
             live.println(webUi.announcement());
+        }
+        if (metricsPort.announcement() != null) {
+            live.println(metricsPort.announcement());
         }
         LivePrinter printer = new LivePrinter(live, printRate);
         StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
