@@ -71,6 +71,12 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     + " the one the modes report, the others are compared beside it (default: the training default).")
     List<String> selections;
 
+    @Option(
+            names = "--reselect-in-folds",
+            description = "Let every calibration fold select its own k, gamma and dimension, as the full model did, "
+                    + "instead of reusing the full model's choice (measures the optimism of reusing it).")
+    boolean reselectInFolds;
+
     @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -95,7 +101,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             List<Selection> s = selections == null
                     ? List.of(CalibrationParams.defaults(seed).selection())
                     : selections.stream().map(Selection::fromCliName).toList();
-            config = new GuaranteeExperiment.Config(resplits, seed, taus, g, s);
+            config = new GuaranteeExperiment.Config(resplits, seed, taus, g, s, reselectInFolds);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -119,7 +125,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                 String.format(
                         Locale.ROOT,
                         "vigil experiment guarantee --data %s%s --resplits %d --taus %s --guarantee %s "
-                                + "--selection-correction %s --seed %d --out %s",
+                                + "--selection-correction %s%s --seed %d --out %s",
                         archive.dataDir,
                         archive.datasets == null ? "" : " --datasets " + String.join(",", archive.datasets),
                         resplits,
@@ -132,6 +138,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                                 .map(Selection::cliName)
                                 .reduce((a, b) -> a + "," + b)
                                 .orElse(""),
+                        reselectInFolds ? " --reselect-in-folds" : "",
                         seed,
                         archive.out));
         settings.put(

@@ -31,9 +31,16 @@ public final class GuaranteeExperiment {
      * @param taus the announced reliabilities evaluated, each in (0, 1)
      * @param guarantees the guarantees compared (each a mode of the report)
      * @param selections the selection corrections compared, the first being the one the modes report
+     * @param reselectInFolds whether each calibration fold selects its own k, γ, ℓ instead of reusing the full
+     *     model's
      */
     public record Config(
-            int resplits, long seed, List<Double> taus, List<Guarantee> guarantees, List<Selection> selections) {
+            int resplits,
+            long seed,
+            List<Double> taus,
+            List<Guarantee> guarantees,
+            List<Selection> selections,
+            boolean reselectInFolds) {
         /** Validates and copies. */
         public Config {
             if (resplits < 1) {
@@ -65,12 +72,13 @@ public final class GuaranteeExperiment {
         /** What a split's result depends on besides the data, as cache key text. */
         String settings() {
             return String.format(
-                    Locale.ROOT,
-                    "taus=%s;seed=%d;variants=%s;calibration=%s",
-                    taus,
-                    seed,
-                    variants(),
-                    describe(CalibrationParams.defaults(0)));
+                            Locale.ROOT,
+                            "taus=%s;seed=%d;variants=%s;calibration=%s",
+                            taus,
+                            seed,
+                            variants(),
+                            describe(CalibrationParams.defaults(0)))
+                    + (reselectInFolds ? ";reselect-in-folds" : "");
         }
     }
 
@@ -235,7 +243,8 @@ public final class GuaranteeExperiment {
         List<Variant> variants = config.variants();
         List<CalibrationParams> params =
                 variants.stream().map(v -> v.params(seed)).toList();
-        List<ReliabilityExperiment.Trained> trained = ReliabilityExperiment.trainEach(trainPart, seed, params);
+        List<ReliabilityExperiment.Trained> trained =
+                ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
         List<Outcome> outcomes = new ArrayList<>();
         for (int i = 0; i < variants.size(); i++) {
             ReliabilityExperiment.Evaluated e =

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The reliability benchmark of issue 11 on one standard train/test split: train with the defaults of {@code vigil
@@ -154,12 +155,27 @@ public final class ReliabilityExperiment {
      * @return one trained model per variant, in order
      */
     public static List<Trained> trainEach(Dataset train, long seed, List<CalibrationParams> variants) {
+        return trainEach(train, seed, variants, false);
+    }
+
+    /**
+     * As {@link #trainEach(Dataset, long, List)}; with {@code reselectInFolds} every calibration fold selects its own
+     * k, γ, ℓ as the full model did instead of reusing the full model's ({@link CrossFitCalibrator#calibrateEach}).
+     */
+    public static List<Trained> trainEach(
+            Dataset train, long seed, List<CalibrationParams> variants, boolean reselectInFolds) {
         TrainParams tp = TrainParams.builder().seed(seed).build();
         VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
         EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
         model = EarlyModelTrainer.addSections(model, train, sections);
         List<Trained> out = new ArrayList<>();
-        for (VigilModel m : CrossFitCalibrator.calibrateEach(model, train, sections, variants, Progress.none())) {
+        for (VigilModel m : CrossFitCalibrator.calibrateEach(
+                model,
+                train,
+                sections,
+                variants,
+                reselectInFolds ? Optional.of(tp) : Optional.empty(),
+                Progress.none())) {
             out.add(new Trained(m, operatingPoint(m)));
         }
         return out;

@@ -200,6 +200,25 @@ public final class CrossFitCalibrator {
             EarlyModelTrainer.Params sections,
             List<CalibrationParams> variants,
             Progress progress) {
+        return calibrateEach(model, train, sections, variants, Optional.empty(), progress);
+    }
+
+    /**
+     * As {@link #calibrateEach(VigilModel, Dataset, EarlyModelTrainer.Params, List, Progress)}, optionally with k, γ,
+     * ℓ (and the rest of the selection) chosen afresh inside each fold: with {@code reselect} present, a fold's model
+     * is {@link Trainer#train trained} on the fold's complement with those parameters, selection and all, instead of
+     * refitted with the full model's choice. The full model's choice saw the held-out series, so reusing it is mildly
+     * optimistic (method notes §6); re-selecting removes that at the cost of one selection per fold.
+     *
+     * @param reselect the training parameters the full model was trained with, to re-select with in every fold
+     */
+    public static List<VigilModel> calibrateEach(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            List<CalibrationParams> variants,
+            Optional<TrainParams> reselect,
+            Progress progress) {
         CalibrationParams p = variants.get(0);
         for (CalibrationParams q : variants) {
             boolean sameReplays = q.folds() == p.folds()
@@ -221,7 +240,9 @@ public final class CrossFitCalibrator {
                 variants,
                 progress,
                 Runtime.getRuntime().availableProcessors(),
-                (sub, sec) -> refit(model, sub, sec));
+                reselect.<Refit>map(tp -> (sub, sec) -> EarlyModelTrainer.addSections(
+                                Trainer.train(sub, tp, model.created(), Progress.none(), 1), sub, sec))
+                        .orElse((sub, sec) -> refit(model, sub, sec)));
     }
 
     private static VigilModel calibrate(

@@ -12,25 +12,35 @@ import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** One cross-fit certified under several variants gives the very sections of separate calibrations. */
 class CalibrateEachTest {
     private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 45, 3, 5L);
 
-    private static VigilModel trained() {
-        TrainParams p = TrainParams.builder()
+    private static TrainParams fixed(int dims) {
+        return TrainParams.builder()
+                .protocol(SelectionProtocol.GIVEN)
                 .gamma(0.3)
-                .dims(2)
+                .dims(dims)
                 .neighbors(5)
                 .qdaNeighbors(5)
                 .build();
+    }
+
+    private static VigilModel trained() {
+        return trained(fixed(2));
+    }
+
+    private static VigilModel trained(TrainParams p) {
         VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
         return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
     }
@@ -61,6 +71,39 @@ class CalibrateEachTest {
                 each.get(0).section(CalibrationSection.class).orElseThrow(),
                 each.get(1).section(CalibrationSection.class).orElseThrow(),
                 "pac and expected certify differently");
+    }
+
+    /**
+     * Re-selecting inside the folds trains each fold with the given training parameters, not the full model's choice:
+     * with parameters that fix ℓ = 1, a model of ℓ = 2 calibrates exactly as a model trained at ℓ = 1 that reuses its
+     * own.
+     */
+    @Test
+    void reselectionTrainsEveryFoldWithTheGivenParameters() {
+        List<CalibrationParams> variants =
+                List.of(CalibrationParams.defaults(3L).withFoldsAndDelta(5, 0.1));
+        CalibrationSection reselected = CrossFitCalibrator.calibrateEach(
+                        trained(),
+                        DATA.train(),
+                        EarlyModelTrainer.Params.defaults(),
+                        variants,
+                        Optional.of(fixed(1)),
+                        Progress.none())
+                .get(0)
+                .section(CalibrationSection.class)
+                .orElseThrow();
+        CalibrationSection reused = CrossFitCalibrator.calibrateEach(
+                        trained(fixed(1)), DATA.train(), EarlyModelTrainer.Params.defaults(), variants, Progress.none())
+                .get(0)
+                .section(CalibrationSection.class)
+                .orElseThrow();
+        CalibrationSection own = CrossFitCalibrator.calibrateEach(
+                        trained(), DATA.train(), EarlyModelTrainer.Params.defaults(), variants, Progress.none())
+                .get(0)
+                .section(CalibrationSection.class)
+                .orElseThrow();
+        assertEquals(reused, reselected);
+        assertNotEquals(own, reselected);
     }
 
     @Test
