@@ -2,13 +2,19 @@ package io.vigil.experiment;
 
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.DecisionThresholds;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,7 +23,8 @@ import java.util.Optional;
  * in {@link Table33Experiment#splitSeed}); on each training part a model is trained with every default ({@link
  * ReliabilityExperiment#trainEach}) and certified under each guarantee and selection correction from one cross-fit,
  * then evaluated on the test part at its operating point, at every requested τ with the operating point's rule and
- * classifier, and at its earliest threshold ({@link ReliabilityExperiment#evaluate}). Nothing looks at the test part
+ * classifier, and at its earliest threshold (as {@link ReliabilityExperiment#evaluate} does, read off one {@link
+ * GridReplay} per rule and classifier). Nothing looks at the test part
  * before the model is fixed. Finished splits are kept in a {@link SplitCache}, so an interrupted run resumes.
  */
 public final class GuaranteeExperiment {
@@ -230,6 +237,17 @@ public final class GuaranteeExperiment {
         return new DatasetResult(name, train.size(), test.size(), train.length(), splits);
     }
 
+    /** The decisions at {@code params}' τ: read off the grid replay, or replayed when τ is not on the grid. */
+    private static Point point(String name, VigilModel model, DecisionParams params, GridReplay replay, Dataset test) {
+        DecisionThresholds th = DecisionThresholds.of(model, params);
+        if (th.calibrated()) {
+            return replay.at(th);
+        }
+        return Point.of(EarlyEvaluation.run(name, model, null, test, List.of(params.tau()), params, Progress.none())
+                .taus()
+                .get(0));
+    }
+
     private static String file(int split) {
         return String.format(Locale.ROOT, "guarantee-%03d.csv", split);
     }
@@ -245,18 +263,28 @@ public final class GuaranteeExperiment {
                 variants.stream().map(v -> v.params(seed)).toList();
         List<ReliabilityExperiment.Trained> trained =
                 ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
+        // The variants share one cross-fit, so one grid replay per rule and classifier serves all their τ.
+        Map<DecisionParams, GridReplay> replays = new HashMap<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (int i = 0; i < variants.size(); i++) {
-            ReliabilityExperiment.Evaluated e =
-                    ReliabilityExperiment.evaluate(name, trained.get(i), testPart, config.taus());
+            VigilModel model = trained.get(i).model();
+            DecisionParams base = trained.get(i).operatingPoint();
+            GridReplay replay = replays.computeIfAbsent(base.withTau(0.5), p -> GridReplay.run(model, p, testPart));
+            double lowest =
+                    model.section(CalibrationSection.class).orElseThrow().thresholds()[0];
+            List<Point> taus = new ArrayList<>();
+            for (double tau : config.taus()) {
+                taus.add(point(name, model, base.withTau(tau), replay, testPart));
+            }
             outcomes.add(new Outcome(
                     variants.get(i),
-                    e.operatingPoint().params().rule().cliName(),
-                    e.operatingPoint().params().classifier().cliName(),
-                    e.operatingPoint().fullAccuracy(),
-                    Point.of(e.operatingPoint().taus().get(0)),
-                    Point.of(e.earliest().taus().get(0)),
-                    e.taus().taus().stream().map(Point::of).toList()));
+                    base.rule().cliName(),
+                    base.classifier().cliName(),
+                    replay.fullAccuracy(),
+                    point(name, model, base, replay, testPart),
+                    // Announcing τ = the lowest replayed threshold certifies every threshold: the rule's earliest.
+                    point(name, model, base.withTau(lowest), replay, testPart),
+                    taus));
         }
         return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes);
     }
