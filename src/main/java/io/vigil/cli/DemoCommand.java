@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -123,6 +124,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     WebUiOption webUi = new WebUiOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -140,6 +144,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (series < 1 || trainSize < 2) {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
+        OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -194,7 +199,10 @@ public final class DemoCommand implements Callable<Integer> {
             live.println(webUi.announcement());
         }
         LivePrinter printer = new LivePrinter(live, printRate);
-        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
+        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json, dashboardPort, url -> {
+            live.println("dashboard at " + url);
+            live.flush();
+        });
         printer.flushSkipped();
         if (json) {
             out.println(Json.line(summary(r, tt, params)));

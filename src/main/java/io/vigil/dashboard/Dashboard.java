@@ -1,0 +1,159 @@
+package io.vigil.dashboard;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.vigil.flink.JobMetrics;
+import io.vigil.kafka.TopicTail;
+import io.vigil.stream.StreamJson;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The live dashboard of an embedded job: one page on 127.0.0.1 ({@link DashboardServer}) that a browser keeps
+ * up to date through server-sent events. It runs beside the job in the CLI process and leaves the job untouched:
+ * counters come from the job's metrics ({@link JobMetrics}), decisions from a read_committed tail of the output
+ * topic, and the drawn series from a tail of the input topic, both started at the topics' end. Every
+ * {@link #PUBLISH_MS} ms, while a browser is connected, the state is sent as one JSON document.
+ */
+public final class Dashboard implements AutoCloseable {
+    /** Time between updates of the page (the page shows a decision within this plus the tail's poll). */
+    static final long PUBLISH_MS = 250;
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .build();
+
+    /**
+     * What to show.
+     *
+     * @param port the port on 127.0.0.1 (0: a free one)
+     * @param title the page's heading (what runs)
+     * @param clientProps Kafka client properties of the job's cluster (bootstrap, security)
+     * @param input the job's sample topic
+     * @param output the job's decision topic
+     * @param metrics the job's metrics now
+     * @param referenceName what {@code references} are (e.g. "complete-series label"), or null without references
+     * @param references series id → the label its decision is compared with
+     */
+    public record Settings(
+            int port,
+            String title,
+            Map<String, Object> clientProps,
+            String input,
+            String output,
+            Supplier<JobMetrics.Snapshot> metrics,
+            String referenceName,
+            Map<String, String> references) {
+        public Settings {
+            Objects.requireNonNull(title, "title");
+            Objects.requireNonNull(clientProps, "clientProps");
+            Objects.requireNonNull(input, "input");
+            Objects.requireNonNull(output, "output");
+            Objects.requireNonNull(metrics, "metrics");
+            references = Map.copyOf(references);
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("dashboard port must be in 0..65535, got " + port);
+            }
+        }
+
+        /** The same without reference labels. */
+        public Settings(
+                int port,
+                String title,
+                Map<String, Object> clientProps,
+                String input,
+                String output,
+                Supplier<JobMetrics.Snapshot> metrics) {
+            this(port, title, clientProps, input, output, metrics, null, Map.of());
+        }
+    }
+
+    private final DashboardState state;
+    private final DashboardServer server;
+    private final Supplier<JobMetrics.Snapshot> metrics;
+    private final ScheduledExecutorService timer;
+    private TopicTail decisions;
+    private TopicTail samples;
+
+    private Dashboard(Settings s, DashboardState state, DashboardServer server) {
+        this.state = state;
+        this.server = server;
+        this.metrics = s.metrics();
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vigil-dashboard");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts the server and the topic tails.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public static Dashboard start(Settings s) throws IOException {
+        DashboardState state = new DashboardState(s.title(), s.referenceName(), System.currentTimeMillis());
+        s.references().forEach(state::reference);
+        Dashboard d = new Dashboard(s, state, DashboardServer.start(s.port()));
+        try {
+            d.decisions = new TopicTail(s.clientProps(), s.output(), TopicTail.Start.END, true, r -> {
+                try {
+                    state.decision(StreamJson.readDecision(r.record().value()), r.receivedAt());
+                } catch (RuntimeException e) {
+                    // not a decision record (someone else writes to the topic): nothing to show
+                }
+            });
+            d.samples = new TopicTail(
+                    s.clientProps(),
+                    s.input(),
+                    TopicTail.Start.END,
+                    false,
+                    r -> state.sample(r.record().key(), r.record().value(), r.receivedAt()));
+            d.timer.scheduleWithFixedDelay(d::tick, 0, PUBLISH_MS, TimeUnit.MILLISECONDS);
+            return d;
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    /** The page's address, e.g. {@code http://127.0.0.1:8088/}. */
+    public String url() {
+        return server.url();
+    }
+
+    private void tick() {
+        try {
+            long now = System.currentTimeMillis();
+            state.observe(metrics.get(), now);
+            if (server.hasClients()) {
+                server.publish(JSON.writeValueAsBytes(state.view(now)));
+            }
+        } catch (IOException | RuntimeException e) {
+            // an exception would cancel the schedule: the page keeps its last state until the next tick succeeds
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        server.close();
+        for (TopicTail t : new TopicTail[] {decisions, samples}) {
+            if (t != null) {
+                try {
+                    t.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    // the job's topics may be gone; the dashboard ends either way
+                }
+            }
+        }
+    }
+}
