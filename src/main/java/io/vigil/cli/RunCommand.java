@@ -250,7 +250,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Map<String, Object> props = new LinkedHashMap<>(cfg.kafkaProperties());
         props.put("bootstrap.servers", cfg.bootstrap());
-        return Dashboard.start(new Dashboard.Settings(
+        return Dashboard.start(Dashboard.Settings.of(
                 port.getAsInt(),
                 cfg.input() + " → " + cfg.output(),
                 props,

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * The live dashboard of an embedded job: one page on 127.0.0.1 ({@link DashboardServer}) that a browser keeps
  * up to date through server-sent events. It runs beside the job in the CLI process and leaves the job untouched:
  * counters come from the job's metrics ({@link JobMetrics}), decisions from a read_committed tail of the output
- * topic, and the drawn series from a tail of the input topic, both started at the topics' end. Every
+ * topic, and the drawn series from a tail of the input topic. Every
  * {@link #PUBLISH_MS} ms, while a browser is connected, the state is sent as one JSON document.
  */
 public final class Dashboard implements AutoCloseable {
@@ -38,6 +38,8 @@ public final class Dashboard implements AutoCloseable {
      * @param input the job's sample topic
      * @param output the job's decision topic
      * @param metrics the job's metrics now
+     * @param from where the topic tails start: at the end (a running stream: only what comes from now), or at the
+     *     beginning (topics created for this run, or filled before the job starts, as in the benchmark)
      * @param referenceName what {@code references} are (e.g. "complete-series label"), or null without references
      * @param references series id → the label its decision is compared with
      */
@@ -48,6 +50,7 @@ public final class Dashboard implements AutoCloseable {
             String input,
             String output,
             Supplier<JobMetrics.Snapshot> metrics,
+            TopicTail.Start from,
             String referenceName,
             Map<String, String> references) {
         public Settings {
@@ -56,21 +59,33 @@ public final class Dashboard implements AutoCloseable {
             Objects.requireNonNull(input, "input");
             Objects.requireNonNull(output, "output");
             Objects.requireNonNull(metrics, "metrics");
+            Objects.requireNonNull(from, "from");
             references = Map.copyOf(references);
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("dashboard port must be in 0..65535, got " + port);
             }
         }
 
-        /** The same without reference labels. */
-        public Settings(
+        /** Tails from the topics' end, no reference labels. */
+        public static Settings of(
                 int port,
                 String title,
                 Map<String, Object> clientProps,
                 String input,
                 String output,
                 Supplier<JobMetrics.Snapshot> metrics) {
-            this(port, title, clientProps, input, output, metrics, null, Map.of());
+            return new Settings(port, title, clientProps, input, output, metrics, TopicTail.Start.END, null, Map.of());
+        }
+
+        /** The same, the tails starting {@code at}. */
+        public Settings from(TopicTail.Start at) {
+            return new Settings(port, title, clientProps, input, output, metrics, at, referenceName, references);
+        }
+
+        /** The same, with decisions compared with {@code labels} (series id → label), which are {@code name}. */
+        public Settings withReferences(String name, Map<String, String> labels) {
+            return new Settings(
+                    port, title, clientProps, input, output, metrics, from, Objects.requireNonNull(name), labels);
         }
     }
 
@@ -102,7 +117,7 @@ public final class Dashboard implements AutoCloseable {
         s.references().forEach(state::reference);
         Dashboard d = new Dashboard(s, state, DashboardServer.start(s.port()));
         try {
-            d.decisions = new TopicTail(s.clientProps(), s.output(), TopicTail.Start.END, true, r -> {
+            d.decisions = new TopicTail(s.clientProps(), s.output(), s.from(), true, r -> {
                 try {
                     state.decision(StreamJson.readDecision(r.record().value()), r.receivedAt());
                 } catch (RuntimeException e) {

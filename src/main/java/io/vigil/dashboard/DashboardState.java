@@ -190,6 +190,7 @@ final class DashboardState {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("title", title);
         m.put("uptime_s", (now - startedAt) / 1e3);
+        m.put("job", metrics.values().containsKey(JobMetrics.SAMPLES_IN) ? "running" : "starting");
         m.put("counters", counters());
         m.put("dead_letters", metrics.deadLettersByReason());
         m.put("history", history.view());

@@ -252,15 +252,14 @@ public final class StreamDemo {
                     new SeriesId(test.name(), Replay.Split.TEST.id(), i, 0).toString(),
                     classifier.classNames().get(offline.get(i).completeLabel()));
         }
-        return Dashboard.start(new Dashboard.Settings(
-                port.getAsInt(),
-                "demo: " + test.name(),
-                kafka.clientProperties(),
-                SAMPLES,
-                DECISIONS,
-                flink.metrics()::snapshot,
-                "complete-series label",
-                complete));
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        "demo: " + test.name(),
+                        kafka.clientProperties(),
+                        SAMPLES,
+                        DECISIONS,
+                        flink.metrics()::snapshot)
+                .withReferences("complete-series label", complete));
     }
 
     /**

@@ -17,7 +17,7 @@
 
   function make(id, opts, data) {
     const el = $(id);
-    const u = new uPlot(Object.assign({ width: widthOf(el), height: HEIGHT, legend: { show: true } }, opts), data, el);
+    const u = new uPlot(Object.assign({ width: widthOf(el), height: HEIGHT, legend: { show: false } }, opts), data, el);
     charts[id] = u;
     return u;
   }
@@ -31,8 +31,9 @@
       scales: { x: { time: true }, s: { auto: true, range: (u, min, max) => [0, Math.max(1, max * 1.1)] },
         d: { auto: true, range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       series: [{},
-        { label: "samples/s", scale: "s", stroke: COLORS.blue, width: 2, fill: COLORS.blue + "14", value: (u, v) => v == null ? "–" : fmt.format(Math.round(v)) },
-        { label: "decisions/s", scale: "d", stroke: COLORS.green, width: 2, value: (u, v) => v == null ? "–" : fmt1.format(v) }],
+        { label: "samples/s", scale: "s", stroke: COLORS.blue, width: 2, fill: COLORS.blue + "14", points: { show: false }, value: (u, v) => v == null ? "–" : fmt.format(Math.round(v)) },
+        { label: "decisions/s", scale: "d", stroke: COLORS.green, width: 2, points: { show: false }, value: (u, v) => v == null ? "–" : fmt1.format(v) }],
+      legend: { show: true },
       axes: [{}, { scale: "s", label: "samples/s", size: 70 }, { scale: "d", side: 1, label: "decisions/s", grid: { show: false }, size: 60 }],
     }, [[], [], []]);
   }
@@ -46,12 +47,10 @@
     }, [[], []]);
   }
 
+  // Each bin is labelled with its lower edge: 0, 1, 2, 5, … ms, 1 s, 2 s, …
   function latencyLabels(edges) {
-    const ms = (v) => v >= 1000 ? (v / 1000) + " s" : v + " ms";
-    const labels = ["< " + ms(edges[0])];
-    for (let i = 1; i < edges.length; i++) labels.push(edges[i - 1] + "–" + ms(edges[i]));
-    labels.push("≥ " + ms(edges[edges.length - 1]));
-    return labels;
+    const short = (v) => v >= 1000 ? (v / 1000) + "s" : String(v);
+    return ["0", ...edges.map(short)];
   }
 
   function latencyChart(edges) {
@@ -60,7 +59,7 @@
       scales: { x: { time: false, range: [-0.6, labels.length - 0.4] }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       series: [{ label: "latency", value: (u, v) => v == null ? "–" : labels[v] },
         Object.assign({ label: "decisions" }, bars(COLORS.blue))],
-      axes: [{ label: "receive time − deciding sample's timestamp", values: (u, splits) => splits.map((v) => Number.isInteger(v) ? labels[v] || "" : ""), incrs: [1, 2] },
+      axes: [{ label: "ms (each bar from its lower edge)", splits: () => labels.map((_, i) => i), values: (u, splits) => splits.map((v) => v % 2 === 0 ? labels[v] : "") },
         { label: "decisions", size: 60 }],
     }, [[], []]);
   }
@@ -90,12 +89,17 @@
     ctx.lineTo(x, bottom);
     ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = ctx.strokeStyle;
-    ctx.font = "600 " + 12 * devicePixelRatio + "px system-ui, sans-serif";
-    const label = (s.status === "decided" ? s.label : s.status) + " at t = " + s.decided_t;
+    const color = ctx.strokeStyle;
+    const px = devicePixelRatio;
+    ctx.font = "600 " + 12 * px + "px system-ui, sans-serif";
+    const label = (s.status === "decided" ? "label " + s.label : s.status) + " at t = " + s.decided_t;
     const w = ctx.measureText(label).width;
     const right = u.bbox.left + u.bbox.width;
-    ctx.fillText(label, x + 6 * devicePixelRatio + w > right ? x - w - 6 * devicePixelRatio : x + 6 * devicePixelRatio, top + 14 * devicePixelRatio);
+    const lx = x + 8 * px + w > right ? x - w - 8 * px : x + 8 * px;
+    ctx.fillStyle = "rgba(255,255,255,0.85)";
+    ctx.fillRect(lx - 3 * px, top + 2 * px, w + 6 * px, 17 * px);
+    ctx.fillStyle = color;
+    ctx.fillText(label, lx, top + 15 * px);
     ctx.restore();
   }
 
@@ -113,6 +117,7 @@
       series: [{ label: "announced", value: (u, v) => v == null ? "–" : v.toFixed(3) },
         { label: "ideal", stroke: COLORS.grey, width: 1, dash: [4, 4], points: { show: false } },
         { label: "observed", stroke: COLORS.violet, width: 2, points: { show: true, size: 9, fill: COLORS.violet } }],
+      legend: { show: true },
       axes: [{ label: "announced reliability" }, { label: "observed agreement", size: 55 }],
     }, [[0, 1], [0, 1], [null, null]]);
   }
@@ -139,9 +144,15 @@
 
   function deadLetters(byReason) {
     const ul = $("dead-letters");
-    const entries = Object.entries(byReason);
+    const entries = Object.entries(byReason).filter((e) => e[1] > 0);
     const max = Math.max(1, ...entries.map((e) => e[1]));
     ul.replaceChildren();
+    if (!entries.length) {
+      const li = document.createElement("li");
+      li.className = "none";
+      li.textContent = "none: every record so far was usable";
+      ul.append(li);
+    }
     for (const [reason, n] of entries) {
       const li = document.createElement("li");
       const name = document.createElement("span");
@@ -225,9 +236,18 @@
     charts["chart-reliability"].setData([xs, xs.slice(), [null, ...bins.map((b) => b.observed), null]]);
   }
 
+  // The dashboard's own lag, shown in the header: how long after it was read from Kafka the newest decision is
+  // drawn (the time from the job's emission to Kafka's delivery is in the latency chart).
+  function lag(rows) {
+    if (!rows.length || rows[0].received_at <= lastReceived) return;
+    text("lag", "newest decision drawn " + fmt.format(Math.max(0, Date.now() - rows[0].received_at)) + " ms after it arrived");
+  }
+
   function render(s) {
     state = s;
     text("title", s.title);
+    text("job", s.job === "running" ? "job running" : "job starting…");
+    lag(s.decisions);
     text("uptime", s.uptime_s < 120 ? Math.round(s.uptime_s) + " s" : fmt1.format(s.uptime_s / 60) + " min");
     counters(s.counters, s.latency, s.reference);
     if (!charts["chart-latency"]) latencyChart(s.latency.edges_ms);

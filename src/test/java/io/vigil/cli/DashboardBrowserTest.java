@@ -95,6 +95,7 @@ class DashboardBrowserTest {
                 browser.get(url.group(1));
                 WebDriver page = browser;
                 await("the event stream connects", () -> "live".equals(text(page, "connection")));
+                await("the running job", () -> "job running".equals(text(page, "job")));
                 replay = replay(kafka, "samples");
                 await("a first decision", () -> decided(page) > 0);
                 long first = decided(page);
@@ -103,6 +104,7 @@ class DashboardBrowserTest {
                 assertTrue(count(text(page, "c-samples")) > samples, "samples counted while decisions arrive");
                 await("the table's 50 rows", () -> rows(page) == 50);
                 await("a drawn series", () -> !text(page, "series-caption").startsWith("waiting"));
+                System.out.println("dashboard: " + text(page, "lag"));
                 Files.createDirectories(SCREENSHOT.getParent());
                 Files.write(SCREENSHOT, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
                 List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
