@@ -67,6 +67,7 @@ public final class StreamBenchmark {
      * @param seed generator seed
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
+     * @param dashboard whether to run (c) again with the live dashboard on and a client following it, (d)
      */
     public record Settings(
             SyntheticKind kind,
@@ -76,7 +77,8 @@ public final class StreamBenchmark {
             int parallelism,
             double latencySeconds,
             long seed,
-            boolean raw) {}
+            boolean raw,
+            boolean dashboard) {}
 
     /**
      * The figures.
@@ -88,6 +90,7 @@ public final class StreamBenchmark {
      * @param consumeRate (a) consumer samples/s, decoding each record
      * @param passThroughRate (b) pass-through job samples/s
      * @param vigilRate (c) Vigil job samples/s
+     * @param dashboardRate (d) Vigil job samples/s with the live dashboard on and followed, NaN when not run
      * @param latencyRate replay rate of the latency phase (samples/s)
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
@@ -103,6 +106,7 @@ public final class StreamBenchmark {
             double consumeRate,
             double passThroughRate,
             double vigilRate,
+            double dashboardRate,
             double latencyRate,
             double p50Ms,
             double p99Ms,
@@ -112,6 +116,11 @@ public final class StreamBenchmark {
         /** (c) as a fraction of (b). */
         public double vigilShareOfPassThrough() {
             return vigilRate / passThroughRate;
+        }
+
+        /** (d) as a fraction of (c). */
+        public double dashboardShareOfVigil() {
+            return dashboardRate / vigilRate;
         }
     }
 
@@ -154,6 +163,22 @@ public final class StreamBenchmark {
             double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
             log.accept(String.format(
                     "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
+            double dashboardRate = Double.NaN;
+            if (s.dashboard()) {
+                JobConfig watched = base.toBuilder()
+                        .output("bench-dash-decisions")
+                        .deadLetter("bench-dash-dead")
+                        .groupId("bench-dash")
+                        .transactionalIdPrefix("bench-dash")
+                        .build();
+                dashboardRate = timed(
+                        samples,
+                        env -> VigilJob.attach(env, watched, modelBytes, RateProbe::tap),
+                        flink -> WatchedDashboard.start(kafka, watched, flink));
+                log.accept(String.format(
+                        "(d) Vigil job with the dashboard: %.0f samples/s (%.0f%% of c)",
+                        dashboardRate, 100 * dashboardRate / vigilRate));
+            }
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
             log.accept(String.format(
                     "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
@@ -167,6 +192,7 @@ public final class StreamBenchmark {
                     consumeRate,
                     passRate,
                     vigilRate,
+                    dashboardRate,
                     vigilRate / 2,
                     latency[0],
                     latency[1],
@@ -229,8 +255,20 @@ public final class StreamBenchmark {
 
     /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
     private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
+        return timed(expected, build, flink -> () -> {});
+    }
+
+    /** Something that runs beside the timed job on its cluster (the dashboard) and is closed after it. */
+    private interface Beside {
+        AutoCloseable start(LocalFlink flink) throws Exception;
+    }
+
+    /** Runs a bounded job built by {@code build}, with {@code beside} running, and returns the probe's rate. */
+    private static double timed(long expected, Consumer<StreamExecutionEnvironment> build, Beside beside)
+            throws Exception {
         long end;
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
+                AutoCloseable running = beside.start(flink)) {
             StreamExecutionEnvironment env = flink.environment();
             env.getConfig().enableObjectReuse();
             build.accept(env);
