@@ -526,6 +526,8 @@ public final class BenchCommand implements Runnable {
                 m.put("passthrough_samples_per_s", r.passThroughRate());
                 m.put("vigil_samples_per_s", r.vigilRate());
                 m.put("vigil_share_of_passthrough", r.vigilShareOfPassThrough());
+                m.put("vigil_with_metrics_samples_per_s", r.vigilRateWithMetrics());
+                m.put("vigil_with_metrics_share", r.metricsShare());
                 if (dashboard) {
                     m.put("dashboard_samples_per_s", r.dashboardRate());
                     m.put("dashboard_share_of_vigil", r.dashboardShareOfVigil());
@@ -549,6 +551,12 @@ public final class BenchCommand implements Runnable {
                         "(c) Vigil job",
                         r.vigilRate(),
                         100 * r.vigilShareOfPassThrough());
+                out.printf(
+                        Locale.ROOT,
+                        "%-36s %14.0f  (%.0f%% of c)%n",
+                        "(c) with metrics endpoint scraped",
+                        r.vigilRateWithMetrics(),
+                        100 * r.metricsShare());
                 if (dashboard) {
                     out.printf(
                             Locale.ROOT,
