@@ -270,12 +270,13 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, Object> props = new LinkedHashMap<>(cfg.kafkaProperties());
         props.put("bootstrap.servers", cfg.bootstrap());
         return Dashboard.start(Dashboard.Settings.of(
-                port.getAsInt(),
-                cfg.input() + " → " + cfg.output(),
-                props,
-                cfg.input(),
-                cfg.output(),
-                metrics::snapshot));
+                        port.getAsInt(),
+                        cfg.input() + " → " + cfg.output(),
+                        props,
+                        cfg.input(),
+                        cfg.output(),
+                        metrics::snapshot)
+                .withTruthTopic(cfg.truthTopic()));
     }
 
     /**

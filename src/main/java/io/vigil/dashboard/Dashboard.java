@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.vigil.flink.JobMetrics;
+import io.vigil.kafka.Decoded;
+import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.TopicTail;
 import io.vigil.stream.StreamJson;
 import java.io.IOException;
@@ -42,6 +44,8 @@ public final class Dashboard implements AutoCloseable {
      *     beginning (topics created for this run, or filled before the job starts, as in the benchmark)
      * @param referenceName what {@code references} are (e.g. "complete-series label"), or null without references
      * @param references series id → the label its decision is compared with
+     * @param truthTopic a topic of true labels ({@code vigil replay --truth-topic}) the decisions are compared with,
+     *     or null
      */
     public record Settings(
             int port,
@@ -52,7 +56,8 @@ public final class Dashboard implements AutoCloseable {
             Supplier<JobMetrics.Snapshot> metrics,
             TopicTail.Start from,
             String referenceName,
-            Map<String, String> references) {
+            Map<String, String> references,
+            String truthTopic) {
         public Settings {
             Objects.requireNonNull(title, "title");
             Objects.requireNonNull(clientProps, "clientProps");
@@ -74,18 +79,38 @@ public final class Dashboard implements AutoCloseable {
                 String input,
                 String output,
                 Supplier<JobMetrics.Snapshot> metrics) {
-            return new Settings(port, title, clientProps, input, output, metrics, TopicTail.Start.END, null, Map.of());
+            return new Settings(
+                    port, title, clientProps, input, output, metrics, TopicTail.Start.END, null, Map.of(), null);
         }
 
         /** The same, the tails starting {@code at}. */
         public Settings from(TopicTail.Start at) {
-            return new Settings(port, title, clientProps, input, output, metrics, at, referenceName, references);
+            return new Settings(
+                    port, title, clientProps, input, output, metrics, at, referenceName, references, truthTopic);
         }
 
         /** The same, with decisions compared with {@code labels} (series id → label), which are {@code name}. */
         public Settings withReferences(String name, Map<String, String> labels) {
             return new Settings(
-                    port, title, clientProps, input, output, metrics, from, Objects.requireNonNull(name), labels);
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    from,
+                    Objects.requireNonNull(name),
+                    labels,
+                    truthTopic);
+        }
+
+        /** The same, with decisions compared with the true labels of {@code topic} (unchanged when null). */
+        public Settings withTruthTopic(String topic) {
+            if (topic == null) {
+                return this;
+            }
+            return new Settings(
+                    port, title, clientProps, input, output, metrics, from, "true label", references, topic);
         }
     }
 
@@ -95,6 +120,7 @@ public final class Dashboard implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private TopicTail decisions;
     private TopicTail samples;
+    private TopicTail truth;
 
     private Dashboard(Settings s, DashboardState state, DashboardServer server) {
         this.state = state;
@@ -130,6 +156,15 @@ public final class Dashboard implements AutoCloseable {
                     TopicTail.Start.END,
                     false,
                     r -> state.sample(r.record().key(), r.record().value(), r.receivedAt()));
+            if (s.truthTopic() != null) {
+                d.truth = new TopicTail(s.clientProps(), s.truthTopic(), s.from(), false, r -> {
+                    Decoded<SampleRecord.Truth> t = SampleRecord.decodeTruth(
+                            r.record().key(), r.record().value());
+                    if (t.isOk()) {
+                        state.reference(t.value().series(), t.value().label());
+                    }
+                });
+            }
             d.timer.scheduleWithFixedDelay(d::tick, 0, PUBLISH_MS, TimeUnit.MILLISECONDS);
             return d;
         } catch (RuntimeException e) {
@@ -159,7 +194,7 @@ public final class Dashboard implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         server.close();
-        for (TopicTail t : new TopicTail[] {decisions, samples}) {
+        for (TopicTail t : new TopicTail[] {decisions, samples, truth}) {
             if (t != null) {
                 try {
                     t.close();

@@ -58,7 +58,8 @@ final class DashboardState {
     private final long[] latencies = new long[LATENCY_WINDOW];
     private int latencySize;
     private int latencyNext;
-    private final Map<String, String> references;
+    private final Map<String, String> references = bounded();
+    private final Map<String, DecisionRecord> unmatched = bounded();
     private final boolean[] agreements = new boolean[AGREEMENT_WINDOW];
     private int agreementSize;
     private int agreementNext;
@@ -81,18 +82,31 @@ final class DashboardState {
         this.title = title;
         this.referenceName = referenceName;
         this.startedAt = startedAt;
-        this.references = new LinkedHashMap<>(16, 0.75f, false) {
+    }
+
+    /** An insertion-ordered map that drops its eldest entries beyond {@link #MAX_REFERENCES}. */
+    private static <V> Map<String, V> bounded() {
+        return new LinkedHashMap<>(16, 0.75f, false) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
                 return size() > MAX_REFERENCES;
             }
         };
     }
 
-    /** The label a series' decision is compared with (agreement, reliability diagram). */
+    /**
+     * The label a series' decision is compared with (agreement, reliability diagram); it may come before or after
+     * the decision.
+     */
     synchronized void reference(String series, String label) {
-        if (referenceName != null) {
+        if (referenceName == null) {
+            return;
+        }
+        DecisionRecord decided = unmatched.remove(series);
+        if (decided == null) {
             references.put(series, label);
+        } else {
+            agree(label.equals(decided.label), decided.reliability);
         }
     }
 
@@ -120,6 +134,8 @@ final class DashboardState {
             if (reference != null) {
                 agrees = reference.equals(d.label);
                 agree(agrees, d.reliability);
+            } else if (referenceName != null) {
+                unmatched.put(d.series, d);
             }
         }
         if (rows.size() == TABLE_ROWS) {

@@ -122,6 +122,11 @@
     }, [[0, 1], [0, 1], [null, null]]);
   }
 
+  function duration(ms) {
+    if (ms == null) return "–";
+    return ms < 1000 ? fmt.format(ms) + " ms" : fmt1.format(ms / 1000) + " s";
+  }
+
   function counters(c, lat, ref) {
     text("c-samples", fmt.format(c.samples));
     text("c-rate", fmt.format(Math.round(c.samples_per_s)));
@@ -134,8 +139,8 @@
     text("c-dead", fmt.format(c.dead_letters));
     const decided = c.decided_early + c.decided_complete + c.undecided;
     text("c-early-share", decided ? (100 * c.decided_early / decided).toFixed(1) + " % of decisions" : "\u00a0");
-    text("c-p50", lat.p50_ms == null ? "–" : fmt.format(lat.p50_ms) + " ms");
-    text("c-p99", lat.p99_ms == null ? "–" : fmt.format(lat.p99_ms) + " ms");
+    text("c-p50", duration(lat.p50_ms));
+    text("c-p99", duration(lat.p99_ms));
     if (ref) {
       text("c-agreement", ref.rolling == null ? "–" : (100 * ref.rolling).toFixed(1) + " %");
       text("c-agreement-of", "last " + fmt.format(ref.window) + " · all " + fmt.format(ref.agreed) + "/" + fmt.format(ref.compared));

@@ -36,9 +36,9 @@ import org.openqa.selenium.logging.LoggingPreferences;
 /**
  * The live dashboard in a real browser: {@code vigil run --dashboard 0} as a user starts it (a child JVM, the
  * loopback broker of this JVM, an embedded MiniCluster), the page opened in Debian's headless chromium driven by
- * Selenium while samples are replayed at a paced rate. The page connects, its counters move while decisions arrive,
- * the decisions table fills to its 50 rows, the browser logs no console error, and a screenshot is kept with the
- * test report ({@code target/surefire-reports/dashboard.png}). Skips when chromium or chromedriver is absent.
+ * Selenium while samples and their true labels are replayed at a paced rate. The page connects, its counters move
+ * while decisions arrive, the decisions table fills to its 50 rows, a series is drawn, the agreement with the true
+ * labels shows, the browser logs no console error, and a screenshot is kept with the test report ({@code target/surefire-reports/dashboard.png}). Skips when chromium or chromedriver is absent.
  */
 class DashboardBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -67,6 +67,7 @@ class DashboardBrowserTest {
         try (LoopbackKafka kafka = LoopbackKafka.start()) {
             kafka.createTopic("samples", 2);
             kafka.createTopic("decisions", 2);
+            kafka.createTopic("truth", 1);
             CliProcess run = CliProcess.start(
                     dir,
                     tmp,
@@ -82,6 +83,8 @@ class DashboardBrowserTest {
                             "decisions",
                             "--dead-letter",
                             "dead-letters",
+                            "--truth-topic",
+                            "truth",
                             "--dashboard",
                             "0"));
             WebDriver browser = null;
@@ -104,6 +107,8 @@ class DashboardBrowserTest {
                 assertTrue(count(text(page, "c-samples")) > samples, "samples counted while decisions arrive");
                 await("the table's 50 rows", () -> rows(page) == 50);
                 await("a drawn series", () -> !text(page, "series-caption").startsWith("waiting"));
+                await("agreement with the true labels", () -> text(page, "c-agreement")
+                        .endsWith("%"));
                 System.out.println("dashboard: " + text(page, "lag"));
                 Files.createDirectories(SCREENSHOT.getParent());
                 Files.write(SCREENSHOT, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
@@ -150,14 +155,17 @@ class DashboardBrowserTest {
         return new ChromeDriver(service, options);
     }
 
-    /** Replays the fixture's test series five times over at {@link #SAMPLES_PER_S}, on a thread of its own. */
+    /**
+     * Replays the fixture's test series five times over at {@link #SAMPLES_PER_S} with their true labels, on a
+     * thread of its own.
+     */
     private static Thread replay(LoopbackKafka kafka, String topic) {
         Map<String, Object> props = kafka.clientProperties();
         Thread t = new Thread(
                 () -> Replay.run(
                         StreamFixtures.TEST,
                         Replay.Split.TEST,
-                        new Replay.Settings(topic, null, SAMPLES_PER_S, 20, 5),
+                        new Replay.Settings(topic, "truth", SAMPLES_PER_S, 20, 5),
                         props,
                         Progress.none()),
                 "dashboard-test-replay");

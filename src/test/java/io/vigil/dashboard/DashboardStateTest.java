@@ -95,6 +95,19 @@ class DashboardStateTest {
     }
 
     @Test
+    void aReferenceArrivingAfterItsDecisionIsComparedToo() {
+        DashboardState s = new DashboardState("test", "true label", 0);
+        s.decision(decided("early", "a", 50, 0.95, 0), 1);
+        s.decision(decided("wrong", "a", 50, 0.95, 0), 1);
+        s.reference("early", "a");
+        s.reference("wrong", "b");
+        s.reference("undecided yet", "a");
+        Map<String, Object> ref = get(s.view(2), "reference");
+        assertEquals(2L, ref.get("compared"));
+        assertEquals(1L, ref.get("agreed"));
+    }
+
+    @Test
     void rollingAgreementForgetsBeyondItsWindow() {
         DashboardState s = new DashboardState("test", "true label", 0);
         int n = DashboardState.AGREEMENT_WINDOW;
