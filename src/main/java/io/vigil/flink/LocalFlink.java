@@ -7,9 +7,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -88,6 +90,7 @@ public final class LocalFlink implements AutoCloseable {
     private final Configuration configuration;
     private final OptionalInt webUiPort;
     private final JobMetrics metrics = JobMetrics.register();
+    private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
     private final Thread cleanup;
     private boolean closed;
 
@@ -96,7 +99,12 @@ public final class LocalFlink implements AutoCloseable {
         this.webUiPort = webUiPort;
         this.configuration = configuration(dir, webUiPort, state);
         JobMetricsReporter.configure(configuration, metrics);
-        this.cleanup = new Thread(() -> FileTrees.delete(dir), "vigil-temp-cleanup");
+        this.cleanup = new Thread(
+                () -> {
+                    onShutdown.forEach(Runnable::run);
+                    FileTrees.delete(dir);
+                },
+                "vigil-temp-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -203,6 +211,15 @@ public final class LocalFlink implements AutoCloseable {
         return webUiPort.isPresent()
                 ? StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(configuration)
                 : StreamExecutionEnvironment.createLocalEnvironment(configuration);
+    }
+
+    /**
+     * Runs {@code action} when the JVM shuts down (SIGTERM, Ctrl-C) while this cluster is open, before the temp
+     * directory is removed, so that a job can still stop cleanly while its working files exist. The action must
+     * bound its own duration and catch its own exceptions.
+     */
+    public void onShutdown(Runnable action) {
+        onShutdown.add(Objects.requireNonNull(action, "action"));
     }
 
     /** Vigil's metrics of the jobs run on this cluster, read in-process (progress lines, summaries). */
