@@ -262,7 +262,8 @@ public final class RunCommand implements Callable<Integer> {
         cl.getErr()
                 .println("vigil run: " + cfg.input() + " -> " + cfg.output() + " (dead letters: " + cfg.deadLetter()
                         + ") at " + cfg.bootstrap() + ", tau " + cfg.decision().tau() + ", "
-                        + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + "; Kafka properties "
+                        + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + ", transactional-id prefix "
+                        + cfg.transactionalIdPrefix() + "; Kafka properties "
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
         cl.getErr().flush();
         String name = "vigil " + cfg.input() + " -> " + cfg.output();
