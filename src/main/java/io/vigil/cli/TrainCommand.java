@@ -420,6 +420,6 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private static Dataset rename(Dataset ds, String name) {
-        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames());
+        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames()).withChannels(ds.channelNames());
     }
 }
