@@ -125,12 +125,14 @@ public final class DataOptions {
     }
 
     /**
-     * As {@link #loadTest(List)} for a model whose series have {@code length} samples per channel: a series of
-     * another length is an error at its line, or cut / padded to it under {@code --length-policy}.
+     * As {@link #loadTest(List)} for a model whose series have {@code length} samples per channel: under {@code
+     * --length-policy truncate} or {@code pad-last} every series is cut or padded to that length (a series the policy
+     * cannot bring there is an error at its line); under {@code reject} the caller checks the length as before.
      */
     public Dataset loadTest(List<String> classes, int length) throws IOException {
+        ReadOptions options = readOptions().withClasses(classes);
         return DatasetReader.read(
-                files(false, true)[1], readOptions().withClasses(classes).withLength(length));
+                files(false, true)[1], lengthPolicy == LengthPolicy.REJECT ? options : options.withLength(length));
     }
 
     /** Whether any data option was given (commands with a built-in default data set ask this). */
