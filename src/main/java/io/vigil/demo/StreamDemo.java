@@ -51,6 +51,8 @@ public final class StreamDemo {
 
     static final String DECISIONS = "decisions";
     static final String DEAD_LETTERS = "dead-letters";
+    /** True labels of the replayed series: the job's agreement metrics ({@code truthAgreement}) compare with them. */
+    static final String TRUTH = "truth";
 
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
@@ -70,6 +72,8 @@ public final class StreamDemo {
      * @param replayRate replay samples per second (0 = as fast as Kafka takes them)
      * @param concurrency series interleaved by the replay
      * @param timeout longest wait for all decisions after the replay finished
+     * @param webUiPort Flink's web UI on loopback, when asked for
+     * @param metricsPort the Prometheus endpoint on loopback ({@link LocalFlink#serveMetrics}), when asked for
      */
     public record Settings(
             TrainTest data,
@@ -79,7 +83,8 @@ public final class StreamDemo {
             double replayRate,
             int concurrency,
             Duration timeout,
-            OptionalInt webUiPort) {
+            OptionalInt webUiPort,
+            OptionalInt metricsPort) {
         /** Validates. */
         public Settings {
             Objects.requireNonNull(data, "data");
@@ -90,6 +95,7 @@ public final class StreamDemo {
             }
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(webUiPort, "webUiPort");
+            Objects.requireNonNull(metricsPort, "metricsPort");
         }
     }
 
@@ -145,14 +151,17 @@ public final class StreamDemo {
         try (LocalFlink flink = LocalFlink.start(s.webUiPort());
                 LoopbackKafka kafka =
                         LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+            s.metricsPort().ifPresent(flink::serveMetrics);
             kafka.createTopic(SAMPLES, s.partitions());
             kafka.createTopic(DECISIONS, s.partitions());
             kafka.createTopic(DEAD_LETTERS, 1);
+            kafka.createTopic(TRUTH, 1);
             JobConfig cfg = s.job().toBuilder()
                     .bootstrap(kafka.bootstrapServers())
                     .input(SAMPLES)
                     .output(DECISIONS)
                     .deadLetter(DEAD_LETTERS)
+                    .truthTopic(TRUTH)
                     .bounded(false)
                     .groupId("vigil-demo")
                     .transactionalIdPrefix("vigil-demo")
@@ -183,7 +192,7 @@ public final class StreamDemo {
                     Replay.run(
                             test,
                             Replay.Split.TEST,
-                            new Replay.Settings(SAMPLES, null, s.replayRate(), s.concurrency(), 1),
+                            new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
                             kafka.clientProperties(),
                             progress);
                 }
