@@ -25,6 +25,10 @@ import io.vigil.stream.SeriesSession;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,8 +52,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
  * own broker (loopback), (a) raw Kafka produce and consume (with the same JSON decoding the job does), (b) a
- * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job; then the Vigil job again, unbounded,
- * fed at half of (c)'s rate, for the sample → decision latency.
+ * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job, run twice: first with the Prometheus
+ * endpoint on ({@code --metrics-port}) and scraped every second, then without (the reported (c)); then the Vigil job
+ * again, unbounded, fed at half of (c)'s rate, for the sample → decision latency.
  *
  * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
  * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
@@ -67,6 +72,7 @@ public final class StreamBenchmark {
      * @param seed generator seed
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
+     * @param dashboard whether to run (c) again with the live dashboard on and a client following it, (d)
      */
     public record Settings(
             SyntheticKind kind,
@@ -76,7 +82,8 @@ public final class StreamBenchmark {
             int parallelism,
             double latencySeconds,
             long seed,
-            boolean raw) {}
+            boolean raw,
+            boolean dashboard) {}
 
     /**
      * The figures.
@@ -88,6 +95,8 @@ public final class StreamBenchmark {
      * @param consumeRate (a) consumer samples/s, decoding each record
      * @param passThroughRate (b) pass-through job samples/s
      * @param vigilRate (c) Vigil job samples/s
+     * @param vigilRateWithMetrics (c) with the Prometheus endpoint served and scraped every second (samples/s)
+     * @param dashboardRate (d) Vigil job samples/s with the live dashboard on and followed, NaN when not run
      * @param latencyRate replay rate of the latency phase (samples/s)
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
@@ -103,6 +112,8 @@ public final class StreamBenchmark {
             double consumeRate,
             double passThroughRate,
             double vigilRate,
+            double vigilRateWithMetrics,
+            double dashboardRate,
             double latencyRate,
             double p50Ms,
             double p99Ms,
@@ -112,6 +123,16 @@ public final class StreamBenchmark {
         /** (c) as a fraction of (b). */
         public double vigilShareOfPassThrough() {
             return vigilRate / passThroughRate;
+        }
+
+        /** (c) with metrics as a fraction of (c) without. */
+        public double metricsShare() {
+            return vigilRateWithMetrics / vigilRate;
+        }
+
+        /** (d) as a fraction of (c). */
+        public double dashboardShareOfVigil() {
+            return dashboardRate / vigilRate;
         }
     }
 
@@ -151,9 +172,37 @@ public final class StreamBenchmark {
                     .groupId("bench-vigil")
                     .transactionalIdPrefix("bench-vigil")
                     .build();
+            Scrapes scrapes = new Scrapes();
+            JobConfig withMetrics = base.toBuilder() // its own consumer group: both runs read the whole topic
+                    .groupId("bench-vigil-metrics")
+                    .transactionalIdPrefix("bench-vigil-metrics")
+                    .build();
+            double metricsRate =
+                    timed(samples, scrapes, env -> VigilJob.attach(env, withMetrics, modelBytes, RateProbe::tap));
+            log.accept(String.format(
+                    "(c) Vigil job with the metrics endpoint (%d scrapes): %.0f samples/s",
+                    scrapes.count, metricsRate));
             double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
             log.accept(String.format(
-                    "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
+                    "(c) Vigil job: %.0f samples/s (%.0f%% of b; with metrics %.0f%% of this)",
+                    vigilRate, 100 * vigilRate / passRate, 100 * metricsRate / vigilRate));
+            double dashboardRate = Double.NaN;
+            if (s.dashboard()) {
+                JobConfig watched = base.toBuilder()
+                        .output("bench-dash-decisions")
+                        .deadLetter("bench-dash-dead")
+                        .groupId("bench-dash")
+                        .transactionalIdPrefix("bench-dash")
+                        .build();
+                dashboardRate = timed(
+                        samples,
+                        null,
+                        env -> VigilJob.attach(env, watched, modelBytes, RateProbe::tap),
+                        flink -> WatchedDashboard.start(kafka, watched, flink));
+                log.accept(String.format(
+                        "(d) Vigil job with the dashboard: %.0f samples/s (%.0f%% of c)",
+                        dashboardRate, 100 * dashboardRate / vigilRate));
+            }
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
             log.accept(String.format(
                     "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
@@ -167,6 +216,8 @@ public final class StreamBenchmark {
                     consumeRate,
                     passRate,
                     vigilRate,
+                    metricsRate,
+                    dashboardRate,
                     vigilRate / 2,
                     latency[0],
                     latency[1],
@@ -229,19 +280,84 @@ public final class StreamBenchmark {
 
     /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
     private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
+        return timed(expected, null, build);
+    }
+
+    /** Scrapes of the metrics endpoint during a timed run. */
+    private static final class Scrapes {
+        private volatile int count;
+    }
+
+    /**
+     * {@link #timed(long, Consumer)}, with the Prometheus endpoint served on an ephemeral loopback port and scraped
+     * every second (as Prometheus would, more often than its default) when {@code scrapes} is not null.
+     */
+    private static double timed(long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build)
+            throws Exception {
+        return timed(expected, scrapes, build, flink -> () -> {});
+    }
+
+    /** Something that runs beside the timed job on its cluster (the dashboard) and is closed after it. */
+    private interface Beside {
+        AutoCloseable start(LocalFlink flink) throws Exception;
+    }
+
+    /** {@link #timed(long, Scrapes, Consumer)} with {@code beside} running on the job's cluster. */
+    private static double timed(
+            long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build, Beside beside)
+            throws Exception {
         long end;
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
+                AutoCloseable running = beside.start(flink)) {
+            Thread scraper =
+                    scrapes == null ? null : scraper(flink.serveMetrics(0).url(), scrapes);
             StreamExecutionEnvironment env = flink.environment();
             env.getConfig().enableObjectReuse();
             build.accept(env);
             RateProbe.reset();
-            env.execute("vigil bench");
-            end = System.nanoTime();
+            try {
+                env.execute("vigil bench");
+            } finally {
+                end = System.nanoTime();
+                if (scraper != null) {
+                    scraper.interrupt();
+                    scraper.join();
+                }
+            }
         }
         if (RateProbe.count() != expected) {
             throw new IllegalStateException("the job read " + RateProbe.count() + " of " + expected + " samples");
         }
         return expected / ((end - RateProbe.firstNanos()) / 1e9);
+    }
+
+    /** A thread that GETs {@code url} every second until interrupted, counting the answers. */
+    private static Thread scraper(String url, Scrapes scrapes) {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            if (http.send(get, HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200) {
+                                scrapes.count++;
+                            }
+                            Thread.sleep(1000);
+                        }
+                    } catch (InterruptedException stop) {
+                        Thread.currentThread().interrupt();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException("scraping " + url + " failed", e);
+                    }
+                },
+                "vigil-bench-scraper");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /** Series replayed (at the same rate) and decided before the latency is measured. */

@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -125,6 +126,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     WebUiOption webUi = new WebUiOption();
 
+    @Mixin
+    MetricsPortOption metricsPort = new MetricsPortOption();
+
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -142,6 +149,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (series < 1 || trainSize < 2) {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
+        metricsPort.port(cl); // a usage error before training
+        OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -191,12 +200,19 @@ public final class DemoCommand implements Callable<Integer> {
                 rate,
                 concurrency,
                 StreamOptions.duration(cl, "--timeout", timeout),
-                webUi.port());
+                webUi.port(),
+                metricsPort.port(cl));
         if (webUi.announcement() != null) {
             live.println(webUi.announcement());
         }
+        if (metricsPort.announcement() != null) {
+            live.println(metricsPort.announcement());
+        }
         LivePrinter printer = new LivePrinter(live, printRate);
-        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
+        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json, dashboardPort, url -> {
+            live.println("dashboard at " + url);
+            live.flush();
+        });
         printer.flushSkipped();
         if (json) {
             out.println(Json.line(summary(r, tt, params)));

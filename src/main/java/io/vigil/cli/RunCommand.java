@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.JobMetrics;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -103,6 +105,14 @@ public final class RunCommand implements Callable<Integer> {
     StreamOptions stream;
 
     @Option(
+            names = "--truth-topic",
+            paramLabel = "TOPIC",
+            description = "Compare each decision with its series' true label from this topic (vigil replay "
+                    + "--truth-topic writes it) and report the agreement as metrics truthAgreement (last 1,000 "
+                    + "decisions) and truthAccuracy (since start). The topic must exist.")
+    String truthTopic;
+
+    @Option(
             names = "--bounded",
             description = "Read the input up to the offsets current at start, then finish (replays, re-scoring).")
     boolean bounded;
@@ -136,6 +146,12 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     WebUiOption webUi = new WebUiOption();
+
+    @Mixin
+    MetricsPortOption metricsPort = new MetricsPortOption();
+
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
 
     @Option(
             names = "--json",
@@ -203,6 +219,15 @@ public final class RunCommand implements Callable<Integer> {
         if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
+        if (metricsPort.port(cl).isPresent() && onCluster) {
+            throw new CommandLine.ParameterException(
+                    cl, "--metrics-port is for the embedded job; a cluster reports through its metrics reporters");
+        }
+        OptionalInt dashboardPort = dashboard.port(cl);
+        if (dashboardPort.isPresent() && onCluster) {
+            throw new CommandLine.ParameterException(
+                    cl, "--dashboard is for the embedded job; a cluster has its web UI and metrics");
+        }
         if (json && onCluster) {
             throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
         }
@@ -221,12 +246,37 @@ public final class RunCommand implements Callable<Integer> {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
         try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel);
-                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
+                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
+                Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
+            metricsPort.port(cl).ifPresent(port -> {
+                flink.serveMetrics(port);
+                cl.getErr().println("vigil run: " + metricsPort.announcement());
+            });
+            if (board != null) {
+                cl.getErr().println("vigil run: dashboard at " + board.url());
+            }
             return execute(cl, flink.environment(), cfg, model, flink.metrics());
         }
+    }
+
+    /** The live dashboard of the embedded job, or null when not asked for. */
+    private static Dashboard startDashboard(OptionalInt port, JobConfig cfg, JobMetrics metrics) throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> props = new LinkedHashMap<>(cfg.kafkaProperties());
+        props.put("bootstrap.servers", cfg.bootstrap());
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        cfg.input() + " → " + cfg.output(),
+                        props,
+                        cfg.input(),
+                        cfg.output(),
+                        metrics::snapshot)
+                .withTruthTopic(cfg.truthTopic()));
     }
 
     /**
@@ -308,6 +358,12 @@ public final class RunCommand implements Callable<Integer> {
                                     + KafkaPreflight.POLL_SECONDS + " s, Ctrl-C to stop)");
                     cl.getErr().flush();
                 });
+            }
+            if (cfg.truthTopic() != null && !kafka.topicExists(cfg.truthTopic())) {
+                throw new KafkaSetupException(
+                        "truth topic '" + cfg.truthTopic() + "' does not exist at " + cfg.bootstrap()
+                                + " (vigil replay --truth-topic writes it; check --truth-topic)",
+                        null);
             }
             checkOutputTopic(kafka, cfg, cfg.output(), StreamJson.MAX_DECISION_BYTES, "decisions", null);
             checkOutputTopic(
@@ -405,6 +461,7 @@ public final class RunCommand implements Callable<Integer> {
             if (modelTopic != null) {
                 b.modelFeed(new ModelFeed(modelTopic, modelTopicEnd));
             }
+            b.truthTopic(truthTopic);
             cfg = b.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);

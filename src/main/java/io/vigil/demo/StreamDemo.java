@@ -1,5 +1,6 @@
 package io.vigil.demo;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.early.EarlyClassifier;
@@ -13,12 +14,14 @@ import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.SeriesId;
 import io.vigil.kafka.TopicReader;
+import io.vigil.kafka.TopicTail;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,6 +54,8 @@ public final class StreamDemo {
 
     static final String DECISIONS = "decisions";
     static final String DEAD_LETTERS = "dead-letters";
+    /** True labels of the replayed series: the job's agreement metrics ({@code truthAgreement}) compare with them. */
+    static final String TRUTH = "truth";
 
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
@@ -70,6 +75,8 @@ public final class StreamDemo {
      * @param replayRate replay samples per second (0 = as fast as Kafka takes them)
      * @param concurrency series interleaved by the replay
      * @param timeout longest wait for all decisions after the replay finished
+     * @param webUiPort Flink's web UI on loopback, when asked for
+     * @param metricsPort the Prometheus endpoint on loopback ({@link LocalFlink#serveMetrics}), when asked for
      */
     public record Settings(
             TrainTest data,
@@ -79,7 +86,8 @@ public final class StreamDemo {
             double replayRate,
             int concurrency,
             Duration timeout,
-            OptionalInt webUiPort) {
+            OptionalInt webUiPort,
+            OptionalInt metricsPort) {
         /** Validates. */
         public Settings {
             Objects.requireNonNull(data, "data");
@@ -90,6 +98,7 @@ public final class StreamDemo {
             }
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(webUiPort, "webUiPort");
+            Objects.requireNonNull(metricsPort, "metricsPort");
         }
     }
 
@@ -138,21 +147,41 @@ public final class StreamDemo {
      * @param showProgress whether the replay shows a progress bar
      */
     public static Result run(Settings s, Consumer<DecisionRecord> live, boolean showProgress) throws Exception {
+        return run(s, live, showProgress, OptionalInt.empty(), url -> {});
+    }
+
+    /**
+     * Runs the demo, with the live dashboard when {@code dashboardPort} is given: its decisions are compared with
+     * the complete-series labels of the offline replay (agreement, reliability diagram).
+     *
+     * @param dashboardUrl receives the dashboard's address once it listens
+     */
+    public static Result run(
+            Settings s,
+            Consumer<DecisionRecord> live,
+            boolean showProgress,
+            OptionalInt dashboardPort,
+            Consumer<String> dashboardUrl)
+            throws Exception {
         Dataset test = s.data().test();
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
         List<SeriesDecision> offline = EarlyReplay.replay(classifier, test);
         byte[] modelBytes = ModelFile.standard().toBytes(s.model());
         try (LocalFlink flink = LocalFlink.start(s.webUiPort());
                 LoopbackKafka kafka =
-                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
-            kafka.createTopic(SAMPLES, s.partitions());
-            kafka.createTopic(DECISIONS, s.partitions());
-            kafka.createTopic(DEAD_LETTERS, 1);
+                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()));
+                Dashboard board =
+                        dashboard(dashboardPort, withTopics(kafka, s.partitions()), flink, test, classifier, offline)) {
+            s.metricsPort().ifPresent(flink::serveMetrics);
+            if (board != null) {
+                dashboardUrl.accept(board.url());
+            }
             JobConfig cfg = s.job().toBuilder()
                     .bootstrap(kafka.bootstrapServers())
                     .input(SAMPLES)
                     .output(DECISIONS)
                     .deadLetter(DEAD_LETTERS)
+                    .truthTopic(TRUTH)
                     .bounded(false)
                     .groupId("vigil-demo")
                     .transactionalIdPrefix("vigil-demo")
@@ -183,7 +212,7 @@ public final class StreamDemo {
                     Replay.run(
                             test,
                             Replay.Split.TEST,
-                            new Replay.Settings(SAMPLES, null, s.replayRate(), s.concurrency(), 1),
+                            new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
                             kafka.clientProperties(),
                             progress);
                 }
@@ -203,6 +232,43 @@ public final class StreamDemo {
                 job.cancel().get(60, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** Creates the demo's topics. */
+    private static LoopbackKafka withTopics(LoopbackKafka kafka, int partitions) {
+        kafka.createTopic(SAMPLES, partitions);
+        kafka.createTopic(DECISIONS, partitions);
+        kafka.createTopic(DEAD_LETTERS, 1);
+        kafka.createTopic(TRUTH, 1);
+        return kafka;
+    }
+
+    /** The dashboard of the demo's job, comparing with the complete-series labels; null when not asked for. */
+    private static Dashboard dashboard(
+            OptionalInt port,
+            LoopbackKafka kafka,
+            LocalFlink flink,
+            Dataset test,
+            EarlyClassifier classifier,
+            List<SeriesDecision> offline)
+            throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        Map<String, String> complete = new HashMap<>();
+        for (int i = 0; i < test.size(); i++) {
+            complete.put(
+                    new SeriesId(test.name(), Replay.Split.TEST.id(), i, 0).toString(),
+                    classifier.classNames().get(offline.get(i).completeLabel()));
+        }
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        "demo: " + test.name(),
+                        kafka.clientProperties(),
+                        SAMPLES,
+                        DECISIONS,
+                        flink.metrics()::snapshot)
+                .withReferences("complete-series label", complete));
     }
 
     /**
