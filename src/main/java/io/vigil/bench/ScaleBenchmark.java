@@ -116,6 +116,8 @@ public final class ScaleBenchmark {
      * @param checkpoints checkpoints completed
      * @param failedCheckpoints checkpoints failed
      * @param checkpointMsMax longest checkpoint
+     * @param checkpointMsMaxReading longest checkpoint completed while the job was still reading its input (the
+     *     series in flight); the checkpoints after it wait behind the end-of-input records of every open series
      * @param checkpointBytesMax largest checkpoint full size (all state it references)
      * @param checkpointIncrementBytesMax largest checkpointed size (the increment with rocksdb)
      * @param stateBytesPerSeries {@code checkpointBytesMax} / series in flight at that checkpoint, or −1 when no
@@ -138,6 +140,7 @@ public final class ScaleBenchmark {
             int checkpoints,
             long failedCheckpoints,
             long checkpointMsMax,
+            long checkpointMsMaxReading,
             long checkpointBytesMax,
             long checkpointIncrementBytesMax,
             double stateBytesPerSeries,
@@ -162,7 +165,7 @@ public final class ScaleBenchmark {
     }
 
     /** One completed checkpoint as seen by the poller. */
-    private record Checkpoint(long ms, long bytes, long fullBytes, long inFlight) {}
+    private record Checkpoint(long ms, long bytes, long fullBytes, long inFlight, boolean reading) {}
 
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration STATUS_EVERY = Duration.ofSeconds(10);
@@ -283,6 +286,11 @@ public final class ScaleBenchmark {
                     checkpoints.size(),
                     end.get(JobMetrics.CHECKPOINTS_FAILED),
                     checkpoints.stream().mapToLong(Checkpoint::ms).max().orElse(0),
+                    checkpoints.stream()
+                            .filter(Checkpoint::reading)
+                            .mapToLong(Checkpoint::ms)
+                            .max()
+                            .orElse(0),
                     checkpoints.stream().mapToLong(Checkpoint::fullBytes).max().orElse(0),
                     checkpoints.stream().mapToLong(Checkpoint::bytes).max().orElse(0),
                     largest == null ? -1 : (double) largest.fullBytes() / largest.inFlight(),
@@ -292,13 +300,14 @@ public final class ScaleBenchmark {
                     end.get(JobMetrics.DECISIONS_UNDECIDED));
             log.accept(String.format(
                     Locale.ROOT,
-                    "%d series: %.0f samples/s, %d in flight, %d checkpoints (longest %d ms, largest %.1f MiB), "
-                            + "peak heap %.0f MiB",
+                    "%d series: %.0f samples/s, %d in flight, %d checkpoints (longest %d ms, %d ms while reading the "
+                            + "input, largest %.1f MiB), peak heap %.0f MiB",
                     n,
                     rate,
                     inFlight,
                     r.checkpoints(),
                     r.checkpointMsMax(),
+                    r.checkpointMsMaxReading(),
                     r.checkpointBytesMax() / 1048576.0,
                     peakHeap / 1048576.0));
             return r;
@@ -358,7 +367,8 @@ public final class ScaleBenchmark {
                         now.get(JobMetrics.LAST_CHECKPOINT_DURATION),
                         now.get(JobMetrics.LAST_CHECKPOINT_SIZE),
                         now.get(JobMetrics.LAST_CHECKPOINT_FULL_SIZE),
-                        inFlight));
+                        inFlight,
+                        RateProbe.count() < total));
             }
             if (finished) {
                 done.get();

@@ -158,6 +158,7 @@ final class BenchScaleCommand implements Callable<Integer> {
             j.put("checkpoints", run.checkpoints());
             j.put("failed_checkpoints", run.failedCheckpoints());
             j.put("checkpoint_ms_max", run.checkpointMsMax());
+            j.put("checkpoint_ms_max_while_reading", run.checkpointMsMaxReading());
             j.put("checkpoint_bytes_max", run.checkpointBytesMax());
             j.put("checkpoint_increment_bytes_max", run.checkpointIncrementBytesMax());
             j.put("state_bytes_per_series", run.stateBytesPerSeries());
@@ -185,7 +186,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                 s.checkpointInterval().toMillis(),
                 HeapMeter.maxBytes() / MIB,
                 r.stateBytesModelMax());
-        String head = "%10s %12s %12s %12s %10s %6s %9s %12s %11s %10s %26s%n";
+        String head = "%10s %12s %12s %12s %10s %6s %9s %13s %12s %11s %10s %26s%n";
         out.printf(
                 Locale.ROOT,
                 head,
@@ -196,6 +197,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                 "ckpts",
                 "failed",
                 "ckpt_ms",
+                "ckpt_ms_read",
                 "ckpt_MiB",
                 "B/series",
                 "heap_MiB",
@@ -203,7 +205,7 @@ final class BenchScaleCommand implements Callable<Integer> {
         for (ScaleBenchmark.Run run : r.runs()) {
             out.printf(
                     Locale.ROOT,
-                    "%10d %12.0f %12.0f %12d %10d %6d %9d %12.1f %11.0f %10.0f %26s%n",
+                    "%10d %12.0f %12.0f %12d %10d %6d %9d %13d %12.1f %11.0f %10.0f %26s%n",
                     run.series(),
                     run.produceRate(),
                     run.samplesPerSecond(),
@@ -211,6 +213,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                     run.checkpoints(),
                     run.failedCheckpoints(),
                     run.checkpointMsMax(),
+                    run.checkpointMsMaxReading(),
                     run.checkpointBytesMax() / MIB,
                     run.stateBytesPerSeries(),
                     run.peakHeapBytes() / MIB,

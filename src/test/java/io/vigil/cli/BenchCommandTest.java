@@ -129,6 +129,8 @@ class BenchCommandTest {
         assertTrue(inFlight >= 0 && inFlight <= 200, run.toString());
         assertTrue(run.get("checkpoints").asInt() >= 0
                 && run.get("failed_checkpoints").asLong() >= 0);
+        assertTrue(run.get("checkpoint_ms_max_while_reading").asLong()
+                <= run.get("checkpoint_ms_max").asLong());
         assertTrue(run.get("checkpoint_bytes_max").asLong()
                 >= run.get("checkpoint_increment_bytes_max").asLong());
         double perSeries = run.get("state_bytes_per_series").asDouble();
