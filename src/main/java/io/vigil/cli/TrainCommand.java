@@ -115,6 +115,10 @@ public final class TrainCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (calibration.reselectInFolds && params.reducer() == Reducer.TRANSFER_LDG) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--reselect-in-folds applies to single-domain training, not transfer-ldg");
+        }
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
@@ -171,7 +175,14 @@ public final class TrainCommand implements Callable<Integer> {
                     && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
                 model = source == null
-                        ? CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress)
+                        ? CrossFitCalibrator.calibrateEach(
+                                        model,
+                                        named,
+                                        earlyParams,
+                                        List.of(calibrationParams),
+                                        calibration.reselectInFolds ? Optional.of(params) : Optional.empty(),
+                                        progress)
+                                .get(0)
                         : CrossFitCalibrator.calibrateTransfer(
                                 model, named, source, earlyParams, calibrationParams, progress);
             }
@@ -187,11 +198,12 @@ public final class TrainCommand implements Callable<Integer> {
         } else {
             stdout.printf(
                     Locale.ROOT,
-                    "trained %s: %d series of length %d, %d classes; gamma = %s, dims = %d, neighbours = %d, "
+                    "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d, neighbours = %d, "
                             + "local-QDA k = %d; 3-NN CV accuracy %.4f (%s) in %.1f s%nwrote %s%n",
                     model.datasetName(),
                     model.trainSize(),
-                    model.length(),
+                    model.channels() > 1 ? model.channels() + " channels × " : "",
+                    model.seriesLength(),
                     model.numClasses(),
                     model.gamma(),
                     model.dims(),
@@ -243,6 +255,9 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("classes", model.classNames());
         o.put("train_size", model.trainSize());
         o.put("length", model.length());
+        if (model.channels() > 1) {
+            o.put("channels", model.channels());
+        }
         o.put("gamma", model.gamma());
         o.put("neighbors", model.ldgNeighbors());
         o.put("dims", model.dims());
@@ -430,6 +445,6 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private static Dataset rename(Dataset ds, String name) {
-        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames());
+        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames()).withChannels(ds.channelNames());
     }
 }
