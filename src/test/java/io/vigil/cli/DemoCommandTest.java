@@ -31,8 +31,11 @@ class DemoCommandTest {
                 "300ms",
                 "--print",
                 "2",
+                "--dashboard",
+                "0",
                 "--json");
         assertEquals(0, code, () -> "stderr: " + err);
+        assertTrue(err.toString().contains("dashboard at http://127.0.0.1:"), "the dashboard's address: " + err);
         String[] lines = out.toString().strip().split("\n");
         assertEquals(1, lines.length, "one JSON object on stdout: " + out);
         JsonNode j = new ObjectMapper().readTree(lines[0]);
