@@ -25,6 +25,10 @@ import io.vigil.stream.SeriesSession;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,8 +52,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
  * own broker (loopback), (a) raw Kafka produce and consume (with the same JSON decoding the job does), (b) a
- * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job; then the Vigil job again, unbounded,
- * fed at half of (c)'s rate, for the sample → decision latency.
+ * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job, run twice: first with the Prometheus
+ * endpoint on ({@code --metrics-port}) and scraped every second, then without (the reported (c)); then the Vigil job
+ * again, unbounded, fed at half of (c)'s rate, for the sample → decision latency.
  *
  * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
  * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
@@ -88,6 +93,7 @@ public final class StreamBenchmark {
      * @param consumeRate (a) consumer samples/s, decoding each record
      * @param passThroughRate (b) pass-through job samples/s
      * @param vigilRate (c) Vigil job samples/s
+     * @param vigilRateWithMetrics (c) with the Prometheus endpoint served and scraped every second (samples/s)
      * @param latencyRate replay rate of the latency phase (samples/s)
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
@@ -103,6 +109,7 @@ public final class StreamBenchmark {
             double consumeRate,
             double passThroughRate,
             double vigilRate,
+            double vigilRateWithMetrics,
             double latencyRate,
             double p50Ms,
             double p99Ms,
@@ -112,6 +119,11 @@ public final class StreamBenchmark {
         /** (c) as a fraction of (b). */
         public double vigilShareOfPassThrough() {
             return vigilRate / passThroughRate;
+        }
+
+        /** (c) with metrics as a fraction of (c) without. */
+        public double metricsShare() {
+            return vigilRateWithMetrics / vigilRate;
         }
     }
 
@@ -151,9 +163,15 @@ public final class StreamBenchmark {
                     .groupId("bench-vigil")
                     .transactionalIdPrefix("bench-vigil")
                     .build();
+            Scrapes scrapes = new Scrapes();
+            double metricsRate = timed(samples, scrapes, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
+            log.accept(String.format(
+                    "(c) Vigil job with the metrics endpoint (%d scrapes): %.0f samples/s",
+                    scrapes.count, metricsRate));
             double vigilRate = timed(samples, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
             log.accept(String.format(
-                    "(c) Vigil job: %.0f samples/s (%.0f%% of b)", vigilRate, 100 * vigilRate / passRate));
+                    "(c) Vigil job: %.0f samples/s (%.0f%% of b; with metrics %.0f%% of this)",
+                    vigilRate, 100 * vigilRate / passRate, 100 * metricsRate / vigilRate));
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
             log.accept(String.format(
                     "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
@@ -167,6 +185,7 @@ public final class StreamBenchmark {
                     consumeRate,
                     passRate,
                     vigilRate,
+                    metricsRate,
                     vigilRate / 2,
                     latency[0],
                     latency[1],
@@ -229,19 +248,71 @@ public final class StreamBenchmark {
 
     /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
     private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
+        return timed(expected, null, build);
+    }
+
+    /** Scrapes of the metrics endpoint during a timed run. */
+    private static final class Scrapes {
+        private volatile int count;
+    }
+
+    /**
+     * {@link #timed(long, Consumer)}, with the Prometheus endpoint served on an ephemeral loopback port and scraped
+     * every second (as Prometheus would, more often than its default) when {@code scrapes} is not null.
+     */
+    private static double timed(long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build)
+            throws Exception {
         long end;
         try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+            Thread scraper =
+                    scrapes == null ? null : scraper(flink.serveMetrics(0).url(), scrapes);
             StreamExecutionEnvironment env = flink.environment();
             env.getConfig().enableObjectReuse();
             build.accept(env);
             RateProbe.reset();
-            env.execute("vigil bench");
-            end = System.nanoTime();
+            try {
+                env.execute("vigil bench");
+            } finally {
+                end = System.nanoTime();
+                if (scraper != null) {
+                    scraper.interrupt();
+                    scraper.join();
+                }
+            }
         }
         if (RateProbe.count() != expected) {
             throw new IllegalStateException("the job read " + RateProbe.count() + " of " + expected + " samples");
         }
         return expected / ((end - RateProbe.firstNanos()) / 1e9);
+    }
+
+    /** A thread that GETs {@code url} every second until interrupted, counting the answers. */
+    private static Thread scraper(String url, Scrapes scrapes) {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            if (http.send(get, HttpResponse.BodyHandlers.discarding())
+                                            .statusCode()
+                                    == 200) {
+                                scrapes.count++;
+                            }
+                            Thread.sleep(1000);
+                        }
+                    } catch (InterruptedException stop) {
+                        Thread.currentThread().interrupt();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException("scraping " + url + " failed", e);
+                    }
+                },
+                "vigil-bench-scraper");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /** Series replayed (at the same rate) and decided before the latency is measured. */

@@ -520,6 +520,8 @@ public final class BenchCommand implements Runnable {
                 m.put("passthrough_samples_per_s", r.passThroughRate());
                 m.put("vigil_samples_per_s", r.vigilRate());
                 m.put("vigil_share_of_passthrough", r.vigilShareOfPassThrough());
+                m.put("vigil_with_metrics_samples_per_s", r.vigilRateWithMetrics());
+                m.put("vigil_with_metrics_share", r.metricsShare());
                 m.put("latency_rate_samples_per_s", r.latencyRate());
                 m.put("p50_ms", r.p50Ms());
                 m.put("p99_ms", r.p99Ms());
@@ -539,6 +541,12 @@ public final class BenchCommand implements Runnable {
                         "(c) Vigil job",
                         r.vigilRate(),
                         100 * r.vigilShareOfPassThrough());
+                out.printf(
+                        Locale.ROOT,
+                        "%-36s %14.0f  (%.0f%% of c)%n",
+                        "(c) with metrics endpoint scraped",
+                        r.vigilRateWithMetrics(),
+                        100 * r.metricsShare());
                 out.printf(
                         Locale.ROOT,
                         "latency of (c) at %.0f samples/s (50%%): p50 %.1f ms, p99 %.1f ms over %d decisions%n",

@@ -40,7 +40,9 @@ import picocli.CommandLine.Option;
         description = {
             "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
             "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
-            "Ends with: series decided early, mean t/d, reliability and accuracy, samples/s, latency, and whether "
+            "Each decision says whether its label is certified (\"certified >= 0.90\") or not. Ends with: series "
+                    + "decided early, mean t/d, agreement with the complete-series label, accuracy, samples/s, latency, "
+                    + "and whether "
                     + "every decision equals vigil evaluate's."
         })
 public final class DemoCommand implements Callable<Integer> {
@@ -146,6 +148,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     WebUiOption webUi = new WebUiOption();
 
+    @Mixin
+    MetricsPortOption metricsPort = new MetricsPortOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -167,6 +172,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--partitions must be >= 1 and --rate >= 0");
         }
         TrainParams trainParams = trainParams(cl);
+        metricsPort.port(cl); // a usage error before training
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -177,7 +183,8 @@ public final class DemoCommand implements Callable<Integer> {
                 tt.train().length());
         StreamDemo.Result r;
         DecisionParams params;
-        try (StreamDemo.Infrastructure infra = StreamDemo.Infrastructure.start(partitions, webUi.port())) {
+        try (StreamDemo.Infrastructure infra =
+                StreamDemo.Infrastructure.start(partitions, webUi.port(), metricsPort.port(cl))) {
             long t0 = System.nanoTime();
             VigilModel model;
             try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
@@ -217,6 +224,9 @@ public final class DemoCommand implements Callable<Integer> {
             if (webUi.announcement() != null) {
                 live.println(webUi.announcement());
             }
+            if (metricsPort.announcement() != null) {
+                live.println(metricsPort.announcement());
+            }
             LivePrinter printer = new LivePrinter(live, printRate);
             r = StreamDemo.run(settings, infra, printer::accept, !json);
             printer.flushSkipped();
@@ -226,8 +236,8 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             out.printf(
                     Locale.ROOT,
-                    "%d series: %d decided early, mean t/d %.3f, reliability %.3f, accuracy %.3f; %.0f samples/s, "
-                            + "%s p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
+                    "%d series: %d decided early, mean t/d %.3f, agreement with the complete-series label %.3f, "
+                            + "accuracy %.3f; %.0f samples/s, %s p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
                     r.series(),
                     r.decidedEarly(),
                     r.meanFraction(),
@@ -312,6 +322,17 @@ public final class DemoCommand implements Callable<Integer> {
         return m;
     }
 
+    /**
+     * What a record's label is certified at: "certified ≥ 0.93" — the largest certified τ the label passed, under the
+     * model's guarantee — or "not certified" (a τ the training set could not certify, an uncalibrated model, a class
+     * of interest, or an undecided label that passes no certified τ).
+     */
+    static String certificate(DecisionRecord d) {
+        return d.certified && d.reliability > 0
+                ? String.format(Locale.ROOT, "certified ≥ %.2f", d.reliability)
+                : "not certified";
+    }
+
     /** Prints at most N decision lines per second and counts the rest. */
     static final class LivePrinter {
         private final PrintWriter out;
@@ -341,22 +362,22 @@ public final class DemoCommand implements Callable<Integer> {
                     d.isDecision()
                             ? String.format(
                                     Locale.ROOT,
-                                    "  %-22s -> %-6s at t=%d/%d%s (reliability %.3f)",
+                                    "  %-22s -> %-6s at t=%d/%d%s (%s)",
                                     d.series,
                                     d.label,
                                     d.t,
                                     d.length,
                                     d.early ? " early" : "",
-                                    d.reliability)
+                                    certificate(d))
                             : DecisionRecord.UNDECIDED.equals(d.status)
                                     ? String.format(
                                             Locale.ROOT,
-                                            "  %-22s undecided after t=%d/%d (now %s, reliability %.3f)",
+                                            "  %-22s undecided after t=%d/%d (now %s, %s)",
                                             d.series,
                                             d.t,
                                             d.length,
                                             d.label,
-                                            d.reliability)
+                                            certificate(d))
                                     : String.format(
                                             Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
             out.flush();

@@ -103,6 +103,14 @@ public final class RunCommand implements Callable<Integer> {
     StreamOptions stream;
 
     @Option(
+            names = "--truth-topic",
+            paramLabel = "TOPIC",
+            description = "Compare each decision with its series' true label from this topic (vigil replay "
+                    + "--truth-topic writes it) and report the agreement as metrics truthAgreement (last 1,000 "
+                    + "decisions) and truthAccuracy (since start). The topic must exist.")
+    String truthTopic;
+
+    @Option(
             names = "--bounded",
             description = "Read the input up to the offsets current at start, then finish (replays, re-scoring).")
     boolean bounded;
@@ -136,6 +144,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     WebUiOption webUi = new WebUiOption();
+
+    @Mixin
+    MetricsPortOption metricsPort = new MetricsPortOption();
 
     @Option(
             names = "--json",
@@ -203,6 +214,10 @@ public final class RunCommand implements Callable<Integer> {
         if (webUi.port().isPresent() && onCluster) {
             throw new CommandLine.ParameterException(cl, "--web-ui is for the embedded job; a cluster has its own");
         }
+        if (metricsPort.port(cl).isPresent() && onCluster) {
+            throw new CommandLine.ParameterException(
+                    cl, "--metrics-port is for the embedded job; a cluster reports through its metrics reporters");
+        }
         if (json && onCluster) {
             throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
         }
@@ -225,6 +240,10 @@ public final class RunCommand implements Callable<Integer> {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
+            metricsPort.port(cl).ifPresent(port -> {
+                flink.serveMetrics(port);
+                cl.getErr().println("vigil run: " + metricsPort.announcement());
+            });
             return execute(cl, flink.environment(), cfg, model, flink.metrics());
         }
     }
@@ -308,6 +327,12 @@ public final class RunCommand implements Callable<Integer> {
                                     + KafkaPreflight.POLL_SECONDS + " s, Ctrl-C to stop)");
                     cl.getErr().flush();
                 });
+            }
+            if (cfg.truthTopic() != null && !kafka.topicExists(cfg.truthTopic())) {
+                throw new KafkaSetupException(
+                        "truth topic '" + cfg.truthTopic() + "' does not exist at " + cfg.bootstrap()
+                                + " (vigil replay --truth-topic writes it; check --truth-topic)",
+                        null);
             }
             checkOutputTopic(kafka, cfg, cfg.output(), StreamJson.MAX_DECISION_BYTES, "decisions", null);
             checkOutputTopic(
@@ -405,6 +430,7 @@ public final class RunCommand implements Callable<Integer> {
             if (modelTopic != null) {
                 b.modelFeed(new ModelFeed(modelTopic, modelTopicEnd));
             }
+            b.truthTopic(truthTopic);
             cfg = b.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);

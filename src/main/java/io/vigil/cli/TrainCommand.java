@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -230,7 +231,7 @@ public final class TrainCommand implements Callable<Integer> {
                             p.certified()
                                     ? " (certified, " + c.guarantee().cliName() + ", "
                                             + c.selection().cliName() + ")"
-                                    : " (not certified)")));
+                                    : " (not certified: decides at t = d)")));
         }
         stdout.flush();
         return 0;
@@ -379,9 +380,18 @@ public final class TrainCommand implements Callable<Integer> {
         }
     }
 
-    /** One line on stderr per standard τ the training set is too small to certify (method notes §5). */
+    /**
+     * One line on stderr when the operating point's τ cannot be certified (what would certify it, {@link
+     * CalibrationReport#uncertifiedTarget}); otherwise one line naming the standard τ the training set is too small to
+     * certify (method notes §5).
+     */
     private void warnUncertified(VigilModel model) {
         model.section(CalibrationSection.class).ifPresent(c -> {
+            Optional<String> target = CalibrationReport.uncertifiedTarget(model, c);
+            if (target.isPresent()) {
+                spec.commandLine().getErr().println(target.get());
+                return;
+            }
             List<Double> taus = CalibrationReport.uncertified(model, c);
             if (!taus.isEmpty()) {
                 spec.commandLine()
@@ -391,7 +401,7 @@ public final class TrainCommand implements Callable<Integer> {
                                 + c.guarantee().cliName() + ", delta = "
                                 + c.delta() + ", selection " + c.selection().cliName() + " of " + c.candidates()
                                 + " candidates); those "
-                                + "decisions use the most conservative threshold and are reported \"certified\": "
+                                + "are decided at t = d and reported \"certified\": "
                                 + "false");
             }
         });

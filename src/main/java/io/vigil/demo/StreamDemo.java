@@ -56,6 +56,8 @@ public final class StreamDemo {
 
     static final String DECISIONS = "decisions";
     static final String DEAD_LETTERS = "dead-letters";
+    /** True labels of the replayed series: the job's agreement metrics ({@code truthAgreement}) compare with them. */
+    static final String TRUTH = "truth";
 
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
@@ -152,6 +154,7 @@ public final class StreamDemo {
                 .input(SAMPLES)
                 .output(DECISIONS)
                 .deadLetter(DEAD_LETTERS)
+                .truthTopic(TRUTH)
                 .bounded(false)
                 .groupId("vigil-demo")
                 .transactionalIdPrefix("vigil-demo")
@@ -180,7 +183,7 @@ public final class StreamDemo {
                 Replay.run(
                         test,
                         Replay.Split.TEST,
-                        new Replay.Settings(SAMPLES, null, s.replayRate(), s.concurrency(), 1),
+                        new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
                         kafka.clientProperties(),
                         progress);
             }
@@ -232,10 +235,11 @@ public final class StreamDemo {
         }
 
         /**
-         * Starts the broker (sample and decision topics of {@code partitions} partitions, one for dead letters) and
-         * prepares the embedded cluster, both in the background.
+         * Starts the broker (sample and decision topics of {@code partitions} partitions, one each for dead letters
+         * and true labels) and prepares the embedded cluster with its metrics endpoint when {@code metricsPort} is
+         * given ({@link LocalFlink#serveMetrics}), both in the background.
          */
-        public static Infrastructure start(int partitions, OptionalInt webUiPort) {
+        public static Infrastructure start(int partitions, OptionalInt webUiPort, OptionalInt metricsPort) {
             if (partitions < 1) {
                 throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
             }
@@ -247,6 +251,7 @@ public final class StreamDemo {
                             k.createTopic(SAMPLES, partitions);
                             k.createTopic(DECISIONS, partitions);
                             k.createTopic(DEAD_LETTERS, 1);
+                            k.createTopic(TRUTH, 1);
                             return k;
                         } catch (RuntimeException e) {
                             k.close();
@@ -254,8 +259,18 @@ public final class StreamDemo {
                         }
                     },
                     daemon("vigil-demo-kafka"));
-            CompletableFuture<LocalFlink> flink =
-                    CompletableFuture.supplyAsync(() -> LocalFlink.start(webUiPort), daemon("vigil-demo-flink"));
+            CompletableFuture<LocalFlink> flink = CompletableFuture.supplyAsync(
+                    () -> {
+                        LocalFlink f = LocalFlink.start(webUiPort);
+                        try {
+                            metricsPort.ifPresent(f::serveMetrics);
+                            return f;
+                        } catch (RuntimeException e) {
+                            f.close();
+                            throw e;
+                        }
+                    },
+                    daemon("vigil-demo-flink"));
             return new Infrastructure(kafka, flink);
         }
 

@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * {@code deadLetters_<reason>}, {@code upgradeSessionsRestored} (undecided series of another model found at restore,
  * each to be replayed with its next sample or expiry), {@code upgradeReplays} (those replayed so far),
  * {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
- * histograms {@code decisionFractionPermille} (1000·t/d per decision) and {@code sampleProcessingNanos}.
+ * histograms {@code decisionFractionPermille} (1000·t/d per decision), {@code decisionLatencyMs} (per decision: emitted
+ * at − Kafka timestamp of the sample that triggered it) and {@code sampleProcessingNanos}.
  */
 public final class EarlyDecisionFunction extends KeyedProcessFunction<String, SampleEvent, DecisionRecord> {
     private static final long serialVersionUID = 1L;
@@ -312,6 +313,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         private final Counter undecided;
         private final Counter outOfRange;
         private final Histogram fraction;
+        private final Histogram latency;
         private final DeadLetterCounters deadLetters;
         private Context ctx;
         private Collector<DecisionRecord> out;
@@ -326,6 +328,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             outOfRange = metrics.counter("outOfRange");
             fraction =
                     metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+            latency = metrics.histogram("decisionLatencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
             deadLetters = new DeadLetterCounters(metrics);
         }
 
@@ -346,6 +349,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             if (record.isDecision()) {
                 (record.early ? early : complete).inc();
                 fraction.update(Math.round(1000.0 * record.t / record.length));
+                latency.update(record.emittedAt - record.sampleTime);
             } else if (DecisionRecord.UNDECIDED.equals(record.status)) {
                 undecided.inc();
             } else {

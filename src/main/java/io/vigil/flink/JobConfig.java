@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param transactionalIdPrefix prefix of the sinks' transactional ids (made unique per sink)
  * @param deadLetterValueBytes bound on the copy of a rejected record's value in its dead letter
  * @param modelFeed the model topic to follow for hot swaps, or null to keep the initial model
+ * @param truthTopic the topic of true labels ({@code vigil replay --truth-topic}) the decisions are compared with
+ *     for the agreement metrics ({@link TruthAgreement}), or null for none
  */
 public record JobConfig(
         String bootstrap,
@@ -46,7 +48,8 @@ public record JobConfig(
         String groupId,
         String transactionalIdPrefix,
         int deadLetterValueBytes,
-        ModelFeed modelFeed)
+        ModelFeed modelFeed,
+        String truthTopic)
         implements Serializable {
     /** Largest allowed copy of a rejected value: twice it (text + Base64) stays well under Kafka's 1 MiB request. */
     public static final int MAX_DEAD_LETTER_VALUE_BYTES = 256 * 1024;
@@ -68,6 +71,14 @@ public record JobConfig(
             throw new IllegalArgumentException(
                     "the model topic must differ from the input, output and dead-letter topics, got "
                             + modelFeed.topic());
+        }
+        if (truthTopic != null
+                && (truthTopic.isBlank()
+                        || List.of(input, output, deadLetter).contains(truthTopic)
+                        || (modelFeed != null && modelFeed.topic().equals(truthTopic)))) {
+            throw new IllegalArgumentException(
+                    "the truth topic must be non-blank and differ from the job's other topics, got '" + truthTopic
+                            + "'");
         }
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(session, "session");
@@ -139,6 +150,7 @@ public record JobConfig(
         b.transactionalIdPrefix = transactionalIdPrefix;
         b.deadLetterValueBytes = deadLetterValueBytes;
         b.modelFeed = modelFeed;
+        b.truthTopic = truthTopic;
         return b;
     }
 
@@ -159,6 +171,7 @@ public record JobConfig(
         private String transactionalIdPrefix;
         private int deadLetterValueBytes = io.vigil.stream.StreamJson.DEFAULT_DEAD_LETTER_VALUE_BYTES;
         private ModelFeed modelFeed;
+        private String truthTopic;
 
         private Builder(DecisionParams decision) {
             this.decision = decision;
@@ -236,6 +249,12 @@ public record JobConfig(
             return this;
         }
 
+        /** The topic of true labels the decisions are compared with (null: none). */
+        public Builder truthTopic(String v) {
+            truthTopic = v;
+            return this;
+        }
+
         /**
          * The configuration.
          *
@@ -257,7 +276,8 @@ public record JobConfig(
                     groupId,
                     transactionalIdPrefix,
                     deadLetterValueBytes,
-                    modelFeed);
+                    modelFeed,
+                    truthTopic);
         }
     }
 }

@@ -47,7 +47,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       ends with its cause instead of restarting forever (an error no restart can fix: a deleted topic, a
  *       rejected credential), however long each attempt takes to fail. A job that ran stably starts counting
  *       afresh, so rare transient failures over days never end it.
- *   <li><b>Metrics in-process.</b> {@link JobMetricsReporter} hands Vigil's operator metrics to {@link #metrics()}.
+ *   <li><b>Metrics in-process.</b> {@link JobMetricsReporter} hands Vigil's operator metrics to {@link #metrics()};
+ *       {@link #serveMetrics} adds a Prometheus scrape endpoint on {@value #LOOPBACK}, closed with the cluster.
  * </ul>
  */
 public final class LocalFlink implements AutoCloseable {
@@ -89,6 +90,7 @@ public final class LocalFlink implements AutoCloseable {
     private final OptionalInt webUiPort;
     private final JobMetrics metrics = JobMetrics.register();
     private final Thread cleanup;
+    private PrometheusEndpoint prometheus;
     private boolean closed;
 
     private LocalFlink(Path dir, OptionalInt webUiPort, LocalState state) {
@@ -205,6 +207,21 @@ public final class LocalFlink implements AutoCloseable {
                 : StreamExecutionEnvironment.createLocalEnvironment(configuration);
     }
 
+    /**
+     * Serves every metric of this cluster's jobs for Prometheus on {@value #LOOPBACK}:{@code port} (0 = an ephemeral
+     * port) until {@link #close}; call before {@link #environment}.
+     *
+     * @throws java.io.UncheckedIOException when the port cannot be bound, naming it
+     */
+    public PrometheusEndpoint serveMetrics(int port) {
+        if (prometheus != null) {
+            throw new IllegalStateException("the metrics endpoint is already served on port " + prometheus.port());
+        }
+        prometheus = PrometheusEndpoint.start(port);
+        prometheus.configure(configuration);
+        return prometheus;
+    }
+
     /** Vigil's metrics of the jobs run on this cluster, read in-process (progress lines, summaries). */
     public JobMetrics metrics() {
         return metrics;
@@ -228,6 +245,9 @@ public final class LocalFlink implements AutoCloseable {
         }
         closed = true;
         metrics.unregister();
+        if (prometheus != null) {
+            prometheus.close();
+        }
         FileTrees.delete(dir);
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);

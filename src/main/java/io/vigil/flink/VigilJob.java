@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -36,8 +37,12 @@ import org.apache.kafka.common.TopicPartition;
  * <p>With a model topic ({@link JobConfig#modelFeed}) the keyed stage also reads model files, broadcast to all its
  * parallel instances, and swaps models while running ({@link ModelSwapFunction}).
  *
+ * <p>With a truth topic ({@link JobConfig#truthTopic}) the decisions are also compared with the true labels read from
+ * it ({@link TruthAgreement}, metrics only).
+ *
  * <p>Operator uids are fixed ({@code samples-source}, {@code model-source}, {@code reject-router}, {@code
- * early-decision}, {@code decisions-sink}, {@code dead-letter-sink}) so savepoints map to operators across releases.
+ * early-decision}, {@code decisions-sink}, {@code dead-letter-sink}, {@code truth-source}, {@code truth-agreement})
+ * so savepoints map to operators across releases.
  */
 public final class VigilJob {
     /**
@@ -143,7 +148,37 @@ public final class VigilJob {
                         "x"))
                 .uid("dead-letter-sink")
                 .name("Kafka dead letters: " + cfg.deadLetter());
+        if (cfg.truthTopic() != null) {
+            compareWithTruth(env, cfg, out.decisions());
+        }
         return out;
+    }
+
+    /** Adds the truth topic's source and {@link TruthAgreement} on the decisions (parallelism 1: one record a series). */
+    private static void compareWithTruth(
+            StreamExecutionEnvironment env, JobConfig cfg, DataStream<DecisionRecord> decisions) {
+        KafkaSourceBuilder<Tuple2<String, String>> b = KafkaSource.<Tuple2<String, String>>builder()
+                .setBootstrapServers(cfg.bootstrap())
+                .setTopics(cfg.truthTopic())
+                .setGroupId(cfg.groupId() + "-truth")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new TruthRecordDeserializer())
+                .setProperties(properties(cfg))
+                .setProperty("isolation.level", "read_committed");
+        if (cfg.bounded()) {
+            b.setBounded(OffsetsInitializer.latest());
+        }
+        DataStream<Tuple2<String, String>> truth = env.fromSource(
+                        b.build(), WatermarkStrategy.noWatermarks(), "Kafka truth: " + cfg.truthTopic())
+                .setParallelism(1)
+                .uid("truth-source");
+        decisions
+                .keyBy(d -> d.series, Types.STRING)
+                .connect(truth.keyBy(t -> t.f0, Types.STRING))
+                .process(new TruthAgreement(), Types.VOID)
+                .setParallelism(1)
+                .uid("truth-agreement")
+                .name("Agreement with truth");
     }
 
     /** The job's Kafka source of sample events (read_committed; bounded when the configuration says so). */

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.flink.GrafanaDashboard;
+import io.vigil.flink.PrometheusScrape;
 import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.SampleRecord;
+import io.vigil.stream.DeadLetterReason;
 import io.vigil.stream.StreamFixtures;
+import io.vigil.stream.StreamJson;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -29,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -83,7 +88,10 @@ class RunProcessTest {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         String input = "late-samples";
         kafka.createTopic("late-decisions", 1);
-        CliProcess c = CliProcess.start(dir, tmp, runArgs(input, "late-decisions", false));
+        int metricsPort = freePort();
+        List<String> args = runArgs(input, "late-decisions", false);
+        args.addAll(List.of("--metrics-port", Integer.toString(metricsPort)));
+        CliProcess c = CliProcess.start(dir, tmp, args);
         try {
             c.awaitErr("does not exist yet", START_TIMEOUT_S);
             kafka.createTopic(input, 2);
@@ -91,6 +99,7 @@ class RunProcessTest {
             KafkaTestSupport.readTopic(consumer(), "late-decisions", 3, Duration.ofSeconds(START_TIMEOUT_S));
             Set<String> listening = listeningSockets(c.process().pid());
             assertFalse(listening.isEmpty(), "the MiniCluster's REST and BLOB servers listen somewhere");
+            assertTrue(listening.contains("127.0.0.1:" + metricsPort), "the metrics endpoint: " + listening);
             for (String address : listening) {
                 assertTrue(isLoopback(address), "listening beyond loopback: " + address + " (all: " + listening + ")");
             }
@@ -166,6 +175,105 @@ class RunProcessTest {
         }
     }
 
+    @Test
+    void prometheusScrapesVigilsMetricsWhileTheJobRuns() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        int port = freePort();
+        String input = "prom-samples";
+        String output = "prom-decisions";
+        String truth = "prom-truth";
+        kafka.createTopic(input, 2);
+        kafka.createTopic(output, 1);
+        kafka.createTopic(truth, 1);
+        produce(input, 0, 2);
+        produceTruth(truth, 0, 2);
+        List<String> args = runArgs(input, output, false);
+        args.addAll(List.of("--metrics-port", Integer.toString(port), "--truth-topic", truth));
+        CliProcess c = CliProcess.start(dir, tmp, args);
+        String url = "http://127.0.0.1:" + port + "/metrics";
+        int d = StreamFixtures.TEST.length();
+        try {
+            c.awaitErr("Prometheus metrics at " + url, START_TIMEOUT_S);
+            KafkaTestSupport.readTopic(consumer(), output, 2, Duration.ofSeconds(START_TIMEOUT_S));
+            PrometheusScrape first = scrapeUntil(
+                    url,
+                    s -> decisions(s) == 2
+                            && s.sum(OPERATOR + "samplesIn") == 2 * d
+                            && s.sum(OPERATOR + "truthDecisions") == 2);
+            assertTrue(
+                    first.has(LAST_CHECKPOINT),
+                    "checkpoint duration: " + first.families().keySet());
+            for (DeadLetterReason r : DeadLetterReason.values()) {
+                assertTrue(first.has(OPERATOR + "deadLetters_" + r.code()), r.code() + " is exported from the start");
+            }
+            for (String name : GrafanaDashboard.read().metricNames()) {
+                if (!name.contains("odel")) { // modelSwaps, modelsRejected, liveModels: only with --model-topic
+                    assertTrue(first.has(name), "the dashboard's " + name + " is exported");
+                }
+            }
+            assertTrue(
+                    first.summaries(OPERATOR + "decisionFractionPermille").stream()
+                            .anyMatch(h -> h.getSampleCount() > 0),
+                    "t/d at decision");
+
+            // Truth after the decisions this time: the comparison waits for whichever comes second.
+            produce(input, 2, 3);
+            List<ConsumerRecord<byte[], byte[]>> decided =
+                    KafkaTestSupport.readTopic(consumer(), output, 5, Duration.ofSeconds(START_TIMEOUT_S));
+            produceTruth(truth, 2, 3);
+            PrometheusScrape second = scrapeUntil(
+                    url,
+                    s -> decisions(s) == 5
+                            && s.sum(OPERATOR + "samplesIn") == 5 * d
+                            && s.sum(OPERATOR + "truthDecisions") == 5);
+            assertEquals(
+                    5,
+                    second.summaries(OPERATOR + "decisionLatencyMs").stream()
+                            .mapToLong(h -> h.getSampleCount())
+                            .sum(),
+                    "every decision's latency is in the histogram");
+            long correct = decided.stream()
+                    .map(r -> StreamJson.readDecision(r.value()))
+                    .filter(r -> r.label.equals(StreamFixtures.TEST.labelOf(
+                            Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1)))))
+                    .count();
+            assertEquals(correct, second.sum(OPERATOR + "truthCorrect"));
+            assertEquals(correct / 5.0, second.sum(OPERATOR + "truthAccuracy"), 1e-9);
+            assertEquals(correct / 5.0, second.sum(OPERATOR + "truthAgreement"), 1e-9, "the window is not full yet");
+            for (String address : listeningSockets(c.process().pid())) {
+                assertTrue(isLoopback(address), "listening beyond loopback: " + address);
+            }
+            signal(c.process(), "TERM");
+            assertTrue(c.process().waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGTERM");
+            assertEmpty(tmp, "after SIGTERM");
+        } finally {
+            c.process().destroyForcibly();
+        }
+    }
+
+    private static final String OPERATOR = PrometheusScrape.OPERATOR;
+    private static final String LAST_CHECKPOINT = PrometheusScrape.JOB + "lastCheckpointDuration";
+
+    private static double decisions(PrometheusScrape s) {
+        return s.sum(OPERATOR + "decisionsEarly") + s.sum(OPERATOR + "decisionsComplete");
+    }
+
+    /** Scrapes {@code url} until {@code done} holds (metrics are read at scrape time; counters lag records). */
+    private static PrometheusScrape scrapeUntil(String url, java.util.function.Predicate<PrometheusScrape> done)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_S);
+        PrometheusScrape s = PrometheusScrape.of(url);
+        while (!done.test(s)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the scrape never showed what was expected: "
+                        + s.families().keySet());
+            }
+            Thread.sleep(200);
+            s = PrometheusScrape.of(url);
+        }
+        return s;
+    }
+
     private static List<String> runArgs(String input, String output, boolean bounded) {
         List<String> a = new ArrayList<>(List.of(
                 "run",
@@ -189,17 +297,38 @@ class RunProcessTest {
 
     /** Publishes the first {@code series} test series of the fixture, complete. */
     private static void produce(String topic, int series) {
+        produce(topic, 0, series);
+    }
+
+    /** Publishes test series {@code from} .. {@code from + series - 1} of the fixture, complete. */
+    private static void produce(String topic, int from, int series) {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            for (int i = 0; i < series; i++) {
+            for (int i = from; i < from + series; i++) {
                 double[] x = StreamFixtures.TEST.series(i);
                 String id = StreamFixtures.id(i);
                 for (int t = 1; t <= x.length; t++) {
                     producer.send(
                             new ProducerRecord<>(topic, SampleRecord.key(id), SampleRecord.encode(id, t, x[t - 1])));
                 }
+            }
+        }
+    }
+
+    /** Publishes the true labels of test series {@code from} .. {@code from + series - 1}, as vigil replay does. */
+    private static void produceTruth(String topic, int from, int series) {
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            for (int i = from; i < from + series; i++) {
+                String id = StreamFixtures.id(i);
+                producer.send(new ProducerRecord<>(
+                        topic,
+                        SampleRecord.key(id),
+                        SampleRecord.encodeTruth(id, StreamFixtures.TEST.labelOf(i), StreamFixtures.TEST.length())));
             }
         }
     }

@@ -7,6 +7,7 @@ import io.vigil.kafka.KafkaClientProperties;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.metrics.prometheus.PrometheusReporterFactory;
+import org.apache.flink.util.PortRange;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
@@ -81,9 +84,37 @@ public class ConfigFilesTest {
         Set<String> keys = new TreeSet<>(flinkConfig().keySet());
         assertTrue(keys.size() >= 15, "config.yaml was read: " + keys);
         for (String key : keys) {
+            if (key.startsWith(PROMETHEUS_REPORTER)) {
+                continue; // a reporter's own keys: checked by prometheusReporterIsFlinksAndScrapedWherePrometheusLooks
+            }
             assertTrue(
                     current.contains(key),
                     key + (deprecated.contains(key) ? " is a deprecated Flink key" : " is not a Flink 2.2 key"));
+        }
+    }
+
+    /** Key prefix of the cluster's Prometheus reporter in config.yaml. */
+    private static final String PROMETHEUS_REPORTER = "metrics.reporter.prom.";
+
+    @Test
+    void prometheusReporterIsFlinksAndScrapedWherePrometheusLooks() throws Exception {
+        Configuration config = flinkConfig();
+        Set<String> keys = new TreeSet<>();
+        for (String key : config.keySet()) {
+            if (key.startsWith(PROMETHEUS_REPORTER)) {
+                keys.add(key.substring(PROMETHEUS_REPORTER.length()));
+            }
+        }
+        assertEquals(Set.of("factory.class", "port"), keys);
+        String factory = config.getString(PROMETHEUS_REPORTER + "factory.class", "");
+        assertEquals(
+                PrometheusReporterFactory.class.getName(),
+                Class.forName(factory).getName());
+        PortRange ports = new PortRange(config.getString(PROMETHEUS_REPORTER + "port", ""));
+        assertEquals(9249, ports.getPortsIterator().next(), "the first port is the one each container reports on");
+        String scrape = Files.readString(CONFIG.resolve("prometheus/prometheus.yml"));
+        for (String target : List.of("jobmanager:9249", "taskmanager-1:9249", "taskmanager-2:9249")) {
+            assertTrue(scrape.contains("\"" + target + "\""), "prometheus.yml scrapes " + target);
         }
     }
 
