@@ -199,7 +199,12 @@ public final class StreamDemo {
             }
             long end = Math.max(lastReceived.get(), start + 1);
             long dead = TopicReader.countCommitted(kafka.clientProperties(), DEAD_LETTERS, COUNT_TIMEOUT);
-            boolean keptPace = keptPace(s, total, replayed - start, end - replayed);
+            boolean keptPace = keptPace(
+                    s.replayRate(),
+                    total,
+                    replayed - start,
+                    end - replayed,
+                    s.job().checkpointInterval());
             return summarise(
                     test, classifier, offline.join(), decisions, duplicates.intValue(), dead, start, end, keptPace);
         } finally {
@@ -357,14 +362,16 @@ public final class StreamDemo {
         }
     }
 
-    /** See {@link Result#keptPace}. */
-    static boolean keptPace(Settings s, long samples, long replayMs, long drainMs) {
-        if (s.replayRate() <= 0) {
+    /**
+     * {@link Result#keptPace}: {@code samples} replayed at {@code rate} per second (0 = unpaced) took {@code
+     * replayMs}, and the last decision arrived {@code drainMs} after the replay ended.
+     */
+    static boolean keptPace(double rate, long samples, long replayMs, long drainMs, Duration checkpointInterval) {
+        if (rate <= 0) {
             return false;
         }
-        double plannedMs = samples / s.replayRate() * 1e3;
-        return replayMs <= 1.1 * plannedMs + 1_000
-                && drainMs <= 2 * s.job().checkpointInterval().toMillis() + 1_000;
+        double plannedMs = samples / rate * 1e3;
+        return replayMs <= 1.1 * plannedMs + 1_000 && drainMs <= 2 * checkpointInterval.toMillis() + 1_000;
     }
 
     /** A decision and when it was received. */
