@@ -37,6 +37,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
+        defaultValueProvider = DemoCommand.Defaults.class,
         description = {
             "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
             "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
@@ -48,6 +49,12 @@ import picocli.CommandLine.Option;
 public final class DemoCommand implements Callable<Integer> {
     /** Default replay rate (samples/s): paced, well below the embedded job's throughput on two cores. */
     static final int DEFAULT_RATE = 20_000;
+
+    /**
+     * The demo's checkpoint interval (vigil run's is 2 s): its exactly-once decisions become visible at checkpoints,
+     * so the first decision and the last appear sooner, and the state is a few kilobytes.
+     */
+    static final String DEFAULT_CHECKPOINT_INTERVAL = "1s";
 
     @Mixin
     DataOptions data;
@@ -331,6 +338,17 @@ public final class DemoCommand implements Callable<Integer> {
         return d.certified && d.reliability > 0
                 ? String.format(Locale.ROOT, "certified ≥ %.2f", d.reliability)
                 : "not certified";
+    }
+
+    /** Defaults of the demo that differ from the shared options' ({@link #DEFAULT_CHECKPOINT_INTERVAL}). */
+    static final class Defaults implements CommandLine.IDefaultValueProvider {
+        @Override
+        public String defaultValue(CommandLine.Model.ArgSpec arg) {
+            return arg instanceof CommandLine.Model.OptionSpec o
+                            && o.longestName().equals("--checkpoint-interval")
+                    ? DEFAULT_CHECKPOINT_INTERVAL
+                    : null;
+        }
     }
 
     /** Prints at most N decision lines per second and counts the rest. */

@@ -87,6 +87,20 @@ class DemoCommandTest {
         }
     }
 
+    @Test
+    void checkpointsEverySecondUnlessToldOtherwiseWhileRunKeepsItsDefault() {
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs();
+        assertEquals(DemoCommand.DEFAULT_CHECKPOINT_INTERVAL, demo.stream.checkpointInterval);
+        DemoCommand told = new DemoCommand();
+        new CommandLine(told).parseArgs("--checkpoint-interval", "3s");
+        assertEquals("3s", told.stream.checkpointInterval);
+        CommandLine cli = VigilCli.commandLine();
+        cli.parseArgs("run", "--model", "m.json", "--bootstrap", "b:1", "--input", "i", "--output", "o");
+        RunCommand run = cli.getSubcommands().get("run").getCommand();
+        assertEquals("2s", run.stream.checkpointInterval);
+    }
+
     private static List<String> iterate(JsonNode j) {
         List<String> names = new java.util.ArrayList<>();
         j.fieldNames().forEachRemaining(names::add);
