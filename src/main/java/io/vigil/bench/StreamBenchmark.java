@@ -164,7 +164,12 @@ public final class StreamBenchmark {
                     .transactionalIdPrefix("bench-vigil")
                     .build();
             Scrapes scrapes = new Scrapes();
-            double metricsRate = timed(samples, scrapes, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
+            JobConfig withMetrics = base.toBuilder() // its own consumer group: both runs read the whole topic
+                    .groupId("bench-vigil-metrics")
+                    .transactionalIdPrefix("bench-vigil-metrics")
+                    .build();
+            double metricsRate =
+                    timed(samples, scrapes, env -> VigilJob.attach(env, withMetrics, modelBytes, RateProbe::tap));
             log.accept(String.format(
                     "(c) Vigil job with the metrics endpoint (%d scrapes): %.0f samples/s",
                     scrapes.count, metricsRate));

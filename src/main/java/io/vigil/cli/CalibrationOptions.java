@@ -73,6 +73,13 @@ public final class CalibrationOptions {
     double delta;
 
     @Option(
+            names = "--reselect-in-folds",
+            description = "Select k, gamma and the dimension afresh in every calibration fold, as for the full model, "
+                    + "instead of reusing the full model's choice (which saw the held-out series); costs one selection "
+                    + "per fold.")
+    boolean reselectInFolds;
+
+    @Option(
             names = "--no-calibration",
             description = "Skip cross-fitted calibration: tau is used as the threshold itself, uncertified (as "
                     + "models of earlier Vigil versions).")

@@ -115,6 +115,10 @@ public final class TrainCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (calibration.reselectInFolds && params.reducer() == Reducer.TRANSFER_LDG) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--reselect-in-folds applies to single-domain training, not transfer-ldg");
+        }
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
@@ -171,7 +175,14 @@ public final class TrainCommand implements Callable<Integer> {
                     && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
                 model = source == null
-                        ? CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress)
+                        ? CrossFitCalibrator.calibrateEach(
+                                        model,
+                                        named,
+                                        earlyParams,
+                                        List.of(calibrationParams),
+                                        calibration.reselectInFolds ? Optional.of(params) : Optional.empty(),
+                                        progress)
+                                .get(0)
                         : CrossFitCalibrator.calibrateTransfer(
                                 model, named, source, earlyParams, calibrationParams, progress);
             }

@@ -43,6 +43,47 @@ class RunCommandTest {
         assertTrue(o.err().contains("bad.yaml:2") && o.err().contains("topic"), o.err());
     }
 
+    @Test
+    void metricsPortAndTruthTopicAreCheckedBeforeAnythingStarts() {
+        for (String port : new String[] {"0", "65536", "-1"}) {
+            Outcome o = run(concat(BASE, "--metrics-port", port));
+            assertEquals(2, o.code(), "--metrics-port " + port);
+            assertTrue(o.err().contains("--metrics-port must be 1..65535"), o.err());
+        }
+        Outcome same = run(concat(BASE, "--truth-topic", "b"));
+        assertEquals(2, same.code());
+        assertTrue(same.err().contains("truth topic must be non-blank and differ"), same.err());
+    }
+
+    @Test
+    void metricsPortInUseEndsTheRunWithOneLineNamingIt() throws Exception {
+        Path model = dir.resolve("m.json");
+        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
+        try (java.net.ServerSocket taken =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Outcome o = run(
+                    "run",
+                    "--model",
+                    model.toString(),
+                    "--bootstrap",
+                    "127.0.0.1:9",
+                    "--input",
+                    "a",
+                    "--output",
+                    "b",
+                    "--dead-letter",
+                    "c",
+                    "--skip-preflight",
+                    "--state-dir",
+                    dir.resolve("state").toString(),
+                    "--metrics-port",
+                    Integer.toString(taken.getLocalPort()));
+            assertEquals(1, o.code(), o.err());
+            assertTrue(
+                    o.err().contains("cannot serve Prometheus metrics on 127.0.0.1:" + taken.getLocalPort()), o.err());
+        }
+    }
+
     /** A complete set of flags (the model file need not exist for usage errors). */
     private static final String[] BASE = {
         "run", "--model", "m.json", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c"
