@@ -21,6 +21,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -158,6 +159,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     MetricsPortOption metricsPort = new MetricsPortOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -180,6 +184,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         TrainParams trainParams = trainParams(cl);
         metricsPort.port(cl); // a usage error before training
+        OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -235,7 +240,10 @@ public final class DemoCommand implements Callable<Integer> {
                 live.println(metricsPort.announcement());
             }
             LivePrinter printer = new LivePrinter(live, printRate);
-            r = StreamDemo.run(settings, infra, printer::accept, !json);
+            r = StreamDemo.run(settings, infra, printer::accept, !json, dashboardPort, url -> {
+                live.println("dashboard at " + url);
+                live.flush();
+            });
             printer.flushSkipped();
         }
         if (json) {

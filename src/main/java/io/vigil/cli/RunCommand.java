@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.JobMetrics;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -148,6 +150,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     MetricsPortOption metricsPort = new MetricsPortOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(
             names = "--json",
             description = "Print the final summary (decisions by status, dead letters by reason, samples, seconds) as "
@@ -218,6 +223,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     cl, "--metrics-port is for the embedded job; a cluster reports through its metrics reporters");
         }
+        OptionalInt dashboardPort = dashboard.port(cl);
+        if (dashboardPort.isPresent() && onCluster) {
+            throw new CommandLine.ParameterException(
+                    cl, "--dashboard is for the embedded job; a cluster has its web UI and metrics");
+        }
         if (json && onCluster) {
             throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
         }
@@ -236,7 +246,8 @@ public final class RunCommand implements Callable<Integer> {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
         try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel);
-                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
+                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
+                Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
@@ -244,8 +255,28 @@ public final class RunCommand implements Callable<Integer> {
                 flink.serveMetrics(port);
                 cl.getErr().println("vigil run: " + metricsPort.announcement());
             });
+            if (board != null) {
+                cl.getErr().println("vigil run: dashboard at " + board.url());
+            }
             return execute(cl, flink.environment(), cfg, model, flink.metrics());
         }
+    }
+
+    /** The live dashboard of the embedded job, or null when not asked for. */
+    private static Dashboard startDashboard(OptionalInt port, JobConfig cfg, JobMetrics metrics) throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> props = new LinkedHashMap<>(cfg.kafkaProperties());
+        props.put("bootstrap.servers", cfg.bootstrap());
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        cfg.input() + " → " + cfg.output(),
+                        props,
+                        cfg.input(),
+                        cfg.output(),
+                        metrics::snapshot)
+                .withTruthTopic(cfg.truthTopic()));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.vigil.demo;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.early.EarlyClassifier;
@@ -14,12 +15,14 @@ import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.SeriesId;
 import io.vigil.kafka.TopicReader;
+import io.vigil.kafka.TopicTail;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -135,12 +138,21 @@ public final class StreamDemo {
     /**
      * Runs the demo on a broker and cluster started beforehand ({@link Infrastructure#start}, so that they come up
      * while the model trains; the caller closes them). The offline replay that the streamed decisions are compared
-     * with runs beside the stream.
+     * with runs beside the stream (unless the live dashboard, which compares with its complete-series labels, is
+     * asked for).
      *
      * @param live receives one line per decision as it arrives (the caller rate-limits)
      * @param showProgress whether the replay shows a progress bar
+     * @param dashboardPort the live dashboard's port on loopback, when asked for
+     * @param dashboardUrl receives the dashboard's address once it listens
      */
-    public static Result run(Settings s, Infrastructure infra, Consumer<DecisionRecord> live, boolean showProgress)
+    public static Result run(
+            Settings s,
+            Infrastructure infra,
+            Consumer<DecisionRecord> live,
+            boolean showProgress,
+            OptionalInt dashboardPort,
+            Consumer<String> dashboardUrl)
             throws Exception {
         Dataset test = s.data().test();
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
@@ -165,17 +177,21 @@ public final class StreamDemo {
         StreamExecutionEnvironment env = flink.environment();
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil demo");
-        try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
-            DecisionRecord d = StreamJson.readDecision(r.record().value());
-            if (d.series.equals(WARM_UP_SERIES)) {
-                return;
+        try (Dashboard board = dashboard(dashboardPort, kafka, flink, test, classifier, offline);
+                TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
+                    DecisionRecord d = StreamJson.readDecision(r.record().value());
+                    if (d.series.equals(WARM_UP_SERIES)) {
+                        return;
+                    }
+                    if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
+                        duplicates.incrementAndGet();
+                    }
+                    lastReceived.set(r.receivedAt());
+                    live.accept(d);
+                })) {
+            if (board != null) {
+                dashboardUrl.accept(board.url());
             }
-            if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
-                duplicates.incrementAndGet();
-            }
-            lastReceived.set(r.receivedAt());
-            live.accept(d);
-        })) {
             warmUp(kafka, flink, s.data().train().series(0), job);
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
@@ -211,6 +227,35 @@ public final class StreamDemo {
             job.cancel().get(60, TimeUnit.SECONDS);
             awaitEnd(job);
         }
+    }
+
+    /** The dashboard of the demo's job, comparing with the complete-series labels; null when not asked for. */
+    private static Dashboard dashboard(
+            OptionalInt port,
+            LoopbackKafka kafka,
+            LocalFlink flink,
+            Dataset test,
+            EarlyClassifier classifier,
+            CompletableFuture<List<SeriesDecision>> replay)
+            throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        List<SeriesDecision> offline = replay.join();
+        Map<String, String> complete = new HashMap<>();
+        for (int i = 0; i < test.size(); i++) {
+            complete.put(
+                    new SeriesId(test.name(), Replay.Split.TEST.id(), i, 0).toString(),
+                    classifier.classNames().get(offline.get(i).completeLabel()));
+        }
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        "demo: " + test.name(),
+                        kafka.clientProperties(),
+                        SAMPLES,
+                        DECISIONS,
+                        flink.metrics()::snapshot)
+                .withReferences("complete-series label", complete));
     }
 
     /**
