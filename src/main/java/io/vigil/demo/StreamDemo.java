@@ -171,27 +171,44 @@ public final class StreamDemo {
                 .groupId("vigil-demo")
                 .transactionalIdPrefix("vigil-demo")
                 .build();
+        try (Dashboard board = dashboard(dashboardPort, kafka, flink, test, classifier, offline)) {
+            if (board != null) {
+                dashboardUrl.accept(board.url());
+            }
+            return stream(s, kafka, flink, cfg, modelBytes, live, showProgress, classifier, offline);
+        }
+    }
+
+    /** Submits the job, replays the test split into it, collects the decisions and compares them with the replay. */
+    private static Result stream(
+            Settings s,
+            LoopbackKafka kafka,
+            LocalFlink flink,
+            JobConfig cfg,
+            byte[] modelBytes,
+            Consumer<DecisionRecord> live,
+            boolean showProgress,
+            EarlyClassifier classifier,
+            CompletableFuture<List<SeriesDecision>> offline)
+            throws Exception {
+        Dataset test = s.data().test();
         Map<String, Received> decisions = new ConcurrentHashMap<>();
         AtomicLong duplicates = new AtomicLong();
         AtomicLong lastReceived = new AtomicLong();
         StreamExecutionEnvironment env = flink.environment();
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil demo");
-        try (Dashboard board = dashboard(dashboardPort, kafka, flink, test, classifier, offline);
-                TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
-                    DecisionRecord d = StreamJson.readDecision(r.record().value());
-                    if (d.series.equals(WARM_UP_SERIES)) {
-                        return;
-                    }
-                    if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
-                        duplicates.incrementAndGet();
-                    }
-                    lastReceived.set(r.receivedAt());
-                    live.accept(d);
-                })) {
-            if (board != null) {
-                dashboardUrl.accept(board.url());
+        try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
+            DecisionRecord d = StreamJson.readDecision(r.record().value());
+            if (d.series.equals(WARM_UP_SERIES)) {
+                return;
             }
+            if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
+                duplicates.incrementAndGet();
+            }
+            lastReceived.set(r.receivedAt());
+            live.accept(d);
+        })) {
             warmUp(kafka, flink, s.data().train().series(0), job);
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
