@@ -22,12 +22,10 @@ import org.hipparchus.distribution.continuous.NormalDistribution;
  * the answer — so it is exactly {@code probability(seed) >= λ} at a fraction of the cost when P̂ is far from λ. Ties
  * f_c = f_h count as c winning, as in the set rule's min ≥ 0. One instance per thread; nothing allocated per call.
  *
- * <p>The method notes (§5) describe stopping "once a confidence interval for P excludes τ". The budget stays a fixed N
- * ({@link #DEFAULT_POINTS}) with the exact early exit above, because the interval rule is slower where the default
- * operating point runs: after n points all in favour, a one-sided binomial interval at confidence 1 − 10⁻³ clears λ
- * only once n ≥ ln 10⁻³ / ln λ — 135 points at λ = 0.95, 688 at 0.99 — where the exact exit needs ⌈λN⌉ = 122 and
- * 127; and the calibration's one-pass scoring of every grid threshold would run to the interval rule's cap for almost
- * every sample. A finer estimate near λ changes no certificate, which is computed on the rule as it runs.
+ * <p>The method notes (§5) describe stopping "once a confidence interval for P excludes τ"; the budget here is still
+ * the fixed N of {@link #DEFAULT_POINTS} with the exact early exit above. An interval rule stays monotone in λ, so
+ * one-pass scoring stays possible, but scoring must then resolve every grid threshold inside the interval, which
+ * runs to its cap for almost every sample (docs/guarantee.md, "The probability rule's fixed budget", has the figures).
  */
 public final class ClassProbability {
     /** Default number of QMC points N: estimates to ±1/N granularity; enough to resolve thresholds up to 0.99. */
