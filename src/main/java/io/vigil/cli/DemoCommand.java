@@ -10,7 +10,9 @@ import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
 import io.vigil.model.CreationTime;
+import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
+import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
 import io.vigil.stream.DecisionRecord;
@@ -36,6 +38,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
+        defaultValueProvider = DemoCommand.Defaults.class,
         description = {
             "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
             "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
@@ -45,6 +48,15 @@ import picocli.CommandLine.Option;
                     + "every decision equals vigil evaluate's."
         })
 public final class DemoCommand implements Callable<Integer> {
+    /** Default replay rate (samples/s): paced, well below the embedded job's throughput on two cores. */
+    static final int DEFAULT_RATE = 20_000;
+
+    /**
+     * The demo's checkpoint interval (vigil run's is 2 s): its exactly-once decisions become visible at checkpoints,
+     * so the first decision and the last appear sooner, and the state is a few kilobytes.
+     */
+    static final String DEFAULT_CHECKPOINT_INTERVAL = "1s";
+
     @Mixin
     DataOptions data;
 
@@ -88,10 +100,28 @@ public final class DemoCommand implements Callable<Integer> {
     StreamOptions stream;
 
     @Option(
+            names = "--selection",
+            paramLabel = "auto|all|given",
+            defaultValue = "given",
+            description = "vigil train's --selection for the demo's model (default: ${DEFAULT-VALUE}, the thesis's "
+                    + "protocol; auto is train's default: searches four protocols, about 10x the training time).")
+    String selection;
+
+    @Option(
+            names = "--cv",
+            paramLabel = "loo|N",
+            defaultValue = "10",
+            description = "vigil train's --cv for the demo's model (default: ${DEFAULT-VALUE}-fold; train's default "
+                    + "is loo up to 100 series, about 5x the selection time).")
+    String cv;
+
+    @Option(
             names = "--rate",
             paramLabel = "SAMPLES_PER_S",
-            defaultValue = "0",
-            description = "Replay rate in samples per second; 0 = as fast as Kafka takes them (default).")
+            defaultValue = "" + DEFAULT_RATE,
+            description = "Replay rate in samples per second (default: ${DEFAULT-VALUE}, well below what the job "
+                    + "takes, so the latency reported is processing latency); 0 = as fast as Kafka takes them, and "
+                    + "the latency then includes the backlog.")
     double rate;
 
     @Option(
@@ -149,6 +179,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (series < 1 || trainSize < 2) {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
+        if (partitions < 1 || rate < 0) {
+            throw new CommandLine.ParameterException(cl, "--partitions must be >= 1 and --rate >= 0");
+        }
+        TrainParams trainParams = trainParams(cl);
         metricsPort.port(cl); // a usage error before training
         OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
@@ -159,75 +193,73 @@ public final class DemoCommand implements Callable<Integer> {
                 tt.train().size(),
                 tt.test().size(),
                 tt.train().length());
-        long t0 = System.nanoTime();
-        VigilModel model;
-        try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
-            model = Trainer.train(tt.train(), TrainParams.defaults(), CreationTime.now(), progress);
-            model = EarlyModelTrainer.addSections(model, tt.train(), EarlyModelTrainer.Params.defaults());
-            model = CrossFitCalibrator.calibrate(
-                    model,
-                    tt.train(),
-                    EarlyModelTrainer.Params.defaults(),
-                    CalibrationParams.defaults(TrainParams.DEFAULT_SEED),
-                    progress);
-        }
+        StreamDemo.Result r;
         DecisionParams params;
-        try {
-            params = decision.resolve(tau.tau, DecisionOptions.operatingPoint(model));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
-        live.printf(
-                Locale.ROOT,
-                "trained in %.1f s: gamma %s, dims %d, local-QDA k %d; streaming on loopback Kafka + Flink "
-                        + "MiniCluster (%s, tau %s)%n",
-                (System.nanoTime() - t0) / 1e9,
-                model.gamma(),
-                model.dims(),
-                model.qdaNeighbors(),
-                stream.delivery,
-                params.tau());
-        live.flush();
-        JobConfig job = stream.apply(
-                cl,
-                JobConfig.builder("127.0.0.1:0", "samples", "decisions", "dead-letters", params)
-                        .build());
-        StreamDemo.Settings settings = new StreamDemo.Settings(
-                tt,
-                model,
-                job,
-                partitions,
-                rate,
-                concurrency,
-                StreamOptions.duration(cl, "--timeout", timeout),
-                webUi.port(),
-                metricsPort.port(cl));
-        if (webUi.announcement() != null) {
-            live.println(webUi.announcement());
-        }
-        if (metricsPort.announcement() != null) {
-            live.println(metricsPort.announcement());
-        }
-        LivePrinter printer = new LivePrinter(live, printRate);
-        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json, dashboardPort, url -> {
-            live.println("dashboard at " + url);
+        try (StreamDemo.Infrastructure infra =
+                StreamDemo.Infrastructure.start(partitions, webUi.port(), metricsPort.port(cl))) {
+            long t0 = System.nanoTime();
+            VigilModel model;
+            try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
+                model = Trainer.train(tt.train(), trainParams, CreationTime.now(), progress);
+                model = EarlyModelTrainer.addSections(model, tt.train(), EarlyModelTrainer.Params.defaults());
+                model = CrossFitCalibrator.calibrate(
+                        model,
+                        tt.train(),
+                        EarlyModelTrainer.Params.defaults(),
+                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED),
+                        progress);
+            }
+            try {
+                params = decision.resolve(tau.tau, DecisionOptions.operatingPoint(model));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+            }
+            live.printf(
+                    Locale.ROOT,
+                    "trained in %.1f s as vigil train --selection %s --cv %s would: gamma %s, dims %d, local-QDA k %d; "
+                            + "streaming on loopback Kafka + Flink MiniCluster (%s, tau %s)%n",
+                    (System.nanoTime() - t0) / 1e9,
+                    selection,
+                    cv,
+                    model.gamma(),
+                    model.dims(),
+                    model.qdaNeighbors(),
+                    stream.delivery,
+                    params.tau());
             live.flush();
-        });
-        printer.flushSkipped();
+            JobConfig job = stream.apply(
+                    cl,
+                    JobConfig.builder("127.0.0.1:0", "samples", "decisions", "dead-letters", params)
+                            .build());
+            StreamDemo.Settings settings = new StreamDemo.Settings(
+                    tt, model, job, rate, concurrency, StreamOptions.duration(cl, "--timeout", timeout));
+            if (webUi.announcement() != null) {
+                live.println(webUi.announcement());
+            }
+            if (metricsPort.announcement() != null) {
+                live.println(metricsPort.announcement());
+            }
+            LivePrinter printer = new LivePrinter(live, printRate);
+            r = StreamDemo.run(settings, infra, printer::accept, !json, dashboardPort, url -> {
+                live.println("dashboard at " + url);
+                live.flush();
+            });
+            printer.flushSkipped();
+        }
         if (json) {
             out.println(Json.line(summary(r, tt, params)));
         } else {
             out.printf(
                     Locale.ROOT,
                     "%d series: %d decided early, mean t/d %.3f, agreement with the complete-series label %.3f, "
-                            + "accuracy %.3f; %.0f samples/s, "
-                            + "latency p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
+                            + "accuracy %.3f; %.0f samples/s, %s p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
                     r.series(),
                     r.decidedEarly(),
                     r.meanFraction(),
                     r.reliability(),
                     r.accuracy(),
                     r.samplesPerSecond(),
+                    latencyLabel(r),
                     r.p50Ms(),
                     r.p99Ms(),
                     r.deadLetters(),
@@ -237,6 +269,34 @@ public final class DemoCommand implements Callable<Integer> {
         }
         out.flush();
         return r.matchesEvaluate() ? 0 : VigilCli.EXIT_FAILURE;
+    }
+
+    /**
+     * What {@code vigil train --selection S --cv C} would train with: the same trainer, a smaller search than train's
+     * defaults so that the demo decides within seconds.
+     */
+    private TrainParams trainParams(CommandLine cl) {
+        try {
+            return TrainParams.builder()
+                    .protocol(SelectionProtocol.parse(selection))
+                    .cv(CvScheme.parse(cv))
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Paced, the latency is the job's processing latency (with exactly-once including the wait for the checkpoint
+     * that commits the decision); unpaced, or when the machine could not keep the pace, it measures a backlog.
+     */
+    private String latencyLabel(StreamDemo.Result r) {
+        if (r.keptPace()) {
+            return "processing latency";
+        }
+        return rate > 0
+                ? "backlog latency (fell behind the paced replay: machine busy)"
+                : "backlog latency (unpaced replay)";
     }
 
     private TrainTest generate(CommandLine cl) {
@@ -249,7 +309,7 @@ public final class DemoCommand implements Callable<Integer> {
         return SyntheticData.generate(k, trainSize, series, seed, !zNormalize);
     }
 
-    private static Map<String, Object> summary(StreamDemo.Result r, TrainTest tt, DecisionParams p) {
+    private Map<String, Object> summary(StreamDemo.Result r, TrainTest tt, DecisionParams p) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("series", r.series());
         m.put("decided_early", r.decidedEarly());
@@ -272,6 +332,8 @@ public final class DemoCommand implements Callable<Integer> {
         m.put("missing", r.missing());
         m.put("mismatches", r.mismatches());
         m.put("elapsed_s", r.elapsed().toMillis() / 1e3);
+        m.put("rate", rate);
+        m.put("latency", r.keptPace() ? "processing" : "backlog");
         return m;
     }
 
@@ -284,6 +346,17 @@ public final class DemoCommand implements Callable<Integer> {
         return d.certified && d.reliability > 0
                 ? String.format(Locale.ROOT, "certified ≥ %.2f", d.reliability)
                 : "not certified";
+    }
+
+    /** Defaults of the demo that differ from the shared options' ({@link #DEFAULT_CHECKPOINT_INTERVAL}). */
+    static final class Defaults implements CommandLine.IDefaultValueProvider {
+        @Override
+        public String defaultValue(CommandLine.Model.ArgSpec arg) {
+            return arg instanceof CommandLine.Model.OptionSpec o
+                            && o.longestName().equals("--checkpoint-interval")
+                    ? DEFAULT_CHECKPOINT_INTERVAL
+                    : null;
+        }
     }
 
     /** Prints at most N decision lines per second and counts the rest. */

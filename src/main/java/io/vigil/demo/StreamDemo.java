@@ -7,6 +7,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.JobMetrics;
 import io.vigil.flink.LocalFlink;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.LoopbackKafka;
@@ -30,9 +31,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
@@ -60,8 +65,10 @@ public final class StreamDemo {
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
 
-    /** Longest wait for the job to start and decide the warm-up series. */
+    /** Longest wait for the job to start and take in the warm-up series. */
     private static final Duration WARM_UP_TIMEOUT = Duration.ofMinutes(2);
+    /** Longest wait for the cancelled job to end. */
+    private static final Duration END_TIMEOUT = Duration.ofSeconds(30);
     /** Longest wait for reading the dead-letter topic to its end. */
     private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -71,34 +78,18 @@ public final class StreamDemo {
      * @param data train and test splits
      * @param model the trained model (with its complete-series section)
      * @param job the job configuration (its bootstrap and topics are replaced by the demo's)
-     * @param partitions partitions of the sample topic
      * @param replayRate replay samples per second (0 = as fast as Kafka takes them)
      * @param concurrency series interleaved by the replay
      * @param timeout longest wait for all decisions after the replay finished
-     * @param webUiPort Flink's web UI on loopback, when asked for
-     * @param metricsPort the Prometheus endpoint on loopback ({@link LocalFlink#serveMetrics}), when asked for
      */
     public record Settings(
-            TrainTest data,
-            VigilModel model,
-            JobConfig job,
-            int partitions,
-            double replayRate,
-            int concurrency,
-            Duration timeout,
-            OptionalInt webUiPort,
-            OptionalInt metricsPort) {
+            TrainTest data, VigilModel model, JobConfig job, double replayRate, int concurrency, Duration timeout) {
         /** Validates. */
         public Settings {
             Objects.requireNonNull(data, "data");
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(job, "job");
-            if (partitions < 1) {
-                throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
-            }
             Objects.requireNonNull(timeout, "timeout");
-            Objects.requireNonNull(webUiPort, "webUiPort");
-            Objects.requireNonNull(metricsPort, "metricsPort");
         }
     }
 
@@ -120,6 +111,9 @@ public final class StreamDemo {
      * @param duplicates decision records beyond the first per series
      * @param missing series without a streamed decision
      * @param elapsed wall time from the first sample sent to the last decision received
+     * @param keptPace the replay was paced and neither it nor the job fell behind: the replay took at most 10 % (plus
+     *     a second) longer than planned, and the last decision arrived within two checkpoint intervals (plus a
+     *     second) of the last sample, so the latencies are processing latencies, not a backlog
      */
     public record Result(
             int series,
@@ -136,28 +130,25 @@ public final class StreamDemo {
             List<String> mismatches,
             int duplicates,
             int missing,
-            Duration elapsed) {}
+            Duration elapsed,
+            boolean keptPace) {}
 
     private StreamDemo() {}
 
     /**
-     * Runs the demo.
+     * Runs the demo on a broker and cluster started beforehand ({@link Infrastructure#start}, so that they come up
+     * while the model trains; the caller closes them). The offline replay that the streamed decisions are compared
+     * with runs beside the stream (unless the live dashboard, which compares with its complete-series labels, is
+     * asked for).
      *
      * @param live receives one line per decision as it arrives (the caller rate-limits)
      * @param showProgress whether the replay shows a progress bar
-     */
-    public static Result run(Settings s, Consumer<DecisionRecord> live, boolean showProgress) throws Exception {
-        return run(s, live, showProgress, OptionalInt.empty(), url -> {});
-    }
-
-    /**
-     * Runs the demo, with the live dashboard when {@code dashboardPort} is given: its decisions are compared with
-     * the complete-series labels of the offline replay (agreement, reliability diagram).
-     *
+     * @param dashboardPort the live dashboard's port on loopback, when asked for
      * @param dashboardUrl receives the dashboard's address once it listens
      */
     public static Result run(
             Settings s,
+            Infrastructure infra,
             Consumer<DecisionRecord> live,
             boolean showProgress,
             OptionalInt dashboardPort,
@@ -165,82 +156,94 @@ public final class StreamDemo {
             throws Exception {
         Dataset test = s.data().test();
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
-        List<SeriesDecision> offline = EarlyReplay.replay(classifier, test);
+        CompletableFuture<List<SeriesDecision>> offline =
+                CompletableFuture.supplyAsync(() -> EarlyReplay.replay(classifier, test), daemon("vigil-demo-offline"));
         byte[] modelBytes = ModelFile.standard().toBytes(s.model());
-        try (LocalFlink flink = LocalFlink.start(s.webUiPort());
-                LoopbackKafka kafka =
-                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()));
-                Dashboard board =
-                        dashboard(dashboardPort, withTopics(kafka, s.partitions()), flink, test, classifier, offline)) {
-            s.metricsPort().ifPresent(flink::serveMetrics);
+        LocalFlink flink = infra.flink();
+        LoopbackKafka kafka = infra.kafka();
+        JobConfig cfg = s.job().toBuilder()
+                .bootstrap(kafka.bootstrapServers())
+                .input(SAMPLES)
+                .output(DECISIONS)
+                .deadLetter(DEAD_LETTERS)
+                .truthTopic(TRUTH)
+                .bounded(false)
+                .groupId("vigil-demo")
+                .transactionalIdPrefix("vigil-demo")
+                .build();
+        try (Dashboard board = dashboard(dashboardPort, kafka, flink, test, classifier, offline)) {
             if (board != null) {
                 dashboardUrl.accept(board.url());
             }
-            JobConfig cfg = s.job().toBuilder()
-                    .bootstrap(kafka.bootstrapServers())
-                    .input(SAMPLES)
-                    .output(DECISIONS)
-                    .deadLetter(DEAD_LETTERS)
-                    .truthTopic(TRUTH)
-                    .bounded(false)
-                    .groupId("vigil-demo")
-                    .transactionalIdPrefix("vigil-demo")
-                    .build();
-            Map<String, Received> decisions = new ConcurrentHashMap<>();
-            AtomicLong duplicates = new AtomicLong();
-            AtomicLong lastReceived = new AtomicLong();
-            StreamExecutionEnvironment env = flink.environment();
-            VigilJob.attach(env, cfg, modelBytes);
-            JobClient job = env.executeAsync("vigil demo");
-            CountDownLatch warm = new CountDownLatch(1);
-            try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
-                DecisionRecord d = StreamJson.readDecision(r.record().value());
-                if (d.series.equals(WARM_UP_SERIES)) {
-                    warm.countDown();
-                    return;
-                }
-                if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
-                    duplicates.incrementAndGet();
-                }
-                lastReceived.set(r.receivedAt());
-                live.accept(d);
-            })) {
-                warmUp(kafka, s.data().train().series(0), warm, job);
-                long start = System.currentTimeMillis();
-                long total = (long) test.size() * test.length();
-                try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
-                    Replay.run(
-                            test,
-                            Replay.Split.TEST,
-                            new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
-                            kafka.clientProperties(),
-                            progress);
-                }
-                long deadline = System.nanoTime() + s.timeout().toNanos();
-                while (decisions.size() < test.size() && System.nanoTime() < deadline) {
-                    tail.check();
-                    if (job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
-                        throw new IllegalStateException("the Flink job ended early: "
-                                + job.getJobStatus().get(10, TimeUnit.SECONDS));
-                    }
-                    Thread.sleep(50);
-                }
-                long end = Math.max(lastReceived.get(), start + 1);
-                long dead = TopicReader.countCommitted(kafka.clientProperties(), DEAD_LETTERS, COUNT_TIMEOUT);
-                return summarise(test, classifier, offline, decisions, duplicates.intValue(), dead, start, end);
-            } finally {
-                job.cancel().get(60, TimeUnit.SECONDS);
-            }
+            return stream(s, kafka, flink, cfg, modelBytes, live, showProgress, classifier, offline);
         }
     }
 
-    /** Creates the demo's topics. */
-    private static LoopbackKafka withTopics(LoopbackKafka kafka, int partitions) {
-        kafka.createTopic(SAMPLES, partitions);
-        kafka.createTopic(DECISIONS, partitions);
-        kafka.createTopic(DEAD_LETTERS, 1);
-        kafka.createTopic(TRUTH, 1);
-        return kafka;
+    /** Submits the job, replays the test split into it, collects the decisions and compares them with the replay. */
+    private static Result stream(
+            Settings s,
+            LoopbackKafka kafka,
+            LocalFlink flink,
+            JobConfig cfg,
+            byte[] modelBytes,
+            Consumer<DecisionRecord> live,
+            boolean showProgress,
+            EarlyClassifier classifier,
+            CompletableFuture<List<SeriesDecision>> offline)
+            throws Exception {
+        Dataset test = s.data().test();
+        Map<String, Received> decisions = new ConcurrentHashMap<>();
+        AtomicLong duplicates = new AtomicLong();
+        AtomicLong lastReceived = new AtomicLong();
+        StreamExecutionEnvironment env = flink.environment();
+        VigilJob.attach(env, cfg, modelBytes);
+        JobClient job = env.executeAsync("vigil demo");
+        try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
+            DecisionRecord d = StreamJson.readDecision(r.record().value());
+            if (d.series.equals(WARM_UP_SERIES)) {
+                return;
+            }
+            if (decisions.putIfAbsent(d.series, new Received(d, r.receivedAt())) != null) {
+                duplicates.incrementAndGet();
+            }
+            lastReceived.set(r.receivedAt());
+            live.accept(d);
+        })) {
+            warmUp(kafka, flink, s.data().train().series(0), job);
+            long start = System.currentTimeMillis();
+            long total = (long) test.size() * test.length();
+            try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
+                Replay.run(
+                        test,
+                        Replay.Split.TEST,
+                        new Replay.Settings(SAMPLES, TRUTH, s.replayRate(), s.concurrency(), 1),
+                        kafka.clientProperties(),
+                        progress);
+            }
+            long replayed = System.currentTimeMillis();
+            long deadline = System.nanoTime() + s.timeout().toNanos();
+            while (decisions.size() < test.size() && System.nanoTime() < deadline) {
+                tail.check();
+                if (job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
+                    throw new IllegalStateException(
+                            "the Flink job ended early: " + job.getJobStatus().get(10, TimeUnit.SECONDS));
+                }
+                Thread.sleep(50);
+            }
+            long end = Math.max(lastReceived.get(), start + 1);
+            long dead = TopicReader.countCommitted(kafka.clientProperties(), DEAD_LETTERS, COUNT_TIMEOUT);
+            boolean keptPace = keptPace(
+                    s.replayRate(),
+                    total,
+                    replayed - start,
+                    end - replayed,
+                    s.job().checkpointInterval());
+            return summarise(
+                    test, classifier, offline.join(), decisions, duplicates.intValue(), dead, start, end, keptPace);
+        } finally {
+            job.cancel().get(60, TimeUnit.SECONDS);
+            awaitEnd(job);
+        }
     }
 
     /** The dashboard of the demo's job, comparing with the complete-series labels; null when not asked for. */
@@ -250,11 +253,12 @@ public final class StreamDemo {
             LocalFlink flink,
             Dataset test,
             EarlyClassifier classifier,
-            List<SeriesDecision> offline)
+            CompletableFuture<List<SeriesDecision>> replay)
             throws IOException {
         if (port.isEmpty()) {
             return null;
         }
+        List<SeriesDecision> offline = replay.join();
         Map<String, String> complete = new HashMap<>();
         for (int i = 0; i < test.size(); i++) {
             complete.put(
@@ -272,11 +276,130 @@ public final class StreamDemo {
     }
 
     /**
-     * Sends one training series as {@link #WARM_UP_SERIES} and waits for its decision, so that the measured replay
-     * starts with the job running (job start-up is not sample-to-decision latency).
+     * Waits until the cancelled job has ended, so that its Kafka clients are closed before the broker stops (else
+     * they log a WARN about the broker that went away).
      */
-    private static void warmUp(LoopbackKafka kafka, double[] series, CountDownLatch decided, JobClient job)
-            throws Exception {
+    private static void awaitEnd(JobClient job) throws Exception {
+        try {
+            job.getJobExecutionResult().get(END_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException notAResult) {
+            // Cancelled is the expected end; a job still ending after the timeout is closed with the cluster.
+        }
+    }
+
+    /**
+     * The demo's loopback broker (with its topics) and embedded Flink cluster, started on background threads so that
+     * they come up while the model trains. Closing stops Flink before Kafka, so no Kafka client of the job is left
+     * talking to a stopped broker; it waits for a start still under way and closes what it started.
+     */
+    public static final class Infrastructure implements AutoCloseable {
+        private final CompletableFuture<LoopbackKafka> kafka;
+        private final CompletableFuture<LocalFlink> flink;
+
+        private Infrastructure(CompletableFuture<LoopbackKafka> kafka, CompletableFuture<LocalFlink> flink) {
+            this.kafka = kafka;
+            this.flink = flink;
+        }
+
+        /**
+         * Starts the broker (sample and decision topics of {@code partitions} partitions, one each for dead letters
+         * and true labels) and prepares the embedded cluster with its metrics endpoint when {@code metricsPort} is
+         * given ({@link LocalFlink#serveMetrics}), both in the background.
+         */
+        public static Infrastructure start(int partitions, OptionalInt webUiPort, OptionalInt metricsPort) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+            }
+            CompletableFuture<LoopbackKafka> kafka = CompletableFuture.supplyAsync(
+                    () -> {
+                        LoopbackKafka k = LoopbackKafka.start(
+                                LoopbackKafka.Settings.defaults().withDefaultPartitions(partitions));
+                        try {
+                            k.createTopic(SAMPLES, partitions);
+                            k.createTopic(DECISIONS, partitions);
+                            k.createTopic(DEAD_LETTERS, 1);
+                            k.createTopic(TRUTH, 1);
+                            return k;
+                        } catch (RuntimeException e) {
+                            k.close();
+                            throw e;
+                        }
+                    },
+                    daemon("vigil-demo-kafka"));
+            CompletableFuture<LocalFlink> flink = CompletableFuture.supplyAsync(
+                    () -> {
+                        LocalFlink f = LocalFlink.start(webUiPort);
+                        try {
+                            metricsPort.ifPresent(f::serveMetrics);
+                            return f;
+                        } catch (RuntimeException e) {
+                            f.close();
+                            throw e;
+                        }
+                    },
+                    daemon("vigil-demo-flink"));
+            return new Infrastructure(kafka, flink);
+        }
+
+        /** The broker, once it answers (waits for it); rethrows what stopped it from starting. */
+        public LoopbackKafka kafka() {
+            return await(kafka);
+        }
+
+        /** The embedded cluster (waits for it); rethrows what stopped it from starting. */
+        public LocalFlink flink() {
+            return await(flink);
+        }
+
+        @Override
+        public void close() {
+            RuntimeException failure = null;
+            for (CompletableFuture<? extends AutoCloseable> part : List.of(flink, kafka)) {
+                try {
+                    AutoCloseable started = part.handle((p, e) -> p).join();
+                    if (started != null) {
+                        started.close();
+                    }
+                } catch (Exception e) {
+                    if (failure == null) {
+                        failure = new IllegalStateException("stopping the demo's " + part + ": " + e.getMessage(), e);
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        private static <T> T await(CompletableFuture<T> part) {
+            try {
+                return part.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** An executor that runs each task on a new daemon thread of the given name. */
+    private static Executor daemon(String name) {
+        return task -> {
+            Thread t = new Thread(task, name);
+            t.setDaemon(true);
+            t.start();
+        };
+    }
+
+    /**
+     * Sends one training series as {@link #WARM_UP_SERIES} and waits until the keyed stage has taken in all its
+     * samples, so that the measured replay starts with every task of the job running (job start-up is not
+     * sample-to-decision latency). Its decision, committed with a later checkpoint, is not counted.
+     */
+    private static void warmUp(LoopbackKafka kafka, LocalFlink flink, double[] series, JobClient job) throws Exception {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -289,15 +412,28 @@ public final class StreamDemo {
             }
         }
         long deadline = System.nanoTime() + WARM_UP_TIMEOUT.toNanos();
-        while (!decided.await(100, TimeUnit.MILLISECONDS)) {
+        while (flink.metrics().snapshot().get(JobMetrics.SAMPLES_IN) < series.length) {
             if (System.nanoTime() > deadline
                     || job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
-                throw new IllegalStateException("the Flink job did not decide the warm-up series within "
+                throw new IllegalStateException("the Flink job did not take in the warm-up series within "
                         + WARM_UP_TIMEOUT.toSeconds() + " s (status "
                         + job.getJobStatus().get(10, TimeUnit.SECONDS)
                         + ")");
             }
+            Thread.sleep(20);
         }
+    }
+
+    /**
+     * {@link Result#keptPace}: {@code samples} replayed at {@code rate} per second (0 = unpaced) took {@code
+     * replayMs}, and the last decision arrived {@code drainMs} after the replay ended.
+     */
+    static boolean keptPace(double rate, long samples, long replayMs, long drainMs, Duration checkpointInterval) {
+        if (rate <= 0) {
+            return false;
+        }
+        double plannedMs = samples / rate * 1e3;
+        return replayMs <= 1.1 * plannedMs + 1_000 && drainMs <= 2 * checkpointInterval.toMillis() + 1_000;
     }
 
     /** A decision and when it was received. */
@@ -311,7 +447,8 @@ public final class StreamDemo {
             int duplicates,
             long deadLetters,
             long start,
-            long end) {
+            long end,
+            boolean keptPace) {
         List<String> classes = classifier.classNames();
         int n = test.size();
         int d = test.length();
@@ -373,6 +510,7 @@ public final class StreamDemo {
                 List.copyOf(mismatches.subList(0, Math.min(20, mismatches.size()))),
                 duplicates,
                 missing,
-                Duration.ofMillis(end - start));
+                Duration.ofMillis(end - start),
+                keptPace);
     }
 }

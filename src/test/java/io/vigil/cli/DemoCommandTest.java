@@ -58,6 +58,8 @@ class DemoCommandTest {
         assertEquals(0, j.get("missing").asInt());
         assertTrue(j.get("p99_ms").asDouble() >= j.get("p50_ms").asDouble());
         assertTrue(err.toString().contains("->"), "live decision lines on stderr with --json: " + err);
+        assertEquals(20_000, j.get("rate").asDouble());
+        assertTrue(List.of("processing", "backlog").contains(j.get("latency").asText()), lines[0]);
         assertTrue(
                 err.toString().contains("(certified ≥ ") || err.toString().contains("(not certified)"),
                 "each decision line says what its label is certified at: " + err);
@@ -75,6 +77,31 @@ class DemoCommandTest {
         DecisionRecord undecided = DecisionRecord.undecided("s", "1", 12, 128, 0.9, 0.0, "m", 1L, 1L)
                 .certificate(true, "pac", 0.9);
         assertEquals("not certified", DemoCommand.certificate(undecided), "passes no certified τ yet");
+    }
+
+    @Test
+    void trainingOptionsAreCheckedBeforeAnythingStarts() {
+        for (String[] bad : new String[][] {{"--selection", "some"}, {"--cv", "1"}, {"--rate", "-1"}}) {
+            CommandLine cl = VigilCli.commandLine();
+            StringWriter err = new StringWriter();
+            cl.setOut(new PrintWriter(new StringWriter()));
+            cl.setErr(new PrintWriter(err));
+            assertEquals(2, cl.execute("demo", bad[0], bad[1]), () -> String.join(" ", bad) + ": " + err);
+        }
+    }
+
+    @Test
+    void checkpointsEverySecondUnlessToldOtherwiseWhileRunKeepsItsDefault() {
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs();
+        assertEquals(DemoCommand.DEFAULT_CHECKPOINT_INTERVAL, demo.stream.checkpointInterval);
+        DemoCommand told = new DemoCommand();
+        new CommandLine(told).parseArgs("--checkpoint-interval", "3s");
+        assertEquals("3s", told.stream.checkpointInterval);
+        CommandLine cli = VigilCli.commandLine();
+        cli.parseArgs("run", "--model", "m.json", "--bootstrap", "b:1", "--input", "i", "--output", "o");
+        RunCommand run = cli.getSubcommands().get("run").getCommand();
+        assertEquals("2s", run.stream.checkpointInterval);
     }
 
     private static List<String> iterate(JsonNode j) {
