@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -44,6 +45,7 @@ final class DashboardState {
             int length,
             boolean early,
             Double reliability,
+            String certificate,
             long latencyMs,
             Boolean agrees,
             long receivedAt) {}
@@ -149,9 +151,15 @@ final class DashboardState {
                 d.length,
                 d.early,
                 Double.isFinite(d.reliability) ? d.reliability : null,
+                certificate(d),
                 latency,
                 agrees,
                 receivedAt));
+    }
+
+    /** What the record's certificate says, as the demo prints it: "≥ 0.90 pac" or "not certified". */
+    static String certificate(DecisionRecord d) {
+        return d.certified ? String.format(Locale.ROOT, "≥ %.2f %s", d.target, d.guarantee) : "not certified";
     }
 
     private void agree(boolean agrees, double reliability) {

@@ -203,6 +203,7 @@
       cell(tr, r.label == null ? "–" : r.label);
       cell(tr, r.t + " / " + r.length, "n");
       cell(tr, r.reliability == null ? "–" : r.reliability.toFixed(3), "n");
+      cell(tr, r.certificate, "n");
       cell(tr, fmt.format(r.latency_ms) + " ms", "n");
       if (withRef) {
         const span = document.createElement("span");

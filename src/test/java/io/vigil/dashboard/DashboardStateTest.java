@@ -37,6 +37,7 @@ class DashboardStateTest {
         assertEquals("gone", rows.get(0).series());
         assertEquals(DecisionRecord.ABANDONED, rows.get(0).status());
         assertNull(rows.get(0).reliability(), "NaN reliability of an abandoned series shown as none");
+        assertEquals("not certified", rows.get(0).certificate());
         assertEquals("s60", rows.get(1).series());
         assertEquals(60, rows.get(1).latencyMs());
         long[] td = get(get(view, "td"), "counts");
@@ -52,6 +53,14 @@ class DashboardStateTest {
         assertEquals(30L, latency.get("p50_ms"));
         assertEquals(60L, latency.get("p99_ms"));
         assertNull(view.get("reference"), "no reference labels, no agreement");
+    }
+
+    @Test
+    void theCertificateColumnSaysWhatTheRecordCarries() {
+        DecisionRecord certified = decided("c", "1", 40, 0.93, 10).certificate(true, "pac", 0.9);
+        assertEquals("≥ 0.90 pac", DashboardState.certificate(certified));
+        DecisionRecord uncertified = decided("u", "1", 128, 0.7, 10).certificate(false, "none", 0.9);
+        assertEquals("not certified", DashboardState.certificate(uncertified));
     }
 
     @Test
