@@ -47,7 +47,7 @@ import picocli.CommandLine.Option;
             "Per tau: reliability (early label = complete-series label), accuracy, mean decision time, "
                     + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d.",
             "--method ects|fixed-qda|fixed-1nn|teaser evaluates an early-classification baseline trained on the "
-                    + "training split in the same format (issue 15)."
+                    + "training split in the same format."
         })
 public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file from vigil train.")

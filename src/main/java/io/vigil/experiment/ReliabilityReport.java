@@ -111,7 +111,7 @@ public final class ReliabilityReport {
         StringBuilder sb = new StringBuilder("# Reliable early decisions: operating point and calibration\n\n");
         sb.append("Standard train/test splits. Every choice (parameters, calibration, operating point) is made on the "
                 + "training split by cross-fitting; the test split is only evaluated. HM = 2·acc·(1 − t/d)/(acc + "
-                + "1 − t/d). TEASER (WEASEL slaves, tsml-java) as measured in issue 11.\n\n");
+                + "1 − t/d). TEASER (WEASEL slaves, tsml-java) as measured for the comparison in BENCHMARKS.md.\n\n");
         sb.append("## Operating point (").append(objective(rows)).append(")\n\n");
         sb.append(
                 "Full: the same classifier on the complete test series; Δ = accuracy − full. A τ that is not certified "
