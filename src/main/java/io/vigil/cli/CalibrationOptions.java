@@ -14,11 +14,12 @@ public final class CalibrationOptions {
     @Option(
             names = "--objective",
             paramLabel = "hm|earliest-at-reliability|cost",
-            defaultValue = "hm",
-            description = "How the stored operating point is chosen on cross-fitted training replays: the largest "
-                    + "harmonic mean of accuracy and earliness, the earliest decisions certified at "
-                    + "--target-reliability, or the smallest average cost (1 - accuracy) + A * t/d with A = "
-                    + "--delay-cost (default: ${DEFAULT-VALUE}).")
+            defaultValue = "earliest-at-reliability",
+            description = "How the stored operating point is chosen on cross-fitted training replays: the earliest "
+                    + "decisions certified at --target-reliability, the largest harmonic mean of accuracy and "
+                    + "earliness, or the smallest average cost (1 - accuracy) + A * t/d with A = --delay-cost "
+                    + "(default: ${DEFAULT-VALUE}). When the target cannot be certified, train says what would "
+                    + "certify it and the model decides at the end of each series.")
     String objective;
 
     @Option(
@@ -50,7 +51,7 @@ public final class CalibrationOptions {
     @Option(
             names = "--target-reliability",
             paramLabel = "R",
-            description = "Reliability R in (0, 1) the earliest-at-reliability objective must certify.")
+            description = "Reliability R in (0, 1) the earliest-at-reliability objective must certify (default: 0.9).")
     Double targetReliability;
 
     @Option(
@@ -70,6 +71,13 @@ public final class CalibrationOptions {
                     + "differing from the complete-series label is at most 1 - tau with probability 1 - D "
                     + "(default: ${DEFAULT-VALUE}).")
     double delta;
+
+    @Option(
+            names = "--reselect-in-folds",
+            description = "Select k, gamma and the dimension afresh in every calibration fold, as for the full model, "
+                    + "instead of reusing the full model's choice (which saw the held-out series); costs one selection "
+                    + "per fold.")
+    boolean reselectInFolds;
 
     @Option(
             names = "--no-calibration",
@@ -93,6 +101,16 @@ public final class CalibrationOptions {
         throw new IllegalArgumentException("--calibration-folds must be auto or an integer >= 2, got '" + value + "'");
     }
 
+    /** The given --target-reliability, its default for earliest-at-reliability, else NaN. */
+    private double target(CalibrationParams.Objective o) {
+        if (targetReliability != null) {
+            return targetReliability;
+        }
+        return o == CalibrationParams.Objective.EARLIEST_AT_RELIABILITY
+                ? CalibrationParams.DEFAULT_TARGET_RELIABILITY
+                : Double.NaN;
+    }
+
     /** Whether to calibrate. */
     boolean enabled() {
         return !skip;
@@ -105,9 +123,6 @@ public final class CalibrationOptions {
      */
     CalibrationParams params(long seed) {
         CalibrationParams.Objective o = CalibrationParams.Objective.fromCliName(objective);
-        if (o == CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability == null) {
-            throw new IllegalArgumentException("--objective earliest-at-reliability needs --target-reliability R");
-        }
         if (o != CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability != null) {
             throw new IllegalArgumentException(
                     "--target-reliability only applies to --objective " + "earliest-at-reliability");
@@ -120,10 +135,7 @@ public final class CalibrationOptions {
         }
         return CalibrationParams.defaults(seed)
                 .withFoldsAndDelta(parseFolds(folds), delta)
-                .withObjective(
-                        o,
-                        targetReliability == null ? Double.NaN : targetReliability,
-                        delayCost == null ? Double.NaN : delayCost)
+                .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
                 .withGuarantee(Guarantee.fromCliName(guarantee), Selection.fromCliName(selectionCorrection));
     }
 }

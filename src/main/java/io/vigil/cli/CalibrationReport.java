@@ -2,19 +2,85 @@ package io.vigil.cli;
 
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.risk.Guarantee;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /** What {@code train} and {@code inspect} say about a model's cross-fitted calibration. */
 final class CalibrationReport {
     /** The τ values users ask for most; {@code train} warns about each it cannot certify. */
     static final double[] STANDARD_TAUS = {0.5, 0.8, 0.9, 0.95, 0.99};
 
+    /** The largest number of training series {@link #uncertifiedTarget} counts up to. */
+    static final int MAX_SERIES_ADVICE = 1_000_000;
+
     private CalibrationReport() {}
+
+    /**
+     * The one line {@code train} prints when the stored operating point's τ (the target of earliest-at-reliability)
+     * cannot be certified, so the model waits for t = d: under which guarantee and correction it failed, and what would
+     * certify it — the number of training series needed at today's cross-fitted disagreement rate (best replayed
+     * curve, {@link CalibrationSection#seriesNeeded}), {@code --guarantee expected} when that certifies it on these
+     * series, and the largest lower target that is certifiable now. Empty when the point is certified or there is none.
+     */
+    static Optional<String> uncertifiedTarget(VigilModel model, CalibrationSection c) {
+        Optional<CalibrationSection.OperatingPoint> point = c.operatingPoint().filter(p -> !p.certified());
+        if (point.isEmpty() || c.curves().isEmpty()) {
+            return Optional.empty();
+        }
+        double tau = point.get().tau();
+        int needed = Integer.MAX_VALUE;
+        for (CalibrationSection.Curve curve : c.curves()) {
+            OptionalInt n = c.seriesNeeded(curve, tau, MAX_SERIES_ADVICE);
+            if (n.isPresent()) {
+                // Series of single-member classes are never replayed; they come on top.
+                needed = Math.min(needed, n.getAsInt() + model.trainSize() - curve.series());
+            }
+        }
+        List<String> would = new ArrayList<>();
+        if (needed != Integer.MAX_VALUE) {
+            would.add(String.format(
+                    Locale.ROOT, "with %d training series at today's cross-fitted disagreement rate", needed));
+        }
+        if (c.guarantee() == Guarantee.PAC && certifiesAny(c.withGuarantee(Guarantee.EXPECTED), tau)) {
+            would.add("with --guarantee expected");
+        }
+        lowerCertified(c, tau).ifPresent(t -> would.add(String.format(Locale.ROOT, "at --target-reliability %.2f", t)));
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "vigil train: tau = %s cannot be certified on %d training series (%s, delta = %s, selection %s of %d "
+                        + "candidates), so the model decides every series at its end (t = d); %s",
+                tau,
+                model.trainSize(),
+                c.guarantee().cliName(),
+                c.delta(),
+                c.selection().cliName(),
+                c.candidates(),
+                would.isEmpty()
+                        ? "neither more series at today's cross-fitted rate nor a target of 0.50 or more would be"
+                        : "it would be " + String.join(", or ", would)));
+    }
+
+    /** Whether some replayed curve certifies τ. */
+    private static boolean certifiesAny(CalibrationSection c, double tau) {
+        return c.curves().stream().anyMatch(curve -> c.certify(curve, tau).certified());
+    }
+
+    /** The largest τ′ of 0.50, 0.51, … below τ that some curve certifies. */
+    private static OptionalDouble lowerCertified(CalibrationSection c, double tau) {
+        for (int k = (int) Math.ceil(tau * 100 - 1e-9) - 1; k >= 50; k--) {
+            if (certifiesAny(c, k / 100.0)) {
+                return OptionalDouble.of(k / 100.0);
+            }
+        }
+        return OptionalDouble.empty();
+    }
 
     /** The curve of the operating point's rule (or the first replayed one). */
     static Optional<CalibrationSection.Curve> mainCurve(CalibrationSection c) {

@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -38,7 +39,9 @@ import picocli.CommandLine.Option;
         description = {
             "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
             "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
-            "Ends with: series decided early, mean t/d, reliability and accuracy, samples/s, latency, and whether "
+            "Each decision says whether its label is certified (\"certified >= 0.90\") or not. Ends with: series "
+                    + "decided early, mean t/d, agreement with the complete-series label, accuracy, samples/s, latency, "
+                    + "and whether "
                     + "every decision equals vigil evaluate's."
         })
 public final class DemoCommand implements Callable<Integer> {
@@ -126,6 +129,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     MetricsPortOption metricsPort = new MetricsPortOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -144,6 +150,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
         metricsPort.port(cl); // a usage error before training
+        OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -202,14 +209,18 @@ public final class DemoCommand implements Callable<Integer> {
             live.println(metricsPort.announcement());
         }
         LivePrinter printer = new LivePrinter(live, printRate);
-        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
+        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json, dashboardPort, url -> {
+            live.println("dashboard at " + url);
+            live.flush();
+        });
         printer.flushSkipped();
         if (json) {
             out.println(Json.line(summary(r, tt, params)));
         } else {
             out.printf(
                     Locale.ROOT,
-                    "%d series: %d decided early, mean t/d %.3f, reliability %.3f, accuracy %.3f; %.0f samples/s, "
+                    "%d series: %d decided early, mean t/d %.3f, agreement with the complete-series label %.3f, "
+                            + "accuracy %.3f; %.0f samples/s, "
                             + "latency p50 %.0f ms / p99 %.0f ms; %d dead letters; %s%n",
                     r.series(),
                     r.decidedEarly(),
@@ -264,6 +275,17 @@ public final class DemoCommand implements Callable<Integer> {
         return m;
     }
 
+    /**
+     * What a record's label is certified at: "certified ≥ 0.93" — the largest certified τ the label passed, under the
+     * model's guarantee — or "not certified" (a τ the training set could not certify, an uncalibrated model, a class
+     * of interest, or an undecided label that passes no certified τ).
+     */
+    static String certificate(DecisionRecord d) {
+        return d.certified && d.reliability > 0
+                ? String.format(Locale.ROOT, "certified ≥ %.2f", d.reliability)
+                : "not certified";
+    }
+
     /** Prints at most N decision lines per second and counts the rest. */
     static final class LivePrinter {
         private final PrintWriter out;
@@ -293,22 +315,22 @@ public final class DemoCommand implements Callable<Integer> {
                     d.isDecision()
                             ? String.format(
                                     Locale.ROOT,
-                                    "  %-22s -> %-6s at t=%d/%d%s (reliability %.3f)",
+                                    "  %-22s -> %-6s at t=%d/%d%s (%s)",
                                     d.series,
                                     d.label,
                                     d.t,
                                     d.length,
                                     d.early ? " early" : "",
-                                    d.reliability)
+                                    certificate(d))
                             : DecisionRecord.UNDECIDED.equals(d.status)
                                     ? String.format(
                                             Locale.ROOT,
-                                            "  %-22s undecided after t=%d/%d (now %s, reliability %.3f)",
+                                            "  %-22s undecided after t=%d/%d (now %s, %s)",
                                             d.series,
                                             d.t,
                                             d.length,
                                             d.label,
-                                            d.reliability)
+                                            certificate(d))
                                     : String.format(
                                             Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
             out.flush();

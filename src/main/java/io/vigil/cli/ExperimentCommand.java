@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
  * that writes markdown and CSV under {@code --out}: {@code table33}/{@code table34} (the small-sample protocol of
  * §3.5.2, {@link Table33Experiment}), {@code table35} (its run-times), {@code table54} (decision time at t = 1 with and
  * without LDG), {@code fig58} (earliness against accuracy), {@code transfer} (chapter 4) and {@code reliability} (the
- * calibrated operating point of issue 11).
+ * calibrated operating point of issue 11) and {@code guarantee} (its certificates over re-splits).
  */
 @Command(
         name = "experiment",
@@ -48,6 +48,7 @@ import picocli.CommandLine.Option;
             ExperimentCommand.Table34.class,
             ExperimentCommand.Table35.class,
             ReliabilityExperimentCommand.class,
+            GuaranteeExperimentCommand.class,
             TransferExperimentCommand.class,
             Fig58ExperimentCommand.class,
             Table54ExperimentCommand.class

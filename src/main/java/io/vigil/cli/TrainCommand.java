@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -114,6 +115,10 @@ public final class TrainCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (calibration.reselectInFolds && params.reducer() == Reducer.TRANSFER_LDG) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--reselect-in-folds applies to single-domain training, not transfer-ldg");
+        }
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
@@ -170,7 +175,14 @@ public final class TrainCommand implements Callable<Integer> {
                     && earlyParams.estimators().contains(EstimatorType.JOINT)) {
                 stage = "cross-fit the calibration";
                 model = source == null
-                        ? CrossFitCalibrator.calibrate(model, named, earlyParams, calibrationParams, progress)
+                        ? CrossFitCalibrator.calibrateEach(
+                                        model,
+                                        named,
+                                        earlyParams,
+                                        List.of(calibrationParams),
+                                        calibration.reselectInFolds ? Optional.of(params) : Optional.empty(),
+                                        progress)
+                                .get(0)
                         : CrossFitCalibrator.calibrateTransfer(
                                 model, named, source, earlyParams, calibrationParams, progress);
             }
@@ -230,7 +242,7 @@ public final class TrainCommand implements Callable<Integer> {
                             p.certified()
                                     ? " (certified, " + c.guarantee().cliName() + ", "
                                             + c.selection().cliName() + ")"
-                                    : " (not certified)")));
+                                    : " (not certified: decides at t = d)")));
         }
         stdout.flush();
         return 0;
@@ -379,9 +391,18 @@ public final class TrainCommand implements Callable<Integer> {
         }
     }
 
-    /** One line on stderr per standard τ the training set is too small to certify (method notes §5). */
+    /**
+     * One line on stderr when the operating point's τ cannot be certified (what would certify it, {@link
+     * CalibrationReport#uncertifiedTarget}); otherwise one line naming the standard τ the training set is too small to
+     * certify (method notes §5).
+     */
     private void warnUncertified(VigilModel model) {
         model.section(CalibrationSection.class).ifPresent(c -> {
+            Optional<String> target = CalibrationReport.uncertifiedTarget(model, c);
+            if (target.isPresent()) {
+                spec.commandLine().getErr().println(target.get());
+                return;
+            }
             List<Double> taus = CalibrationReport.uncertified(model, c);
             if (!taus.isEmpty()) {
                 spec.commandLine()
@@ -391,7 +412,7 @@ public final class TrainCommand implements Callable<Integer> {
                                 + c.guarantee().cliName() + ", delta = "
                                 + c.delta() + ", selection " + c.selection().cliName() + " of " + c.candidates()
                                 + " candidates); those "
-                                + "decisions use the most conservative threshold and are reported \"certified\": "
+                                + "are decided at t = d and reported \"certified\": "
                                 + "false");
             }
         });

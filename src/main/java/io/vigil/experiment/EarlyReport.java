@@ -109,7 +109,7 @@ public final class EarlyReport {
             sb.append(String.format(
                     Locale.ROOT,
                     "%d test series of length d = %d. Method: %s. Complete-series accuracy of the method (its label "
-                            + "at t = d): %.4f. Reliability = agreement with that label.%n%n",
+                            + "at t = d): %.4f.%n%n",
                     r.testSize(),
                     r.length(),
                     r.description(),
@@ -133,8 +133,11 @@ public final class EarlyReport {
                             : ", class of interest " + r.params().classOfInterest(),
                     r.fullAccuracy()));
         }
-        sb.append("| τ | threshold | certified | reliability (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
-                + "early | µs/sample | reliability ≥ τ |\n");
+        sb.append("Agreement: the fraction of test series whose label equals the "
+                + (r.isVigil() ? "same classifier's" : "method's") + " complete-series label"
+                + (r.isVigil() ? " (what a certified τ bounds from below)" : "") + ".\n\n");
+        sb.append("| τ | threshold | certified | agreement (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
+                + "early | µs/sample | agreement ≥ τ |\n");
         sb.append("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
         for (EarlyEvaluation.TauResult t : r.taus()) {
             double[] ci = t.reliabilityInterval();
@@ -147,7 +150,9 @@ public final class EarlyReport {
                             : Double.isNaN(t.threshold())
                                     ? "t = d only"
                                     : String.format(Locale.ROOT, "%.4g", t.threshold()),
-                    !r.isVigil() ? "—" : t.calibrated() ? (t.certified() ? "yes" : "no") : "uncalibrated",
+                    !r.isVigil()
+                            ? "—"
+                            : t.calibrated() ? (t.certified() ? "yes (" + t.guarantee() + ")" : "no") : "uncalibrated",
                     t.reliability(),
                     ci[0],
                     ci[1],
@@ -164,9 +169,8 @@ public final class EarlyReport {
         }
         if (!r.baselines().isEmpty()) {
             sb.append("\n## Fixed-time baselines\n\n");
-            sb.append(
-                    "Trained and tested on the first t samples; reliability = agreement with the same method at t = d.\n\n");
-            sb.append("| method | t/d | t | reliability | accuracy |\n|---|---:|---:|---:|---:|\n");
+            sb.append("Trained and tested on the first t samples; agreement with the same method at t = d.\n\n");
+            sb.append("| method | t/d | t | agreement | accuracy |\n|---|---:|---:|---:|---:|\n");
             for (FixedTimeBaselines.Point p : r.baselines()) {
                 sb.append(String.format(
                         Locale.ROOT,

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The reliability benchmark of issue 11 on one standard train/test split: train with the defaults of {@code vigil
@@ -84,25 +85,17 @@ public final class ReliabilityExperiment {
                 : data.test().withClasses(train.classNames());
         Trained trained = trainWithDefaults(train, seed, delta);
         VigilModel model = trained.model();
-        DecisionParams base = trained.operatingPoint();
         CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
         progress.step();
-        EarlyEvaluation.Result atPoint =
-                EarlyEvaluation.run(train.name(), model, null, test, List.of(base.tau()), base, Progress.none());
-        progress.step();
-        EarlyEvaluation.Result atTaus =
-                EarlyEvaluation.run(train.name(), model, null, test, taus, base, Progress.none());
-        // Announcing τ = the lowest replayed threshold certifies every threshold, so the rule runs at that one.
-        EarlyEvaluation.Result earliest = EarlyEvaluation.run(
-                train.name(), model, null, test, List.of(cal.thresholds()[0]), base, Progress.none());
-        progress.step();
+        Evaluated e = evaluate(train.name(), trained, test, taus);
+        progress.stepBy(2);
         return new Row(
                 train.name(),
                 train.size(),
                 model,
-                atPoint,
-                atTaus,
-                earliest,
+                e.operatingPoint(),
+                e.taus(),
+                e.earliest(),
                 cal.coverageTaus(),
                 cal.coverageBefore(),
                 cal.coverageAfter(),
@@ -119,6 +112,30 @@ public final class ReliabilityExperiment {
      */
     public record Trained(VigilModel model, DecisionParams operatingPoint) {}
 
+    /**
+     * One model's evaluation on a test split.
+     *
+     * @param operatingPoint at the stored operating point
+     * @param taus at each requested τ with the operating point's rule and classifier
+     * @param earliest the same rule and classifier at its least conservative replayed threshold
+     */
+    public record Evaluated(
+            EarlyEvaluation.Result operatingPoint, EarlyEvaluation.Result taus, EarlyEvaluation.Result earliest) {}
+
+    /** Evaluates a trained model on {@code test} (class indices in the model's order) at its operating point, at each τ and at its earliest. */
+    public static Evaluated evaluate(String dataset, Trained trained, Dataset test, List<Double> taus) {
+        VigilModel model = trained.model();
+        DecisionParams base = trained.operatingPoint();
+        CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
+        EarlyEvaluation.Result atPoint =
+                EarlyEvaluation.run(dataset, model, null, test, List.of(base.tau()), base, Progress.none());
+        EarlyEvaluation.Result atTaus = EarlyEvaluation.run(dataset, model, null, test, taus, base, Progress.none());
+        // Announcing τ = the lowest replayed threshold certifies every threshold, so the rule runs at that one.
+        EarlyEvaluation.Result earliest =
+                EarlyEvaluation.run(dataset, model, null, test, List.of(cal.thresholds()[0]), base, Progress.none());
+        return new Evaluated(atPoint, atTaus, earliest);
+    }
+
     /** Trains and calibrates on {@code train} with every default, as {@code vigil train} does. */
     public static Trained trainWithDefaults(Dataset train, long seed) {
         return trainWithDefaults(train, seed, CalibrationParams.DEFAULT_DELTA);
@@ -126,19 +143,53 @@ public final class ReliabilityExperiment {
 
     /** As {@link #trainWithDefaults(Dataset, long)} with another δ, as {@code vigil train --delta} gives. */
     public static Trained trainWithDefaults(Dataset train, long seed, double delta) {
+        return trainEach(train, seed, List.of(CalibrationParams.defaults(seed).withDelta(delta)))
+                .get(0);
+    }
+
+    /**
+     * As {@link #trainWithDefaults(Dataset, long)}, calibrated under each of {@code variants} (calibration parameters
+     * that differ only in what is certified: guarantee, selection correction, δ, objective): the model is trained and
+     * cross-fitted once ({@link CrossFitCalibrator#calibrateEach}), so the variants are compared on the same replays.
+     *
+     * @return one trained model per variant, in order
+     */
+    public static List<Trained> trainEach(Dataset train, long seed, List<CalibrationParams> variants) {
+        return trainEach(train, seed, variants, false);
+    }
+
+    /**
+     * As {@link #trainEach(Dataset, long, List)}; with {@code reselectInFolds} every calibration fold selects its own
+     * k, γ, ℓ as the full model did instead of reusing the full model's ({@link CrossFitCalibrator#calibrateEach}).
+     */
+    public static List<Trained> trainEach(
+            Dataset train, long seed, List<CalibrationParams> variants, boolean reselectInFolds) {
         TrainParams tp = TrainParams.builder().seed(seed).build();
         VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
         EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
         model = EarlyModelTrainer.addSections(model, train, sections);
-        model = CrossFitCalibrator.calibrate(
-                model, train, sections, CalibrationParams.defaults(seed).withDelta(delta), Progress.none());
+        List<Trained> out = new ArrayList<>();
+        for (VigilModel m : CrossFitCalibrator.calibrateEach(
+                model,
+                train,
+                sections,
+                variants,
+                reselectInFolds ? Optional.of(tp) : Optional.empty(),
+                Progress.none())) {
+            out.add(new Trained(m, operatingPoint(m)));
+        }
+        return out;
+    }
+
+    /** The decision parameters of a calibrated model's stored operating point (the defaults when it has none). */
+    static DecisionParams operatingPoint(VigilModel model) {
         CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
         DecisionParams base = DecisionParams.defaults();
         if (cal.operatingPoint().isPresent()) {
             CalibrationSection.OperatingPoint p = cal.operatingPoint().get();
             base = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
         }
-        return new Trained(model, base);
+        return base;
     }
 
     /** The harmonic mean of TEASER's accuracy and earliness on a dataset, or NaN when not measured. */

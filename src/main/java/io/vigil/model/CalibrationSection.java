@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * What cross-fitting the model on its own training series measured (section {@code calibration}; method notes §5):
@@ -172,6 +173,38 @@ public record CalibrationSection(
         return guarantee == Guarantee.EXPECTED
                 ? ConformalRiskControl.smallestCertifiableAlpha(n) * correction()
                 : LearnThenTest.smallestCertifiableAlpha(n, delta / correction());
+    }
+
+    /**
+     * How many replayed series would certify τ on this curve, under this section's guarantee and correction, if its
+     * disagreement rate at the most conservative threshold — where the fixed sequence of Learn-then-Test starts, and
+     * the rate is lowest — stayed what cross-fitting measured; empty when that rate is not below 1 − τ (no number of
+     * series would do) or the number exceeds {@code maxSeries}.
+     */
+    public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
+        double rate = (double) c.disagreements[thresholds.length - 1] / c.series();
+        double alpha = 1 - tau;
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), maxSeries)
+                : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), maxSeries);
+    }
+
+    /** The same section certifying under another guarantee (curves, correction and operating point unchanged). */
+    public CalibrationSection withGuarantee(Guarantee g) {
+        return new CalibrationSection(
+                folds,
+                seed,
+                delta,
+                inflation,
+                thresholds,
+                curves,
+                coverageTaus,
+                coverageBefore,
+                coverageAfter,
+                operatingPoint,
+                g,
+                selection,
+                candidates);
     }
 
     /** K with Bonferroni, else 1. */

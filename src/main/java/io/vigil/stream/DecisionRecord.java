@@ -1,5 +1,6 @@
 package io.vigil.stream;
 
+import io.vigil.reliability.risk.Guarantee;
 import java.util.Objects;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Objects;
  * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
  * would get now. Serialised by {@link StreamJson#decision} as
  * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time",
- * "out_of_range"}}.
+ * "out_of_range","certified","guarantee","target"}}.
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
  */
@@ -72,6 +73,20 @@ public final class DecisionRecord {
      */
     public boolean outOfRange;
 
+    /**
+     * Whether the target τ in force is certified for this model and rule: the rate of early labels that differ from
+     * the complete-series label is at most 1 − τ under {@link #guarantee} — the same as {@code evaluate --json} reports
+     * per τ. False for a class-of-interest rule, an uncalibrated model, or a τ the training set could not certify
+     * (such a rule decides at t = d).
+     */
+    public boolean certified;
+
+    /** {@code pac} or {@code expected} when {@link #certified}, else {@code none}. */
+    public String guarantee = Guarantee.NONE;
+
+    /** The τ in force, the target the certificate (if any) is for. */
+    public double target;
+
     /** For Flink's POJO serializer. */
     public DecisionRecord() {}
 
@@ -94,6 +109,7 @@ public final class DecisionRecord {
         r.length = length;
         r.early = t < length;
         r.tau = tau;
+        r.target = tau;
         r.reliability = reliability;
         r.model = model;
         r.emittedAt = emittedAt;
@@ -113,6 +129,7 @@ public final class DecisionRecord {
         r.t = consumed;
         r.length = length;
         r.tau = tau;
+        r.target = tau;
         r.reliability = Double.NaN;
         r.model = model;
         r.emittedAt = emittedAt;
@@ -146,6 +163,20 @@ public final class DecisionRecord {
         return this;
     }
 
+    /**
+     * This record with the certificate of the rule in force (returns this).
+     *
+     * @param isCertified whether {@code tau} is certified
+     * @param kind {@code pac} or {@code expected} when certified, else {@code none}
+     * @param tau the τ in force
+     */
+    public DecisionRecord certificate(boolean isCertified, String kind, double tau) {
+        certified = isCertified;
+        guarantee = Objects.requireNonNull(kind, "guarantee");
+        target = tau;
+        return this;
+    }
+
     /** True for a decision (not an abandoned notice nor an undecided record). */
     public boolean isDecision() {
         return DECIDED.equals(status);
@@ -165,7 +196,10 @@ public final class DecisionRecord {
                 && Objects.equals(model, r.model)
                 && emittedAt == r.emittedAt
                 && sampleTime == r.sampleTime
-                && outOfRange == r.outOfRange;
+                && outOfRange == r.outOfRange
+                && certified == r.certified
+                && Objects.equals(guarantee, r.guarantee)
+                && Double.compare(target, r.target) == 0;
     }
 
     @Override

@@ -71,6 +71,10 @@ public final class SeriesTracker {
     private final int length;
     private final List<String> labels;
     private final double tau;
+    /** Whether {@link #tau} is certified for this model and rule, and under which guarantee. */
+    private final boolean certified;
+
+    private final String guarantee;
     /** The range guard, or null when off. */
     private final RangeGuard guard;
 
@@ -88,6 +92,8 @@ public final class SeriesTracker {
         this.length = classifier.length();
         this.labels = classifier.classNames();
         this.tau = classifier.params().tau();
+        this.certified = classifier.thresholds().certified();
+        this.guarantee = classifier.thresholds().guarantee();
         this.guard = settings.rangeGuardOn() ? RangeGuard.of(classifier.model(), settings.rangeGuard()) : null;
     }
 
@@ -235,7 +241,8 @@ public final class SeriesTracker {
         if (d.decided()) {
             out.decision(DecisionRecord.decided(
                             series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime)
-                    .outOfRange(s.outOfRange()));
+                    .outOfRange(s.outOfRange())
+                    .certificate(certified, guarantee, tau));
             s.decided();
         }
     }
@@ -277,7 +284,8 @@ public final class SeriesTracker {
             out.endOfInputFailed(series, failure);
             out.decision(DecisionRecord.abandoned(
                             series, session.consumed(), length, tau, modelId, now, session.lastSampleTime())
-                    .outOfRange(session.outOfRange()));
+                    .outOfRange(session.outOfRange())
+                    .certificate(certified, guarantee, tau));
         }
     }
 
@@ -331,10 +339,12 @@ public final class SeriesTracker {
                             modelId,
                             now,
                             s.lastSampleTime())
-                    .outOfRange(s.outOfRange()));
+                    .outOfRange(s.outOfRange())
+                    .certificate(certified, guarantee, tau));
         } else {
             out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
-                    .outOfRange(s.outOfRange()));
+                    .outOfRange(s.outOfRange())
+                    .certificate(certified, guarantee, tau));
         }
     }
 

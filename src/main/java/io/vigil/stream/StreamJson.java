@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.reliability.risk.Guarantee;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +21,13 @@ import java.util.Base64;
  * <ul>
  *   <li>decisions: {@code {"series":"CBF/test/17","label":"2","t":41,"length":128,"early":true,"tau":0.9,
  *       "reliability":0.97,"model":"3f2a…","emitted_at":1763938200123,"status":"decided","sample_time":
- *       1763938200101,"out_of_range":false}} — {@code out_of_range} is always present, true when a sample the
- *       record rests on lay outside the training range (records written before it existed read as false); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
+ *       1763938200101,"out_of_range":false,"certified":true,"guarantee":"pac","target":0.9}} — {@code out_of_range}
+ *       is always present, true when a sample the record rests on lay outside the training range (records written
+ *       before it existed read as false); {@code certified}, {@code guarantee} ({@code pac}, {@code expected} or
+ *       {@code none}) and {@code target} (the τ in force) state the certificate of the rule in force, as {@code
+ *       evaluate --json} does per τ (older records read as uncertified, {@code none}, target = tau); {@code
+ *       reliability} is the largest certified τ the label passed when announced (the complete-series label at t =
+ *       d: 1); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
  *       "reliability":null}, t = samples consumed; a series still undecided at the end of a bounded input has {@code
  *       "status":"undecided"}, {@code "early":false}, t = samples consumed, and the label it would get now with
  *       that label's reliability (below τ);
@@ -59,6 +65,9 @@ public final class StreamJson {
             g.writeStringField("status", r.status);
             g.writeNumberField("sample_time", r.sampleTime);
             g.writeBooleanField("out_of_range", r.outOfRange);
+            g.writeBooleanField("certified", r.certified);
+            g.writeStringField("guarantee", r.guarantee);
+            g.writeNumberField("target", r.target);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -94,6 +103,9 @@ public final class StreamJson {
         r.emittedAt = n.path("emitted_at").asLong();
         r.sampleTime = n.path("sample_time").asLong();
         r.outOfRange = n.path("out_of_range").asBoolean(false);
+        r.certified = n.path("certified").asBoolean(false);
+        r.guarantee = n.path("guarantee").asText(Guarantee.NONE);
+        r.target = n.hasNonNull("target") ? n.get("target").asDouble() : r.tau;
         return r;
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.stream.DecisionRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -54,6 +55,23 @@ class DemoCommandTest {
         assertEquals(0, j.get("missing").asInt());
         assertTrue(j.get("p99_ms").asDouble() >= j.get("p50_ms").asDouble());
         assertTrue(err.toString().contains("->"), "live decision lines on stderr with --json: " + err);
+        assertTrue(
+                err.toString().contains("(certified ≥ ") || err.toString().contains("(not certified)"),
+                "each decision line says what its label is certified at: " + err);
+    }
+
+    /** A decision line says "certified ≥ 0.93" (the largest certified τ its label passed) or "not certified". */
+    @Test
+    void decisionLinesSayWhatTheLabelIsCertifiedAt() {
+        DecisionRecord certified = DecisionRecord.decided("s", "1", 12, 128, 0.9, 0.93, "m", 1L, 1L)
+                .certificate(true, "pac", 0.9);
+        assertEquals("certified ≥ 0.93", DemoCommand.certificate(certified));
+        DecisionRecord uncertified = DecisionRecord.decided("s", "1", 128, 128, 0.9, 1.0, "m", 1L, 1L)
+                .certificate(false, "none", 0.9);
+        assertEquals("not certified", DemoCommand.certificate(uncertified));
+        DecisionRecord undecided = DecisionRecord.undecided("s", "1", 12, 128, 0.9, 0.0, "m", 1L, 1L)
+                .certificate(true, "pac", 0.9);
+        assertEquals("not certified", DemoCommand.certificate(undecided), "passes no certified τ yet");
     }
 
     private static List<String> iterate(JsonNode j) {

@@ -142,7 +142,8 @@ class EvaluateCommandTest {
 
     /**
      * Without --tau, evaluate runs the operating point train stored (τ, rule, classifier), one entry, with the
-     * contract's fields; the same as the library at those parameters, and τ maps to a certified threshold.
+     * contract's fields; the same as the library at those parameters, τ mapped to its certified threshold or, when the
+     * training set cannot certify it, to none (decided at t = d).
      */
     @Test
     void withoutTauTheStoredOperatingPointIsEvaluated() throws IOException {
@@ -177,7 +178,12 @@ class EvaluateCommandTest {
                 DatasetReader.read(data.resolve("CBF/CBF_TEST.tsv"), ReadOptions.DEFAULT.withClasses(m.classNames()));
         DecisionParams params = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
         EarlyClassifier c = EarlyClassifier.of(m, params);
-        assertEquals(c.thresholds().threshold(), t.get("threshold").asDouble(), 0.0);
+        if (c.thresholds().neverEarly()) {
+            // An uncertified target waits for t = d: no threshold is in force.
+            assertTrue(t.get("threshold").isNull(), t.toString());
+        } else {
+            assertEquals(c.thresholds().threshold(), t.get("threshold").asDouble(), 0.0);
+        }
         assertEquals(c.thresholds().certified(), t.get("certified").asBoolean());
         assertEquals(
                 c.thresholds().certified() ? "pac" : "none", t.get("guarantee").asText());

@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -61,9 +62,33 @@ class ModelCommandsTest {
                 "--json");
         assertEquals(0, train.exit(), train.err());
         trainJson = train.out();
+        trainErr = train.err();
     }
 
     static String trainJson;
+
+    static String trainErr;
+
+    /**
+     * The default objective targets reliability 0.9, which 24 series cannot certify: train says so in one line with
+     * what would certify it, and the stored operating point is uncertified, so the model decides at t = d.
+     */
+    @Test
+    void trainSaysInOneLineThatTheDefaultTargetIsNotCertifiableAndWhatWould() throws IOException {
+        List<String> lines = trainErr.lines().filter(l -> l.contains("cannot")).toList();
+        assertEquals(1, lines.size(), trainErr);
+        String line = lines.get(0);
+        assertTrue(line.contains("tau = 0.9 cannot be certified on 24 training series"), line);
+        assertTrue(line.contains("t = d"), line);
+        assertTrue(
+                line.matches(".*it would be with \\d+ training series at today's cross-fitted disagreement rate.*"),
+                line);
+        JsonNode point = JSON.readTree(trainJson).get("calibration").get("operating_point");
+        assertEquals("earliest-at-reliability", point.get("objective").textValue());
+        assertEquals(0.9, point.get("tau").doubleValue());
+        assertEquals(0.9, point.get("target_reliability").doubleValue());
+        assertFalse(point.get("certified").booleanValue(), point.toString());
+    }
 
     @Test
     void trainPrintsExactlyOneJsonObjectWithTheContractFields() throws IOException {

@@ -126,6 +126,29 @@ class RunCommandTest {
         Outcome backend = run(concat(base, "--state-backend", "memory"));
         assertEquals(2, backend.code());
         assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
+        String[] rocks = concat(base, "--state-backend", "rocksdb");
+        String[][] memory = {
+            {"--rocksdb-memory", "2g"}, // without the rocksdb backend
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "lots"},
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "1m"},
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "100000t"}
+        };
+        String[] said = {
+            "--rocksdb-memory is for --state-backend rocksdb",
+            "--rocksdb-memory: expected a size such as 512m or 4g, got 'lots'",
+            "--rocksdb-memory must be at least 64m, got '1m'",
+            "--rocksdb-memory 100000t is more than this machine's memory ("
+        };
+        for (int i = 0; i < memory.length; i++) {
+            Outcome o = run(concat(base, memory[i]));
+            assertEquals(2, o.code(), o.err());
+            assertTrue(o.err().contains(said[i]), o.err());
+        }
+        RunCommand sized = parse(concat(rocks, "--rocksdb-memory", "512m"));
+        assertEquals(512L << 20, sized.state.rocksDbMemory(null));
+        assertEquals(
+                io.vigil.flink.LocalState.DEFAULT_ROCKSDB_MEMORY,
+                parse(rocks).state.rocksDbMemory(null));
         Outcome name = run(concat(base, "--job-name", "../x"));
         assertEquals(2, name.code());
         assertTrue(name.err().contains("--job-name must be"), name.err());
@@ -151,7 +174,8 @@ class RunCommandTest {
                 cl.execute(concat(java.util.Arrays.copyOfRange(BASE, 1, BASE.length), "--state-dir", dir.toString()));
         assertEquals(2, code);
         assertTrue(
-                err.toString().contains("--state-dir, --state-backend and --fresh are for the embedded job"),
+                err.toString()
+                        .contains("--state-dir, --state-backend, --rocksdb-memory and --fresh are for the embedded"),
                 err.toString());
     }
 

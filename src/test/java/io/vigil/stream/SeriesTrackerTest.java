@@ -112,12 +112,7 @@ class SeriesTrackerTest {
      */
     @Test
     void probabilityRuleStreamsTheOfflineDecisions() {
-        VigilModel calibrated = CrossFitCalibrator.calibrate(
-                EarlyFixtures.CBF_MODEL,
-                EarlyFixtures.CBF.train(),
-                EarlyModelTrainer.Params.defaults(),
-                CalibrationParams.defaults(1L).withFoldsAndDelta(4, 0.1),
-                Progress.none());
+        VigilModel calibrated = calibrated();
         for (ClassifierKind kind : List.of(ClassifierKind.LOCAL_QDA, ClassifierKind.KNN)) {
             DecisionParams p = DecisionParams.defaults()
                     .withRule(DecisionRule.PROBABILITY)
@@ -140,6 +135,74 @@ class SeriesTrackerTest {
                 assertTrue(r.reliability >= 0.8, kind + ", series " + i + ": reliability " + r.reliability);
             }
         }
+    }
+
+    private static VigilModel calibrated;
+
+    /** The fixture model cross-fitted with four folds (computed once for the tests that need it). */
+    private static synchronized VigilModel calibrated() {
+        if (calibrated == null) {
+            calibrated = CrossFitCalibrator.calibrate(
+                    EarlyFixtures.CBF_MODEL,
+                    EarlyFixtures.CBF.train(),
+                    EarlyModelTrainer.Params.defaults(),
+                    CalibrationParams.defaults(1L).withFoldsAndDelta(4, 0.1),
+                    Progress.none());
+        }
+        return calibrated;
+    }
+
+    /**
+     * Every record — decided, undecided at the end of input — carries the certificate of the rule in force: {@code
+     * certified}, {@code guarantee} and {@code target} as {@code evaluate} reports them for that τ (stream ≡
+     * evaluate); a τ the training series cannot certify and a class-of-interest rule carry none.
+     */
+    @Test
+    void recordsCarryTheCertificateEvaluateReportsForTheirTau() {
+        VigilModel m = calibrated();
+        DecisionParams base = DecisionParams.defaults().withRule(DecisionRule.PROBABILITY);
+        int certified = 0;
+        int uncertified = 0;
+        for (DecisionParams p : List.of(
+                base.withTau(0.5),
+                base.withTau(0.8),
+                base.withTau(0.999),
+                new DecisionParams(0.5, base.set(), base.estimator(), base.classifier(), "1", base.rule()))) {
+            EarlyClassifier c = EarlyClassifier.of(m, p);
+            io.vigil.experiment.EarlyEvaluation.TauResult eval = io.vigil.experiment.EarlyEvaluation.run(
+                            "CBF", m, null, StreamFixtures.TEST, List.of(p.tau()), p, Progress.none())
+                    .taus()
+                    .get(0);
+            SeriesTracker t = new SeriesTracker(c, SETTINGS, "model-id", TAG);
+            SeriesTracker.Workspace w = t.newWorkspace();
+            out.decisions.clear();
+            List<SampleEvent> events = StreamFixtures.events(0, 0);
+            t.onEndOfInput(feedWith(t, w, events.subList(0, 1)), StreamFixtures.id(0), 1L, out, w);
+            feedWith(t, w, StreamFixtures.events(1, 0));
+            assertEquals(2, out.decisions.size(), p.toString());
+            for (DecisionRecord r : out.decisions) {
+                assertEquals(eval.certified(), r.certified, p + ": " + r);
+                assertEquals(eval.guarantee(), r.guarantee, p + ": " + r);
+                assertEquals(eval.tau(), r.target, 0.0);
+                assertEquals(p.tau(), r.tau, 0.0);
+            }
+            if (p.classOfInterest() != null || p.tau() == 0.999) {
+                assertFalse(eval.certified(), p + ": a class of interest and τ = 0.999 on 60 series are uncertified");
+                assertEquals("none", eval.guarantee());
+            }
+            certified += eval.certified() ? 1 : 0;
+            uncertified += eval.certified() ? 0 : 1;
+        }
+        assertTrue(certified > 0 && uncertified > 0, certified + " certified, " + uncertified + " not");
+    }
+
+    /** Feeds the events to a tracker of another classifier; returns the session. */
+    private SeriesSession feedWith(SeriesTracker t, SeriesTracker.Workspace w, List<SampleEvent> events) {
+        SeriesSession cur = null;
+        for (SampleEvent e : events) {
+            cur = t.onSample(cur, e, 0L, out, w);
+        }
+        return cur;
     }
 
     /** Beyond d = 1,000 the rule runs every few samples (DecisionStride); the stream decides where replay does. */

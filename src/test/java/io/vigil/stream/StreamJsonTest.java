@@ -34,9 +34,15 @@ class StreamJsonTest {
                         "emitted_at",
                         "status",
                         "sample_time",
-                        "out_of_range"),
+                        "out_of_range",
+                        "certified",
+                        "guarantee",
+                        "target"),
                 names);
         assertEquals(false, j.get("out_of_range").asBoolean());
+        assertEquals(false, j.get("certified").asBoolean(), "no certificate unless one is attached");
+        assertEquals("none", j.get("guarantee").asText());
+        assertEquals(0.9, j.get("target").asDouble(), 0.0);
         assertTrue(j.get("early").asBoolean());
         assertEquals(r, StreamJson.readDecision(json));
     }
@@ -65,6 +71,26 @@ class StreamJsonTest {
         DecisionRecord back = StreamJson.readDecision(StreamJson.decision(r));
         assertEquals(r, back);
         assertEquals(false, back.isDecision());
+    }
+
+    /** The certificate of the rule in force reads back; records written before it read as uncertified at τ. */
+    @Test
+    void certificateReadsBackAndOlderRecordsWithoutItReadAsUncertifiedAtTau() throws Exception {
+        DecisionRecord r = DecisionRecord.decided("s", "1", 3, 128, 0.8, 0.85, "abc", 5L, 4L)
+                .certificate(true, "expected", 0.8);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertEquals(true, j.get("certified").asBoolean());
+        assertEquals("expected", j.get("guarantee").asText());
+        assertEquals(0.8, j.get("target").asDouble(), 0.0);
+        assertEquals(r, StreamJson.readDecision(StreamJson.decision(r)));
+        byte[] older = ("{\"series\":\"s\",\"label\":\"1\",\"t\":3,\"length\":128,\"early\":true,\"tau\":0.8,"
+                        + "\"reliability\":0.85,\"model\":\"abc\",\"emitted_at\":5,\"status\":\"decided\",\"sample_time\":4,"
+                        + "\"out_of_range\":false}")
+                .getBytes(StandardCharsets.UTF_8);
+        DecisionRecord back = StreamJson.readDecision(older);
+        assertEquals(false, back.certified);
+        assertEquals("none", back.guarantee);
+        assertEquals(0.8, back.target, 0.0);
     }
 
     @Test

@@ -91,7 +91,7 @@ public final class CrossFitCalibrator {
     private record Fold(int[] heldOut, VigilModel model, JointGaussianEstimator estimator) {}
 
     /** Pass 1 of one fold: per band the ratios D²/χ²_ℓ(0.9), and per sample (band, D², ℓ). */
-    private record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
+    record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
 
     /** A rule and classifier to replay. */
     private record CurveSpec(DecisionParams params) {}
@@ -182,6 +182,69 @@ public final class CrossFitCalibrator {
                 });
     }
 
+    /**
+     * One cross-fit certified under each of {@code variants}: the folds are refitted and replayed once, and each
+     * variant's guarantee, selection correction, δ and objective are applied to the same replays, so the models equal
+     * those of separate {@link #calibrate(VigilModel, Dataset, EarlyModelTrainer.Params, CalibrationParams, Progress)}
+     * calls at a fraction of the cost (the experiments compare guarantees this way).
+     *
+     * @param variants at least one; they may differ only in guarantee, selection, δ, objective, target and delay cost
+     * @return one model per variant, in order
+     * @throws IllegalArgumentException when the variants differ in what the replays depend on (folds, seed, bands,
+     *     thresholds, rules, classifiers, set), or as {@link #calibrate(VigilModel, Dataset, EarlyModelTrainer.Params,
+     *     CalibrationParams, Progress)}
+     */
+    public static List<VigilModel> calibrateEach(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            List<CalibrationParams> variants,
+            Progress progress) {
+        return calibrateEach(model, train, sections, variants, Optional.empty(), progress);
+    }
+
+    /**
+     * As {@link #calibrateEach(VigilModel, Dataset, EarlyModelTrainer.Params, List, Progress)}, optionally with k, γ,
+     * ℓ (and the rest of the selection) chosen afresh inside each fold: with {@code reselect} present, a fold's model
+     * is {@link Trainer#train trained} on the fold's complement with those parameters, selection and all, instead of
+     * refitted with the full model's choice. The full model's choice saw the held-out series, so reusing it is mildly
+     * optimistic (method notes §6); re-selecting removes that at the cost of one selection per fold.
+     *
+     * @param reselect the training parameters the full model was trained with, to re-select with in every fold
+     */
+    public static List<VigilModel> calibrateEach(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            List<CalibrationParams> variants,
+            Optional<TrainParams> reselect,
+            Progress progress) {
+        CalibrationParams p = variants.get(0);
+        for (CalibrationParams q : variants) {
+            boolean sameReplays = q.folds() == p.folds()
+                    && q.seed() == p.seed()
+                    && q.bands() == p.bands()
+                    && Arrays.equals(q.thresholds(), p.thresholds())
+                    && q.rules().equals(p.rules())
+                    && q.classifiers().equals(p.classifiers())
+                    && q.set() == p.set();
+            if (!sameReplays) {
+                throw new IllegalArgumentException("calibration variants must share folds, seed, bands, thresholds, "
+                        + "rules, classifiers and set");
+            }
+        }
+        return calibrate(
+                model,
+                train,
+                sections,
+                variants,
+                progress,
+                Runtime.getRuntime().availableProcessors(),
+                reselect.<Refit>map(tp -> (sub, sec) -> EarlyModelTrainer.addSections(
+                                Trainer.train(sub, tp, model.created(), Progress.none(), 1), sub, sec))
+                        .orElse((sub, sec) -> refit(model, sub, sec)));
+    }
+
     private static VigilModel calibrate(
             VigilModel model,
             Dataset train,
@@ -190,6 +253,20 @@ public final class CrossFitCalibrator {
             Progress progress,
             int threads,
             Refit refit) {
+        return calibrate(model, train, sections, List.of(p), progress, threads, refit)
+                .get(0);
+    }
+
+    /** The cross-fit with the replay settings of the first variant, certified under each. */
+    private static List<VigilModel> calibrate(
+            VigilModel model,
+            Dataset train,
+            EarlyModelTrainer.Params sections,
+            List<CalibrationParams> variants,
+            Progress progress,
+            int threads,
+            Refit refit) {
+        CalibrationParams p = variants.get(0);
         CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
                 .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
         if (cs.jointGaussian().isEmpty()) {
@@ -251,8 +328,12 @@ public final class CrossFitCalibrator {
             }
             perCurve.add(all);
         }
-        CalibrationSection done = certified(folds.size(), p, kappa, specs, perCurve, coverageBefore, coverageAfter);
-        return model.toBuilder().section(done).build();
+        List<VigilModel> models = new ArrayList<>();
+        for (CalibrationParams v : variants) {
+            CalibrationSection done = certified(folds.size(), v, kappa, specs, perCurve, coverageBefore, coverageAfter);
+            models.add(model.toBuilder().section(done).build());
+        }
+        return models;
     }
 
     /**
@@ -374,7 +455,7 @@ public final class CrossFitCalibrator {
      * κ per band from the held-out distances of every fold but {@code leftOut} (−1: of every fold). A band no other
      * fold reached falls back to all folds' distances, so a fold is never replayed uninflated for lack of data.
      */
-    private static double[] inflation(List<HeldOutDistances> held, int leftOut, int bands) {
+    static double[] inflation(List<HeldOutDistances> held, int leftOut, int bands) {
         double[] kappa = new double[bands];
         for (int b = 0; b < bands; b++) {
             List<Double> ratios = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.vigil.reliability.risk;
 
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * Conformal risk control (Angelopoulos, Bates, Fisch, Lei, Schuster 2022; method notes §6): from n exchangeable
@@ -72,6 +73,26 @@ public final class ConformalRiskControl {
             k++;
         }
         return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
+    }
+
+    /**
+     * How many calibration series would certify α in expectation if the monotonised disagreement rate stayed at
+     * {@code rate}: the smallest N ≤ {@code maxSeries} with (⌊rate·N⌋ + B)/(N + 1) ≤ α; empty when the rate is not
+     * below α or N would exceed {@code maxSeries}.
+     */
+    public static OptionalInt seriesNeeded(double rate, double alpha, int maxSeries) {
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new IllegalArgumentException("α must lie in (0, 1), got " + alpha);
+        }
+        if (!(rate >= 0) || rate >= alpha) {
+            return OptionalInt.empty();
+        }
+        for (int n = 1; n <= maxSeries; n++) {
+            if (bound(n, (int) Math.floor(rate * n + 1e-9)) <= alpha) {
+                return OptionalInt.of(n);
+            }
+        }
+        return OptionalInt.empty();
     }
 
     /** The smallest α certifiable in expectation with n series: B/(n + 1). */

@@ -1,6 +1,7 @@
 package io.vigil.reliability.risk;
 
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import org.hipparchus.distribution.discrete.BinomialDistribution;
 
 /**
@@ -92,6 +93,28 @@ public final class LearnThenTest {
             k++;
         }
         return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
+    }
+
+    /**
+     * How many calibration series would certify risk level α at confidence 1 − δ if the disagreement rate stayed at
+     * {@code rate}: the smallest N ≤ {@code maxSeries} with P(Bin(N, α) ≤ ⌊rate·N⌋) ≤ δ; empty when the rate is not
+     * below α (no number of series certifies it) or N would exceed {@code maxSeries}. This is what {@code vigil
+     * train} tells a user whose training set is too small for the target.
+     */
+    public static OptionalInt seriesNeeded(double rate, double alpha, double delta, int maxSeries) {
+        if (!(alpha > 0 && alpha < 1) || !(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("α and δ must lie in (0, 1), got " + alpha + " and " + delta);
+        }
+        if (!(rate >= 0) || rate >= alpha) {
+            return OptionalInt.empty();
+        }
+        for (int n = 1; n <= maxSeries; n++) {
+            int k = (int) Math.floor(rate * n + 1e-9);
+            if (new BinomialDistribution(n, alpha).cumulativeProbability(k) <= delta) {
+                return OptionalInt.of(n);
+            }
+        }
+        return OptionalInt.empty();
     }
 
     /** The smallest α certifiable with n series and no disagreement: 1 − δ^{1/n}. */

@@ -27,6 +27,16 @@ class CalibrationParamsTest {
         assertEquals(7, seven.foldsFor(30, 128));
     }
 
+    /** The default operating point is the earliest certified at reliability 0.9, pac with Bonferroni (issue 28). */
+    @Test
+    void defaultObjectiveIsTheEarliestDecisionCertifiedAtReliabilityNinety() {
+        CalibrationParams d = CalibrationParams.defaults(1L);
+        assertEquals(CalibrationParams.Objective.EARLIEST_AT_RELIABILITY, d.objective());
+        assertEquals(0.9, d.targetReliability());
+        assertEquals(io.vigil.reliability.risk.Guarantee.PAC, d.guarantee());
+        assertEquals(io.vigil.reliability.risk.Selection.BONFERRONI, d.selection());
+    }
+
     @Test
     void oneFoldIsRejected() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibrationParams.defaults(1L)

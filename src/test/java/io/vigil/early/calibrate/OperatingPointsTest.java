@@ -78,10 +78,9 @@ class OperatingPointsTest {
     /** K counts every (curve, τ) the objective looks at: all τ of the grid, or the target alone. */
     @Test
     void candidatesAreCurvesTimesTheTausLookedAt() {
-        assertEquals(6 * 12, OperatingPoints.candidates(6, CalibrationParams.defaults(1L), new double[12]));
-        CalibrationParams earliest =
-                CalibrationParams.defaults(1L).withObjective(CalibrationParams.Objective.EARLIEST_AT_RELIABILITY, 0.9);
-        assertEquals(6, OperatingPoints.candidates(6, earliest, new double[12]));
+        CalibrationParams hm = CalibrationParams.defaults(1L).withObjective(CalibrationParams.Objective.HM, Double.NaN);
+        assertEquals(6 * 12, OperatingPoints.candidates(6, hm, new double[12]));
+        assertEquals(6, OperatingPoints.candidates(6, CalibrationParams.defaults(1L), new double[12]));
     }
 
     @Test

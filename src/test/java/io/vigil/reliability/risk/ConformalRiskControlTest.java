@@ -61,6 +61,18 @@ class ConformalRiskControlTest {
         }
     }
 
+    /**
+     * (⌊rate·N⌋ + 1)/(N + 1) ≤ α by hand: rate 0 at α = 0.1 needs N = 9 (1/10); rate 0.05 at α = 0.1: N = 9 gives
+     * (0 + 1)/10 = 0.1, passing; at α = 0.05 rate 0.03 needs ⌊0.03N⌋ + 1 ≤ 0.05(N + 1): N = 19 gives 1/20 = 0.05.
+     */
+    @Test
+    void seriesNeededAtAGivenRate() {
+        assertEquals(9, ConformalRiskControl.seriesNeeded(0, 0.1, 1000).getAsInt());
+        assertEquals(9, ConformalRiskControl.seriesNeeded(0.05, 0.1, 1000).getAsInt());
+        assertEquals(19, ConformalRiskControl.seriesNeeded(0.03, 0.05, 1000).getAsInt());
+        assertTrue(ConformalRiskControl.seriesNeeded(0.1, 0.1, 1000).isEmpty());
+    }
+
     @Test
     void rejectsCountsThatAreNotMonotonised() {
         assertThrows(IllegalArgumentException.class, () -> ConformalRiskControl.certify(10, new int[] {1, 2}, 0.1));

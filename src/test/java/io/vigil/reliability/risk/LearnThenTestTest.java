@@ -109,6 +109,26 @@ class LearnThenTestTest {
         assertThrows(IllegalArgumentException.class, () -> LearnThenTest.requiredReliability(0, 0.2, 0.1));
     }
 
+    /**
+     * With no disagreement, N series certify α at δ once (1 − α)^N ≤ δ: N = ⌈ln δ / ln(1 − α)⌉ = 22 at α = δ = 0.1 and
+     * 39 at δ = 0.1/6 (Bonferroni over six curves). At a positive rate the N returned certifies and fewer series of
+     * the same rate nearby do not; a rate at or above α never certifies.
+     */
+    @Test
+    void seriesNeededAtAGivenRate() {
+        assertEquals(22, LearnThenTest.seriesNeeded(0, 0.1, 0.1, 1000).getAsInt());
+        assertEquals(39, LearnThenTest.seriesNeeded(0, 0.1, 0.1 / 6, 1000).getAsInt());
+        int n = LearnThenTest.seriesNeeded(0.05, 0.1, 0.1, 100_000).getAsInt();
+        int k = (int) Math.floor(0.05 * n + 1e-9);
+        assertTrue(LearnThenTest.certify(n, new int[] {k}, 0.1, 0.1).certified());
+        int fewer = n - 1;
+        assertFalse(LearnThenTest.certify(fewer, new int[] {(int) Math.floor(0.05 * fewer + 1e-9)}, 0.1, 0.1)
+                .certified());
+        assertTrue(LearnThenTest.seriesNeeded(0.1, 0.1, 0.1, 100_000).isEmpty());
+        assertTrue(LearnThenTest.seriesNeeded(0.2, 0.1, 0.1, 100_000).isEmpty());
+        assertTrue(LearnThenTest.seriesNeeded(0, 0.1, 0.1, 21).isEmpty(), "capped below the 22 needed");
+    }
+
     @Test
     void badInputIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> LearnThenTest.certify(0, new int[] {0}, 0.1, 0.1));

@@ -1,0 +1,108 @@
+package io.vigil.experiment;
+
+import io.vigil.data.Dataset;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.DecisionThresholds;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.SampleScore;
+import io.vigil.gauss.SeriesState;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
+
+/**
+ * A calibrated rule replayed once over a test set at every threshold of its model's calibration grid ({@link
+ * EarlyClassifier#score}, as cross-fitting replays held-out series), so that the decisions at any τ — under any
+ * certificate of the same cross-fit, whose thresholds lie on that grid — are read off instead of replayed again. The
+ * guarantee experiment evaluates several certificates and τ per model this way; the decisions are those of {@link
+ * io.vigil.early.EarlyReplay} at the certified threshold.
+ */
+final class GridReplay {
+    private final int length;
+    private final int[][] stopT;
+    private final int[][] stopLabel;
+    private final int[] complete;
+    private final int[] truth;
+
+    private GridReplay(int length, int[][] stopT, int[][] stopLabel, int[] complete, int[] truth) {
+        this.length = length;
+        this.stopT = stopT;
+        this.stopLabel = stopLabel;
+        this.complete = complete;
+        this.truth = truth;
+    }
+
+    /**
+     * Replays {@code test} (class indices in the model's order) with {@code params}' rule, classifier, set and
+     * estimator on a calibrated model.
+     *
+     * @throws IllegalArgumentException when the model has no calibration section
+     */
+    static GridReplay run(VigilModel model, DecisionParams params, Dataset test) {
+        double[] grid = model.section(CalibrationSection.class)
+                .orElseThrow(() -> new IllegalArgumentException("a grid replay needs a calibrated model"))
+                .thresholds();
+        int m = grid.length;
+        EarlyClassifier c = EarlyClassifier.forReplay(model, params, grid);
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        SeriesState state = c.newState();
+        SampleScore score = new SampleScore();
+        int d = c.length();
+        int n = test.size();
+        int[][] stopT = new int[n][m];
+        int[][] stopLabel = new int[n][m];
+        int[] complete = new int[n];
+        int[] truth = new int[n];
+        for (int i = 0; i < n; i++) {
+            double[] x = test.series(i);
+            state.reset();
+            int reached = -1;
+            for (int t = 0; t < d && reached < m - 1; t++) {
+                c.score(state, x[t], ws, score);
+                int idx = Math.min(score.index(), m - 1);
+                for (int j = reached + 1; j <= idx; j++) {
+                    stopT[i][j] = t + 1;
+                    stopLabel[i][j] = score.label();
+                }
+                reached = Math.max(reached, idx);
+            }
+            complete[i] = c.completeLabel(x, ws);
+            truth[i] = test.classOf(i);
+        }
+        return new GridReplay(d, stopT, stopLabel, complete, truth);
+    }
+
+    /**
+     * The decisions at these thresholds (of a model from the same cross-fit, with the replayed rule): at the grid
+     * index they certify, or at t = d with the complete-series label when τ is not certified.
+     *
+     * @throws IllegalArgumentException when the thresholds were not mapped by the calibration
+     */
+    GuaranteeExperiment.Point at(DecisionThresholds th) {
+        if (!th.calibrated()) {
+            throw new IllegalArgumentException("uncalibrated thresholds are not on the replayed grid");
+        }
+        int j = th.index();
+        int reliable = 0;
+        int correct = 0;
+        long sumT = 0;
+        for (int i = 0; i < complete.length; i++) {
+            boolean early = !th.neverEarly();
+            int label = early ? stopLabel[i][j] : complete[i];
+            sumT += early ? stopT[i][j] : length;
+            reliable += label == complete[i] ? 1 : 0;
+            correct += label == truth[i] ? 1 : 0;
+        }
+        int n = complete.length;
+        return new GuaranteeExperiment.Point(
+                th.tau(), th.certified(), n, reliable, correct, sumT / (double) n / length);
+    }
+
+    /** The classifier's accuracy on the complete series. */
+    double fullAccuracy() {
+        int correct = 0;
+        for (int i = 0; i < complete.length; i++) {
+            correct += complete[i] == truth[i] ? 1 : 0;
+        }
+        return correct / (double) complete.length;
+    }
+}
