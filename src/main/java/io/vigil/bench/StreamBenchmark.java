@@ -173,6 +173,10 @@ public final class StreamBenchmark {
                     .groupId("bench-vigil")
                     .transactionalIdPrefix("bench-vigil")
                     .build();
+            // Created up front: the first writer to a topic the broker auto-creates timed out under heavy load
+            // (OUT_OF_ORDER_SEQUENCE_NUMBER, then a 120 s send timeout) in two runs on a loaded machine.
+            kafka.createTopic(base.output(), s.partitions());
+            kafka.createTopic(base.deadLetter(), 1);
             // Off, on, off, each reading the whole topic with its own consumer group: the run with metrics sits
             // between the two without, so warm-up and drifting machine load do not favour either side.
             double off1 = timed(samples, null, env -> VigilJob.attach(env, group(base, 1), modelBytes, RateProbe::tap));
