@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param model the model's id and shape (the initial model when the job follows a model topic)
  * @param modelTopic the model topic the job follows for hot swaps, or null; a job that follows one keeps its live
  *     models in its checkpoints, so a model of another shape there is no conflict
+ * @param truthTopic the truth topic the job compares decisions with, or null (absent in older manifests): its source
+ *     and comparison stage keep checkpointed state that a job without them cannot restore, and the reverse
  */
 public record StateManifest(
         int formatVersion,
@@ -41,7 +43,8 @@ public record StateManifest(
         String delivery,
         String stateBackend,
         Model model,
-        String modelTopic) {
+        String modelTopic,
+        String truthTopic) {
     /** The layout this release reads and writes. */
     public static final int FORMAT_VERSION = 1;
 
@@ -96,7 +99,8 @@ public record StateManifest(
                 cfg.delivery().cliName(),
                 backend.cliName(),
                 model,
-                cfg.modelFeed() == null ? null : cfg.modelFeed().topic());
+                cfg.modelFeed() == null ? null : cfg.modelFeed().topic(),
+                cfg.truthTopic());
     }
 
     /**
@@ -114,6 +118,7 @@ public record StateManifest(
         differ(out, "delivery", delivery, wanted.delivery);
         differ(out, "state backend", stateBackend, wanted.stateBackend);
         differ(out, "model topic", Objects.toString(modelTopic, "none"), Objects.toString(wanted.modelTopic, "none"));
+        differ(out, "truth topic", Objects.toString(truthTopic, "none"), Objects.toString(wanted.truthTopic, "none"));
         if (wanted.modelTopic == null) {
             differ(out, "model shape", model.shape(), wanted.model.shape());
         }

@@ -16,6 +16,10 @@ class StateManifestTest {
     }
 
     static StateManifest manifest(String input, String modelId, int length, String modelTopic) {
+        return manifest(input, modelId, length, modelTopic, null);
+    }
+
+    static StateManifest manifest(String input, String modelId, int length, String modelTopic, String truthTopic) {
         return new StateManifest(
                 StateManifest.FORMAT_VERSION,
                 input + "-to-out",
@@ -26,7 +30,8 @@ class StateManifestTest {
                 "exactly-once",
                 "hashmap",
                 new StateManifest.Model(modelId, length, 10, List.of("1", "2", "3")),
-                modelTopic);
+                modelTopic,
+                truthTopic);
     }
 
     @Test
@@ -55,7 +60,7 @@ class StateManifestTest {
         assertEquals("group id 'vigil-samples' there, 'vigil-other' in this run", c.get(1));
         assertTrue(c.get(2).startsWith("model shape 'd = 128, ℓ = 10, classes [1, 2, 3]' there, 'd = 64"), c.get(2));
         StateManifest rocks = new StateManifest(
-                1, "x", "samples", "out", "dead", "vigil-samples", "exactly-once", "rocksdb", held.model(), null);
+                1, "x", "samples", "out", "dead", "vigil-samples", "exactly-once", "rocksdb", held.model(), null, null);
         assertEquals(List.of("state backend 'hashmap' there, 'rocksdb' in this run"), held.conflicts(rocks));
     }
 
@@ -72,10 +77,23 @@ class StateManifestTest {
     }
 
     @Test
-    void aManifestWrittenBeforeModelTopicsReadsAsFollowingNone() throws Exception {
+    void aTruthTopicMustStayAsItWasBecauseItsSourceAndComparisonHoldState() {
+        StateManifest held = manifest("samples", "m1", 128, null, "truth");
+        assertEquals(List.of(), held.conflicts(manifest("samples", "m1", 128, null, "truth")));
+        assertEquals(
+                List.of("truth topic 'truth' there, 'none' in this run"),
+                held.conflicts(manifest("samples", "m1", 128, null, null)));
+        assertEquals(
+                List.of("truth topic 'none' there, 'truth' in this run"),
+                manifest("samples", "m1", 128).conflicts(held));
+    }
+
+    @Test
+    void aManifestWrittenBeforeModelAndTruthTopicsReadsAsFollowingNone() throws Exception {
         String old = new String(manifest("samples", "m1", 128).toJson(), StandardCharsets.UTF_8)
-                .replace(",\n  \"model_topic\" : null", "");
-        assertTrue(!old.contains("model_topic"), old);
+                .replace(",\n  \"model_topic\" : null", "")
+                .replace(",\n  \"truth_topic\" : null", "");
+        assertTrue(!old.contains("model_topic") && !old.contains("truth_topic"), old);
         StateManifest read = StateManifest.fromJson(old.getBytes(StandardCharsets.UTF_8), "old.json");
         assertEquals(null, read.modelTopic());
         assertEquals(manifest("samples", "m1", 128), read);
