@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package structure, enforced: dependencies point down the layers cli/bench/demo/experiment → flink →
+ * The package structure, enforced: dependencies point down the layers cli/bench/demo/experiment/dashboard → flink →
  * stream/kafka → early → model/select → ldg/reduce/baseline/classify/reliability/gauss → data/util; the algorithm packages know
  * nothing of Flink, Kafka, picocli or Jackson (model files are read and written in {@code io.vigil.model.json},
  * the only model package that may use Jackson); no package cycles; every package belongs to a layer. The rules
@@ -48,7 +48,12 @@ class ArchitectureTest {
             .consideringOnlyDependenciesInLayers()
             .withOptionalLayers(true)
             .layer("Entry points")
-            .definedBy("io.vigil.cli..", "io.vigil.bench..", "io.vigil.demo..", "io.vigil.experiment..")
+            .definedBy(
+                    "io.vigil.cli..",
+                    "io.vigil.bench..",
+                    "io.vigil.demo..",
+                    "io.vigil.experiment..",
+                    "io.vigil.dashboard..")
             .layer("Flink adapter")
             .definedBy("io.vigil.flink..")
             .layer("Stream")
@@ -106,6 +111,7 @@ class ArchitectureTest {
                     "io.vigil.bench..",
                     "io.vigil.demo..",
                     "io.vigil.experiment..",
+                    "io.vigil.dashboard..",
                     "io.vigil.flink..",
                     "io.vigil.stream..",
                     "io.vigil.kafka..",

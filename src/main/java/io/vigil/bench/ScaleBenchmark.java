@@ -39,6 +39,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * until t = d. The bounded Vigil job then reads the topic on the embedded cluster of {@code vigil run} ({@link
  * LocalFlink}), checkpointing to a temporary state directory with the chosen state backend.
  *
+ * <p>With more than one count the first is the <b>reference</b> the others' throughput is compared with: it reads
+ * as many samples as the largest run, so that both rates are steady-state figures of similar duration, not a short
+ * warm-up against a long run. To keep only its N series in flight over that many samples, the reference is
+ * produced in waves of N new series × d samples each (a series ends at t = d and leaves the state), one wave after
+ * the other.
+ *
  * <p>Measured: samples/s after the source while the middle 80 % of the records pass (start-up, warm-up and the
  * end-of-input drain left out); series in flight = the largest sum of the operator's {@code seriesInFlight} gauge (sessions held,
  * decided markers included); each completed checkpoint's duration, size and full size from Flink's own job metrics
@@ -98,8 +104,10 @@ public final class ScaleBenchmark {
     /**
      * One series count's figures.
      *
-     * @param series series N
-     * @param samples samples produced and read (N × K)
+     * @param series series N (in flight at once)
+     * @param waves waves of N series produced one after the other (1 but for a reference, see the class comment)
+     * @param samplesPerSeries samples of each series (K, or d in a reference's waves)
+     * @param samples samples produced and read (waves × N × samples per series)
      * @param produceSeconds produce phase
      * @param produceRate produce phase samples/s
      * @param jobSeconds job submission to end
@@ -119,6 +127,8 @@ public final class ScaleBenchmark {
      */
     public record Run(
             int series,
+            int waves,
+            int samplesPerSeries,
             long samples,
             double produceSeconds,
             double produceRate,
@@ -187,24 +197,46 @@ public final class ScaleBenchmark {
             LoopbackKafka kafka, Settings s, int index, TrainTest data, byte[] modelBytes, Consumer<String> log)
             throws Exception {
         int n = s.seriesCounts()[index];
-        long total = (long) n * s.samplesPerSeries();
+        Load load = load(s, index);
+        long total = load.samples(n);
         String name = "scale-" + index + "-" + n;
         kafka.createTopic(name, s.partitions());
         kafka.createTopic(name + "-decisions", s.partitions());
         kafka.createTopic(name + "-dead", 1);
-        InterleavedLoad.Summary produced;
+        long producedSamples = 0;
+        long produceNanos = 0;
         try (Progress p = Progress.bar("bench scale: produce " + n + " series", total, true)) {
-            produced = InterleavedLoad.produce(
-                    kafka.clientProperties(), name, name, data.test(), n, s.samplesPerSeries(), s.producers(), p);
+            for (int w = 0; w < load.waves(); w++) {
+                InterleavedLoad.Summary wave = InterleavedLoad.produce(
+                        kafka.clientProperties(),
+                        name,
+                        load.waves() == 1 ? name : name + "-w" + w,
+                        data.test(),
+                        n,
+                        load.samplesPerSeries(),
+                        s.producers(),
+                        p);
+                producedSamples += wave.samples();
+                produceNanos += wave.elapsed().toNanos();
+            }
         }
+        InterleavedLoad.Summary produced = new InterleavedLoad.Summary(producedSamples, Duration.ofNanos(produceNanos));
         log.accept(String.format(
                 Locale.ROOT,
-                "%d series: produced %d samples in %.1f s (%.0f samples/s, %d threads)",
+                "%d series: produced %d samples in %.1f s (%.0f samples/s, %d threads)%s",
                 n,
                 produced.samples(),
                 produced.elapsed().toNanos() / 1e9,
                 produced.samplesPerSecond(),
-                s.producers()));
+                s.producers(),
+                load.waves() == 1
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; reference: %d waves of %d series x %d samples",
+                                load.waves(),
+                                n,
+                                load.samplesPerSeries())));
         JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(),
                         name,
@@ -240,6 +272,8 @@ public final class ScaleBenchmark {
                     .orElse(null);
             Run r = new Run(
                     n,
+                    load.waves(),
+                    load.samplesPerSeries(),
                     total,
                     produced.elapsed().toNanos() / 1e9,
                     produced.samplesPerSecond(),
@@ -269,6 +303,32 @@ public final class ScaleBenchmark {
                     peakHeap / 1048576.0));
             return r;
         }
+    }
+
+    /** How a run's series are produced: waves of N series × samples per series. */
+    private record Load(int waves, int samplesPerSeries) {
+        long samples(int series) {
+            return (long) waves * series * samplesPerSeries;
+        }
+    }
+
+    /**
+     * The load of run {@code index}: N series × K samples, or for the reference (the first of several counts) as
+     * many samples as the largest run in waves of N series × d samples.
+     */
+    private static Load load(Settings s, int index) {
+        int[] counts = s.seriesCounts();
+        int n = counts[index];
+        long largest = Arrays.stream(counts)
+                .mapToLong(c -> (long) c * s.samplesPerSeries())
+                .max()
+                .orElseThrow();
+        long own = (long) n * s.samplesPerSeries();
+        if (index > 0 || counts.length == 1 || own >= largest) {
+            return new Load(1, s.samplesPerSeries());
+        }
+        long perWave = (long) n * s.length();
+        return new Load((int) Math.max(1, Math.round((double) largest / perWave)), s.length());
     }
 
     /**

@@ -72,6 +72,7 @@ public final class StreamBenchmark {
      * @param seed generator seed
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
+     * @param dashboard whether to run (c) again with the live dashboard on and a client following it, (d)
      */
     public record Settings(
             SyntheticKind kind,
@@ -81,7 +82,8 @@ public final class StreamBenchmark {
             int parallelism,
             double latencySeconds,
             long seed,
-            boolean raw) {}
+            boolean raw,
+            boolean dashboard) {}
 
     /**
      * The figures.
@@ -94,6 +96,7 @@ public final class StreamBenchmark {
      * @param passThroughRate (b) pass-through job samples/s
      * @param vigilRate (c) Vigil job samples/s
      * @param vigilRateWithMetrics (c) with the Prometheus endpoint served and scraped every second (samples/s)
+     * @param dashboardRate (d) Vigil job samples/s with the live dashboard on and followed, NaN when not run
      * @param latencyRate replay rate of the latency phase (samples/s)
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
@@ -110,6 +113,7 @@ public final class StreamBenchmark {
             double passThroughRate,
             double vigilRate,
             double vigilRateWithMetrics,
+            double dashboardRate,
             double latencyRate,
             double p50Ms,
             double p99Ms,
@@ -124,6 +128,11 @@ public final class StreamBenchmark {
         /** (c) with metrics as a fraction of (c) without. */
         public double metricsShare() {
             return vigilRateWithMetrics / vigilRate;
+        }
+
+        /** (d) as a fraction of (c). */
+        public double dashboardShareOfVigil() {
+            return dashboardRate / vigilRate;
         }
     }
 
@@ -164,7 +173,12 @@ public final class StreamBenchmark {
                     .transactionalIdPrefix("bench-vigil")
                     .build();
             Scrapes scrapes = new Scrapes();
-            double metricsRate = timed(samples, scrapes, env -> VigilJob.attach(env, base, modelBytes, RateProbe::tap));
+            JobConfig withMetrics = base.toBuilder() // its own consumer group: both runs read the whole topic
+                    .groupId("bench-vigil-metrics")
+                    .transactionalIdPrefix("bench-vigil-metrics")
+                    .build();
+            double metricsRate =
+                    timed(samples, scrapes, env -> VigilJob.attach(env, withMetrics, modelBytes, RateProbe::tap));
             log.accept(String.format(
                     "(c) Vigil job with the metrics endpoint (%d scrapes): %.0f samples/s",
                     scrapes.count, metricsRate));
@@ -172,6 +186,23 @@ public final class StreamBenchmark {
             log.accept(String.format(
                     "(c) Vigil job: %.0f samples/s (%.0f%% of b; with metrics %.0f%% of this)",
                     vigilRate, 100 * vigilRate / passRate, 100 * metricsRate / vigilRate));
+            double dashboardRate = Double.NaN;
+            if (s.dashboard()) {
+                JobConfig watched = base.toBuilder()
+                        .output("bench-dash-decisions")
+                        .deadLetter("bench-dash-dead")
+                        .groupId("bench-dash")
+                        .transactionalIdPrefix("bench-dash")
+                        .build();
+                dashboardRate = timed(
+                        samples,
+                        null,
+                        env -> VigilJob.attach(env, watched, modelBytes, RateProbe::tap),
+                        flink -> WatchedDashboard.start(kafka, watched, flink));
+                log.accept(String.format(
+                        "(d) Vigil job with the dashboard: %.0f samples/s (%.0f%% of c)",
+                        dashboardRate, 100 * dashboardRate / vigilRate));
+            }
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
             log.accept(String.format(
                     "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
@@ -186,6 +217,7 @@ public final class StreamBenchmark {
                     passRate,
                     vigilRate,
                     metricsRate,
+                    dashboardRate,
                     vigilRate / 2,
                     latency[0],
                     latency[1],
@@ -262,8 +294,21 @@ public final class StreamBenchmark {
      */
     private static double timed(long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build)
             throws Exception {
+        return timed(expected, scrapes, build, flink -> () -> {});
+    }
+
+    /** Something that runs beside the timed job on its cluster (the dashboard) and is closed after it. */
+    private interface Beside {
+        AutoCloseable start(LocalFlink flink) throws Exception;
+    }
+
+    /** {@link #timed(long, Scrapes, Consumer)} with {@code beside} running on the job's cluster. */
+    private static double timed(
+            long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build, Beside beside)
+            throws Exception {
         long end;
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
+                AutoCloseable running = beside.start(flink)) {
             Thread scraper =
                     scrapes == null ? null : scraper(flink.serveMetrics(0).url(), scrapes);
             StreamExecutionEnvironment env = flink.environment();

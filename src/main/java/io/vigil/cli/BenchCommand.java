@@ -482,6 +482,12 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
         long seed;
 
+        @Option(
+                names = "--dashboard",
+                description = "Also (d): the Vigil job again with the live dashboard on and one client following it, "
+                        + "to measure what the dashboard costs the job.")
+        boolean dashboard;
+
         @Option(names = "--json", description = "Print one JSON object.")
         boolean json;
 
@@ -501,7 +507,7 @@ public final class BenchCommand implements Runnable {
             PrintWriter err = cl.getErr();
             StreamBenchmark.Result r = StreamBenchmark.run(
                     new StreamBenchmark.Settings(
-                            k, train, series, partitions, parallelism, latencySeconds, seed, !zNormalize),
+                            k, train, series, partitions, parallelism, latencySeconds, seed, !zNormalize, dashboard),
                     line -> {
                         err.println("bench stream: " + line);
                         err.flush();
@@ -522,6 +528,10 @@ public final class BenchCommand implements Runnable {
                 m.put("vigil_share_of_passthrough", r.vigilShareOfPassThrough());
                 m.put("vigil_with_metrics_samples_per_s", r.vigilRateWithMetrics());
                 m.put("vigil_with_metrics_share", r.metricsShare());
+                if (dashboard) {
+                    m.put("dashboard_samples_per_s", r.dashboardRate());
+                    m.put("dashboard_share_of_vigil", r.dashboardShareOfVigil());
+                }
                 m.put("latency_rate_samples_per_s", r.latencyRate());
                 m.put("p50_ms", r.p50Ms());
                 m.put("p99_ms", r.p99Ms());
@@ -547,6 +557,14 @@ public final class BenchCommand implements Runnable {
                         "(c) with metrics endpoint scraped",
                         r.vigilRateWithMetrics(),
                         100 * r.metricsShare());
+                if (dashboard) {
+                    out.printf(
+                            Locale.ROOT,
+                            "%-36s %14.0f  (%.0f%% of c)%n",
+                            "(d) Vigil job, dashboard followed",
+                            r.dashboardRate(),
+                            100 * r.dashboardShareOfVigil());
+                }
                 out.printf(
                         Locale.ROOT,
                         "latency of (c) at %.0f samples/s (50%%): p50 %.1f ms, p99 %.1f ms over %d decisions%n",

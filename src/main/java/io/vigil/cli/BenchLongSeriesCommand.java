@@ -128,7 +128,7 @@ final class BenchLongSeriesCommand implements Callable<Integer> {
                     r.loadPeakHeapBytes() / MIB);
             out.printf(
                     Locale.ROOT,
-                    "  replay (%s, τ = %.2f): %.2f µs/sample, mean t %.1f, reliability %.3f, complete accuracy %.3f%n",
+                    "  replay (%s, τ = %.2f): %.2f µs/sample, mean t %.1f, agreement with the complete-series label %.3f, complete accuracy %.3f%n",
                     estimator,
                     DecisionParams.DEFAULT_TAU,
                     r.microsPerSample(),

@@ -27,7 +27,9 @@ import picocli.CommandLine.Option;
             "MiniCluster). For each N in --series: N series x --samples samples, interleaved round-robin over the",
             "series, are produced to a fresh topic (timed apart), then the bounded Vigil job reads them, checkpointing",
             "with --state-backend. Prints samples/s, series in flight (sessions held), checkpoint duration and size,",
-            "state bytes per in-flight series and peak heap.",
+            "state bytes per in-flight series and peak heap. With several counts the first is the reference the",
+            "throughput ratio compares with: it reads as many samples as the largest run, in waves of N new series",
+            "x d samples (each series ends at t = d), so that N stay in flight throughout.",
             "Example: vigil bench scale --series 8000,1000000 --length 128 --samples 16 --state-backend rocksdb"
         })
 final class BenchScaleCommand implements Callable<Integer> {
@@ -145,6 +147,8 @@ final class BenchScaleCommand implements Callable<Integer> {
         for (ScaleBenchmark.Run run : r.runs()) {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("series", run.series());
+            j.put("waves", run.waves());
+            j.put("samples_per_series", run.samplesPerSeries());
             j.put("samples", run.samples());
             j.put("produce_seconds", run.produceSeconds());
             j.put("produce_samples_per_s", run.produceRate());
@@ -213,6 +217,15 @@ final class BenchScaleCommand implements Callable<Integer> {
                     run.decidedEarly() + "/" + run.decidedComplete() + "/" + run.undecided());
         }
         if (r.runs().size() > 1) {
+            ScaleBenchmark.Run reference = r.runs().get(0);
+            out.printf(
+                    Locale.ROOT,
+                    "reference: %d series in flight, %d wave(s) of %d series x %d samples = %d samples%n",
+                    reference.series(),
+                    reference.waves(),
+                    reference.series(),
+                    reference.samplesPerSeries(),
+                    reference.samples());
             out.printf(
                     Locale.ROOT,
                     "throughput at %d series = %.0f%% of %d series%n",

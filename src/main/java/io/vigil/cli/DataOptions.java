@@ -4,6 +4,7 @@ import io.vigil.data.DataFormatException;
 import io.vigil.data.Dataset;
 import io.vigil.data.DatasetFiles;
 import io.vigil.data.DatasetReader;
+import io.vigil.data.LengthPolicy;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
  * The data options every command that reads a data set shares ({@code @Mixin DataOptions data;}): either
  * an archive directory and a data set name ({@code --data DIR --dataset NAME}, both UCR layouts and every
  * supported format, see {@link DatasetFiles}) or explicit files ({@code --train FILE}, {@code --test FILE}),
- * plus {@code --interpolate-missing}. Invalid combinations are usage errors (exit 2); unreadable data is a
+ * plus {@code --interpolate-missing} and {@code --length-policy}. Invalid combinations are usage errors (exit 2); unreadable data is a
  * failure (exit 1) whose message names file, line and reason.
  */
 public final class DataOptions {
@@ -54,9 +55,32 @@ public final class DataOptions {
                     + "neighbours (nearest observed value at the ends) instead of rejecting the file.")
     boolean interpolateMissing;
 
+    @Option(
+            names = "--length-policy",
+            paramLabel = "POLICY",
+            defaultValue = "reject",
+            converter = LengthPolicyConverter.class,
+            description = "Series of unequal lengths: reject (default; the error names the shortest and the longest),"
+                    + " truncate (cut every series to the shortest; a test split to the training length) or pad-last"
+                    + " (repeat each channel's last value up to the longest; a test split is padded or cut to the training"
+                    + " length).")
+    LengthPolicy lengthPolicy = LengthPolicy.REJECT;
+
+    /** Parses {@code --length-policy} so an unknown policy is a usage error naming the valid ones. */
+    static final class LengthPolicyConverter implements CommandLine.ITypeConverter<LengthPolicy> {
+        @Override
+        public LengthPolicy convert(String value) {
+            try {
+                return LengthPolicy.fromCliName(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** The read options these flags ask for. */
     public ReadOptions readOptions() {
-        return ReadOptions.DEFAULT.withInterpolateMissing(interpolateMissing);
+        return ReadOptions.DEFAULT.withInterpolateMissing(interpolateMissing).withLengthPolicy(lengthPolicy);
     }
 
     /** Both splits, checked to fit together (see {@link TrainTest#load}). */
@@ -98,6 +122,17 @@ public final class DataOptions {
      */
     public Dataset loadTest(List<String> classes) throws IOException {
         return DatasetReader.read(files(false, true)[1], readOptions().withClasses(classes));
+    }
+
+    /**
+     * As {@link #loadTest(List)} for a model whose series have {@code length} samples per channel: under {@code
+     * --length-policy truncate} or {@code pad-last} every series is cut or padded to that length (a series the policy
+     * cannot bring there is an error at its line); under {@code reject} the caller checks the length as before.
+     */
+    public Dataset loadTest(List<String> classes, int length) throws IOException {
+        ReadOptions options = readOptions().withClasses(classes);
+        return DatasetReader.read(
+                files(false, true)[1], lengthPolicy == LengthPolicy.REJECT ? options : options.withLength(length));
     }
 
     /** Whether any data option was given (commands with a built-in default data set ask this). */

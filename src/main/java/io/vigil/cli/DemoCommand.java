@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -128,6 +129,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     MetricsPortOption metricsPort = new MetricsPortOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(names = "--json", description = "Print one JSON object at the end; live lines go to stderr.")
     boolean json;
 
@@ -146,6 +150,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--series must be >= 1 and --train-size >= 2");
         }
         metricsPort.port(cl); // a usage error before training
+        OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
         live.printf(
                 Locale.ROOT,
@@ -204,7 +209,10 @@ public final class DemoCommand implements Callable<Integer> {
             live.println(metricsPort.announcement());
         }
         LivePrinter printer = new LivePrinter(live, printRate);
-        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json);
+        StreamDemo.Result r = StreamDemo.run(settings, printer::accept, !json, dashboardPort, url -> {
+            live.println("dashboard at " + url);
+            live.flush();
+        });
         printer.flushSkipped();
         if (json) {
             out.println(Json.line(summary(r, tt, params)));

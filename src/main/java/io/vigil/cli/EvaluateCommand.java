@@ -161,7 +161,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        Dataset test = data.loadTest(model.classNames());
+        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
@@ -219,7 +219,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "or --train with --test");
         }
         VigilModel model = ModelFile.standard().load(modelFile);
-        Dataset test = data.loadTest(model.classNames());
+        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {

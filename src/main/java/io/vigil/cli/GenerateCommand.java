@@ -36,7 +36,8 @@ public final class GenerateCommand implements Callable<Integer> {
             required = true,
             paramLabel = "KIND",
             converter = KindConverter.class,
-            description = "cbf (Cylinder-Bell-Funnel), synthetic-control or two-patterns.")
+            description = "cbf (Cylinder-Bell-Funnel), synthetic-control, two-patterns or multi-cbf (3 channels of CBF"
+                    + " events with channel-specific shapes and lags; written as .ts, the one format with channels).")
     SyntheticKind kind;
 
     @Option(
@@ -70,8 +71,8 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(
             names = "--length",
             paramLabel = "L",
-            description = "Series length (cbf only; default: the kind's own, 128 for cbf). CBF's shapes stretch with "
-                    + "the time axis; another length names the data set e.g. CBF20000.")
+            description = "Series length per channel (cbf and multi-cbf only; default: the kind's own, 128 for cbf)."
+                    + " CBF's shapes stretch with the time axis; another length names the data set e.g. CBF20000.")
     Integer length;
 
     @Option(names = "--gzip", description = "Gzip the files (adds .gz).")
@@ -108,6 +109,12 @@ public final class GenerateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--test must be at least 1, got " + nTest);
         }
         int d = length == null ? kind.length() : length;
+        if (kind.channels() > 1 && format != DataFormat.TS) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--kind " + kind.cliName() + " has " + kind.channels() + " channels; only --format ts holds"
+                            + " several channels");
+        }
         TrainTest data;
         try {
             data = SyntheticData.generate(kind, nTrain, nTest, seed, raw, d);
@@ -128,6 +135,7 @@ public final class GenerateCommand implements Callable<Integer> {
             m.put("train_size", nTrain);
             m.put("test_size", nTest);
             m.put("length", d);
+            m.put("channels", kind.channels());
             m.put("classes", kind.classes());
             m.put("seed", seed);
             m.put("train_file", trainFile.toString());
@@ -138,7 +146,8 @@ public final class GenerateCommand implements Callable<Integer> {
                     .getOut()
                     .println("generated " + name + " (" + kind.cliName() + ", seed " + seed + "): " + nTrain
                             + " train + "
-                            + nTest + " test series of length " + d + ", " + classes + " classes"
+                            + nTest + " test series of " + (kind.channels() > 1 ? kind.channels() + " channels × " : "")
+                            + "length " + d + ", " + classes + " classes"
                             + (raw ? ", raw" : ", z-normalised") + " -> " + trainFile + ", " + testFile);
         }
         spec.commandLine().getOut().flush();

@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.JobMetrics;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -148,6 +150,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     MetricsPortOption metricsPort = new MetricsPortOption();
 
+    @Mixin
+    DashboardOption dashboard = new DashboardOption();
+
     @Option(
             names = "--json",
             description = "Print the final summary (decisions by status, dead letters by reason, samples, seconds) as "
@@ -218,6 +223,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     cl, "--metrics-port is for the embedded job; a cluster reports through its metrics reporters");
         }
+        OptionalInt dashboardPort = dashboard.port(cl);
+        if (dashboardPort.isPresent() && onCluster) {
+            throw new CommandLine.ParameterException(
+                    cl, "--dashboard is for the embedded job; a cluster has its web UI and metrics");
+        }
         if (json && onCluster) {
             throw new CommandLine.ParameterException(cl, "--json is for the embedded job; a cluster has its metrics");
         }
@@ -236,7 +246,8 @@ public final class RunCommand implements Callable<Integer> {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
         try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel);
-                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local())) {
+                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
+                Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
@@ -244,15 +255,36 @@ public final class RunCommand implements Callable<Integer> {
                 flink.serveMetrics(port);
                 cl.getErr().println("vigil run: " + metricsPort.announcement());
             });
-            return execute(cl, flink.environment(), cfg, model, flink.metrics());
+            if (board != null) {
+                cl.getErr().println("vigil run: dashboard at " + board.url());
+            }
+            return execute(cl, flink.environment(), cfg, model, flink);
         }
     }
 
+    /** The live dashboard of the embedded job, or null when not asked for. */
+    private static Dashboard startDashboard(OptionalInt port, JobConfig cfg, JobMetrics metrics) throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> props = new LinkedHashMap<>(cfg.kafkaProperties());
+        props.put("bootstrap.servers", cfg.bootstrap());
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        cfg.input() + " → " + cfg.output(),
+                        props,
+                        cfg.input(),
+                        cfg.output(),
+                        metrics::snapshot)
+                .withTruthTopic(cfg.truthTopic()));
+    }
+
     /**
-     * Runs the job; on the embedded cluster ({@code metrics} not null) with progress lines, the mismatch warning and
-     * the final summary ({@link RunProgress}).
+     * Runs the job; on the embedded cluster ({@code flink} not null) with progress lines, the mismatch warning and
+     * the final summary ({@link RunProgress}), also when a signal stops it, and ending at once when another job
+     * fences its producers ({@link EmbeddedRun}).
      */
-    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model, JobMetrics metrics)
+    private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model, LocalFlink flink)
             throws Exception {
         try {
             VigilJob.attach(env, cfg, model);
@@ -262,44 +294,57 @@ public final class RunCommand implements Callable<Integer> {
         cl.getErr()
                 .println("vigil run: " + cfg.input() + " -> " + cfg.output() + " (dead letters: " + cfg.deadLetter()
                         + ") at " + cfg.bootstrap() + ", tau " + cfg.decision().tau() + ", "
-                        + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + "; Kafka properties "
+                        + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + ", transactional-id prefix "
+                        + cfg.transactionalIdPrefix() + "; Kafka properties "
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
         cl.getErr().flush();
-        JobExecutionResult result;
-        RunProgress progress = metrics == null
-                ? null
-                : RunProgress.start(
-                        metrics::snapshot,
+        String name = "vigil " + cfg.input() + " -> " + cfg.output();
+        if (flink == null) {
+            JobExecutionResult result = env.execute(name);
+            if (result.isJobExecutionResult()) {
+                cl.getOut().println("vigil run: job finished after " + result.getNetRuntime() + " ms");
+            }
+            return 0;
+        }
+        try (RunProgress progress = RunProgress.start(
+                        flink.metrics()::snapshot,
                         cl.getErr(),
                         parsedModel.length(),
                         cfg.session().reorderWindow());
-        try {
-            result = env.execute("vigil " + cfg.input() + " -> " + cfg.output());
-        } catch (Exception e) {
-            if (onCluster) {
-                throw e;
+                EmbeddedRun run = EmbeddedRun.watch(cfg.transactionalIdPrefix(), flink)) {
+            EmbeddedRun.Ended ended;
+            try {
+                ended = run.execute(env, name);
+            } catch (EmbeddedRun.FencedException e) {
+                cl.getErr().println("vigil run: " + progress.finish().text());
+                throw new JobFailedException(e.getMessage(), e);
+            } catch (Exception e) {
+                cl.getErr().println("vigil run: " + progress.finish().text());
+                Optional<String> fenced = ProducerFencing.describe(e, cfg.transactionalIdPrefix());
+                if (fenced.isPresent()) {
+                    throw new JobFailedException(fenced.get(), e);
+                }
+                throw new JobFailedException(
+                        "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
+                                + " in a row without " + LocalFlink.STABLE_RUN.toMinutes()
+                                + " min of stable running): " + rootCause(e),
+                        e);
             }
-            cl.getErr().println("vigil run: " + progress.finish().text());
-            Optional<String> fenced = ProducerFencing.describe(e, cfg.transactionalIdPrefix());
-            if (fenced.isPresent()) {
-                throw new JobFailedException(fenced.get(), e);
-            }
-            throw new JobFailedException(
-                    "the job ended with an error (restarts stop after " + LocalFlink.MAX_RESTARTS
-                            + " in a row without " + LocalFlink.STABLE_RUN.toMinutes() + " min of stable running): "
-                            + rootCause(e),
-                    e);
-        } finally {
-            if (progress != null) {
-                progress.close();
-            }
-        }
-        if (progress != null) {
             RunProgress.Summary summary = progress.finish();
             cl.getOut().println(json ? summary.json() : "vigil run: " + summary.text());
-        }
-        if (result.isJobExecutionResult() && !json) {
-            cl.getOut().println("vigil run: job finished after " + result.getNetRuntime() + " ms");
+            cl.getOut().flush();
+            if (ended.end() == EmbeddedRun.End.STOPPED) {
+                cl.getErr()
+                        .println("vigil run: stopped; the job's state stays in "
+                                + state.directory(cl, cfg.input(), cfg.output())
+                                + " (its latest completed checkpoint): the same command resumes from there");
+            } else if (!json) {
+                cl.getOut()
+                        .println("vigil run: job finished after "
+                                + ended.result().getNetRuntime() + " ms");
+            }
+            cl.getErr().flush();
+            cl.getOut().flush();
         }
         return 0;
     }

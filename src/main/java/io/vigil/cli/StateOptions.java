@@ -8,12 +8,14 @@ import io.vigil.model.VigilModel;
 import io.vigil.stream.ModelId;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.flink.configuration.MemorySize;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -44,6 +46,14 @@ public final class StateOptions {
             description = "Keyed-state backend: hashmap (heap) or rocksdb (local disk, incremental checkpoints, "
                     + "for more series in flight than the heap holds) (default: hashmap).")
     String stateBackend;
+
+    @Option(
+            names = "--rocksdb-memory",
+            paramLabel = "SIZE",
+            description = "Off-heap memory for RocksDB's cache and write buffers with --state-backend rocksdb, on top "
+                    + "of the JVM heap, e.g. 512m or 4g (default: 1g; at least 64m). More keeps more series' state "
+                    + "in memory when many are in flight.")
+    String rocksDbMemory;
 
     @Option(
             names = "--fresh",
@@ -81,6 +91,49 @@ public final class StateOptions {
         }
     }
 
+    /**
+     * Bytes of {@code --rocksdb-memory}, or the default.
+     *
+     * @throws CommandLine.ParameterException when it is not a size, below the minimum, more than this machine's
+     *     memory, or given without the rocksdb backend
+     */
+    long rocksDbMemory(CommandLine cl) {
+        if (rocksDbMemory == null) {
+            return LocalState.DEFAULT_ROCKSDB_MEMORY;
+        }
+        if (backend(cl) != LocalState.Backend.ROCKSDB) {
+            throw new CommandLine.ParameterException(cl, "--rocksdb-memory is for --state-backend rocksdb");
+        }
+        long bytes;
+        try {
+            bytes = MemorySize.parse(rocksDbMemory).getBytes();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    cl, "--rocksdb-memory: expected a size such as 512m or 4g, got '" + rocksDbMemory + "'");
+        }
+        if (bytes < LocalState.MIN_ROCKSDB_MEMORY) {
+            throw new CommandLine.ParameterException(
+                    cl,
+                    "--rocksdb-memory must be at least " + (LocalState.MIN_ROCKSDB_MEMORY >> 20) + "m, got '"
+                            + rocksDbMemory + "'");
+        }
+        long physical = physicalMemory();
+        if (physical > 0 && bytes > physical) {
+            throw new CommandLine.ParameterException(
+                    cl,
+                    "--rocksdb-memory " + rocksDbMemory + " is more than this machine's memory (" + (physical >> 20)
+                            + " MiB)");
+        }
+        return bytes;
+    }
+
+    /** This machine's physical memory in bytes, or 0 when the JVM cannot tell. */
+    private static long physicalMemory() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getTotalMemorySize()
+                : 0;
+    }
+
     /** The state directory, absolute. */
     Path directory(CommandLine cl, String input, String output) {
         Path d = stateDir != null ? stateDir : Path.of(DEFAULT_PARENT, jobName(cl, input, output));
@@ -102,13 +155,15 @@ public final class StateOptions {
      */
     void check(CommandLine cl, boolean onCluster) {
         backend(cl);
-        if (onCluster && (stateDir != null || stateBackend != null || fresh)) {
+        if (onCluster && (stateDir != null || stateBackend != null || fresh || rocksDbMemory != null)) {
             throw new CommandLine.ParameterException(
                     cl,
-                    "--state-dir, --state-backend and --fresh are for the embedded job; on a cluster its Flink "
-                            + "configuration applies (execution.checkpointing.dir, state.backend.type) and "
-                            + "`flink run -s CHECKPOINT` resumes");
+                    "--state-dir, --state-backend, --rocksdb-memory and --fresh are for the embedded job; on a "
+                            + "cluster its Flink configuration applies (execution.checkpointing.dir, "
+                            + "state.backend.type, taskmanager.memory.managed.size) and `flink run -s CHECKPOINT` "
+                            + "resumes");
         }
+        rocksDbMemory(cl);
     }
 
     /** A locked state directory and the embedded job's settings for it; closing releases the lock. */
@@ -142,7 +197,7 @@ public final class StateOptions {
             dir.removeCheckpointsBut(resume);
             dir.writeManifest(wanted);
             cl.getErr().flush();
-            return new Opened(dir, dir.localState(backend, resume));
+            return new Opened(dir, dir.localState(backend, resume).withRocksDbMemory(rocksDbMemory(cl)));
         } catch (IOException | RuntimeException e) {
             dir.close();
             throw e;

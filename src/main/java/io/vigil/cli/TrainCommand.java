@@ -198,11 +198,12 @@ public final class TrainCommand implements Callable<Integer> {
         } else {
             stdout.printf(
                     Locale.ROOT,
-                    "trained %s: %d series of length %d, %d classes; gamma = %s, dims = %d, neighbours = %d, "
+                    "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d, neighbours = %d, "
                             + "local-QDA k = %d; 3-NN CV accuracy %.4f (%s) in %.1f s%nwrote %s%n",
                     model.datasetName(),
                     model.trainSize(),
-                    model.length(),
+                    model.channels() > 1 ? model.channels() + " channels × " : "",
+                    model.seriesLength(),
                     model.numClasses(),
                     model.gamma(),
                     model.dims(),
@@ -254,6 +255,9 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("classes", model.classNames());
         o.put("train_size", model.trainSize());
         o.put("length", model.length());
+        if (model.channels() > 1) {
+            o.put("channels", model.channels());
+        }
         o.put("gamma", model.gamma());
         o.put("neighbors", model.ldgNeighbors());
         o.put("dims", model.dims());
@@ -441,6 +445,6 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private static Dataset rename(Dataset ds, String name) {
-        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames());
+        return Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames()).withChannels(ds.channelNames());
     }
 }

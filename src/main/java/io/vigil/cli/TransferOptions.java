@@ -59,6 +59,9 @@ public final class TransferOptions {
                 : DatasetFiles.resolve(sourceData, sourceDataset).train();
         Dataset ds = DatasetReader.read(file, options);
         String name = sourceDataset != null ? sourceDataset : DatasetReader.datasetName(file);
-        return ds.name().equals(name) ? ds : Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames());
+        return ds.name().equals(name)
+                ? ds
+                : Dataset.of(name, ds.rows(), ds.classIndices(), ds.classNames())
+                        .withChannels(ds.channelNames());
     }
 }

@@ -11,22 +11,41 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * An immutable set of equal-length labelled univariate series: the unit every reader returns and every
+ * An immutable set of equal-length labelled series of C ≥ 1 channels: the unit every reader returns and every
  * trainer consumes. Labels are kept as the exact strings of the file and mapped to class indices
  * {@code 0..G-1} in a stable order (numeric order when every label parses as a number, else
  * lexicographic), so output can always name the original label.
+ *
+ * <p><b>Layout.</b> A series of C channels × d samples is one vector of C·d values, <em>time-major</em>: the
+ * value of channel c at time t is at index {@code t·C + c}. A univariate series (C = 1) is its d samples as
+ * before; a multichannel series whose channels arrive together is then a prefix of its vector at every time,
+ * so the prefix machinery (standardisation, the tabulated conditional moments) serves it unchanged, and any
+ * other arrival order is a subset of the same coordinates. {@link #length()} is the vector length C·d that
+ * every model works with; {@link #seriesLength()} is d.
  */
 public final class Dataset {
     private final String name;
     private final double[][] values;
     private final int[] classIndex;
     private final List<String> classNames;
+    private final List<String> channelNames;
 
-    private Dataset(String name, double[][] values, int[] classIndex, List<String> classNames) {
+    private Dataset(
+            String name, double[][] values, int[] classIndex, List<String> classNames, List<String> channelNames) {
         this.name = name;
         this.values = values;
         this.classIndex = classIndex;
         this.classNames = classNames;
+        this.channelNames = channelNames;
+    }
+
+    /** The default channel names {@code 0..C-1} (a stream may address a channel by index or name). */
+    public static List<String> defaultChannelNames(int channels) {
+        List<String> out = new ArrayList<>(channels);
+        for (int c = 0; c < channels; c++) {
+            out.add(Integer.toString(c));
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /**
@@ -86,7 +105,25 @@ public final class Dataset {
             }
             copy[i] = rows[i].clone();
         }
-        return new Dataset(name, copy, y.clone(), List.copyOf(classNames));
+        return new Dataset(name, copy, y.clone(), List.copyOf(classNames), defaultChannelNames(1));
+    }
+
+    /**
+     * This dataset with its vectors read as C = {@code channelNames.size()} channels in the time-major layout (see
+     * the class comment).
+     *
+     * @throws IllegalArgumentException when C does not divide the vector length or names repeat
+     */
+    public Dataset withChannels(List<String> channelNames) {
+        int c = channelNames.size();
+        if (c < 1 || length() % c != 0) {
+            throw new IllegalArgumentException("dataset " + name + ": " + length() + " values per series cannot be " + c
+                    + " channels of equal length");
+        }
+        if (new LinkedHashSet<>(channelNames).size() != c) {
+            throw new IllegalArgumentException("dataset " + name + ": channel names repeat: " + channelNames);
+        }
+        return new Dataset(name, values, classIndex, classNames, List.copyOf(channelNames));
     }
 
     /**
@@ -122,9 +159,24 @@ public final class Dataset {
         return values.length;
     }
 
-    /** Series length d. */
+    /** Values per series, C·d (= the series length d when univariate); the length of every model's input vector. */
     public int length() {
         return values[0].length;
+    }
+
+    /** Number of channels C. */
+    public int channels() {
+        return channelNames.size();
+    }
+
+    /** Channel names in index order ({@code 0..C-1} unless the source named them). */
+    public List<String> channelNames() {
+        return channelNames;
+    }
+
+    /** Samples per channel d = {@link #length()} / C. */
+    public int seriesLength() {
+        return values[0].length / channelNames.size();
     }
 
     /** Number of classes G in the class list (including any absent from this split). */
@@ -137,9 +189,14 @@ public final class Dataset {
         return classNames;
     }
 
-    /** Sample t (0-based) of series i. */
-    public double value(int i, int t) {
-        return values[i][t];
+    /** Value k (0-based, in the time-major layout) of series i; sample k when univariate. */
+    public double value(int i, int k) {
+        return values[i][k];
+    }
+
+    /** The sample of channel c at time t of series i. */
+    public double value(int i, int c, int t) {
+        return values[i][t * channelNames.size() + c];
     }
 
     /** A copy of series i. */
@@ -188,7 +245,7 @@ public final class Dataset {
             rows[k] = values[indices[k]];
             y[k] = classIndex[indices[k]];
         }
-        return of(name, rows, y, classNames);
+        return of(name, rows, y, classNames).withChannels(channelNames);
     }
 
     /** This dataset re-indexed to a (super)set of classes, e.g. a test split aligned to its training split. */
@@ -206,11 +263,12 @@ public final class Dataset {
             }
             y[i] = g;
         }
-        return of(name, values, y, classes);
+        return of(name, values, y, classes).withChannels(channelNames);
     }
 
     @Override
     public String toString() {
-        return "Dataset[" + name + ", n=" + size() + ", d=" + length() + ", classes=" + classNames + "]";
+        String shape = channels() == 1 ? "d=" + length() : "C=" + channels() + ", d=" + seriesLength();
+        return "Dataset[" + name + ", n=" + size() + ", " + shape + ", classes=" + classNames + "]";
     }
 }

@@ -35,6 +35,10 @@ public final class DatasetWriter {
             Files.createDirectories(parent);
         }
         checkLabels(data, format);
+        if (data.channels() > 1 && format != DataFormat.TS) {
+            throw new IllegalArgumentException(data.name() + " has " + data.channels() + " channels, which the "
+                    + format.cliName() + " format cannot hold; write ts instead");
+        }
         OutputStream out = Files.newOutputStream(file);
         try {
             if (gzip) {
@@ -85,30 +89,38 @@ public final class DatasetWriter {
         }
     }
 
+    /** The .ts layout: header, then per series its channels separated by ':' (values by ','), the label last. */
     private static void writeTs(Dataset data, Writer w) throws IOException {
         boolean missing = false;
         for (int i = 0; i < data.size() && !missing; i++) {
-            for (int t = 0; t < data.length(); t++) {
-                missing |= Double.isNaN(data.value(i, t));
+            for (int k = 0; k < data.length(); k++) {
+                missing |= Double.isNaN(data.value(i, k));
             }
         }
+        int channels = data.channels();
+        int d = data.seriesLength();
         w.write("@problemName " + data.name().replaceAll("\\s+", "_") + "\n");
         w.write("@timeStamps false\n");
         w.write("@missing " + missing + "\n");
-        w.write("@univariate true\n");
+        w.write("@univariate " + (channels == 1) + "\n");
+        if (channels > 1) {
+            w.write("@dimensions " + channels + "\n");
+        }
         w.write("@equalLength true\n");
-        w.write("@seriesLength " + data.length() + "\n");
+        w.write("@seriesLength " + d + "\n");
         w.write("@classLabel true " + String.join(" ", data.classNames()) + "\n");
         w.write("@data\n");
         for (int i = 0; i < data.size(); i++) {
-            for (int t = 0; t < data.length(); t++) {
-                if (t > 0) {
-                    w.write(',');
+            for (int c = 0; c < channels; c++) {
+                for (int t = 0; t < d; t++) {
+                    if (t > 0) {
+                        w.write(',');
+                    }
+                    double v = data.value(i, c, t);
+                    w.write(Double.isNaN(v) ? "?" : Double.toString(v));
                 }
-                double v = data.value(i, t);
-                w.write(Double.isNaN(v) ? "?" : Double.toString(v));
+                w.write(':');
             }
-            w.write(':');
             w.write(data.labelOf(i));
             w.write('\n');
         }

@@ -15,37 +15,48 @@ import java.util.List;
  *     read against its training split): a label not in the list is an error naming the label and line,
  *     and the returned dataset uses exactly this class list; {@code null} (the default) derives the class
  *     list from the labels found
- * @param length when positive, the series length this file must have (the training split's length, so a
- *     mismatched test row is reported at its line); {@code 0} (the default) accepts the first row's length
+ * @param length when positive, the samples per channel this file must have (the training split's length, so a
+ *     mismatched test row is reported at its line, or so the length policy cuts or pads to it); {@code 0} (the
+ *     default) takes the length from the file
+ * @param lengthPolicy what to do with series of unequal lengths ({@link LengthPolicy#REJECT} by default)
  */
-public record ReadOptions(boolean interpolateMissing, DataFormat format, List<String> classes, int length) {
-    /** Missing values rejected, format detected, class list and length from the file. */
-    public static final ReadOptions DEFAULT = new ReadOptions(false, null, null, 0);
+public record ReadOptions(
+        boolean interpolateMissing, DataFormat format, List<String> classes, int length, LengthPolicy lengthPolicy) {
+    /** Missing values rejected, format detected, class list and length from the file, unequal lengths rejected. */
+    public static final ReadOptions DEFAULT = new ReadOptions(false, null, null, 0, LengthPolicy.REJECT);
 
     public ReadOptions {
         classes = classes == null ? null : List.copyOf(classes);
         if (length < 0) {
             throw new IllegalArgumentException("length must be >= 0 (0 = any), got " + length);
         }
+        if (lengthPolicy == null) {
+            throw new IllegalArgumentException("lengthPolicy is required");
+        }
+    }
+
+    /** A copy with the given policy for unequal lengths. */
+    public ReadOptions withLengthPolicy(LengthPolicy policy) {
+        return new ReadOptions(interpolateMissing, format, classes, length, policy);
     }
 
     /** A copy with missing-value interpolation switched on or off. */
     public ReadOptions withInterpolateMissing(boolean interpolate) {
-        return new ReadOptions(interpolate, format, classes, length);
+        return new ReadOptions(interpolate, format, classes, length, lengthPolicy);
     }
 
     /** A copy that reads the given format instead of detecting it ({@code null} = detect). */
     public ReadOptions withFormat(DataFormat f) {
-        return new ReadOptions(interpolateMissing, f, classes, length);
+        return new ReadOptions(interpolateMissing, f, classes, length, lengthPolicy);
     }
 
     /** A copy whose labels must come from {@code classList} ({@code null} = derive from the file). */
     public ReadOptions withClasses(List<String> classList) {
-        return new ReadOptions(interpolateMissing, format, classList, length);
+        return new ReadOptions(interpolateMissing, format, classList, length, lengthPolicy);
     }
 
     /** A copy whose series must have {@code d} values ({@code 0} = any). */
     public ReadOptions withLength(int d) {
-        return new ReadOptions(interpolateMissing, format, classes, d);
+        return new ReadOptions(interpolateMissing, format, classes, d, lengthPolicy);
     }
 }

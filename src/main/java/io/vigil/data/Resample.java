@@ -38,6 +38,10 @@ public final class Resample {
         if (ds.length() == length) {
             return ds;
         }
+        if (ds.channels() > 1) {
+            throw new IllegalArgumentException(ds.name() + " has " + ds.channels()
+                    + " channels; resampling handles one channel (its series would mix the channels)");
+        }
         double[][] rows = ds.rows();
         for (int i = 0; i < rows.length; i++) {
             rows[i] = linear(rows[i], length);

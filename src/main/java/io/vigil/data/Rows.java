@@ -9,19 +9,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Collects the parsed series of one file with the line each came from, checks them as they arrive (equal
- * length, a label present, a label known to the training split) and fills missing values when asked, so
- * every error can name the line it concerns.
+ * Collects the parsed series of one file with the line each came from, checks them as they arrive (channel count,
+ * a label present, a label known to the training split, a declared length) and fills missing values when asked,
+ * so every error can name the line it concerns. Unequal lengths are resolved by the {@link LengthPolicy} once all
+ * series are in, since the policy's target (or the rejection's message) depends on the shortest and the longest.
  */
 final class Rows {
     private final Path file;
     private final ReadOptions options;
     private final Map<String, Integer> knownClasses;
-    private final List<double[]> rows = new ArrayList<>();
+    private final List<double[][]> rows = new ArrayList<>();
     private final List<String> labels = new ArrayList<>();
     private long[] lines = new long[64];
     private int expectedLength = -1;
     private String expectedSource;
+    private boolean lengthDeclared;
+    private int expectedChannels = -1;
+    private String channelSource;
+    private int shortest = -1;
+    private int longest = -1;
 
     Rows(Path file, ReadOptions options) {
         this.file = file;
@@ -37,6 +43,7 @@ final class Rows {
         if (options.length() > 0) {
             expectedLength = options.length();
             expectedSource = "the training split has " + options.length();
+            lengthDeclared = true;
         }
     }
 
@@ -48,24 +55,40 @@ final class Rows {
         }
         expectedLength = length;
         expectedSource = source;
+        lengthDeclared = true;
+    }
+
+    /** Declares the channel count a header promises (e.g. {@code @dimensions 6}) at {@code line}. */
+    void expectChannels(int channels, String source, long line) throws DataFormatException {
+        if (channels < 1) {
+            throw new DataFormatException(file, line, source + ": the channel count must be at least 1");
+        }
+        expectedChannels = channels;
+        channelSource = source;
     }
 
     int size() {
         return rows.size();
     }
 
-    /**
-     * Adds one series. Missing values arrive as {@code NaN} (only when interpolation is on) and are
-     * filled here; {@code row} is kept, not copied.
-     */
+    /** Adds one univariate series; see {@link #add(double[][], String, long)}. */
     void add(double[] row, String label, long line) throws DataFormatException {
-        if (expectedLength < 0) {
-            expectedLength = row.length;
-            expectedSource = "line " + line + " has " + row.length;
-        } else if (row.length != expectedLength) {
+        add(new double[][] {row}, label, line);
+    }
+
+    /**
+     * Adds one series of C channels (each its own array of samples). Missing values arrive as {@code NaN} (only
+     * when interpolation is on) and are filled here, channel by channel; the arrays are kept, not copied.
+     */
+    void add(double[][] channels, String label, long line) throws DataFormatException {
+        if (expectedChannels < 0) {
+            expectedChannels = channels.length;
+            channelSource = "line " + line + " has " + channels.length;
+        } else if (channels.length != expectedChannels) {
             throw new DataFormatException(
-                    file, line, "line " + line + " has " + row.length + " values, " + expectedSource);
+                    file, line, "line " + line + " has " + channels.length + " channels, " + channelSource);
         }
+        int length = checkLength(channels, line);
         if (label.isEmpty() || Values.isMissingToken(label)) {
             throw new DataFormatException(
                     file, line, "the class label is missing" + (label.isEmpty() ? "" : " ('" + label + "')"));
@@ -77,14 +100,79 @@ final class Rows {
                     "label '" + label + "' does not occur in the training split (classes " + options.classes() + ")");
         }
         if (options.interpolateMissing()) {
-            interpolate(row, line);
+            for (double[] channel : channels) {
+                interpolate(channel, line);
+            }
         }
         if (rows.size() == lines.length) {
             lines = Arrays.copyOf(lines, lines.length * 2);
         }
+        if (shortest < 0 || length < lengthOf(shortest)) {
+            shortest = rows.size();
+        }
+        if (longest < 0 || length > lengthOf(longest)) {
+            longest = rows.size();
+        }
         lines[rows.size()] = line;
-        rows.add(row);
+        rows.add(channels);
         labels.add(label);
+    }
+
+    /**
+     * The series' length for the policy: its common length, or (truncate / pad-last) its shortest / longest channel.
+     * A declared length is checked here, at the line, when the policy cannot reach it.
+     */
+    private int checkLength(double[][] channels, long line) throws DataFormatException {
+        LengthPolicy policy = options.lengthPolicy();
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (double[] c : channels) {
+            min = Math.min(min, c.length);
+            max = Math.max(max, c.length);
+        }
+        String values = channels.length == 1 ? " values" : " values per channel";
+        if (policy == LengthPolicy.REJECT) {
+            if (min != max) {
+                throw new DataFormatException(
+                        file,
+                        line,
+                        "the channels of the series have " + min + " to " + max
+                                + " values; choose --length-policy truncate or pad-last to make them equal");
+            }
+            if (lengthDeclared && min != expectedLength) {
+                throw new DataFormatException(
+                        file, line, "line " + line + " has " + min + values + ", " + expectedSource);
+            }
+            if (expectedLength < 0) {
+                expectedLength = min;
+                expectedSource = "line " + line + " has " + min;
+            }
+            return min;
+        }
+        if (policy == LengthPolicy.TRUNCATE && lengthDeclared && min < expectedLength) {
+            throw new DataFormatException(
+                    file,
+                    line,
+                    "line " + line + " has " + min + values + ", fewer than "
+                            + expectedLength + " (" + expectedSource
+                            + "); --length-policy truncate cannot lengthen a series,"
+                            + " pad-last can");
+        }
+        if (min == 0) {
+            throw new DataFormatException(file, line, "a channel of the series has no values");
+        }
+        return policy == LengthPolicy.TRUNCATE ? min : max;
+    }
+
+    private int lengthOf(int series) {
+        double[][] channels = rows.get(series);
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (double[] c : channels) {
+            min = Math.min(min, c.length);
+            max = Math.max(max, c.length);
+        }
+        return options.lengthPolicy() == LengthPolicy.PAD_LAST ? max : min;
     }
 
     /**
@@ -124,18 +212,75 @@ final class Rows {
         if (rows.isEmpty()) {
             throw new DataFormatException(file, 0, emptyReason);
         }
-        double[][] values = rows.toArray(new double[0][]);
+        double[][] values = interleave(targetLength());
+        Dataset ds;
         if (knownClasses == null) {
             if (labelColumn) {
                 checkLabelColumn();
             }
-            return Dataset.of(name, values, labels.toArray(new String[0]));
+            ds = Dataset.of(name, values, labels.toArray(new String[0]));
+        } else {
+            int[] y = new int[values.length];
+            for (int i = 0; i < y.length; i++) {
+                y[i] = knownClasses.get(labels.get(i));
+            }
+            ds = Dataset.of(name, values, y, options.classes());
         }
-        int[] y = new int[values.length];
-        for (int i = 0; i < y.length; i++) {
-            y[i] = knownClasses.get(labels.get(i));
+        return expectedChannels == 1 ? ds : ds.withChannels(Dataset.defaultChannelNames(expectedChannels));
+    }
+
+    /**
+     * The common length the series get: the declared or training length when there is one, else the shortest
+     * (truncate) or longest (pad-last); under reject every series must already have it.
+     */
+    private int targetLength() throws DataFormatException {
+        if (lengthDeclared) {
+            return expectedLength;
         }
-        return Dataset.of(name, values, y, options.classes());
+        int lo = lengthOf(shortest);
+        int hi = lengthOf(longest);
+        LengthPolicy policy = options.lengthPolicy();
+        if (policy == LengthPolicy.TRUNCATE) {
+            return lo;
+        }
+        if (policy == LengthPolicy.PAD_LAST || lo == hi) {
+            return hi;
+        }
+        int first = lengthOf(0);
+        int deviating = 1;
+        while (lengthOf(deviating) == first) {
+            deviating++;
+        }
+        String values = expectedChannels == 1 ? " values" : " values per channel";
+        throw new DataFormatException(
+                file,
+                lines[deviating],
+                "line " + lines[deviating] + " has " + lengthOf(deviating) + values + ", line " + lines[0] + " has "
+                        + first + ": the series have unequal lengths (shortest " + lo + " at line " + lines[shortest]
+                        + ", longest " + hi + " at line " + lines[longest] + "); choose --length-policy truncate or"
+                        + " pad-last");
+    }
+
+    /** Each series cut or padded (last value repeated) to {@code d} samples per channel, in the time-major layout. */
+    private double[][] interleave(int d) {
+        double[][] out = new double[rows.size()][];
+        for (int i = 0; i < out.length; i++) {
+            double[][] channels = rows.get(i);
+            int c = channels.length;
+            if (c == 1 && channels[0].length == d) {
+                out[i] = channels[0];
+                continue;
+            }
+            double[] v = new double[c * d];
+            for (int k = 0; k < c; k++) {
+                double[] ch = channels[k];
+                for (int t = 0; t < d; t++) {
+                    v[t * c + k] = ch[Math.min(t, ch.length - 1)];
+                }
+            }
+            out[i] = v;
+        }
+        return out;
     }
 
     /**

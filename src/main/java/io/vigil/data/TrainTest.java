@@ -21,6 +21,10 @@ public record TrainTest(Dataset train, Dataset test) {
             throw new IllegalArgumentException("the training split of " + train.name() + " has " + train.numClasses()
                     + " class " + train.classNames() + "; at least two are needed");
         }
+        if (train.channels() != test.channels()) {
+            throw new IllegalArgumentException(
+                    "test series have " + test.channels() + " channels but training series have " + train.channels());
+        }
         if (train.length() != test.length()) {
             throw new IllegalArgumentException(
                     "test series have length " + test.length() + " but training series have length " + train.length());
@@ -57,7 +61,14 @@ public record TrainTest(Dataset train, Dataset test) {
                             + " series); at least two classes are needed");
         }
         Dataset test = DatasetReader.read(
-                testFile, options.withClasses(train.classNames()).withLength(train.length()));
+                testFile, options.withClasses(train.classNames()).withLength(train.seriesLength()));
+        if (test.channels() != train.channels()) {
+            throw new DataFormatException(
+                    testFile,
+                    0,
+                    "the series have " + test.channels() + " channels but the training split's have "
+                            + train.channels());
+        }
         return new TrainTest(train, test);
     }
 }

@@ -3,23 +3,30 @@ package io.vigil.data;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * The sktime/aeon {@code .ts} format, univariate and equal-length only: header tags ({@code @problemName},
- * {@code @timeStamps}, {@code @missing}, {@code @univariate}, {@code @equalLength}, {@code @seriesLength},
- * {@code @classLabel true <labels>}), then after {@code @data} one {@code v1,v2,...,vd:label} per line.
- * {@code #} starts a comment line and {@code ?} marks a missing value. Files the header (or the data)
- * declare multivariate, unequal-length, timestamped or regression are rejected with that reason.
+ * The sktime/aeon {@code .ts} format: header tags ({@code @problemName}, {@code @timeStamps}, {@code @missing},
+ * {@code @univariate}, {@code @dimensions}, {@code @equalLength}, {@code @seriesLength}, {@code @classLabel true
+ * <labels>}), then after {@code @data} one series per line, its channels separated by {@code :}, the values of a
+ * channel by {@code ,}, the label last: {@code a1,a2,...:b1,b2,...:label}. {@code #} starts a comment line and
+ * {@code ?} marks a missing value. Unequal lengths are resolved by the read options' {@link LengthPolicy};
+ * timestamped and regression files are rejected with that reason.
  */
 final class TsParser {
     private TsParser() {}
 
     static void read(BufferedReader in, Path file, ReadOptions options, Rows rows) throws IOException {
-        Values values = new Values(file, options.interpolateMissing(), c -> "value " + c + " of the series");
+        int[] channel = {-1}; // the channel being parsed, −1 when the line has one: named in value errors
+        Values values = new Values(
+                file,
+                options.interpolateMissing(),
+                c -> channel[0] < 0 ? "value " + c + " of the series" : "channel " + channel[0] + " value " + c);
         Set<String> declared = null;
         boolean data = false;
         double[] buf = new double[256];
@@ -53,31 +60,14 @@ final class TsParser {
                                     file, lineNo, "timestamped series are not supported (@timeStamps true)");
                         }
                     }
-                    case "@univariate" -> {
-                        if (restLower.startsWith("false")) {
-                            throw new DataFormatException(
-                                    file,
-                                    lineNo,
-                                    "multivariate data is not supported (@univariate false); Vigil reads"
-                                            + " univariate series only");
-                        }
+                    case "@univariate", "@equallength" -> {
+                        // Informational: the data lines say how many channels and values each series has.
                     }
                     case "@dimension", "@dimensions" -> {
-                        if (!restLower.equals("1")) {
-                            throw new DataFormatException(
-                                    file,
-                                    lineNo,
-                                    "multivariate data is not supported (" + parts[0] + " " + rest
-                                            + "); Vigil reads univariate series only");
-                        }
-                    }
-                    case "@equallength" -> {
-                        if (restLower.startsWith("false")) {
-                            throw new DataFormatException(
-                                    file,
-                                    lineNo,
-                                    "unequal-length series are not supported (@equalLength false); pad or"
-                                            + " truncate them to one length first");
+                        try {
+                            rows.expectChannels(Integer.parseInt(rest), parts[0] + " " + rest, lineNo);
+                        } catch (NumberFormatException e) {
+                            throw new DataFormatException(file, lineNo, parts[0] + " '" + rest + "' is not an integer");
                         }
                     }
                     case "@serieslength" -> {
@@ -120,17 +110,6 @@ final class TsParser {
                 throw new DataFormatException(
                         file, lineNo, "the class label is missing (expected 'v1,v2,...,vd:label')");
             }
-            int dims = 1;
-            for (int k = line.indexOf(':'); k >= 0 && k < colon; k = line.indexOf(':', k + 1)) {
-                dims++;
-            }
-            if (dims > 1) {
-                throw new DataFormatException(
-                        file,
-                        lineNo,
-                        "the series has " + dims + " dimensions separated by ':'; multivariate data is not"
-                                + " supported");
-            }
             if (line.indexOf('(') >= 0) {
                 throw new DataFormatException(
                         file, lineNo, "timestamped values '(t,v)' are not supported; give plain values");
@@ -140,21 +119,28 @@ final class TsParser {
                 throw new DataFormatException(
                         file, lineNo, "label '" + label + "' is not declared in @classLabel " + declared);
             }
-            int n = 0;
+            List<double[]> channels = new ArrayList<>(4);
             int pos = 0;
+            boolean multi = line.indexOf(':') < colon;
             while (pos <= colon) {
-                int cut = line.indexOf(',', pos);
-                if (cut < 0 || cut > colon) {
-                    cut = colon;
+                int end = line.indexOf(':', pos);
+                channel[0] = multi ? channels.size() : -1;
+                int n = 0;
+                while (pos <= end) {
+                    int cut = line.indexOf(',', pos);
+                    if (cut < 0 || cut > end) {
+                        cut = end;
+                    }
+                    if (n == buf.length) {
+                        buf = Arrays.copyOf(buf, n * 2);
+                    }
+                    buf[n] = values.parse(line, pos, cut, lineNo, n + 1);
+                    n++;
+                    pos = cut + 1;
                 }
-                if (n == buf.length) {
-                    buf = Arrays.copyOf(buf, n * 2);
-                }
-                buf[n] = values.parse(line, pos, cut, lineNo, n + 1);
-                n++;
-                pos = cut + 1;
+                channels.add(Arrays.copyOf(buf, n));
             }
-            rows.add(Arrays.copyOf(buf, n), label, lineNo);
+            rows.add(channels.toArray(new double[0][]), label, lineNo);
         }
         if (!data) {
             throw new DataFormatException(file, 0, "no @data line: not a .ts file or the header is incomplete");

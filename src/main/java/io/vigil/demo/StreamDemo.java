@@ -1,5 +1,6 @@
 package io.vigil.demo;
 
+import io.vigil.dashboard.Dashboard;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.early.EarlyClassifier;
@@ -13,12 +14,14 @@ import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.SeriesId;
 import io.vigil.kafka.TopicReader;
+import io.vigil.kafka.TopicTail;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,18 +147,35 @@ public final class StreamDemo {
      * @param showProgress whether the replay shows a progress bar
      */
     public static Result run(Settings s, Consumer<DecisionRecord> live, boolean showProgress) throws Exception {
+        return run(s, live, showProgress, OptionalInt.empty(), url -> {});
+    }
+
+    /**
+     * Runs the demo, with the live dashboard when {@code dashboardPort} is given: its decisions are compared with
+     * the complete-series labels of the offline replay (agreement, reliability diagram).
+     *
+     * @param dashboardUrl receives the dashboard's address once it listens
+     */
+    public static Result run(
+            Settings s,
+            Consumer<DecisionRecord> live,
+            boolean showProgress,
+            OptionalInt dashboardPort,
+            Consumer<String> dashboardUrl)
+            throws Exception {
         Dataset test = s.data().test();
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
         List<SeriesDecision> offline = EarlyReplay.replay(classifier, test);
         byte[] modelBytes = ModelFile.standard().toBytes(s.model());
         try (LocalFlink flink = LocalFlink.start(s.webUiPort());
                 LoopbackKafka kafka =
-                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
+                        LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()));
+                Dashboard board =
+                        dashboard(dashboardPort, withTopics(kafka, s.partitions()), flink, test, classifier, offline)) {
             s.metricsPort().ifPresent(flink::serveMetrics);
-            kafka.createTopic(SAMPLES, s.partitions());
-            kafka.createTopic(DECISIONS, s.partitions());
-            kafka.createTopic(DEAD_LETTERS, 1);
-            kafka.createTopic(TRUTH, 1);
+            if (board != null) {
+                dashboardUrl.accept(board.url());
+            }
             JobConfig cfg = s.job().toBuilder()
                     .bootstrap(kafka.bootstrapServers())
                     .input(SAMPLES)
@@ -212,6 +232,43 @@ public final class StreamDemo {
                 job.cancel().get(60, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** Creates the demo's topics. */
+    private static LoopbackKafka withTopics(LoopbackKafka kafka, int partitions) {
+        kafka.createTopic(SAMPLES, partitions);
+        kafka.createTopic(DECISIONS, partitions);
+        kafka.createTopic(DEAD_LETTERS, 1);
+        kafka.createTopic(TRUTH, 1);
+        return kafka;
+    }
+
+    /** The dashboard of the demo's job, comparing with the complete-series labels; null when not asked for. */
+    private static Dashboard dashboard(
+            OptionalInt port,
+            LoopbackKafka kafka,
+            LocalFlink flink,
+            Dataset test,
+            EarlyClassifier classifier,
+            List<SeriesDecision> offline)
+            throws IOException {
+        if (port.isEmpty()) {
+            return null;
+        }
+        Map<String, String> complete = new HashMap<>();
+        for (int i = 0; i < test.size(); i++) {
+            complete.put(
+                    new SeriesId(test.name(), Replay.Split.TEST.id(), i, 0).toString(),
+                    classifier.classNames().get(offline.get(i).completeLabel()));
+        }
+        return Dashboard.start(Dashboard.Settings.of(
+                        port.getAsInt(),
+                        "demo: " + test.name(),
+                        kafka.clientProperties(),
+                        SAMPLES,
+                        DECISIONS,
+                        flink.metrics()::snapshot)
+                .withReferences("complete-series label", complete));
     }
 
     /**

@@ -40,7 +40,7 @@ public final class Resplit {
             rows[a.length + i] = b[i];
             y[a.length + i] = test.classOf(i);
         }
-        return Dataset.of(train.name(), rows, y, train.classNames());
+        return Dataset.of(train.name(), rows, y, train.classNames()).withChannels(train.channelNames());
     }
 
     /**

@@ -7,9 +7,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -38,7 +40,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li><b>Durable checkpoints.</b> Checkpoints go to a directory on disk ({@link LocalState}), never to
  *       JobManager memory (which ends a job once its state passes 5 MB): {@code vigil run}'s state directory, or
  *       for the demo and the benchmarks a directory inside the temp directory. They are retained when the job fails
- *       or is cancelled ({@code RETAIN_ON_CANCELLATION}); Flink keeps the latest ({@value #RETAINED_CHECKPOINTS}). With {@link
+ *       or is cancelled ({@code RETAIN_ON_CANCELLATION}); a checkpoint whose barriers are held up by backpressure for
+ *       {@link #ALIGNED_CHECKPOINT_TIMEOUT} continues unaligned; Flink keeps the latest ({@value #RETAINED_CHECKPOINTS}). With {@link
  *       LocalState#jobId} the job runs under a fixed job id and resumes from {@link LocalState#resumeFrom} in
  *       {@code CLAIM} mode: it owns the restored checkpoint, so Flink removes it once newer ones complete and
  *       the checkpoints of one state directory never pile up. RocksDB's working files live in the temp directory.
@@ -78,9 +81,17 @@ public final class LocalFlink implements AutoCloseable {
      * buffers come from it. A MiniCluster's default (128 MiB) keeps almost none of a million series' state in cache,
      * so every sample became a disk read: at 1,000,000 series in flight the job ran at ≈ 9,400 samples/s with the
      * default and at ≈ 70,000 with 2 GiB (BENCHMARKS, "Scale"). 1 GiB (≈ 112,000 samples/s at 300,000 series, against
-     * 53,000 with the default) is the default; the hashmap backend does not use managed memory for state.
+     * 53,000 with the default) is the default ({@link LocalState#DEFAULT_ROCKSDB_MEMORY}, {@code --rocksdb-memory});
+     * the hashmap backend does not use managed memory for state.
      */
-    public static final String ROCKSDB_MANAGED_MEMORY = "1g";
+    /**
+     * How long a checkpoint may wait for its barriers to pass the records buffered between the operators before it
+     * continues unaligned (the buffered records go into the checkpoint instead). At full throughput the job is
+     * backpressured by design, and an aligned barrier queues behind every buffered sample: that wait, not writing
+     * the state, was the largest part of a checkpoint with many series in flight (BENCHMARKS, "Scale"). Unaligned
+     * checkpoints keep exactly-once: the in-flight records are restored with the state.
+     */
+    public static final Duration ALIGNED_CHECKPOINT_TIMEOUT = Duration.ofSeconds(1);
 
     /** Completed checkpoints Flink keeps: a resume needs only the latest ({@link StateDirectory}). */
     public static final int RETAINED_CHECKPOINTS = 1;
@@ -89,6 +100,7 @@ public final class LocalFlink implements AutoCloseable {
     private final Configuration configuration;
     private final OptionalInt webUiPort;
     private final JobMetrics metrics = JobMetrics.register();
+    private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
     private final Thread cleanup;
     private PrometheusEndpoint prometheus;
     private boolean closed;
@@ -98,7 +110,12 @@ public final class LocalFlink implements AutoCloseable {
         this.webUiPort = webUiPort;
         this.configuration = configuration(dir, webUiPort, state);
         JobMetricsReporter.configure(configuration, metrics);
-        this.cleanup = new Thread(() -> FileTrees.delete(dir), "vigil-temp-cleanup");
+        this.cleanup = new Thread(
+                () -> {
+                    onShutdown.forEach(Runnable::run);
+                    FileTrees.delete(dir);
+                },
+                "vigil-temp-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -184,11 +201,13 @@ public final class LocalFlink implements AutoCloseable {
         c.set(
                 CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        c.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+        c.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, ALIGNED_CHECKPOINT_TIMEOUT);
         c.set(StateBackendOptions.STATE_BACKEND, state.backend().cliName());
         if (state.backend() == LocalState.Backend.ROCKSDB) {
             c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
             c.set(RocksDBOptions.LOCAL_DIRECTORIES, dir.resolve("rocksdb").toString());
-            c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(ROCKSDB_MANAGED_MEMORY));
+            c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, new MemorySize(state.rocksDbMemory()));
         }
         state.jobId().ifPresent(id -> c.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, id));
         state.resumeFrom().ifPresent(p -> {
@@ -205,6 +224,15 @@ public final class LocalFlink implements AutoCloseable {
         return webUiPort.isPresent()
                 ? StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(configuration)
                 : StreamExecutionEnvironment.createLocalEnvironment(configuration);
+    }
+
+    /**
+     * Runs {@code action} when the JVM shuts down (SIGTERM, Ctrl-C) while this cluster is open, before the temp
+     * directory is removed, so that a job can still stop cleanly while its working files exist. The action must
+     * bound its own duration and catch its own exceptions.
+     */
+    public void onShutdown(Runnable action) {
+        onShutdown.add(Objects.requireNonNull(action, "action"));
     }
 
     /**

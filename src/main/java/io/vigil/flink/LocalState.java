@@ -14,8 +14,27 @@ import java.util.Optional;
  * @param backend the keyed-state backend
  * @param jobId the fixed job id (32 hex digits), or empty for a random one
  * @param resumeFrom the completed checkpoint ({@code chk-N} directory) to resume from, or empty to start afresh
+ * @param rocksDbMemory managed (off-heap) memory of the embedded TaskManager for RocksDB's cache and write buffers
+ *     (used with {@link Backend#ROCKSDB} only)
  */
-public record LocalState(Path checkpoints, Backend backend, Optional<String> jobId, Optional<Path> resumeFrom) {
+public record LocalState(
+        Path checkpoints, Backend backend, Optional<String> jobId, Optional<Path> resumeFrom, long rocksDbMemory) {
+    /** Managed memory for RocksDB unless {@code --rocksdb-memory} says otherwise (see {@link LocalFlink}). */
+    public static final long DEFAULT_ROCKSDB_MEMORY = 1L << 30;
+
+    /** Smallest managed memory for RocksDB accepted: below it RocksDB's cache holds too little to be of use. */
+    public static final long MIN_ROCKSDB_MEMORY = 64L << 20;
+
+    /** The state with {@link #DEFAULT_ROCKSDB_MEMORY}. */
+    public LocalState(Path checkpoints, Backend backend, Optional<String> jobId, Optional<Path> resumeFrom) {
+        this(checkpoints, backend, jobId, resumeFrom, DEFAULT_ROCKSDB_MEMORY);
+    }
+
+    /** This state with {@code bytes} of managed memory for RocksDB. */
+    public LocalState withRocksDbMemory(long bytes) {
+        return new LocalState(checkpoints, backend, jobId, resumeFrom, bytes);
+    }
+
     /** The keyed-state backends of the embedded job. */
     public enum Backend {
         /** Objects on the JVM heap, written whole at each checkpoint: fastest, bounded by the heap. */
@@ -49,6 +68,10 @@ public record LocalState(Path checkpoints, Backend backend, Optional<String> job
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(resumeFrom, "resumeFrom");
+        if (rocksDbMemory < MIN_ROCKSDB_MEMORY) {
+            throw new IllegalArgumentException("RocksDB memory must be at least " + (MIN_ROCKSDB_MEMORY >> 20)
+                    + " MiB, got " + rocksDbMemory + " bytes");
+        }
     }
 
     /** Checkpoints in {@code directory} with the heap backend, a random job id and nothing to resume. */

@@ -3,7 +3,10 @@ package io.vigil.flink;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 
@@ -11,11 +14,16 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  * Recognises a fenced transactional producer: another producer with the same transactional id, in practice another
  * job with the same transactional-id prefix, took the job's Kafka transactions over. The job's restarts then fail
  * for other reasons (the two jobs fence each other in turn, the TaskManager dies), so the fencing is recorded when
- * the producer sees it ({@link FencingInterceptor}) and the final message names it, the prefix and the fix.
+ * the producer sees it ({@link FencingInterceptor}) and the final message names it, the prefix and the fix. A job
+ * that {@link #watch watches} its prefix learns of the fencing at once and can end instead of restarting: a restart
+ * would fence the other job in turn, and each aborts the other's transactions.
  */
 public final class ProducerFencing {
     /** Fencing errors seen in this JVM, by transactional id (first one kept). */
     private static final Map<String, String> SEEN = new ConcurrentHashMap<>();
+
+    /** Jobs of this JVM waiting to hear that a producer of theirs was fenced. */
+    private static final Set<Watch> WATCHES = ConcurrentHashMap.newKeySet();
 
     /** What the sinks add to the prefix: {@code -<sink>-<subtask>-<checkpoint>} ({@link VigilJob#sink}). */
     private static final String SINK_SUFFIXED_ID = "-[^-]+-\\d+-\\d+";
@@ -35,7 +43,56 @@ public final class ProducerFencing {
 
     /** Records a producer error when it is a fencing error. */
     static void observed(String transactionalId, Exception e) {
-        find(e).ifPresent(t -> SEEN.putIfAbsent(transactionalId, t.getClass().getSimpleName()));
+        find(e).ifPresent(t -> {
+            String name = t.getClass().getSimpleName();
+            SEEN.putIfAbsent(transactionalId, name);
+            for (Watch w : WATCHES) {
+                if (w.owns(transactionalId)) {
+                    w.fenced.complete(message(w.prefix, name));
+                }
+            }
+        });
+    }
+
+    /**
+     * Starts watching for a fenced producer of the job with this transactional-id prefix (its sinks' producers, in
+     * this JVM); {@link Watch#fenced} completes with the one-line explanation. Start it before the job.
+     */
+    public static Watch watch(String transactionalIdPrefix) {
+        Watch w = new Watch(transactionalIdPrefix);
+        WATCHES.add(w);
+        return w;
+    }
+
+    /** A job's watch for a fenced producer ({@link #watch}); closing it stops watching. */
+    public static final class Watch implements AutoCloseable {
+        private final String prefix;
+        private final Pattern ids;
+        private final CompletableFuture<String> fenced = new CompletableFuture<>();
+
+        private Watch(String prefix) {
+            this.prefix = prefix;
+            this.ids = sinkIds(prefix);
+        }
+
+        private boolean owns(String transactionalId) {
+            return ids.matcher(transactionalId).matches();
+        }
+
+        /** Completes with the message when a producer of the job is fenced; never completes otherwise. */
+        public CompletableFuture<String> fenced() {
+            return fenced;
+        }
+
+        @Override
+        public void close() {
+            WATCHES.remove(this);
+        }
+    }
+
+    /** The transactional ids the job's sinks derive from {@code prefix}. */
+    private static Pattern sinkIds(String prefix) {
+        return Pattern.compile(Pattern.quote(prefix) + SINK_SUFFIXED_ID);
     }
 
     /**
@@ -45,14 +102,19 @@ public final class ProducerFencing {
     public static Optional<String> describe(Throwable failure, String transactionalIdPrefix) {
         Optional<String> error = find(failure).map(t -> t.getClass().getSimpleName());
         if (error.isEmpty()) {
+            Pattern ids = sinkIds(transactionalIdPrefix);
             error = SEEN.entrySet().stream()
-                    .filter(e ->
-                            e.getKey().matches(java.util.regex.Pattern.quote(transactionalIdPrefix) + SINK_SUFFIXED_ID))
+                    .filter(e -> ids.matcher(e.getKey()).matches())
                     .map(Map.Entry::getValue)
                     .findFirst();
         }
-        return error.map(name -> "another job with the same transactional-id prefix '" + transactionalIdPrefix
-                + "' took over this job's Kafka transactions (" + name + "); give each job its own "
-                + "--transactional-id-prefix (or its own --state-dir, from which the default prefix is derived)");
+        return error.map(name -> message(transactionalIdPrefix, name));
+    }
+
+    private static String message(String prefix, String error) {
+        return "another job with the same transactional-id prefix '" + prefix + "' took over this job's Kafka "
+                + "transactions (" + error + "); give each job its own --transactional-id-prefix, or, for the "
+                + "default prefix (derived from the job name and the state directory), its own --job-name or "
+                + "--state-dir";
     }
 }

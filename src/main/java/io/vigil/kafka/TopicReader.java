@@ -27,6 +27,22 @@ public final class TopicReader {
      */
     public static KafkaConsumer<byte[], byte[]> fromBeginning(
             Map<String, Object> clientProps, String topic, boolean readCommitted) {
+        return assigned(clientProps, topic, readCommitted, true);
+    }
+
+    /**
+     * A consumer positioned at the end of every partition of {@code topic}: it sees only records written from now.
+     *
+     * @param clientProps bootstrap and any client settings
+     * @param readCommitted whether to see only committed transactional records
+     */
+    public static KafkaConsumer<byte[], byte[]> atEnd(
+            Map<String, Object> clientProps, String topic, boolean readCommitted) {
+        return assigned(clientProps, topic, readCommitted, false);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> assigned(
+            Map<String, Object> clientProps, String topic, boolean readCommitted, boolean beginning) {
         Map<String, Object> p = new HashMap<>(clientProps);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -38,7 +54,12 @@ public final class TopicReader {
                     .map(i -> new TopicPartition(topic, i.partition()))
                     .toList();
             consumer.assign(parts);
-            consumer.seekToBeginning(parts);
+            if (beginning) {
+                consumer.seekToBeginning(parts);
+            } else {
+                consumer.seekToEnd(parts);
+                parts.forEach(consumer::position); // resolve the end now, not at the first poll
+            }
             return consumer;
         } catch (RuntimeException e) {
             consumer.close();

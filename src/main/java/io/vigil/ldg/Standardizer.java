@@ -66,6 +66,56 @@ public final class Standardizer {
     }
 
     /**
+     * Estimates one mean and one scale per channel, pooled over time, for vectors of C channels in the time-major
+     * layout (value t·C + c is channel c at time t, see {@code io.vigil.data.Dataset}): channels measured in
+     * different units (acceleration, angular rate) then weigh alike in every distance, while the shape over time
+     * within a channel is kept. The result is an ordinary per-feature standardiser whose features repeat their
+     * channel's statistics, so it applies, streams and persists as any other.
+     *
+     * @param x n×(C·d) rows, n ≥ 1, finite; not modified
+     * @param channels C ≥ 1, dividing the row length
+     */
+    public static Standardizer fitPerChannel(double[][] x, int channels) {
+        Objects.requireNonNull(x, "x");
+        if (x.length == 0) {
+            throw new IllegalArgumentException("cannot standardise with 0 training rows");
+        }
+        int len = x[0].length;
+        if (channels < 1 || len % channels != 0) {
+            throw new IllegalArgumentException(len + " features are not " + channels + " channels of equal length");
+        }
+        double[] mean = new double[channels];
+        double[] m2 = new double[channels];
+        long[] count = new long[channels];
+        for (int i = 0; i < x.length; i++) {
+            if (x[i].length != len) {
+                throw new IllegalArgumentException(
+                        "row " + i + " has " + x[i].length + " features but row 0 has " + len);
+            }
+            for (int k = 0; k < len; k++) {
+                double v = x[i][k];
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("x[" + i + "][" + k + "] = " + v + " is not finite");
+                }
+                int c = k % channels;
+                count[c]++;
+                double delta = v - mean[c];
+                mean[c] += delta / count[c];
+                m2[c] += delta * (v - mean[c]);
+            }
+        }
+        double[] means = new double[len];
+        double[] scales = new double[len];
+        for (int k = 0; k < len; k++) {
+            int c = k % channels;
+            double sd = count[c] > 1 ? Math.sqrt(m2[c] / (count[c] - 1)) : 0.0;
+            means[k] = mean[c];
+            scales[k] = sd > ZERO_SPREAD_RTOL * (Math.abs(mean[c]) + Double.MIN_NORMAL) ? sd : 1.0;
+        }
+        return new Standardizer(means, scales);
+    }
+
+    /**
      * Rebuilds a standardiser, e.g. from a model file.
      *
      * @throws IllegalArgumentException if the lengths differ, a mean is not finite, or a scale is not

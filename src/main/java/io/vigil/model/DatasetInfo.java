@@ -13,13 +13,41 @@ import java.util.Objects;
  * @param classNames the G labels; distinct
  * @param classCounts training series per class, G entries
  * @param trainSize number of training series n ≥ 1
- * @param length series length d ≥ 1
+ * @param length values per series C·d ≥ 1 (the series length d when univariate): the length of the model's input
+ *     vector, laid out time-major (channel c at time t is value t·C + c, see {@link io.vigil.data.Dataset})
  * @param fingerprint {@code sha256:<hex>} of the raw training data
+ * @param channelNames the C ≥ 1 channel names, distinct; C divides {@code length} ({@code ["0"]} for a univariate
+ *     model, and for every model file written before channels existed)
  */
 public record DatasetInfo(
-        String name, List<String> classNames, int[] classCounts, int trainSize, int length, String fingerprint) {
+        String name,
+        List<String> classNames,
+        int[] classCounts,
+        int trainSize,
+        int length,
+        String fingerprint,
+        List<String> channelNames) {
+    /** The one channel name of a univariate model. */
+    public static final List<String> UNIVARIATE = List.of("0");
+
+    /** A univariate model's data. */
+    public DatasetInfo(
+            String name, List<String> classNames, int[] classCounts, int trainSize, int length, String fingerprint) {
+        this(name, classNames, classCounts, trainSize, length, fingerprint, UNIVARIATE);
+    }
+
     /** Validates (messages name the model-file field) and copies. */
     public DatasetInfo {
+        VigilModel.require(channelNames, "dataset.channels");
+        channelNames = List.copyOf(channelNames);
+        if (channelNames.isEmpty() || new HashSet<>(channelNames).size() != channelNames.size()) {
+            throw new IllegalArgumentException(
+                    "dataset.channels must be distinct names, at least one: " + channelNames);
+        }
+        if (length % channelNames.size() != 0) {
+            throw new IllegalArgumentException("dataset.length " + length + " is not a multiple of the "
+                    + channelNames.size() + " dataset.channels");
+        }
         VigilModel.require(name, "dataset.name");
         VigilModel.require(classNames, "dataset.classes");
         VigilModel.require(classCounts, "dataset.class_counts");
@@ -42,6 +70,16 @@ public record DatasetInfo(
         VigilModel.sizeCheck("dataset.class_counts", classCounts.length, "entries", "dataset.classes", g);
     }
 
+    /** Number of channels C. */
+    public int channels() {
+        return channelNames.size();
+    }
+
+    /** Samples per channel d = length / C. */
+    public int seriesLength() {
+        return length / channelNames.size();
+    }
+
     /** Number of classes G. */
     public int numClasses() {
         return classNames.size();
@@ -61,16 +99,19 @@ public record DatasetInfo(
                 && Arrays.equals(classCounts, d.classCounts)
                 && trainSize == d.trainSize
                 && length == d.length
-                && fingerprint.equals(d.fingerprint);
+                && fingerprint.equals(d.fingerprint)
+                && channelNames.equals(d.channelNames);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, classNames, Arrays.hashCode(classCounts), trainSize, length, fingerprint);
+        return Objects.hash(
+                name, classNames, Arrays.hashCode(classCounts), trainSize, length, fingerprint, channelNames);
     }
 
     @Override
     public String toString() {
-        return "DatasetInfo[" + name + ", G=" + classNames.size() + ", n=" + trainSize + ", d=" + length + "]";
+        String shape = channels() == 1 ? "d=" + length : "C=" + channels() + ", d=" + seriesLength();
+        return "DatasetInfo[" + name + ", G=" + classNames.size() + ", n=" + trainSize + ", " + shape + "]";
     }
 }

@@ -128,9 +128,24 @@ public final class VigilModel {
         return dataset.numClasses();
     }
 
-    /** Series length d. */
+    /** Values per series C·d (the series length d when univariate); the length of the input vector. */
     public int length() {
         return dataset.length();
+    }
+
+    /** Number of channels C (1 for every model file written before channels). */
+    public int channels() {
+        return dataset.channels();
+    }
+
+    /** Channel names in index order. */
+    public List<String> channelNames() {
+        return dataset.channelNames();
+    }
+
+    /** Samples per channel d. */
+    public int seriesLength() {
+        return dataset.seriesLength();
     }
 
     /** Number of training series n. */
@@ -323,6 +338,7 @@ public final class VigilModel {
         private String datasetName;
         private List<String> classNames;
         private int length = -1;
+        private List<String> channelNames = DatasetInfo.UNIVARIATE;
         private int trainSize = -1;
         private int[] classCounts;
         private String fingerprint;
@@ -361,6 +377,7 @@ public final class VigilModel {
                     .classCounts(d.classCounts())
                     .trainSize(d.trainSize())
                     .length(d.length())
+                    .channelNames(d.channelNames())
                     .fingerprint(d.fingerprint());
         }
 
@@ -421,6 +438,12 @@ public final class VigilModel {
 
         public Builder length(int d) {
             this.length = d;
+            return this;
+        }
+
+        /** The channel names (C = their count; default one channel). */
+        public Builder channelNames(List<String> names) {
+            this.channelNames = List.copyOf(names);
             return this;
         }
 
@@ -542,7 +565,8 @@ public final class VigilModel {
          */
         public VigilModel build() {
             Provenance prov = new Provenance(vigilVersion, created, seed, selection);
-            DatasetInfo ds = new DatasetInfo(datasetName, classNames, classCounts, trainSize, length, fingerprint);
+            DatasetInfo ds =
+                    new DatasetInfo(datasetName, classNames, classCounts, trainSize, length, fingerprint, channelNames);
             Projection proj;
             if (kernelMap != null) {
                 sizeCheck("ldg.training_rows", kernelMap.rows().length, "rows", "dataset.train_size", trainSize);

@@ -374,6 +374,9 @@ public final class Trainer {
             if (params.standardize()) {
                 this.standardizer = Standardizer.fit(rows);
                 this.x = standardizer.apply(rows);
+            } else if (train.channels() > 1) {
+                this.standardizer = Standardizer.fitPerChannel(rows, train.channels());
+                this.x = standardizer.apply(rows);
             } else {
                 this.standardizer = null;
                 this.x = rows;
@@ -724,6 +727,7 @@ public final class Trainer {
                     .datasetName(train.name())
                     .classNames(train.classNames())
                     .length(d)
+                    .channelNames(train.channelNames())
                     .trainSize(n)
                     .classCounts(counts)
                     .fingerprint(DataFingerprint.of(train))

@@ -86,7 +86,7 @@ class BenchCommandTest {
                 "bench",
                 "scale",
                 "--series",
-                "200",
+                "20,200",
                 "--length",
                 "32",
                 "--samples",
@@ -104,8 +104,23 @@ class BenchCommandTest {
         assertEquals(8, j.get("samples_per_series").asInt());
         assertEquals("hashmap", j.get("state_backend").asText());
         assertTrue(j.get("state_bytes_model_max").asLong() > 0);
-        assertEquals(1, j.get("runs").size());
-        JsonNode run = j.get("runs").get(0);
+        assertEquals(2, j.get("runs").size());
+        // The reference (20 in flight) reads about as many samples as the 200-series run: waves of 20 new series of
+        // d = 32 samples each (round(1,600 / 640) = 3), every series to its end and its one decision.
+        JsonNode reference = j.get("runs").get(0);
+        assertEquals(20, reference.get("series").asInt());
+        assertEquals(3, reference.get("waves").asInt());
+        assertEquals(32, reference.get("samples_per_series").asInt());
+        assertEquals(3 * 20 * 32, reference.get("samples").asLong());
+        assertEquals(
+                3 * 20,
+                reference.get("decided_early").asLong()
+                        + reference.get("decided_complete").asLong(),
+                reference.toString());
+        assertEquals(0, reference.get("undecided").asLong(), reference.toString());
+        JsonNode run = j.get("runs").get(1);
+        assertEquals(1, run.get("waves").asInt());
+        assertEquals(8, run.get("samples_per_series").asInt());
         assertEquals(200, run.get("series").asInt());
         assertEquals(200 * 8, run.get("samples").asLong());
         assertTrue(run.get("produce_samples_per_s").asDouble() > 0, run.toString());
@@ -123,7 +138,11 @@ class BenchCommandTest {
         assertEquals(0, run.get("decided_complete").asLong(), run.toString());
         assertEquals(
                 200, run.get("decided_early").asLong() + run.get("undecided").asLong(), run.toString());
-        assertEquals(1.0, j.get("throughput_ratio").asDouble(), 1e-12);
+        assertEquals(
+                run.get("samples_per_s").asDouble()
+                        / reference.get("samples_per_s").asDouble(),
+                j.get("throughput_ratio").asDouble(),
+                1e-9);
     }
 
     @Test

@@ -43,6 +43,47 @@ class RunCommandTest {
         assertTrue(o.err().contains("bad.yaml:2") && o.err().contains("topic"), o.err());
     }
 
+    @Test
+    void metricsPortAndTruthTopicAreCheckedBeforeAnythingStarts() {
+        for (String port : new String[] {"0", "65536", "-1"}) {
+            Outcome o = run(concat(BASE, "--metrics-port", port));
+            assertEquals(2, o.code(), "--metrics-port " + port);
+            assertTrue(o.err().contains("--metrics-port must be 1..65535"), o.err());
+        }
+        Outcome same = run(concat(BASE, "--truth-topic", "b"));
+        assertEquals(2, same.code());
+        assertTrue(same.err().contains("truth topic must be non-blank and differ"), same.err());
+    }
+
+    @Test
+    void metricsPortInUseEndsTheRunWithOneLineNamingIt() throws Exception {
+        Path model = dir.resolve("m.json");
+        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
+        try (java.net.ServerSocket taken =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Outcome o = run(
+                    "run",
+                    "--model",
+                    model.toString(),
+                    "--bootstrap",
+                    "127.0.0.1:9",
+                    "--input",
+                    "a",
+                    "--output",
+                    "b",
+                    "--dead-letter",
+                    "c",
+                    "--skip-preflight",
+                    "--state-dir",
+                    dir.resolve("state").toString(),
+                    "--metrics-port",
+                    Integer.toString(taken.getLocalPort()));
+            assertEquals(1, o.code(), o.err());
+            assertTrue(
+                    o.err().contains("cannot serve Prometheus metrics on 127.0.0.1:" + taken.getLocalPort()), o.err());
+        }
+    }
+
     /** A complete set of flags (the model file need not exist for usage errors). */
     private static final String[] BASE = {
         "run", "--model", "m.json", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c"
@@ -85,6 +126,29 @@ class RunCommandTest {
         Outcome backend = run(concat(base, "--state-backend", "memory"));
         assertEquals(2, backend.code());
         assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
+        String[] rocks = concat(base, "--state-backend", "rocksdb");
+        String[][] memory = {
+            {"--rocksdb-memory", "2g"}, // without the rocksdb backend
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "lots"},
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "1m"},
+            {"--state-backend", "rocksdb", "--rocksdb-memory", "100000t"}
+        };
+        String[] said = {
+            "--rocksdb-memory is for --state-backend rocksdb",
+            "--rocksdb-memory: expected a size such as 512m or 4g, got 'lots'",
+            "--rocksdb-memory must be at least 64m, got '1m'",
+            "--rocksdb-memory 100000t is more than this machine's memory ("
+        };
+        for (int i = 0; i < memory.length; i++) {
+            Outcome o = run(concat(base, memory[i]));
+            assertEquals(2, o.code(), o.err());
+            assertTrue(o.err().contains(said[i]), o.err());
+        }
+        RunCommand sized = parse(concat(rocks, "--rocksdb-memory", "512m"));
+        assertEquals(512L << 20, sized.state.rocksDbMemory(null));
+        assertEquals(
+                io.vigil.flink.LocalState.DEFAULT_ROCKSDB_MEMORY,
+                parse(rocks).state.rocksDbMemory(null));
         Outcome name = run(concat(base, "--job-name", "../x"));
         assertEquals(2, name.code());
         assertTrue(name.err().contains("--job-name must be"), name.err());
@@ -110,7 +174,8 @@ class RunCommandTest {
                 cl.execute(concat(java.util.Arrays.copyOfRange(BASE, 1, BASE.length), "--state-dir", dir.toString()));
         assertEquals(2, code);
         assertTrue(
-                err.toString().contains("--state-dir, --state-backend and --fresh are for the embedded job"),
+                err.toString()
+                        .contains("--state-dir, --state-backend, --rocksdb-memory and --fresh are for the embedded"),
                 err.toString());
     }
 

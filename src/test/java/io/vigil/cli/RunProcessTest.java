@@ -114,35 +114,38 @@ class RunProcessTest {
     }
 
     @Test
-    void webUiIsOptInOnLoopbackAndSigintCleansUp() throws Exception {
+    void webUiAndDashboardAreOptInOnLoopbackAndSigintCleansUp() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         int port = freePort();
+        int dashboard = freePort();
         String input = "ui-samples";
         kafka.createTopic(input, 1);
         kafka.createTopic("ui-decisions", 1);
         produce(input, 1);
         List<String> wrapper = BrokerCommandTest.sigintWrapper();
         List<String> args = runArgs(input, "ui-decisions", false);
-        args.addAll(List.of("--web-ui", Integer.toString(port)));
+        args.addAll(List.of("--web-ui", Integer.toString(port), "--dashboard", Integer.toString(dashboard)));
         CliProcess c = CliProcess.start(dir, tmp, wrapper, args);
         try {
             KafkaTestSupport.readTopic(consumer(), "ui-decisions", 1, Duration.ofSeconds(START_TIMEOUT_S));
             assertTrue(c.err().contains("web UI at http://127.0.0.1:" + port + "/"), c.err());
+            assertTrue(c.err().contains("dashboard at http://127.0.0.1:" + dashboard + "/"), c.err());
             Set<String> listening = listeningSockets(c.process().pid());
             assertTrue(
                     listening.stream().anyMatch(a -> a.endsWith(":" + port) && isLoopback(a)),
                     "the web UI port on loopback: " + listening);
+            assertTrue(
+                    listening.stream().anyMatch(a -> a.endsWith(":" + dashboard) && isLoopback(a)),
+                    "the dashboard port on loopback: " + listening);
             for (String address : listening) {
                 assertTrue(isLoopback(address), "listening beyond loopback: " + address);
             }
-            HttpResponse<String> r = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
-                                    .timeout(Duration.ofSeconds(30))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = get(port);
             assertEquals(200, r.statusCode());
-            assertTrue(r.body().toLowerCase(java.util.Locale.ROOT).contains("<html"), "the dashboard's page");
+            assertTrue(r.body().toLowerCase(java.util.Locale.ROOT).contains("<html"), "Flink's dashboard page");
+            HttpResponse<String> vigil = get(dashboard);
+            assertEquals(200, vigil.statusCode());
+            assertTrue(vigil.body().contains("<title>Vigil"), "Vigil's live dashboard page");
             signal(c.process(), "INT");
             assertTrue(c.process().waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "still running after SIGINT");
             assertEmpty(tmp, "after SIGINT");
@@ -345,6 +348,15 @@ class RunProcessTest {
     private static void signal(Process p, String name) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -" + name);
+    }
+
+    private static HttpResponse<String> get(int port) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     private static int freePort() throws IOException {

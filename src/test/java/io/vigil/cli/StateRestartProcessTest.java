@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vigil.data.Dataset;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -261,6 +262,98 @@ class StateRestartProcessTest {
     }
 
     /**
+     * SIGTERM (as Ctrl-C) on an unbounded run: the job is cancelled, the final summary is printed (here as the
+     * {@code --json} object) and the state stays: the next run resumes with the series that were in flight, which
+     * get their one decision when their remaining samples arrive (without their first 12 samples, restored from
+     * the checkpoint, they could not be decided).
+     */
+    @Test
+    void sigtermPrintsTheSummaryAndKeepsTheStateForTheNextRun() throws Exception {
+        String in = "term-samples";
+        String out = "term-decisions";
+        topics(in, out);
+        produce(in, data, 0, 20, 1, 128);
+        produce(in, data, 20, 10, 1, HELD);
+        Path state = dir.resolve("state");
+        List<CliProcess> started = new ArrayList<>();
+        try {
+            CliProcess c = run(started, in, out, state, "exactly-once", "1s", "--json");
+            Map<String, Integer> decided = awaitAllDecided(c, out, state, 20);
+            assertEquals(20, decided.size(), decided.toString());
+            assertTrue(c.err().contains("vigil run: stopped; the job's state stays in " + state), c.err());
+            JsonNode summary = Json.mapper().readTree(Files.readString(c.out()));
+            assertEquals(
+                    20,
+                    summary.get("decided_early").asLong()
+                            + summary.get("decided_complete").asLong(),
+                    summary.toString());
+            assertEquals(20 * 128 + 10 * HELD, summary.get("samples").asLong(), summary.toString());
+            long at = completed(state).orElseThrow();
+
+            produce(in, data, 20, 10, HELD + 1, 128);
+            c = run(started, in, out, state, "exactly-once", "1s", "--json");
+            c.awaitErr("vigil run: resuming from checkpoint " + at + " in " + state, START_TIMEOUT_S);
+            decided = awaitAllDecided(c, out, state, 30);
+            Map<String, Integer> once = new TreeMap<>();
+            IntStream.range(0, 30).forEach(i -> once.put(data.name() + "/test/" + i, 1));
+            assertEquals(once, decided, "one decision per series, the held ones completed after the restart");
+        } finally {
+            killAll(started);
+        }
+    }
+
+    /**
+     * Two jobs with one transactional-id prefix: the second one's start aborts the first one's open transaction
+     * and fences its producer (Kafka's rule for a transactional id taken over). The first job learns it with its
+     * next record and ends at once with one line naming the prefix and the fix, instead of restarting (which would
+     * fence the second job in turn) and failing later with an unrelated error. The first job checkpoints only
+     * every 10 min, so its producer is the one fenced when the next samples arrive.
+     */
+    @Test
+    void aJobWhoseProducerIsFencedByAnotherJobWithItsPrefixEndsWithOneLineNamingIt() throws Exception {
+        topics("fence-a", "fence-a-decisions");
+        topics("fence-b", "fence-b-decisions");
+        produce("fence-a", data, 0, 20, 1, 128);
+        produce("fence-b", data, 0, 5, 1, 128);
+        List<CliProcess> started = new ArrayList<>();
+        try {
+            CliProcess first = run(
+                    started,
+                    "fence-a",
+                    "fence-a-decisions",
+                    dir.resolve("state-a"),
+                    "exactly-once",
+                    "10min",
+                    "--transactional-id-prefix",
+                    "shared");
+            awaitUncommitted(first, "fence-a-decisions");
+            Outcome second = vigil(args(
+                    "fence-b",
+                    "fence-b-decisions",
+                    dir.resolve("state-b"),
+                    model,
+                    "--bounded",
+                    "--transactional-id-prefix",
+                    "shared"));
+            assertEquals(0, second.code(), second.err());
+            assertTrue(first.process().isAlive(), first.err());
+            produce("fence-a", data, 20, 20, 1, 128);
+            assertTrue(first.process().waitFor(START_TIMEOUT_S, TimeUnit.SECONDS), "still running: " + first.err());
+            assertEquals(1, first.process().exitValue(), first.err());
+            List<String> lines = first.err().strip().lines().toList();
+            String last = lines.get(lines.size() - 1);
+            assertTrue(
+                    last.startsWith("vigil run: another job with the same transactional-id prefix 'shared' took over "
+                                    + "this job's Kafka transactions (")
+                            && last.contains("--transactional-id-prefix"),
+                    first.err());
+            assertEquals(0, count(first.err(), "NoResourceAvailableException"), first.err());
+        } finally {
+            killAll(started);
+        }
+    }
+
+    /**
      * The issue's first failure, scaled down: with checkpoints in JobManager memory, state beyond 5 MB failed every
      * checkpoint and, after the tolerated failures, the job. Many series are held in flight with their first samples
      * (pure noise in CBF, so none is decided yet) until a checkpoint of more than 5 MB is on disk; then some of them
@@ -321,13 +414,18 @@ class StateRestartProcessTest {
 
     /** Publishes samples {@code from..to} of the first {@code series} series of {@code d}, t-major (all in flight). */
     private static void produce(String topic, Dataset d, int series, int from, int to) {
+        produce(topic, d, 0, series, from, to);
+    }
+
+    /** Publishes samples {@code from..to} of series {@code first..first+series-1} of {@code d}, t-major. */
+    private static void produce(String topic, Dataset d, int first, int series, int from, int to) {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (int t = from; t <= to; t++) {
-                for (int i = 0; i < series; i++) {
+                for (int i = first; i < first + series; i++) {
                     String id = d.name() + "/test/" + i;
                     producer.send(new ProducerRecord<>(
                             topic, SampleRecord.key(id), SampleRecord.encode(id, t, d.value(i, t - 1))));

@@ -107,14 +107,8 @@ class DatasetReaderTest {
     }
 
     @Test
-    void rejectsMultivariateUnequalAndUnlabelledTs() throws IOException {
+    void rejectsUnlabelledUndeclaredAndWronglySizedTs() throws IOException {
         String head = "@problemName X\n";
-        Path multi = write("m.ts", head + "@univariate false\n@classLabel true a\n@data\n1,2:3,4:a\n");
-        assertNames(fails(multi), multi, 2, "multivariate data is not supported (@univariate false)");
-        Path multiData = write("md.ts", head + "@classLabel true a\n@data\n1,2:3,4:a\n");
-        assertNames(fails(multiData), multiData, 4, "2 dimensions");
-        Path unequal = write("u.ts", head + "@equalLength false\n@classLabel true a\n@data\n1,2:a\n");
-        assertNames(fails(unequal), unequal, 2, "unequal-length series are not supported");
         Path unlabelled = write("n.ts", head + "@classLabel false\n@data\n1,2\n");
         assertNames(fails(unlabelled), unlabelled, 2, "no class labels");
         Path undeclared = write("d.ts", head + "@classLabel true a b\n@data\n1,2:a\n1,2:c\n");

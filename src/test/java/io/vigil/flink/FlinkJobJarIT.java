@@ -43,6 +43,7 @@ class FlinkJobJarIT {
             "com/esotericsoftware/",
             "org/openjdk/jmh/",
             "org/knowm/xchart/",
+            "META-INF/resources/webjars/",
             "me/tongfei/progressbar/");
 
     /** One class of each library the job needs at run time. */

@@ -101,10 +101,26 @@ class LocalFlinkTest {
         assertEquals("rocksdb", c.get("state.backend.type"));
         assertEquals("true", c.get("execution.checkpointing.incremental"));
         assertEquals(
-                org.apache.flink.configuration.MemorySize.parse(LocalFlink.ROCKSDB_MANAGED_MEMORY),
+                new org.apache.flink.configuration.MemorySize(LocalState.DEFAULT_ROCKSDB_MEMORY),
                 org.apache.flink.configuration.MemorySize.parse(c.get("taskmanager.memory.managed.size")));
+        assertEquals(
+                org.apache.flink.configuration.MemorySize.parse("3g"),
+                org.apache.flink.configuration.MemorySize.parse(
+                        LocalFlink.configuration(base, OptionalInt.empty(), rocks.withRocksDbMemory(3L << 30))
+                                .toMap()
+                                .get("taskmanager.memory.managed.size")));
         var heap = LocalFlink.configuration(base, OptionalInt.empty(), LocalState.fresh(base))
                 .toMap();
         assertEquals(null, heap.get("taskmanager.memory.managed.size"));
+    }
+
+    /** A checkpoint held up by backpressure continues unaligned after a second, with either backend. */
+    @Test
+    void checkpointsHeldUpByBackpressureContinueUnaligned() {
+        var c = LocalFlink.configuration(base, OptionalInt.empty(), LocalState.fresh(base));
+        assertEquals(true, c.get(org.apache.flink.configuration.CheckpointingOptions.ENABLE_UNALIGNED));
+        assertEquals(
+                LocalFlink.ALIGNED_CHECKPOINT_TIMEOUT,
+                c.get(org.apache.flink.configuration.CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT));
     }
 }

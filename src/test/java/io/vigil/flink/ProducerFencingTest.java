@@ -1,6 +1,7 @@
 package io.vigil.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -44,5 +45,21 @@ class ProducerFencingTest {
         String m = ProducerFencing.describe(later, "seen-prefix").orElseThrow();
         assertTrue(m.contains("'seen-prefix'") && m.contains("InvalidProducerEpochException"), m);
         assertEquals(Optional.empty(), ProducerFencing.describe(later, "seen"), "another job's prefix");
+    }
+
+    /** A job watching its prefix hears of its own fenced producer at once, and of no other job's. */
+    @Test
+    void aWatchCompletesForItsOwnPrefixOnly() {
+        try (ProducerFencing.Watch mine = ProducerFencing.watch("watched");
+                ProducerFencing.Watch other = ProducerFencing.watch("watched-too")) {
+            FencingInterceptor interceptor = new FencingInterceptor();
+            interceptor.configure(Map.of("transactional.id", "watched-decisions-1-7"));
+            interceptor.onAcknowledgement(null, new TimeoutException("not fencing"));
+            assertFalse(mine.fenced().isDone());
+            interceptor.onAcknowledgement(null, new ProducerFencedException("taken over"));
+            String m = mine.fenced().getNow("");
+            assertTrue(m.contains("'watched'") && m.contains("ProducerFencedException") && m.contains("--job-name"), m);
+            assertFalse(other.fenced().isDone(), "another prefix");
+        }
     }
 }

@@ -42,6 +42,8 @@ class ModelFixtureTest {
         assertEquals("CBF", model.datasetName());
         assertEquals(List.of("1", "2", "3"), model.classNames());
         assertEquals(128, model.length());
+        assertEquals(1, model.channels(), "a file written before channels loads as one channel");
+        assertEquals(128, model.seriesLength());
         Knn knn = Knn.fit(model.trainingPoints(), model.trainingClasses(), model.numClasses());
         LocalQda.Workspace ws = model.localQda().newWorkspace();
         double[] y = new double[model.dims()];

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * training split of at least G series and class counts differ by at most one. Train and test draw from
  * independent streams split off the seed, and series i of a split does not depend on the split's size.
  * By default each series is z-normalised (mean 0, sample standard deviation 1) like the UCR archive copies;
- * {@code raw} keeps the generator's values (needed to see the published shapes, e.g. CBF's level 6 + η).
+ * (channel by channel for several channels); {@code raw} keeps the generator's values (needed to see the published shapes, e.g. CBF's level 6 + η).
  */
 public final class SyntheticData {
     private SyntheticData() {}
@@ -41,8 +41,9 @@ public final class SyntheticData {
      * @throws IllegalArgumentException on sizes out of range, or another length for a kind that has only its own
      */
     public static TrainTest generate(SyntheticKind kind, int nTrain, int nTest, long seed, boolean raw, int length) {
-        if (length != kind.length() && kind != SyntheticKind.CBF) {
-            throw new IllegalArgumentException("only cbf can be generated with another length; " + kind.cliName()
+        if (length != kind.length() && !kind.stretches()) {
+            throw new IllegalArgumentException("only cbf and multi-cbf can be generated with another length; "
+                    + kind.cliName()
                     + " series have length " + kind.length());
         }
         if (length < Cbf.MIN_LENGTH) {
@@ -71,16 +72,27 @@ public final class SyntheticData {
 
     private static Dataset split(SyntheticKind kind, int n, SplittableRandom stream, boolean raw, int length) {
         int classes = kind.classes().size();
-        double[][] rows = new double[n][length];
+        int channels = kind.channels();
+        double[][] rows = new double[n][channels * length];
         int[] y = new int[n];
+        double[] channel = new double[length];
         for (int i = 0; i < n; i++) {
             y[i] = i % classes;
             kind.drawRaw(y[i], stream.split(), rows[i]);
             if (!raw) {
-                zNormalise(rows[i]);
+                for (int c = 0; c < channels; c++) {
+                    for (int t = 0; t < length; t++) {
+                        channel[t] = rows[i][t * channels + c];
+                    }
+                    zNormalise(channel);
+                    for (int t = 0; t < length; t++) {
+                        rows[i][t * channels + c] = channel[t];
+                    }
+                }
             }
         }
-        return Dataset.of(datasetName(kind, length), rows, y, kind.classes());
+        Dataset ds = Dataset.of(datasetName(kind, length), rows, y, kind.classes());
+        return channels == 1 ? ds : ds.withChannels(Dataset.defaultChannelNames(channels));
     }
 
     /**

@@ -14,7 +14,12 @@ public enum SyntheticKind {
     /** Control charts (Alcock and Manolopoulos 1999): 60 samples, classes "1".."6". */
     SYNTHETIC_CONTROL("synthetic-control", "SyntheticControl", SyntheticControl.LENGTH, 6),
     /** Two Patterns (Geurts 2001): 128 samples, classes "1".."4" (up-up, up-down, down-up, down-down). */
-    TWO_PATTERNS("two-patterns", "TwoPatterns", TwoPatterns.LENGTH, 4);
+    TWO_PATTERNS("two-patterns", "TwoPatterns", TwoPatterns.LENGTH, 4),
+    /**
+     * Three-channel CBF ({@link MultiCbf}): 3 channels × 128 samples, classes "1".."3", channel-specific shapes
+     * and lags.
+     */
+    MULTI_CBF("multi-cbf", "MultiCBF", Cbf.LENGTH, 3);
 
     private final String cliName;
     private final String datasetName;
@@ -42,9 +47,19 @@ public enum SyntheticKind {
         return datasetName;
     }
 
-    /** Series length d. */
+    /** Samples per channel d. */
     public int length() {
         return length;
+    }
+
+    /** Channels C (1 but for {@link #MULTI_CBF}). */
+    public int channels() {
+        return this == MULTI_CBF ? MultiCbf.CHANNELS : 1;
+    }
+
+    /** Whether the kind's shapes stretch to another length (CBF and multichannel CBF). */
+    public boolean stretches() {
+        return this == CBF || this == MULTI_CBF;
     }
 
     /** Class labels in index order. */
@@ -79,6 +94,7 @@ public enum SyntheticKind {
             case CBF -> Cbf.draw(cls, rnd, 1.0, out);
             case SYNTHETIC_CONTROL -> SyntheticControl.draw(cls, rnd, SyntheticControl.NOISE_SCALE, out);
             case TWO_PATTERNS -> TwoPatterns.draw(cls, rnd, 1.0, out);
+            case MULTI_CBF -> MultiCbf.draw(cls, rnd, out);
             default -> throw new IllegalStateException("unknown kind " + this);
         }
     }

@@ -91,7 +91,7 @@ public final class CrossFitCalibrator {
     private record Fold(int[] heldOut, VigilModel model, JointGaussianEstimator estimator) {}
 
     /** Pass 1 of one fold: per band the ratios D²/χ²_ℓ(0.9), and per sample (band, D², ℓ). */
-    private record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
+    record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
 
     /** A rule and classifier to replay. */
     private record CurveSpec(DecisionParams params) {}
@@ -455,7 +455,7 @@ public final class CrossFitCalibrator {
      * κ per band from the held-out distances of every fold but {@code leftOut} (−1: of every fold). A band no other
      * fold reached falls back to all folds' distances, so a fold is never replayed uninflated for lack of data.
      */
-    private static double[] inflation(List<HeldOutDistances> held, int leftOut, int bands) {
+    static double[] inflation(List<HeldOutDistances> held, int leftOut, int bands) {
         double[] kappa = new double[bands];
         for (int b = 0; b < bands; b++) {
             List<Double> ratios = new ArrayList<>();

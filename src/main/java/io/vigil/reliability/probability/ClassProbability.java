@@ -22,12 +22,10 @@ import org.hipparchus.distribution.continuous.NormalDistribution;
  * the answer — so it is exactly {@code probability(seed) >= λ} at a fraction of the cost when P̂ is far from λ. Ties
  * f_c = f_h count as c winning, as in the set rule's min ≥ 0. One instance per thread; nothing allocated per call.
  *
- * <p>The method notes (§5) describe stopping "once a confidence interval for P excludes τ"; the budget is still the
- * fixed N of {@link #DEFAULT_POINTS} (issue 28 f, open). Such a rule stays monotone in λ (if the interval at a
- * checkpoint lies above λ it lies above every λ′ &lt; λ, and a "no" for λ′ would have been a "no" for λ first), so the
- * calibration's one-replay-for-all-thresholds scoring stays exact; but scoring must then resolve every grid threshold
- * inside the interval, which takes the cap for almost every sample, so replays cost cap/N times today's. The cap
- * is to be chosen by measuring calibration time, not guessed.
+ * <p>The method notes (§5) describe stopping "once a confidence interval for P excludes τ"; the budget here is still
+ * the fixed N of {@link #DEFAULT_POINTS} with the exact early exit above. An interval rule stays monotone in λ, so
+ * one-pass scoring stays possible, but scoring must then resolve every grid threshold inside the interval, which
+ * runs to its cap for almost every sample (docs/guarantee.md, "The probability rule's fixed budget", has the figures).
  */
 public final class ClassProbability {
     /** Default number of QMC points N: estimates to ±1/N granularity; enough to resolve thresholds up to 0.99. */

@@ -29,7 +29,8 @@ class SyntheticDataTest {
         assertEquals(kind.datasetName(), tt.name());
         assertEquals(2 * g + 1, tt.train().size());
         assertEquals(5 * g, tt.test().size());
-        assertEquals(kind.length(), tt.train().length());
+        assertEquals(kind.length(), tt.train().seriesLength());
+        assertEquals(kind.channels(), tt.train().channels());
         assertEquals(kind.classes(), tt.train().classNames());
         assertEquals(kind.classes(), tt.test().classNames());
         int[] trainCounts = new int[g];
@@ -41,13 +42,22 @@ class SyntheticDataTest {
         assertArrayEquals(testCounts, tt.test().classCounts());
         for (Dataset ds : List.of(tt.train(), tt.test())) {
             for (int i = 0; i < ds.size(); i++) {
-                double[] x = ds.series(i);
+                double[] x = channel(ds, i, ds.channels() - 1);
                 double mean = Arrays.stream(x).average().orElseThrow();
                 double ss = Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum();
                 assertEquals(0, mean, NORMALISED);
                 assertEquals(1, Math.sqrt(ss / (x.length - 1)), NORMALISED);
             }
         }
+    }
+
+    /** Channel c of series i: each channel is z-normalised on its own. */
+    private static double[] channel(Dataset ds, int i, int c) {
+        double[] x = new double[ds.seriesLength()];
+        for (int t = 0; t < x.length; t++) {
+            x[t] = ds.value(i, c, t);
+        }
+        return x;
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package io.vigil.early.calibrate;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -205,6 +206,23 @@ class CrossFitCalibratorTest {
                 assertEquals(r.certified(), now.certified());
             }
         }
+    }
+
+    /**
+     * Inner cross-fit of κ: the inflation a fold is replayed with comes from the other folds' held-out distances only,
+     * never from its own series (issue 28 b); a band no other fold reached falls back to all folds' distances; the
+     * stored κ uses every fold. Fold 0's ratios are 10, fold 1's are 1, so leaving either out gives the other's.
+     */
+    @Test
+    void eachFoldIsInflatedByTheOtherFoldsDistancesOnly() {
+        CrossFitCalibrator.HeldOutDistances tens =
+                new CrossFitCalibrator.HeldOutDistances(List.of(List.of(10.0, 10.0, 10.0), List.of(2.0)), List.of());
+        CrossFitCalibrator.HeldOutDistances ones =
+                new CrossFitCalibrator.HeldOutDistances(List.of(List.of(1.0, 1.0, 1.0), List.of()), List.of());
+        List<CrossFitCalibrator.HeldOutDistances> held = List.of(tens, ones);
+        assertArrayEquals(new double[] {1.0, 2.0}, CrossFitCalibrator.inflation(held, 0, 2), "fold 0: fold 1's");
+        assertArrayEquals(new double[] {10.0, 2.0}, CrossFitCalibrator.inflation(held, 1, 2), "fold 1: fold 0's");
+        assertArrayEquals(new double[] {10.0, 2.0}, CrossFitCalibrator.inflation(held, -1, 2), "stored: all folds'");
     }
 
     /**

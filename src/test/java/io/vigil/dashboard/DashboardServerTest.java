@@ -1,0 +1,166 @@
+package io.vigil.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The dashboard's HTTP server on loopback, spoken to with raw sockets (so the Host header and a client that never
+ * reads are under the test's control): the page and its assets, refusals, the event stream, and that a client that
+ * does not read is dropped while {@code publish} never blocks and the others keep receiving.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DashboardServerTest {
+    /** Sends a request; returns the status line and headers (up to the blank line) and keeps the socket open. */
+    private static List<String> request(Socket socket, String method, String path, String host) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(
+                (method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        List<String> head = new ArrayList<>();
+        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+            head.add(line);
+        }
+        return head;
+    }
+
+    private static Socket connect(DashboardServer server) throws IOException {
+        Socket s = new Socket(InetAddress.getByName(DashboardServer.LOOPBACK), server.port());
+        s.setSoTimeout(60_000);
+        return s;
+    }
+
+    private static String status(DashboardServer server, String method, String path, String host) throws IOException {
+        try (Socket s = connect(server)) {
+            return request(s, method, path, host).get(0);
+        }
+    }
+
+    @Test
+    void servesThePageAndItsAssetsOnLoopbackOnly() throws Exception {
+        try (DashboardServer server = DashboardServer.start(0)) {
+            String host = DashboardServer.LOOPBACK + ":" + server.port();
+            assertEquals("http://" + host + "/", server.url());
+            for (String path : List.of("/", "/dashboard.js", "/dashboard.css", "/uPlot.min.js", "/uPlot.min.css")) {
+                assertEquals("HTTP/1.1 200 OK", status(server, "GET", path, host), path);
+            }
+            try (Socket s = connect(server)) {
+                List<String> head = request(s, "GET", "/", "localhost:" + server.port());
+                assertEquals("HTTP/1.1 200 OK", head.get(0));
+                assertTrue(head.contains("Content-type: text/html; charset=utf-8"), head.toString());
+                assertTrue(
+                        head.stream().anyMatch(h -> h.startsWith("Content-security-policy: default-src 'self'")),
+                        head.toString());
+            }
+            assertEquals("HTTP/1.1 404 Not Found", status(server, "GET", "/etc/passwd", host));
+            assertEquals("HTTP/1.1 405 Method Not Allowed", status(server, "POST", "/", host));
+            assertEquals(
+                    "HTTP/1.1 403 Forbidden",
+                    status(server, "GET", "/", "rebound.example:" + server.port()),
+                    "a page of another site resolving its name to 127.0.0.1 is refused");
+        }
+    }
+
+    @Test
+    void eventStreamDeliversEveryPublishedDocument() throws Exception {
+        try (DashboardServer server = DashboardServer.start(0);
+                Socket s = connect(server)) {
+            List<String> head = request(s, "GET", "/events", DashboardServer.LOOPBACK + ":" + server.port());
+            assertEquals("HTTP/1.1 200 OK", head.get(0));
+            assertTrue(head.contains("Content-type: text/event-stream; charset=utf-8"), head.toString());
+            awaitClients(server);
+            server.publish("{\"n\":1}".getBytes(StandardCharsets.UTF_8));
+            server.publish("{\"n\":2}".getBytes(StandardCharsets.UTF_8));
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            List<String> data = new ArrayList<>();
+            for (String line = in.readLine(); data.size() < 2 && line != null; line = in.readLine()) {
+                if (line.contains("data: ")) {
+                    data.add(line.substring(line.indexOf("data: ")));
+                }
+            }
+            assertEquals(List.of("data: {\"n\":1}", "data: {\"n\":2}"), data);
+        }
+    }
+
+    @Test
+    void aClientThatDoesNotReadIsDroppedWhileTheOthersKeepReceiving() throws Exception {
+        try (DashboardServer server = DashboardServer.start(0);
+                Socket stalled = connect(server);
+                Socket reader = connect(server)) {
+            String host = DashboardServer.LOOPBACK + ":" + server.port();
+            stalled.setReceiveBufferSize(4096);
+            request(stalled, "GET", "/events", host); // and never read again
+            awaitClients(server);
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(reader.getInputStream(), StandardCharsets.UTF_8));
+            request(reader, "GET", "/events", host);
+            byte[] big = new byte[256 * 1024];
+            Arrays.fill(big, (byte) 'x');
+            big[0] = '"';
+            big[big.length - 1] = '"';
+            int published = 0;
+            while (server.dropped() == 0) {
+                server.publish(big); // returns at once even though one client's socket is full
+                published++;
+                readFrame(in); // the reading client keeps up
+            }
+            assertEquals(1, server.dropped(), "only the stalled client is dropped, after " + published + " frames");
+            server.publish("{\"after\":true}".getBytes(StandardCharsets.UTF_8));
+            assertEquals("{\"after\":true}", readFrame(in), "the reading client still receives");
+        }
+    }
+
+    @Test
+    void eventStreamsBeyondTheLimitAreRefused() throws Exception {
+        try (DashboardServer server = DashboardServer.start(0)) {
+            String host = DashboardServer.LOOPBACK + ":" + server.port();
+            List<Socket> open = new ArrayList<>();
+            try {
+                for (int i = 0; i < DashboardServer.MAX_CLIENTS; i++) {
+                    Socket s = connect(server);
+                    open.add(s);
+                    assertEquals(
+                            "HTTP/1.1 200 OK",
+                            request(s, "GET", "/events", host).get(0));
+                }
+                assertEquals("HTTP/1.1 503 Service Unavailable", status(server, "GET", "/events", host));
+                assertEquals("HTTP/1.1 200 OK", status(server, "GET", "/", host), "the page is still served");
+            } finally {
+                for (Socket s : open) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /** The next event's data (keep-alive comments and chunk-size lines skipped). */
+    private static String readFrame(BufferedReader in) throws IOException {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            int at = line.indexOf("data: ");
+            if (at >= 0) {
+                return line.substring(at + "data: ".length());
+            }
+        }
+        throw new IOException("the event stream ended");
+    }
+
+    private static void awaitClients(DashboardServer server) throws InterruptedException {
+        while (!server.hasClients()) {
+            Thread.sleep(10);
+        }
+    }
+}

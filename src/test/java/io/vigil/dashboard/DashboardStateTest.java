@@ -1,0 +1,194 @@
+package io.vigil.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.vigil.flink.JobMetrics;
+import io.vigil.kafka.SampleRecord;
+import io.vigil.stream.DecisionRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the dashboard aggregates from decisions, samples and the job's metrics (pure logic, no Kafka). */
+class DashboardStateTest {
+    private static final int D = 128;
+
+    private static DecisionRecord decided(String series, String label, int t, double reliability, long sampleTime) {
+        return DecisionRecord.decided(series, label, t, D, 0.9, reliability, "m", sampleTime + 1, sampleTime);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T get(Map<String, Object> m, String key) {
+        return (T) m.get(key);
+    }
+
+    @Test
+    void decisionsFillTheTableNewestFirstUpToFiftyAndTheHistograms() {
+        DashboardState s = new DashboardState("test", null, 0);
+        for (int i = 1; i <= 60; i++) {
+            s.decision(decided("s" + i, "a", i, 0.95, 1_000), 1_000 + i);
+        }
+        s.decision(DecisionRecord.abandoned("gone", 3, D, 0.9, "m", 2_000, 1_990), 2_000);
+        Map<String, Object> view = s.view(5_000);
+        List<DashboardState.Row> rows = get(view, "decisions");
+        assertEquals(DashboardState.TABLE_ROWS, rows.size());
+        assertEquals("gone", rows.get(0).series());
+        assertEquals(DecisionRecord.ABANDONED, rows.get(0).status());
+        assertNull(rows.get(0).reliability(), "NaN reliability of an abandoned series shown as none");
+        assertEquals("s60", rows.get(1).series());
+        assertEquals(60, rows.get(1).latencyMs());
+        long[] td = get(get(view, "td"), "counts");
+        long[] want = new long[DashboardState.TD_BINS];
+        want[0] = 6; // t = 1..6 of 128: t/d ≤ 0.05
+        want[1] = 6; // t = 7..12
+        for (int t = 13; t <= 60; t++) {
+            want[(int) Math.ceil(t * 20.0 / D) - 1]++;
+        }
+        assertArrayEquals(want, td, "abandoned series are not decisions");
+        Map<String, Object> latency = get(view, "latency");
+        assertEquals(60, (int) latency.get("window"));
+        assertEquals(30L, latency.get("p50_ms"));
+        assertEquals(60L, latency.get("p99_ms"));
+        assertNull(view.get("reference"), "no reference labels, no agreement");
+    }
+
+    @Test
+    void latencyBinsAreSplitAtTheirUpperEdges() {
+        assertEquals(0, DashboardState.latencyBin(0));
+        assertEquals(1, DashboardState.latencyBin(1));
+        assertEquals(2, DashboardState.latencyBin(4));
+        assertEquals(3, DashboardState.latencyBin(5));
+        assertEquals(DashboardState.LATENCY_EDGES_MS.length, DashboardState.latencyBin(10_000));
+        assertEquals(DashboardState.LATENCY_EDGES_MS.length, DashboardState.latencyBin(Long.MAX_VALUE));
+    }
+
+    @Test
+    void referenceLabelsGiveRollingAgreementAndTheReliabilityDiagram() {
+        DashboardState s = new DashboardState("test", "complete-series label", 0);
+        for (int i = 0; i < 10; i++) {
+            s.reference("s" + i, "a");
+        }
+        for (int i = 0; i < 10; i++) {
+            // reliability 0.95 (bin 9): 8 of 10 agree; one series without a reference is not compared
+            s.decision(decided("s" + i, i < 8 ? "a" : "b", 50, 0.95, 0), 10);
+        }
+        s.decision(decided("unknown", "a", 50, 0.55, 0), 10);
+        s.observe(JobMetrics.Snapshot.EMPTY, 0);
+        Map<String, Object> ref = get(s.view(20), "reference");
+        assertEquals("complete-series label", ref.get("name"));
+        assertEquals(10L, ref.get("compared"));
+        assertEquals(8L, ref.get("agreed"));
+        assertEquals(0.8, (double) ref.get("rolling"), 1e-12);
+        List<Map<String, Object>> bins = get(ref, "reliability");
+        assertEquals(DashboardState.RELIABILITY_BINS, bins.size());
+        assertEquals(10L, bins.get(9).get("n"));
+        assertEquals(0.95, (double) bins.get(9).get("announced"), 1e-12);
+        assertEquals(0.8, (double) bins.get(9).get("observed"), 1e-12);
+        assertEquals(0L, bins.get(5).get("n"));
+        assertNull(bins.get(5).get("observed"));
+        List<DashboardState.Row> rows = get(s.view(20), "decisions");
+        assertNull(rows.get(0).agrees());
+        assertEquals(Boolean.FALSE, rows.get(1).agrees());
+        assertEquals(Boolean.TRUE, rows.get(3).agrees());
+    }
+
+    @Test
+    void aReferenceArrivingAfterItsDecisionIsComparedToo() {
+        DashboardState s = new DashboardState("test", "true label", 0);
+        s.decision(decided("early", "a", 50, 0.95, 0), 1);
+        s.decision(decided("wrong", "a", 50, 0.95, 0), 1);
+        s.reference("early", "a");
+        s.reference("wrong", "b");
+        s.reference("undecided yet", "a");
+        Map<String, Object> ref = get(s.view(2), "reference");
+        assertEquals(2L, ref.get("compared"));
+        assertEquals(1L, ref.get("agreed"));
+    }
+
+    @Test
+    void rollingAgreementForgetsBeyondItsWindow() {
+        DashboardState s = new DashboardState("test", "true label", 0);
+        int n = DashboardState.AGREEMENT_WINDOW;
+        for (int i = 0; i < 2 * n; i++) {
+            s.reference("s" + i, "a");
+            s.decision(decided("s" + i, i < n ? "b" : "a", 50, 0.9, 0), 1);
+        }
+        Map<String, Object> ref = get(s.view(2), "reference");
+        assertEquals(1.0, (double) ref.get("rolling"), 1e-12, "the first window disagreed, the last agrees");
+        assertEquals((long) n, ref.get("agreed"));
+        assertEquals(2L * n, ref.get("compared"));
+    }
+
+    @Test
+    void countersAndRatesComeFromTheJobMetrics() {
+        DashboardState s = new DashboardState("test", null, 0);
+        assertEquals("starting", s.view(0).get("job"));
+        s.observe(snapshot(0, 0), 0);
+        s.observe(snapshot(500, 1), 500); // less than a second: no point yet
+        s.observe(snapshot(2_000, 4), 2_000);
+        Map<String, Object> view = s.view(2_000);
+        assertEquals("running", view.get("job"));
+        Map<String, Object> c = get(view, "counters");
+        assertEquals(2_000L, c.get("samples"));
+        assertEquals(1_000.0, (double) c.get("samples_per_s"), 1e-9);
+        assertEquals(3L, c.get("decided_early"));
+        assertEquals(1L, c.get("decided_complete"));
+        assertEquals(7L, c.get("dead_letters"));
+        Map<String, Object> history = get(view, "history");
+        assertArrayEquals(new double[] {2.0}, get(history, "at"), 1e-12);
+        assertArrayEquals(new double[] {2.0}, get(history, "decisions_per_s"), 1e-12);
+        Map<String, Long> dead = get(view, "dead_letters");
+        assertEquals(7L, dead.get("unparseable_json"));
+    }
+
+    private static JobMetrics.Snapshot snapshot(long samples, long decisions) {
+        return new JobMetrics.Snapshot(Map.of(
+                JobMetrics.SAMPLES_IN,
+                samples,
+                JobMetrics.DECISIONS_EARLY,
+                decisions - decisions / 4,
+                JobMetrics.DECISIONS_COMPLETE,
+                decisions / 4,
+                JobMetrics.DEAD_LETTERS_PREFIX + "unparseable_json",
+                7L));
+    }
+
+    @Test
+    void theDrawnSeriesStartsAtTOneIsDecidedFinishesAndMakesWayForTheNext() {
+        DashboardState s = new DashboardState("test", null, 0);
+        sample(s, "late", 5, 0); // joined mid-series: not picked
+        assertNull(s.view(0).get("series"));
+        for (int t = 1; t <= D; t++) {
+            sample(s, "first", t, t);
+            sample(s, "other", t, t);
+            if (t == 40) {
+                s.decision(decided("first", "a", 40, 0.93, t), t);
+            }
+        }
+        Map<String, Object> drawn = get(s.view(D), "series");
+        assertEquals("first", drawn.get("series"));
+        assertEquals(D, ((int[]) drawn.get("t")).length, "only the followed series' samples");
+        assertEquals(40, drawn.get("decided_t"));
+        assertEquals(true, drawn.get("early"));
+        assertEquals(true, drawn.get("finished"), "t = d reached after the decision");
+        s.observe(JobMetrics.Snapshot.EMPTY, D + SeriesFollower.HOLD_MS - 1);
+        assertEquals("first", drawn(s), "still held");
+        s.observe(JobMetrics.Snapshot.EMPTY, D + SeriesFollower.HOLD_MS);
+        assertNull(drawn(s), "held long enough");
+        sample(s, "next", 2, D + SeriesFollower.HOLD_MS + 1);
+        assertNull(drawn(s), "a series is picked at its start");
+        sample(s, "next", 1, D + SeriesFollower.HOLD_MS + 2);
+        assertEquals("next", drawn(s));
+    }
+
+    private static String drawn(DashboardState s) {
+        Map<String, Object> series = get(s.view(0), "series");
+        return series == null ? null : (String) series.get("series");
+    }
+
+    private static void sample(DashboardState s, String series, int t, long now) {
+        s.sample(SampleRecord.key(series), SampleRecord.encode(series, t, Math.sin(t)), now);
+    }
+}
