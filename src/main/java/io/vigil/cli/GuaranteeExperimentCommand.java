@@ -68,7 +68,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             split = ",",
             paramLabel = "bonferroni|split|none",
             description = "Selection corrections to certify under, as vigil train --selection-correction; the first is"
-                    + " the one the modes report, the others are compared beside it (default: the training default).")
+                    + " the one the modes report, the others are compared beside it (default: bonferroni).")
     List<String> selections;
 
     @Option(

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -188,12 +189,19 @@ public final class GuaranteeExperiment {
      * @param seed its seed
      * @param trainSize training series
      * @param seconds training (one cross-fit for every variant) plus evaluation
-     * @param outcomes one per variant, in {@link Config#variants()} order
+     * @param outcomes one per variant, in {@link Config#variants()} order; empty when training failed
+     * @param failure why training failed on this split, empty when it did not
      */
-    public record Split(int split, long seed, int trainSize, double seconds, List<Outcome> outcomes) {
+    public record Split(int split, long seed, int trainSize, double seconds, List<Outcome> outcomes, String failure) {
         /** Copies the list. */
         public Split {
             outcomes = List.copyOf(outcomes);
+            Objects.requireNonNull(failure, "failure");
+        }
+
+        /** Whether the split was trained and evaluated. */
+        public boolean done() {
+            return failure.isEmpty();
         }
 
         /** The outcome of one variant. */
@@ -228,8 +236,14 @@ public final class GuaranteeExperiment {
             Split r = cache.get(key, file(split), lines -> GuaranteeReport.parseSplit(lines, split, config))
                     .orElse(null);
             if (r == null) {
-                r = runSplit(name, merged, train.size(), split, config);
-                cache.put(key, file(split), GuaranteeReport.splitCsv(r));
+                try {
+                    r = runSplit(name, merged, train.size(), split, config);
+                    cache.put(key, file(split), GuaranteeReport.splitCsv(r));
+                } catch (IllegalArgumentException e) {
+                    // Training refused this re-split's data: reported as a failed split, not cached.
+                    long seed = Table33Experiment.splitSeed(config.seed(), split);
+                    r = new Split(split, seed, train.size(), 0, List.of(), e.getMessage());
+                }
             }
             splits.add(r);
             progress.step();
@@ -286,6 +300,6 @@ public final class GuaranteeExperiment {
                     point(name, model, base.withTau(lowest), replay, testPart),
                     taus));
         }
-        return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes);
+        return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes, "");
     }
 }

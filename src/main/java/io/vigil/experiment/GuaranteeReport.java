@@ -180,8 +180,9 @@ public final class GuaranteeReport {
                         below += p.tau() == tau && p.certified() && p.significantlyBelow() ? 1 : 0;
                     }
                 }
-                if (10 * below > 3 * d.splits().size()) {
-                    out.add(new Repeated(d.dataset(), tau, below, d.splits().size()));
+                int done = (int) d.splits().stream().filter(Split::done).count();
+                if (10 * below > 3 * done) {
+                    out.add(new Repeated(d.dataset(), tau, below, done));
                 }
             }
         }
@@ -287,6 +288,19 @@ public final class GuaranteeReport {
             datasets.add(x);
         }
         o.put("datasets", datasets);
+        List<Object> failed = new ArrayList<>();
+        for (DatasetResult d : results) {
+            for (Split s : d.splits()) {
+                if (!s.done()) {
+                    Map<String, Object> f = new LinkedHashMap<>();
+                    f.put("dataset", d.dataset());
+                    f.put("split", s.split());
+                    f.put("reason", s.failure());
+                    failed.add(f);
+                }
+            }
+        }
+        o.put("failed_splits", failed);
         if (config.selections().size() > 1) {
             Map<String, Object> bySelection = new LinkedHashMap<>();
             for (Selection s : config.selections()) {
@@ -383,6 +397,14 @@ public final class GuaranteeReport {
         for (Variant v : modes()) {
             for (double tau : config.taus()) {
                 statsRow(sb, v.guarantee().cliName() + " | " + tau, statsAt(v, tau));
+            }
+        }
+        for (DatasetResult d : results) {
+            for (Split s : d.splits()) {
+                if (!s.done()) {
+                    sb.append(String.format(
+                            Locale.ROOT, "%nSplit %d of %s failed: %s%n", s.split(), d.dataset(), s.failure()));
+                }
             }
         }
         sb.append("\n## Goals\n\n");
@@ -608,6 +630,6 @@ public final class GuaranteeReport {
             }
             outcomes.add(new Outcome(v, rule, classifier, full, op, earliest, taus));
         }
-        return new Split(split, seed, trainSize, seconds, outcomes);
+        return new Split(split, seed, trainSize, seconds, outcomes, "");
     }
 }
