@@ -90,6 +90,18 @@ public final class KernelLdgMap {
     }
 
     /**
+     * The number of directions {@link #fit} can supply on {@code x} with {@code kernel}: the rank of the double-centred
+     * kernel matrix, decided as the fit decides it (same threshold), so a caller that caps ℓ by it never asks the fit for
+     * more. Below n − 1 for kernels with a small feature space, e.g. poly of degree 1 on z-normalised series (d − 1).
+     */
+    public static int spanRank(double[][] x, KernelFunction kernel) {
+        Objects.requireNonNull(kernel, "kernel");
+        DMatrixRMaj k = new DMatrixRMaj(KernelFunction.matrix(x, kernel));
+        Spans.doubleCentre(k);
+        return Spans.rankOf(k, "the " + x.length + "×" + x.length + " centred kernel matrix");
+    }
+
+    /**
      * Rebuilds a map from a model file after checking it.
      *
      * @param rows the n training rows the map was fitted on, n ≥ 2, finite; copied

@@ -131,6 +131,36 @@ public final class Ldg {
         return new LdgBasis(bt, eigenvalues);
     }
 
+    /**
+     * The number of directions {@link #fit} can supply on {@code x}: the dimension of the span of the centred rows,
+     * decided as the fit decides it (same form, same matrix, same relative threshold {@link Spans#RANK_RTOL}), so a
+     * caller that caps ℓ by it never asks the fit for more. It is at most min(d, n − 1), and lower for rank-deficient
+     * data, e.g. d − 1 for z-normalised series (each sums to 0, so every centred row is orthogonal to 1). One
+     * eigenvalue decomposition of the n×n Gram matrix (n ≤ d) or the d×d scatter, without eigenvectors.
+     *
+     * @param x n×d rows (n ≥ 1, d ≥ 1); not modified
+     * @return the rank r ≥ 0 (0 when all rows coincide)
+     */
+    public static int spanRank(double[][] x) {
+        Objects.requireNonNull(x, "x");
+        if (x.length == 0 || x[0].length == 0) {
+            throw new IllegalArgumentException("need at least one row and one column, got " + x.length + " rows");
+        }
+        int n = x.length;
+        int d = x[0].length;
+        double[][] xc = centred(x, mean(x));
+        if (formFor(n, d) == Form.KERNEL) {
+            DMatrixRMaj k = gram(xc);
+            Spans.doubleCentre(k);
+            return Spans.rankOf(k, "the " + n + "×" + n + " centred kernel matrix");
+        }
+        DMatrixRMaj xm = new DMatrixRMaj(xc);
+        DMatrixRMaj scatter = new DMatrixRMaj(d, d);
+        CommonOps_DDRM.multTransA(xm, xm, scatter);
+        Kernels.symmetrize(scatter);
+        return Spans.rankOf(scatter, "the " + d + "×" + d + " scatter matrix");
+    }
+
     /** Validates a training set and returns d. Messages name both sizes. */
     static int checkTrainingSet(double[][] x, int[] y, int numClasses) {
         Objects.requireNonNull(x, "x");

@@ -33,10 +33,23 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *
  * <p>Differences from a fresh fit are rounding only: the kernel path projects held-out points through
  * Gram entries (B is never formed in d dimensions) and skips the final re-orthonormalisation of
- * {@link Ldg#fit}. A requested ℓ larger than a fold's rank r is capped at r for that fold.
+ * {@link Ldg#fit}. A requested ℓ larger than a fold's rank r (the dimension of its centred data span) is not
+ * scored: its accuracy is NaN, since a fresh fit on that fold could not supply ℓ directions and scoring it with r
+ * would report the r-dimensional accuracy under another ℓ ({@link AboveRank}).
  */
 public final class LdgCrossValidation {
     private LdgCrossValidation() {}
+
+    /** What a fold does with a requested ℓ above its rank r. */
+    public enum AboveRank {
+        /** Not scored: the accuracy of that ℓ (every γ) is NaN. The default, and what selecting ℓ needs. */
+        UNSCORED,
+        /**
+         * Scored with the fold's r directions, for callers that score a classifier at one fixed ℓ whose folds may
+         * fall short of it (e.g. local QDA's k in LDG space).
+         */
+        ALL_DIRECTIONS
+    }
 
     /**
      * Scores one fold at one γ. Implementations must be thread-safe (folds run concurrently) and
@@ -53,7 +66,7 @@ public final class LdgCrossValidation {
          * @param trainY their classes
          * @param test held-out points projected the same way, t×L
          * @param testY their true classes
-         * @param dims the requested ℓ's, each already capped at L
+         * @param dims the requested ℓ's, each at most L
          * @param correct output: correct[c] = number of held-out points classified correctly at dims[c]
          */
         void score(double[][] train, int[] trainY, double[][] test, int[] testY, int[] dims, int[] correct);
@@ -67,7 +80,7 @@ public final class LdgCrossValidation {
      * @param x n×d rows (not modified)
      * @param neighbors LDG's k for the local Gaussians
      * @param gammas γ values, each in [0, 1]
-     * @param dims ℓ values ≥ 1 (capped per fold at its rank)
+     * @param dims ℓ values ≥ 1 (NaN accuracy for one above some fold's rank)
      * @param knnK k of the scoring k-NN (3 in the thesis)
      * @param testFolds held-out indices per fold, e.g. {@link Folds#leaveOneOut} or
      *     {@link Folds#stratifiedKFold}; must be disjoint
@@ -130,7 +143,7 @@ public final class LdgCrossValidation {
      * Pooled accuracy of any fold scorer on LDG projections for every γ and ℓ.
      *
      * @param threads worker threads ≥ 1 (results do not depend on it)
-     * @return accuracy[γ index][ℓ index] = Σ correct / Σ held-out sizes
+     * @return accuracy[γ index][ℓ index] = Σ correct / Σ held-out sizes; NaN for an ℓ above some fold's rank
      * @throws IllegalArgumentException on shape errors, overlapping folds, or a fold whose training part
      *     has fewer than 2 points
      */
@@ -166,7 +179,37 @@ public final class LdgCrossValidation {
             FoldScorer scorer,
             int threads,
             Progress progress) {
+        return accuracy(
+                x,
+                y,
+                numClasses,
+                neighbors,
+                kernel,
+                gammas,
+                dims,
+                testFolds,
+                scorer,
+                AboveRank.UNSCORED,
+                threads,
+                progress);
+    }
+
+    /** As above, with what a fold does with an ℓ above its rank. */
+    public static double[][] accuracy(
+            double[][] x,
+            int[] y,
+            int numClasses,
+            int neighbors,
+            KernelFunction kernel,
+            double[] gammas,
+            int[] dims,
+            int[][] testFolds,
+            FoldScorer scorer,
+            AboveRank aboveRank,
+            int threads,
+            Progress progress) {
         Objects.requireNonNull(scorer, "scorer");
+        Objects.requireNonNull(aboveRank, "aboveRank");
         Objects.requireNonNull(progress, "progress");
         int d = Ldg.checkTrainingSet(x, y, numClasses);
         int n = x.length;
@@ -212,15 +255,17 @@ public final class LdgCrossValidation {
                 Arrays.asList(testFolds),
                 threads,
                 "cross-validation",
-                fold -> shared.runFold(fold, gammas, dims, scorer, progress));
+                fold -> shared.runFold(fold, gammas, dims, scorer, aboveRank, progress));
         double[][] accuracy = new double[gammas.length][dims.length];
         for (int g = 0; g < gammas.length; g++) {
             for (int c = 0; c < dims.length; c++) {
                 long correct = 0;
+                boolean scored = true;
                 for (int[][] fold : perFold) {
+                    scored &= fold[g][c] >= 0;
                     correct += fold[g][c];
                 }
-                accuracy[g][c] = (double) correct / heldOut;
+                accuracy[g][c] = scored ? (double) correct / heldOut : Double.NaN;
             }
         }
         return accuracy;
@@ -275,7 +320,9 @@ public final class LdgCrossValidation {
             }
         }
 
-        int[][] runFold(int[] test, double[] gammas, int[] dims, FoldScorer scorer, Progress progress) {
+        /** Correct counts [γ][ℓ] of one fold; −1 for an ℓ above its rank under {@link AboveRank#UNSCORED}. */
+        int[][] runFold(
+                int[] test, double[] gammas, int[] dims, FoldScorer scorer, AboveRank aboveRank, Progress progress) {
             int[] train = Folds.complement(test, n);
             int m = train.length;
             int[] toLocal = new int[n];
@@ -315,18 +362,27 @@ public final class LdgCrossValidation {
             }
             int r = trainCoords.numCols;
             SpanProblem problem = SpanProblem.of(trainCoords, ns);
-            int maxDims = 1;
-            int[] capped = new int[dims.length];
-            for (int c = 0; c < dims.length; c++) {
-                capped[c] = Math.min(dims[c], r);
-                maxDims = Math.max(maxDims, capped[c]);
-            }
+            boolean all = aboveRank == AboveRank.ALL_DIRECTIONS;
+            int[] scored = Arrays.stream(dims)
+                    .filter(l -> all || l <= r)
+                    .map(l -> Math.min(l, r))
+                    .toArray();
+            int maxDims = Math.max(1, Arrays.stream(scored).max().orElse(1));
             int[][] correct = new int[gammas.length][dims.length];
             for (int g = 0; g < gammas.length; g++) {
-                DMatrixRMaj lead = problem.solveSmallest(gammas[g], maxDims).vectors();
-                double[][] trainProj = toRows(multiply(trainCoords, lead));
-                double[][] testProj = toRows(multiply(testCoords, lead));
-                scorer.score(trainProj, trainY, testProj, testY, capped, correct[g]);
+                Arrays.fill(correct[g], -1);
+                if (scored.length > 0) {
+                    DMatrixRMaj lead = problem.solveSmallest(gammas[g], maxDims).vectors();
+                    double[][] trainProj = toRows(multiply(trainCoords, lead));
+                    double[][] testProj = toRows(multiply(testCoords, lead));
+                    int[] counts = new int[scored.length];
+                    scorer.score(trainProj, trainY, testProj, testY, scored, counts);
+                    for (int c = 0, j = 0; c < dims.length; c++) {
+                        if (all || dims[c] <= r) {
+                            correct[g][c] = counts[j++];
+                        }
+                    }
+                }
                 progress.step();
             }
             return correct;

@@ -72,11 +72,7 @@ final class Spans {
         int m = k.numRows;
         Kernels.SortedEigen e = Kernels.symmetricEigen(k, true, "the " + m + "×" + m + " centred kernel matrix");
         double[] v = e.values();
-        double max = v[m - 1];
-        int r = 0;
-        while (r < m && v[m - 1 - r] > RANK_RTOL * max && max > 0) {
-            r++;
-        }
+        int r = rank(v);
         if (r == 0) {
             throw new IllegalArgumentException("the training rows span no direction: all " + m
                     + " points coincide after centring, so LDG has nothing to reduce");
@@ -114,10 +110,7 @@ final class Spans {
         }
         Kernels.SortedEigen e = Kernels.symmetricEigen(scatter, true, what);
         v = e.values();
-        int r = 0;
-        while (r < d && v[d - 1 - r] > RANK_RTOL * max) {
-            r++;
-        }
+        int r = rank(v);
         DMatrixRMaj u = new DMatrixRMaj(d, r);
         for (int c = 0; c < r; c++) {
             int src = d - 1 - c;
@@ -126,6 +119,27 @@ final class Spans {
             }
         }
         return u;
+    }
+
+    /**
+     * The dimension of the data span kept by {@link #kernel} and {@link #primal}: the number of eigenvalues above
+     * {@link #RANK_RTOL} × the largest (0 when the largest is not positive).
+     *
+     * @param ascending eigenvalues of a centred Gram matrix or scatter, ascending
+     */
+    static int rank(double[] ascending) {
+        int m = ascending.length;
+        double max = ascending[m - 1];
+        int r = 0;
+        while (r < m && ascending[m - 1 - r] > RANK_RTOL * max && max > 0) {
+            r++;
+        }
+        return r;
+    }
+
+    /** {@link #rank} of a symmetric matrix from its eigenvalues alone (no eigenvectors). */
+    static int rankOf(DMatrixRMaj symmetric, String what) {
+        return rank(Kernels.symmetricEigen(symmetric, false, what).values());
     }
 
     /** Replaces a symmetric matrix by H K H with H = I − 11ᵀ/m (double centring), in place. */

@@ -49,26 +49,36 @@ final class Grids {
         return Arrays.copyOf(grid, end);
     }
 
-    /** Index of the maximum; ties go to the LAST (largest candidate of an ascending grid). */
+    /**
+     * Index of the maximum; ties go to the LAST (largest candidate of an ascending grid). A NaN score (not scored)
+     * ranks below every number.
+     */
     static int argmaxPreferLast(double[] scores) {
         int best = 0;
         for (int i = 1; i < scores.length; i++) {
-            if (scores[i] >= scores[best]) {
+            if (key(scores[i]) >= key(scores[best])) {
                 best = i;
             }
         }
         return best;
     }
 
-    /** Index of the maximum; ties go to the FIRST (smallest candidate of an ascending grid). */
+    /**
+     * Index of the maximum; ties go to the FIRST (smallest candidate of an ascending grid). A NaN score (not scored)
+     * ranks below every number.
+     */
     static int argmaxPreferFirst(double[] scores) {
         int best = 0;
         for (int i = 1; i < scores.length; i++) {
-            if (scores[i] > scores[best]) {
+            if (key(scores[i]) > key(scores[best])) {
                 best = i;
             }
         }
         return best;
+    }
+
+    private static double key(double score) {
+        return Double.isNaN(score) ? Double.NEGATIVE_INFINITY : score;
     }
 
     static int clamp(int l, int maxDims) {

@@ -53,7 +53,9 @@ public final class LocalQdaCrossValidation {
     /**
      * Accuracy per k of local QDA in ℓ-dimensional LDG space, refitting LDG with {@code params} on each
      * fold's training part and projecting both parts with that fold's basis ({@link LdgCrossValidation}
-     * does the refits; a fold whose rank is below ℓ uses all of its directions). The fold scorer is asked
+     * does the refits; a fold whose rank is below ℓ uses all of its directions, {@link
+     * LdgCrossValidation.AboveRank#ALL_DIRECTIONS}: k is scored at a fixed ℓ, and callers that select ℓ cap it by
+     * what the folds can supply first). The fold scorer is asked
      * for ℓ once per candidate k, and position c of its output is the count for {@code ks[c]}.
      *
      * @param threads threads running the folds (results do not depend on it)
@@ -110,6 +112,7 @@ public final class LocalQdaCrossValidation {
                 sameDims,
                 testFolds,
                 scorer,
+                LdgCrossValidation.AboveRank.ALL_DIRECTIONS,
                 threads,
                 progress);
         return acc[0];

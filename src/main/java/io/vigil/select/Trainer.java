@@ -41,7 +41,8 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ
  *       (thesis §3.4). LDG is refitted on every fold ({@link LdgCrossValidation});
  *   <li>ℓ: 3-NN CV accuracy at the chosen γ over {G−1, G, G+1, G+2, G+4, G+8, G+16, G+32} (thesis §3.5.2)
- *       capped at what every fold's LDG can supply; ties → smaller ℓ. The same CV run scores γ and ℓ: one
+ *       capped at what the final LDG fit (the numerical rank of the centred training data, {@link Ldg#spanRank})
+ *       and every fold's LDG can supply; ties → smaller ℓ. The same CV run scores γ and ℓ: one
  *       eigendecomposition per fold per γ serves every ℓ;
  *   <li>local-QDA neighbour count in LDG space by the same CV, LDG refitted per fold (ties → larger k);
  *   <li>final LDG on all training data, projection of the training series, local QDA.
@@ -341,6 +342,9 @@ public final class Trainer {
         private final int[][] folds;
         private final int[][] neighborFolds;
         private final int[] kGrid;
+        /** {@link Ldg#spanRank} of {@link #x} once computed (−1 before). */
+        private int linearRank = -1;
+
         /** Kernel LDG's kernel once chosen (step 2b); null for linear LDG. */
         private KernelFunction kernel;
 
@@ -386,6 +390,19 @@ public final class Trainer {
             this.neighborFolds = folds(params.neighborCv(), y, g, params.seed());
             int maxClass = Arrays.stream(counts).max().orElse(1);
             this.kGrid = Grids.capGrid(params.kGrid().toArray(), maxClass);
+        }
+
+        /**
+         * The number of directions linear LDG can supply on all training data, computed once: the cap of the ℓ grid
+         * (with the folds' sizes, {@link #maxFoldDims}) and of sparse LDG's ℓ. It is the rank the final fit decides
+         * ({@link Ldg#spanRank}: same matrix, same threshold), so a selected ℓ never exceeds what that fit supplies;
+         * a count bound min(d, n − 1) would not do, since e.g. z-normalised series have centred rank ≤ d − 1.
+         */
+        int linearRank() {
+            if (linearRank < 0) {
+                linearRank = Ldg.spanRank(x);
+            }
+            return linearRank;
         }
 
         /**
@@ -461,7 +478,11 @@ public final class Trainer {
         GammaAndDims chooseGammaAndDims(Choice neighbors) {
             int[] kCands = neighbors.candidates();
             boolean jointK = neighbors.scores() == null;
-            int maxDims = maxFoldDims(folds, n, kernel == null ? d : Integer.MAX_VALUE);
+            int rank = kernel == null ? linearRank() : KernelLdgMap.spanRank(x, kernel);
+            if (kernel == null && params.dims().isPresent() && params.dims().getAsInt() > rank) {
+                throw aboveRank(params.dims().getAsInt(), rank);
+            }
+            int maxDims = maxFoldDims(folds, n, rank);
             int[] dimsCand =
                     params.dims().isPresent() ? new int[] {params.dims().getAsInt()} : Grids.dimsCandidates(g, maxDims);
             int gammaDims = params.dims().isPresent()
@@ -506,6 +527,10 @@ public final class Trainer {
             GridScores dimsScores =
                     searchDims ? GridScores.searched(dimsCand, dimsAcc, dims) : GridScores.user(dims, true, dimsAcc[0]);
             double cvAccuracy = accK[gammaIdx][Grids.indexOf(scored, dims)];
+            if (searchDims && Double.isNaN(cvAccuracy)) {
+                throw new IllegalArgumentException("no candidate ℓ can be supplied by every cross-validation fold of "
+                        + train.name() + " (" + n + " series, LDG rank " + rank + "); give --dims");
+            }
             return new GammaAndDims(k, kScores, jointK, gamma, gammaScores, gammaDims, dims, dimsScores, cvAccuracy);
         }
 
@@ -578,12 +603,16 @@ public final class Trainer {
             return new double[] {knn, Arrays.stream(acc).max().orElse(Double.NaN)};
         }
 
+        private IllegalArgumentException aboveRank(int dims, int rank) {
+            return new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + rank
+                    + " of this training set (" + n + " series of length " + d + ")");
+        }
+
         /** Step 6 (before 5, which needs ℓ only): the final LDG fit on all training data. */
         LdgBasis fitFinal(LdgParams ldgParams, int dims) {
             LdgBasis basis = Ldg.fit(x, y, g, ldgParams);
             if (dims > basis.rank()) {
-                throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + basis.rank()
-                        + " of this training set (" + n + " series of length " + d + ")");
+                throw aboveRank(dims, basis.rank());
             }
             if (params.refine()) {
                 basis = GradientRefinement.refine(
@@ -598,10 +627,9 @@ public final class Trainer {
          * them; refuses ℓ above the LDG rank like {@link #fitFinal}, since beyond it Z only has its null space.
          */
         SparseLdg.Result fitSparse(LdgParams ldgParams, int dims, double sparsity) {
-            int rank = Math.min(d, n - 1);
+            int rank = linearRank();
             if (dims > rank) {
-                throw new IllegalArgumentException("ℓ = " + dims + " exceeds the LDG rank " + rank
-                        + " of this training set (" + n + " series of length " + d + ")");
+                throw aboveRank(dims, rank);
             }
             SparseLdg.Result r = SparseLdg.fitRelative(x, y, g, ldgParams, sparseParams(sparsity, dims));
             progress.step();
@@ -758,15 +786,17 @@ public final class Trainer {
     }
 
     /**
-     * The largest ℓ every fold's LDG can supply: the centred training part of a fold with m series spans
-     * at most min(d, m − 1) directions.
+     * The largest ℓ every fold's LDG can supply: the centred training part of a fold with m series spans at most m − 1
+     * directions, all inside the span of the whole centred training set, whose rank is {@code rank} (d, or the
+     * numerical rank when known: {@link Run#linearRank}). Folds of rank-deficient data with repeated series can
+     * still fall short of it; the cross-validation leaves such an ℓ unscored ({@link LdgCrossValidation.AboveRank}).
      */
-    static int maxFoldDims(int[][] folds, int n, int d) {
+    static int maxFoldDims(int[][] folds, int n, int rank) {
         int largestTest = 0;
         for (int[] f : folds) {
             largestTest = Math.max(largestTest, f.length);
         }
-        return Math.max(1, Math.min(d, n - largestTest - 1));
+        return Math.max(1, Math.min(rank, n - largestTest - 1));
     }
 
     private static int[] union(int[] values, int extra) {

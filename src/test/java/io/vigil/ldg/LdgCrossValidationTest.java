@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.vigil.classify.Knn;
 import io.vigil.data.Folds;
 import io.vigil.util.Progress;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -23,10 +24,27 @@ class LdgCrossValidationTest {
     private static final double[] GAMMAS = {0.1, 0.5, 0.9};
     private static final int[] DIMS = {1, 2, 4, 7, 50};
 
-    /** The naive reference: a fresh {@link Ldg#fit} per fold, projection, k-NN. */
+    /**
+     * The naive reference: a fresh {@link Ldg#fit} per fold, projection, k-NN; an ℓ above some fold's rank is NaN
+     * (not scored), or scored with all of the fold's directions when {@code allDirections}.
+     */
     private static double[][] naive(
             double[][] x, int[] y, int g, int neighbors, double[] gammas, int[] dims, int knnK, int[][] folds) {
+        return naive(x, y, g, neighbors, gammas, dims, knnK, folds, false);
+    }
+
+    private static double[][] naive(
+            double[][] x,
+            int[] y,
+            int g,
+            int neighbors,
+            double[] gammas,
+            int[] dims,
+            int knnK,
+            int[][] folds,
+            boolean allDirections) {
         int[][] correct = new int[gammas.length][dims.length];
+        boolean[] unscored = new boolean[dims.length];
         int total = 0;
         for (int[] test : folds) {
             int[] train = Folds.complement(test, x.length);
@@ -36,6 +54,7 @@ class LdgCrossValidationTest {
             for (int gi = 0; gi < gammas.length; gi++) {
                 LdgBasis basis = Ldg.fit(xs, ys, g, new LdgParams(neighbors, gammas[gi]));
                 for (int c = 0; c < dims.length; c++) {
+                    unscored[c] |= !allDirections && dims[c] > basis.rank();
                     int l = Math.min(dims[c], basis.rank());
                     Knn knn = Knn.fit(basis.project(xs, l), ys, g);
                     for (int i : test) {
@@ -51,7 +70,7 @@ class LdgCrossValidationTest {
         double[][] acc = new double[gammas.length][dims.length];
         for (int gi = 0; gi < gammas.length; gi++) {
             for (int c = 0; c < dims.length; c++) {
-                acc[gi][c] = (double) correct[gi][c] / total;
+                acc[gi][c] = unscored[c] ? Double.NaN : (double) correct[gi][c] / total;
             }
         }
         return acc;
@@ -84,6 +103,43 @@ class LdgCrossValidationTest {
                     x, y, 3, 4, GAMMAS, DIMS, folds, LdgCrossValidation.knnScorer(3, 3), 2, Progress.none());
             assertSameAccuracies(expected, actual);
         }
+    }
+
+    @Test
+    void anEllAboveAFoldsRankIsNotScoredUnlessAllDirectionsAreAskedFor() {
+        // z-normalised rows (each sums to 0): n = 30 > d = 6, yet every fold's centred data have rank d − 1 = 5.
+        int[] y = LdgReference.blocks(3, 10);
+        double[][] x = LdgReference.randomData(y, 3, 6, 0.5, 13L);
+        for (double[] row : x) {
+            double mean = Arrays.stream(row).average().orElseThrow();
+            for (int t = 0; t < row.length; t++) {
+                row[t] -= mean;
+            }
+        }
+        int[] dims = {2, 5, 6};
+        int[][] folds = Folds.stratifiedKFold(y, 3, 5, 2L);
+        var scorer = LdgCrossValidation.knnScorer(3, 3);
+        double[][] strict = LdgCrossValidation.accuracy(x, y, 3, 3, GAMMAS, dims, folds, scorer, 1, Progress.none());
+        double[][] all = LdgCrossValidation.accuracy(
+                x,
+                y,
+                3,
+                3,
+                null,
+                GAMMAS,
+                dims,
+                folds,
+                scorer,
+                LdgCrossValidation.AboveRank.ALL_DIRECTIONS,
+                1,
+                Progress.none());
+        for (int g = 0; g < GAMMAS.length; g++) {
+            assertTrue(Double.isNaN(strict[g][2]), "ℓ = 6 > rank 5 is not scored");
+            assertEquals(all[g][1], all[g][2], 0.0, "all directions: ℓ = 6 is scored as the fold's 5");
+            assertEquals(all[g][1], strict[g][1], 0.0);
+        }
+        assertSameAccuracies(naive(x, y, 3, 3, GAMMAS, dims, 3, folds), strict);
+        assertSameAccuracies(naive(x, y, 3, 3, GAMMAS, dims, 3, folds, true), all);
     }
 
     @Test
