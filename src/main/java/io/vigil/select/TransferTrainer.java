@@ -4,6 +4,7 @@ import io.vigil.classify.Knn;
 import io.vigil.classify.qda.LocalQda;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
+import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgBasis;
 import io.vigil.ldg.Standardizer;
 import io.vigil.ldg.TransferLdg;
@@ -170,7 +171,13 @@ public final class TransferTrainer {
             this.folds = Trainer.folds(cv, dom.yt(), g, params.seed());
             int largestTest = Arrays.stream(folds).mapToInt(f -> f.length).max().orElse(1);
             int d = dom.target().length();
-            this.maxDims = Math.max(1, Math.min(d, nt - largestTest + dom.xs().length - 1));
+            // Transfer LDG works in the span of the pooled centred rows: its rank (Ldg.spanRank, as the fit decides it)
+            // caps ℓ, not d alone (z-normalised series have rank d − 1).
+            double[][] pooled = new double[nt + dom.xs().length][];
+            System.arraycopy(dom.xt(), 0, pooled, 0, nt);
+            System.arraycopy(dom.xs(), 0, pooled, nt, dom.xs().length);
+            int rank = Ldg.spanRank(pooled);
+            this.maxDims = Math.max(1, Math.min(rank, nt - largestTest + dom.xs().length - 1));
         }
 
         Result fit(Instant created) {
@@ -262,7 +269,7 @@ public final class TransferTrainer {
 
         /**
          * 3-NN accuracy on the held-out target series for each ℓ of {@code dims}: NaN for an ℓ above what every fold
-         * can supply; a fold whose rank falls short of ℓ uses all of its directions (as {@link LdgCrossValidation}).
+         * can supply, or above some fold's rank (not scored, as in {@link LdgCrossValidation}).
          */
         private double[] score(int k, double alpha, double gamma, int[] dims) {
             TransferLdg.Params tp = new TransferLdg.Params(k, alpha, gamma);
@@ -271,7 +278,11 @@ public final class TransferTrainer {
                 int[] correct = new int[dims.length];
                 FoldFit f = foldFit(test, tp);
                 for (int j = 0; j < dims.length; j++) {
-                    int l = Math.min(dims[j], f.basis.rank());
+                    if (dims[j] > f.basis.rank()) {
+                        correct[j] = -1;
+                        continue;
+                    }
+                    int l = dims[j];
                     Knn knn = Knn.fit(f.basis.project(f.reference, l), f.referenceY, g);
                     double[] q = new double[l];
                     for (int i : test) {
@@ -287,10 +298,12 @@ public final class TransferTrainer {
             double[] acc = new double[dims.length];
             for (int j = 0; j < dims.length; j++) {
                 int c = 0;
+                boolean scored = dims[j] <= maxDims;
                 for (int[] r : perFold) {
+                    scored &= r[j] >= 0;
                     c += r[j];
                 }
-                acc[j] = dims[j] > maxDims ? Double.NaN : (double) c / dom.xt().length;
+                acc[j] = scored ? (double) c / dom.xt().length : Double.NaN;
             }
             return acc;
         }

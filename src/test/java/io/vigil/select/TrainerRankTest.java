@@ -27,7 +27,11 @@ class TrainerRankTest {
      * 1) = 4 offers ℓ = 4 alone, one more than the rank 3 of the data.
      */
     private static Dataset zNormalised() {
-        SplittableRandom rnd = new SplittableRandom(17);
+        return zNormalised("z-normalised", 17);
+    }
+
+    private static Dataset zNormalised(String name, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
         int g = 6;
         int per = 8;
         double[][] means = new double[g][D];
@@ -47,7 +51,7 @@ class TrainerRankTest {
             x[i] = zNormalise(s);
             labels[i] = "c" + c;
         }
-        return Dataset.of("z-normalised", x, labels);
+        return Dataset.of(name, x, labels);
     }
 
     private static double[] zNormalise(double[] s) {
@@ -119,6 +123,14 @@ class TrainerRankTest {
                 .kernelParam(1)
                 .build();
         VigilModel m = Trainer.train(zNormalised(), p, T0, Progress.none(), 1);
+        assertEquals(D - 1, m.dims());
+    }
+
+    @Test
+    void transferLdgCapsEllAtTheRankOfThePooledSeries() {
+        TrainParams p = TrainParams.builder().reducer(Reducer.TRANSFER_LDG).build();
+        VigilModel m = TransferTrainer.train(zNormalised(), zNormalised("source", 18), p, T0, Progress.none(), 1)
+                .model();
         assertEquals(D - 1, m.dims());
     }
 
