@@ -50,10 +50,13 @@ public final class LdgCvBenchmark {
                 data.y(),
                 classes,
                 neighbors,
+                null,
                 THESIS_GAMMAS,
                 dims,
                 folds,
                 LdgCrossValidation.knnScorer(classes, 3),
+                // every ℓ of the grid scored (above a fold's rank with all its directions), as the timings always were
+                LdgCrossValidation.AboveRank.ALL_DIRECTIONS,
                 threads,
                 Progress.none());
         double seconds = (System.nanoTime() - start) / 1e9;
