@@ -39,6 +39,14 @@ class GridsTest {
     }
 
     @Test
+    void unscoredCandidatesRankBelowEveryScore() {
+        double[] s = {Double.NaN, 0.2, 0.2, Double.NaN};
+        assertEquals(1, Grids.argmaxPreferFirst(s));
+        assertEquals(2, Grids.argmaxPreferLast(s));
+        assertEquals(0, Grids.argmaxPreferLast(new double[] {0.0, Double.NaN}));
+    }
+
+    @Test
     void cvSchemesParseAndPrint() {
         assertEquals(CvScheme.LOO, CvScheme.parse("loo"));
         assertEquals(CvScheme.kFold(10), CvScheme.parse("10"));
