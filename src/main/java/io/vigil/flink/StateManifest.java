@@ -32,6 +32,9 @@ import java.util.Objects;
  *     models in its checkpoints, so a model of another shape there is no conflict
  * @param truthTopic the truth topic the job compares decisions with, or null (absent in older manifests): its source
  *     and comparison stage keep checkpointed state that a job without them cannot restore, and the reverse
+ * @param bounded whether the run read its input up to the offsets current at its start ({@code --bounded}), or null
+ *     (absent in older manifests): the Kafka source keeps its stopping offsets in its checkpointed splits, so a
+ *     bounded run resumed from an unbounded run's state would never end, and the reverse would stop at old offsets
  */
 public record StateManifest(
         int formatVersion,
@@ -44,7 +47,8 @@ public record StateManifest(
         String stateBackend,
         Model model,
         String modelTopic,
-        String truthTopic) {
+        String truthTopic,
+        Boolean bounded) {
     /** The layout this release reads and writes. */
     public static final int FORMAT_VERSION = 1;
 
@@ -100,7 +104,8 @@ public record StateManifest(
                 backend.cliName(),
                 model,
                 cfg.modelFeed() == null ? null : cfg.modelFeed().topic(),
-                cfg.truthTopic());
+                cfg.truthTopic(),
+                cfg.bounded());
     }
 
     /**
@@ -119,10 +124,17 @@ public record StateManifest(
         differ(out, "state backend", stateBackend, wanted.stateBackend);
         differ(out, "model topic", Objects.toString(modelTopic, "none"), Objects.toString(wanted.modelTopic, "none"));
         differ(out, "truth topic", Objects.toString(truthTopic, "none"), Objects.toString(wanted.truthTopic, "none"));
+        if (bounded != null && wanted.bounded != null && !bounded.equals(wanted.bounded)) {
+            out.add("input " + boundedness(bounded) + " there, " + boundedness(wanted.bounded) + " in this run");
+        }
         if (wanted.modelTopic == null) {
             differ(out, "model shape", model.shape(), wanted.model.shape());
         }
         return out;
+    }
+
+    private static String boundedness(boolean bounded) {
+        return bounded ? "bounded (--bounded)" : "unbounded";
     }
 
     private static void differ(List<String> out, String what, String held, String wanted) {

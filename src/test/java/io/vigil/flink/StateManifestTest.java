@@ -20,6 +20,11 @@ class StateManifestTest {
     }
 
     static StateManifest manifest(String input, String modelId, int length, String modelTopic, String truthTopic) {
+        return manifest(input, modelId, length, modelTopic, truthTopic, false);
+    }
+
+    static StateManifest manifest(
+            String input, String modelId, int length, String modelTopic, String truthTopic, Boolean bounded) {
         return new StateManifest(
                 StateManifest.FORMAT_VERSION,
                 input + "-to-out",
@@ -31,7 +36,8 @@ class StateManifestTest {
                 "hashmap",
                 new StateManifest.Model(modelId, length, 10, List.of("1", "2", "3")),
                 modelTopic,
-                truthTopic);
+                truthTopic,
+                bounded);
     }
 
     @Test
@@ -60,7 +66,18 @@ class StateManifestTest {
         assertEquals("group id 'vigil-samples' there, 'vigil-other' in this run", c.get(1));
         assertTrue(c.get(2).startsWith("model shape 'd = 128, ℓ = 10, classes [1, 2, 3]' there, 'd = 64"), c.get(2));
         StateManifest rocks = new StateManifest(
-                1, "x", "samples", "out", "dead", "vigil-samples", "exactly-once", "rocksdb", held.model(), null, null);
+                1,
+                "x",
+                "samples",
+                "out",
+                "dead",
+                "vigil-samples",
+                "exactly-once",
+                "rocksdb",
+                held.model(),
+                null,
+                null,
+                false);
         assertEquals(List.of("state backend 'hashmap' there, 'rocksdb' in this run"), held.conflicts(rocks));
     }
 
@@ -89,14 +106,26 @@ class StateManifestTest {
     }
 
     @Test
+    void aBoundedRunCannotResumeAnUnboundedRunsStateNorTheReverse() {
+        StateManifest unbounded = manifest("samples", "m1", 128, null, null, false);
+        StateManifest bounded = manifest("samples", "m1", 128, null, null, true);
+        assertEquals(List.of("input unbounded there, bounded (--bounded) in this run"), unbounded.conflicts(bounded));
+        assertEquals(List.of("input bounded (--bounded) there, unbounded in this run"), bounded.conflicts(unbounded));
+        assertEquals(List.of(), bounded.conflicts(bounded), "a crashed bounded run resumes bounded");
+        StateManifest older = manifest("samples", "m1", 128, null, null, null);
+        assertEquals(List.of(), older.conflicts(bounded), "a manifest from before the field says nothing");
+    }
+
+    @Test
     void aManifestWrittenBeforeModelAndTruthTopicsReadsAsFollowingNone() throws Exception {
         String old = new String(manifest("samples", "m1", 128).toJson(), StandardCharsets.UTF_8)
                 .replace(",\n  \"model_topic\" : null", "")
-                .replace(",\n  \"truth_topic\" : null", "");
-        assertTrue(!old.contains("model_topic") && !old.contains("truth_topic"), old);
+                .replace(",\n  \"truth_topic\" : null", "")
+                .replace(",\n  \"bounded\" : false", "");
+        assertTrue(!old.contains("model_topic") && !old.contains("truth_topic") && !old.contains("bounded"), old);
         StateManifest read = StateManifest.fromJson(old.getBytes(StandardCharsets.UTF_8), "old.json");
         assertEquals(null, read.modelTopic());
-        assertEquals(manifest("samples", "m1", 128), read);
+        assertEquals(manifest("samples", "m1", 128, null, null, null), read);
     }
 
     @Test
