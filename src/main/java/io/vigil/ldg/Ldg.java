@@ -136,7 +136,10 @@ public final class Ldg {
      * decided as the fit decides it (same form, same matrix, same relative threshold {@link Spans#RANK_RTOL}), so a
      * caller that caps ℓ by it never asks the fit for more. It is at most min(d, n − 1), and lower for rank-deficient
      * data, e.g. d − 1 for z-normalised series (each sums to 0, so every centred row is orthogonal to 1). One
-     * eigenvalue decomposition of the n×n Gram matrix (n ≤ d) or the d×d scatter, without eigenvectors.
+     * eigenvalue decomposition of the n×n Gram matrix (n ≤ d) or the d×d scatter, without eigenvectors. Not an SVD of
+     * the centred rows with a tolerance of its own: that could disagree with the fit for a singular value near the
+     * threshold, and the fit's threshold ({@link Spans#RANK_RTOL}, σ/σ<sub>max</sub> &gt; 1e-5) already separates
+     * exact null directions (σ²/σ²<sub>max</sub> at rounding level, ≈ 1e-16 for z-normalised series) by six orders.
      *
      * @param x n×d rows (n ≥ 1, d ≥ 1); not modified
      * @return the rank r ≥ 0 (0 when all rows coincide)

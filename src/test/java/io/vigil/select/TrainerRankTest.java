@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vigil.data.Dataset;
 import io.vigil.ldg.Ldg;
+import io.vigil.ldg.LdgParams;
 import io.vigil.model.VigilModel;
 import io.vigil.util.Progress;
 import java.time.Instant;
@@ -76,6 +77,13 @@ class TrainerRankTest {
         Dataset data = zNormalised();
         assertTrue(data.size() > D, "d ≤ n: the count bound min(d, n − 1) is d");
         assertEquals(D - 1, Ldg.spanRank(data.rows()));
+        assertEquals(
+                Ldg.fit(data.rows(), data.classIndices(), data.numClasses(), new LdgParams(3, 0.5))
+                        .rank(),
+                Ldg.spanRank(data.rows()),
+                "the rank the fit itself supplies (primal form, n > d)");
+        double[][] few = Arrays.copyOf(data.rows(), 3);
+        assertEquals(2, Ldg.spanRank(few), "kernel form (n ≤ d): n − 1");
     }
 
     @Test
