@@ -118,7 +118,8 @@ public final class PrometheusEndpoint implements AutoCloseable {
 
         /**
          * The registry Flink's conversion fills: a package-private field of {@link AbstractPrometheusReporter}
-         * (flink-metrics-prometheus 2.2.1), read once per reporter; {@code MetricsEndpointTest} fails if it moves.
+         * (flink-metrics-prometheus 2.2.1), read once per reporter; the scrape test in {@code RunProcessTest} fails if
+         * it moves.
          */
         private static CollectorRegistry registryOf(AbstractPrometheusReporter reporter) {
             try {
