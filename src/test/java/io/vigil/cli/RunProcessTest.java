@@ -241,8 +241,23 @@ class RunProcessTest {
                             Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1)))))
                     .count();
             assertEquals(correct, second.sum(OPERATOR + "truthCorrect"));
-            assertEquals(correct / 5.0, second.sum(OPERATOR + "truthAccuracy"), 1e-9);
-            assertEquals(correct / 5.0, second.sum(OPERATOR + "truthAgreement"), 1e-9, "the window is not full yet");
+            // Each subtask reports its own ratios (the series are spread over the agreement operator's subtasks):
+            // pair them with that subtask's counters. Exact up to one division's rounding.
+            Map<Map<String, String>, Double> compared = second.byLabels(OPERATOR + "truthDecisions");
+            Map<Map<String, String>, Double> right = second.byLabels(OPERATOR + "truthCorrect");
+            assertEquals(
+                    compared.keySet(),
+                    second.byLabels(OPERATOR + "truthAccuracy").keySet());
+            for (String ratio : List.of("truthAccuracy", "truthAgreement")) {
+                second.byLabels(OPERATOR + ratio).forEach((subtask, value) -> {
+                    double n = compared.get(subtask);
+                    if (n == 0) {
+                        assertTrue(Double.isNaN(value), ratio + " with nothing compared: " + subtask);
+                    } else {
+                        assertEquals(right.get(subtask) / n, value, 1e-9, ratio + " of " + subtask);
+                    }
+                });
+            }
             for (String address : listeningSockets(c.process().pid())) {
                 assertTrue(isLoopback(address), "listening beyond loopback: " + address);
             }

@@ -75,6 +75,22 @@ public record PrometheusScrape(Map<String, MetricFamily> families) {
         return s;
     }
 
+    /**
+     * The value of a counter or gauge family per label set: each key is the family's labels (sorted, without the
+     * family name), so two families of the same operator can be paired subtask by subtask.
+     */
+    public Map<Map<String, String>, Double> byLabels(String name) {
+        MetricFamily f = families.get(name);
+        Map<Map<String, String>, Double> out = new java.util.HashMap<>();
+        if (f != null) {
+            for (Metric m : f.getMetrics()) {
+                double v = m instanceof Gauge g ? g.getValue() : ((Counter) m).getValue();
+                out.put(new TreeMap<>(m.getLabels()), v);
+            }
+        }
+        return out;
+    }
+
     /** The summaries (Flink's histograms) of a family, one per label set; empty when absent. */
     public List<Summary> summaries(String name) {
         MetricFamily f = families.get(name);
