@@ -40,7 +40,7 @@ public final class CalibrationOptions {
 
     @Option(
             names = "--selection-correction",
-            paramLabel = "bonferroni|split|none",
+            paramLabel = "bonferroni|split|nested|none",
             defaultValue = "bonferroni",
             description = "How the certificate accounts for the operating point being chosen among rules and taus "
                     + "on the same replays: bonferroni (certify at D/K, or 1 - tau over K for expected, K the "

@@ -66,7 +66,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
     @Option(
             names = "--selection-correction",
             split = ",",
-            paramLabel = "bonferroni|split|none",
+            paramLabel = "bonferroni|split|nested|none",
             description = "Selection corrections to certify under, as vigil train --selection-correction; the first is"
                     + " the one the modes report, the others are compared beside it (default: bonferroni).")
     List<String> selections;

@@ -81,7 +81,7 @@ public final class GuaranteeExperiment {
         String settings() {
             return String.format(
                             Locale.ROOT,
-                            "taus=%s;seed=%d;variants=%s;calibration=%s",
+                            "taus=%s;seed=%d;variants=%s;calibration=%s;earliest=grid-0",
                             taus,
                             seed,
                             variants(),
@@ -165,7 +165,8 @@ public final class GuaranteeExperiment {
      * @param classifier the operating point's classifier
      * @param fullAccuracy that classifier's accuracy on the complete test series
      * @param operatingPoint the evaluation at the stored operating point
-     * @param earliest the rule at its least conservative threshold
+     * @param earliest the rule at the least conservative threshold of the grid, certified or not: its earliest
+     *     possible decision
      * @param taus one point per requested τ
      */
     public record Outcome(
@@ -296,8 +297,8 @@ public final class GuaranteeExperiment {
                     base.classifier().cliName(),
                     replay.fullAccuracy(),
                     point(name, model, base, replay, testPart),
-                    // Announcing τ = the lowest replayed threshold certifies every threshold: the rule's earliest.
-                    point(name, model, base.withTau(lowest), replay, testPart),
+                    // The rule at its least conservative threshold, whatever the certificate: its earliest decision.
+                    replay.earliest(lowest),
                     taus));
         }
         return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes, "");

@@ -358,18 +358,11 @@ public final class CrossFitCalibrator {
             int k = p.selection() == Selection.BONFERRONI
                     ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
                     : 1;
-            CalibrationSection withCurves =
-                    section(folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter);
-            return section(
-                    folds,
-                    p,
-                    kappa,
-                    all,
-                    OperatingPoints.choose(withCurves, p, OPERATING_TAUS),
-                    k,
-                    p.selection(),
-                    coverageBefore,
-                    coverageAfter);
+            boolean nested = p.selection() == Selection.NESTED && !all.isEmpty();
+            int[][] counts = nested ? nestedCounts(perCurve, m) : new int[][] {new int[0], new int[0]};
+            CalibrationSection withCurves = section(
+                    folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter, counts);
+            return withCurves.withOperatingPoint(OperatingPoints.choose(withCurves, p, OPERATING_TAUS));
         }
         boolean[] certifying = splitHalves(perCurve.get(0), p.seed());
         if (perCurve.get(0).size() < 2) {
@@ -399,6 +392,32 @@ public final class CrossFitCalibrator {
                         q.tau(),
                         p));
         return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
+    }
+
+    /**
+     * The counts of {@link Selection#NESTED}'s family, per threshold: series that disagree with their complete-series
+     * label on at least one curve ({@code [0]}), and on at least one curve at that threshold or a more conservative
+     * one ({@code [1]}, the union of the curves' monotonised losses, itself monotone). Every curve replays the same
+     * series in the same order.
+     */
+    static int[][] nestedCounts(List<List<SeriesReplay>> perCurve, int m) {
+        int n = perCurve.get(0).size();
+        int[] raw = new int[m];
+        int[] monotone = new int[m];
+        for (int i = 0; i < n; i++) {
+            boolean later = false;
+            for (int j = m - 1; j >= 0; j--) {
+                boolean differs = false;
+                for (List<SeriesReplay> curve : perCurve) {
+                    SeriesReplay r = curve.get(i);
+                    differs |= r.stopLabel()[j] != r.complete();
+                }
+                later |= differs;
+                raw[j] += differs ? 1 : 0;
+                monotone[j] += later ? 1 : 0;
+            }
+        }
+        return new int[][] {raw, monotone};
     }
 
     /**
@@ -435,6 +454,24 @@ public final class CrossFitCalibrator {
             Selection selection,
             double[] coverageBefore,
             double[] coverageAfter) {
+        return section(
+                folds, p, kappa, curves, point, candidates, selection, coverageBefore, coverageAfter, new int[][] {
+                    new int[0], new int[0]
+                });
+    }
+
+    /** As above, with the counts of {@link Selection#NESTED}'s family ({@link #nestedCounts}; empty for the others). */
+    private static CalibrationSection section(
+            int folds,
+            CalibrationParams p,
+            double[] kappa,
+            List<CalibrationSection.Curve> curves,
+            Optional<CalibrationSection.OperatingPoint> point,
+            int candidates,
+            Selection selection,
+            double[] coverageBefore,
+            double[] coverageAfter,
+            int[][] nested) {
         return new CalibrationSection(
                 folds,
                 p.seed(),
@@ -448,7 +485,9 @@ public final class CrossFitCalibrator {
                 point,
                 curves.isEmpty() ? Guarantee.PAC : p.guarantee(),
                 selection,
-                candidates);
+                candidates,
+                nested[0],
+                nested[1]);
     }
 
     /**
