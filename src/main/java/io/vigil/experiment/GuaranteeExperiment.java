@@ -38,7 +38,8 @@ public final class GuaranteeExperiment {
      * @param seed base seed; split s uses {@link Table33Experiment#splitSeed(long, int)}, which also seeds training
      * @param taus the announced reliabilities evaluated, each in (0, 1)
      * @param guarantees the guarantees compared (each a mode of the report)
-     * @param selections the selection corrections compared, the first being the one the modes report
+     * @param selections the selection corrections compared; a guarantee's mode reports its default correction when it is
+     *     among them, else the first
      * @param reselectInFolds whether each calibration fold selects its own k, γ, ℓ instead of reusing the full
      *     model's
      */
@@ -64,6 +65,23 @@ public final class GuaranteeExperiment {
                     || selections.stream().distinct().count() < selections.size()) {
                 throw new IllegalArgumentException("a guarantee or selection correction is named twice");
             }
+        }
+
+        /**
+         * The selection correction a guarantee's mode reports: its default ({@link
+         * CalibrationParams#defaultSelection}) when that was run, else the first one given.
+         */
+        public Selection modeSelection(Guarantee g) {
+            Selection d = CalibrationParams.defaultSelection(g);
+            return selections.contains(d) ? d : selections.get(0);
+        }
+
+        /** The default corrections of these guarantees, each once, in guarantee order. */
+        public static List<Selection> defaultSelections(List<Guarantee> guarantees) {
+            return guarantees.stream()
+                    .map(CalibrationParams::defaultSelection)
+                    .distinct()
+                    .toList();
         }
 
         /** Every (guarantee, selection) pair, selection-major. */

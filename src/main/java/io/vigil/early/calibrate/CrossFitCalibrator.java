@@ -354,6 +354,9 @@ public final class CrossFitCalibrator {
         for (int c = 0; c < specs.size(); c++) {
             all.add(curve(specs.get(c).params(), perCurve.get(c), m));
         }
+        if (p.selection() == Selection.FIXED) {
+            all = all.stream().filter(CrossFitCalibrator::isFixed).limit(1).toList();
+        }
         if (p.selection() != Selection.SPLIT || all.isEmpty()) {
             int k = p.selection() == Selection.BONFERRONI
                     ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
@@ -392,6 +395,15 @@ public final class CrossFitCalibrator {
                         q.tau(),
                         p));
         return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
+    }
+
+    /** Whether a curve is {@link Selection#FIXED}'s: the default decision rule and classifier. */
+    private static boolean isFixed(CalibrationSection.Curve c) {
+        DecisionParams d = DecisionParams.defaults();
+        return c.rule() == d.rule()
+                && c.classifier() == d.classifier()
+                && c.set() == d.set()
+                && c.estimator() == d.estimator();
     }
 
     /**

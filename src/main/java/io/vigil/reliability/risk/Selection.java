@@ -23,7 +23,12 @@ public enum Selection {
      * is fixed before the replays are seen, so it is certified at δ (or α) itself; the threshold it certifies bounds
      * the disagreement of every curve at once, so choosing the curve afterwards costs nothing.
      */
-    NESTED("nested");
+    NESTED("nested"),
+    /**
+     * No choice among curves: only the rule and classifier fixed before training (the default decision rule, the
+     * set rule with local QDA) is kept and certified, at δ (or α) itself; the objective only chooses its τ.
+     */
+    FIXED("fixed");
 
     private final String cliName;
 
@@ -31,7 +36,7 @@ public enum Selection {
         this.cliName = cliName;
     }
 
-    /** {@code none}, {@code bonferroni}, {@code split} or {@code nested}. */
+    /** {@code none}, {@code bonferroni}, {@code split}, {@code nested} or {@code fixed}. */
     public String cliName() {
         return cliName;
     }

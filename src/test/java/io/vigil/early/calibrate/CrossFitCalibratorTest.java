@@ -332,6 +332,30 @@ class CrossFitCalibratorTest {
     }
 
     /**
+     * The fixed correction keeps only the default rule's curve (set rule, local QDA), certified without a correction;
+     * the operating point is on it, and a rule not fixed in advance finds no curve, so it is not certified.
+     */
+    @Test
+    void fixedSelectionCertifiesOnlyTheDefaultRule() {
+        CalibrationParams cp = CalibrationParams.defaults(1L)
+                .withFoldsAndDelta(5, 0.1)
+                .withGuarantee(Guarantee.EXPECTED, Selection.FIXED);
+        VigilModel m = CrossFitCalibrator.calibrate(
+                MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+        CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
+        assertEquals(1, cal.curves().size());
+        CalibrationSection.Curve c = cal.curves().get(0);
+        DecisionParams d = DecisionParams.defaults();
+        assertEquals(List.of(d.rule(), d.classifier()), List.of(c.rule(), c.classifier()));
+        assertEquals(1, cal.candidates());
+        CalibrationSection.OperatingPoint p = cal.operatingPoint().orElseThrow();
+        assertEquals(List.of(d.rule(), d.classifier()), List.of(p.rule(), p.classifier()));
+        EarlyClassifier other = EarlyClassifier.of(
+                m, new DecisionParams(0.8, d.set(), d.estimator(), d.classifier(), null, DecisionRule.PROBABILITY));
+        assertFalse(other.thresholds().certified());
+    }
+
+    /**
      * Decision records never report a reliability below the τ the decision was made at, calibrated or not, for both
      * rules (the issue saw 0.89959 at τ = 0.9 from a bisection tolerance).
      */
