@@ -50,7 +50,8 @@ import java.util.OptionalInt;
  * @param guarantee what a certificate promises: a high-probability or an expected bound on the disagreement rate
  * @param selection how certificates account for choosing the operating point on the same replays
  * @param candidates K, the number of (curve, τ) candidates the operating point was chosen among (1 without a
- *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected)
+ *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected); under {@link
+ *     Selection#NESTED} and {@link Selection#FIXED} K counts the τ candidates only (1 for the default objective)
  * @param nestedDisagreements under {@link Selection#NESTED}, per threshold how many replayed series disagree with
  *     their complete-series label on at least one curve; empty otherwise
  * @param nestedMonotone under {@link Selection#NESTED}, per threshold how many disagree on at least one curve at that
@@ -304,9 +305,12 @@ public record CalibrationSection(
                 nestedMonotone);
     }
 
-    /** K with Bonferroni, else 1. */
+    /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
     private int correction() {
-        return selection == Selection.BONFERRONI ? candidates : 1;
+        return switch (selection) {
+            case BONFERRONI, NESTED, FIXED -> candidates;
+            case NONE, SPLIT -> 1;
+        };
     }
 
     /** The variance inflation for sample t (1-based) of a series of length d; 1 when none was learned. */

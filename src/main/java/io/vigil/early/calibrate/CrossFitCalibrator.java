@@ -358,9 +358,14 @@ public final class CrossFitCalibrator {
             all = all.stream().filter(CrossFitCalibrator::isFixed).limit(1).toList();
         }
         if (p.selection() != Selection.SPLIT || all.isEmpty()) {
-            int k = p.selection() == Selection.BONFERRONI
-                    ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
-                    : 1;
+            // Bonferroni over every (curve, τ) candidate; nested and fixed leave no choice of curve to correct for,
+            // only the τ the objective chooses among (one, the target, for earliest-at-reliability).
+            int k =
+                    switch (p.selection()) {
+                        case BONFERRONI -> OperatingPoints.candidates(all.size(), p, OPERATING_TAUS);
+                        case NESTED, FIXED -> OperatingPoints.candidates(1, p, OPERATING_TAUS);
+                        default -> 1;
+                    };
             boolean nested = p.selection() == Selection.NESTED && !all.isEmpty();
             int[][] counts = nested ? nestedCounts(perCurve, m) : new int[][] {new int[0], new int[0]};
             CalibrationSection withCurves = section(

@@ -21,12 +21,14 @@ public enum Selection {
      * One nested family indexed by the threshold alone: a series counts as disagreeing at λ_j when it disagrees on
      * any candidate curve at λ_j (for the expected guarantee, at λ_j or any more conservative threshold). The family
      * is fixed before the replays are seen, so it is certified at δ (or α) itself; the threshold it certifies bounds
-     * the disagreement of every curve at once, so choosing the curve afterwards costs nothing.
+     * the disagreement of every curve at once, so choosing the curve afterwards costs nothing. An objective that also
+     * chooses τ (hm, cost) is corrected for the τ candidates alone.
      */
     NESTED("nested"),
     /**
      * No choice among curves: only the rule and classifier fixed before training (the default decision rule, the
-     * set rule with local QDA) is kept and certified, at δ (or α) itself; the objective only chooses its τ.
+     * set rule with local QDA) is kept and certified, at δ (or α) itself, or corrected for the τ candidates when the
+     * objective chooses τ (hm, cost).
      */
     FIXED("fixed");
 
