@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.TopicReader;
@@ -22,7 +23,6 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -116,12 +116,7 @@ class RescaleFromUnalignedCheckpointTest {
                 readToEnd(letters, dead);
             }
             assertEquals(series, decided.size(), "every series decided");
-            assertEquals(
-                    Map.of(),
-                    decided.entrySet().stream()
-                            .filter(e -> e.getValue() != 1)
-                            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
-                    "series with more than one committed decision");
+            KafkaTestSupport.assertOncePerKey(decided);
             assertEquals(
                     bad, dead.values().stream().mapToInt(Integer::intValue).sum(), "one dead letter per bad record");
         }
