@@ -554,6 +554,16 @@ public final class EarlyClassifier {
     }
 
     /**
+     * Conditions the state on one value without deciding: for rebuilding a series' state from its stored values
+     * (after a restore, or under a new model) in their arrival order, where the decisions were already taken.
+     *
+     * @throws IllegalArgumentException as {@link #observeAt}
+     */
+    public void condition(SubsetState state, int t, int channel, double rawValue) {
+        conditionAt(state, t, channel, rawValue);
+    }
+
+    /**
      * Decides a series that ended incomplete (an end record, idle expiry, the end of a replay with values missing)
      * by the complete-series rule applied to E[x | observed]: the classifier's label at m_y = E[Y | observed]. The
      * reliability is what the rule gives that label now (1 when every value was observed; below τ when the rule
