@@ -537,8 +537,8 @@ public final class CrossFitCalibrator {
     }
 
     /**
-     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement, sparse LDG's λ and
-     * deflation), refitted on {@code sub}.
+     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement, time segments,
+     * sparse LDG's λ and deflation), refitted on {@code sub}.
      */
     static VigilModel refit(VigilModel model, Dataset sub, EarlyModelTrainer.Params sections) {
         int dims = Math.min(model.dims(), Math.max(1, sub.size() - 1));
@@ -548,6 +548,7 @@ public final class CrossFitCalibrator {
             model.projection().sparse().ifPresent(s -> b.reducer(Reducer.SPARSE_LDG)
                     .sparsity(s.sparsity())
                     .deflation(s.deflation()));
+            model.projection().segments().ifPresent(b::segments);
             TrainParams tp = b.gamma(model.gamma())
                     .dims(dims)
                     .neighbors(model.ldgNeighbors())
