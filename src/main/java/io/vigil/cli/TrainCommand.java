@@ -63,6 +63,9 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     TransferOptions transfer;
 
+    @Mixin
+    ObservationOptions observation;
+
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
 
@@ -119,7 +122,7 @@ public final class TrainCommand implements Callable<Integer> {
         CalibrationParams calibrationParams;
         try {
             earlyParams = completeSeries.params(seed);
-            calibrationParams = calibration.params(seed);
+            calibrationParams = calibration.params(seed).withPattern(observation.pattern());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -130,6 +133,19 @@ public final class TrainCommand implements Callable<Integer> {
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
+        if (!calibrationParams.pattern().isComplete()) {
+            if (!calibration.enabled()) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--missing, --channel-lag, --drop-channel and --shuffle set the pattern of the calibration "
+                                + "replays; they need calibration (drop --no-calibration)");
+            }
+            try {
+                ObservationOptions.checkChannels(calibrationParams.pattern(), named.channels());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
         warnDuplicates(named);
         if (SelectionProtocol.skippedForSize(params, named.size(), named.length())) {
             spec.commandLine()

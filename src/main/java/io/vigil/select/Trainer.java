@@ -130,17 +130,7 @@ public final class Trainer {
                         b.segments(segments);
                     }
                     TrainParams p = b.build();
-                    try {
-                        models[i] = train(train, p, created, progress, threads);
-                    } catch (IllegalArgumentException e) {
-                        // a fixed ℓ that this coarser resolution cannot supply: not a candidate
-                        if (segments == seriesLength
-                                || e.getMessage() == null
-                                || !e.getMessage().contains("LDG rank")) {
-                            throw e;
-                        }
-                        continue;
-                    }
+                    models[i] = train(train, p, created, progress, threads);
                     names.add((standardize ? "on" : "off") + "/" + rule.cliName()
                             + (segments < seriesLength ? "/segments=" + segments : ""));
                     accuracy[i] = models[i].selection().cvAccuracy();
@@ -151,9 +141,6 @@ public final class Trainer {
                 }
             }
         }
-        accuracy = Arrays.copyOf(accuracy, i);
-        fresh3nn = Arrays.copyOf(fresh3nn, i);
-        freshQda = Arrays.copyOf(freshQda, i);
         int best = ProtocolScores.best(accuracy, fresh3nn, freshQda);
         ProtocolScores scores = new ProtocolScores(names, accuracy, fresh3nn, freshQda, names.get(best));
         return models[best].toBuilder()
@@ -163,15 +150,18 @@ public final class Trainer {
 
     /**
      * The time resolutions the automatic selection compares ({@link TimeSegments}): full resolution only for one
-     * channel, a fixed {@link TrainParams#segments()} or another reducer than linear LDG; for several channels full
-     * resolution first (so ties keep it), then {@link TimeSegments#grid}'s coarser ones.
+     * channel, a fixed {@link TrainParams#segments()}, another reducer than linear LDG or a fixed ℓ (S and ℓ are
+     * chosen together: ℓ is capped by the S·C values LDG sees); for several channels full resolution first (so ties
+     * keep it), then {@link TimeSegments#grid}'s coarser ones.
      */
     static List<Integer> segmentCandidates(Dataset train, TrainParams params) {
         int seriesLength = train.seriesLength();
         if (params.segments().isPresent()) {
             return List.of(Math.min(params.segments().getAsInt(), seriesLength));
         }
-        if (train.channels() == 1 || params.reducer() != Reducer.LDG) {
+        if (train.channels() == 1
+                || params.reducer() != Reducer.LDG
+                || params.dims().isPresent()) {
             return List.of(seriesLength);
         }
         return TimeSegments.grid(seriesLength);
