@@ -35,10 +35,6 @@ public final class TeaserComparison {
             "GunPoint", new double[] {0.93, 0.2460},
             "SyntheticControl", new double[] {0.94, 0.2190});
 
-    /** The six data sets of the comparison. */
-    public static final List<String> DATASETS =
-            List.of("ItalyPowerDemand", "TwoLeadECG", "ECGFiveDays", "CBF", "GunPoint", "SyntheticControl");
-
     private TeaserComparison() {}
 
     /**
