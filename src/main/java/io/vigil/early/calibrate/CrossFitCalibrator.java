@@ -697,7 +697,7 @@ public final class CrossFitCalibrator {
                 int[] stopLabel = new int[m];
                 int reached = -1;
                 for (int t = 0; t < d && reached < m - 1; t++) {
-                    c.score(state, x[t], ws, score);
+                    c.score(state, x[t], ws, score, reached);
                     int idx = Math.min(score.index(), m - 1);
                     for (int j = reached + 1; j <= idx; j++) {
                         stopT[j] = t + 1;
