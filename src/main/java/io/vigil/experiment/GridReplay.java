@@ -57,7 +57,7 @@ final class GridReplay {
             state.reset();
             int reached = -1;
             for (int t = 0; t < d && reached < m - 1; t++) {
-                c.score(state, x[t], ws, score);
+                c.score(state, x[t], ws, score, reached);
                 int idx = Math.min(score.index(), m - 1);
                 for (int j = reached + 1; j <= idx; j++) {
                     stopT[i][j] = t + 1;

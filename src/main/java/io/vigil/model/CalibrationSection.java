@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
@@ -56,6 +57,9 @@ import java.util.OptionalInt;
  *     their complete-series label on at least one curve; empty otherwise
  * @param nestedMonotone under {@link Selection#NESTED}, per threshold how many disagree on at least one curve at that
  *     threshold or a more conservative one (the monotonised loss of the expected guarantee); empty otherwise
+ * @param pattern the observation pattern the replays saw ({@link ObservationPattern}: values missing at random,
+ *     channel lags, dropped channels, shuffled arrival), so the certificate is for series observed that way; {@link
+ *     ObservationPattern#complete()} (every value, in time order) for files without it
  */
 public record CalibrationSection(
         int folds,
@@ -72,13 +76,15 @@ public record CalibrationSection(
         Selection selection,
         int candidates,
         int[] nestedDisagreements,
-        int[] nestedMonotone)
+        int[] nestedMonotone,
+        ObservationPattern pattern)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
 
     /** Validates (messages name the field) and copies. */
     public CalibrationSection {
+        Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(inflation, "inflation");
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(curves, "curves");
@@ -141,7 +147,10 @@ public record CalibrationSection(
         checkNested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
     }
 
-    /** A section without nested counts (every selection correction but {@link Selection#NESTED}). */
+    /**
+     * A section without nested counts (every selection correction but {@link Selection#NESTED}) whose replays saw every
+     * value in time order ({@link ObservationPattern#complete()}).
+     */
     public CalibrationSection(
             int folds,
             long seed,
@@ -171,7 +180,8 @@ public record CalibrationSection(
                 selection,
                 candidates,
                 new int[0],
-                new int[0]);
+                new int[0],
+                ObservationPattern.complete());
     }
 
     private static void checkNested(List<Curve> curves, int m, Selection selection, int[] raw, int[] monotone) {
@@ -282,7 +292,8 @@ public record CalibrationSection(
                 selection,
                 candidates,
                 nestedDisagreements,
-                nestedMonotone);
+                nestedMonotone,
+                pattern);
     }
 
     /** The same section with another operating point. */
@@ -302,7 +313,8 @@ public record CalibrationSection(
                 selection,
                 candidates,
                 nestedDisagreements,
-                nestedMonotone);
+                nestedMonotone,
+                pattern);
     }
 
     /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
@@ -404,7 +416,8 @@ public record CalibrationSection(
                 && selection == s.selection
                 && candidates == s.candidates
                 && Arrays.equals(nestedDisagreements, s.nestedDisagreements)
-                && Arrays.equals(nestedMonotone, s.nestedMonotone);
+                && Arrays.equals(nestedMonotone, s.nestedMonotone)
+                && pattern.equals(s.pattern);
     }
 
     @Override

@@ -103,6 +103,7 @@ class BenchCommandTest {
         assertEquals(32, j.get("length").asInt());
         assertEquals(8, j.get("samples_per_series").asInt());
         assertEquals("hashmap", j.get("state_backend").asText());
+        assertTrue(j.get("rocksdb_memory_bytes").isNull(), "RocksDB memory is not used by the hashmap backend");
         assertTrue(j.get("state_bytes_model_max").asLong() > 0);
         assertEquals(2, j.get("runs").size());
         // The reference (20 in flight) reads about as many samples as the 200-series run: waves of 20 new series of
@@ -154,5 +155,83 @@ class BenchCommandTest {
         assertEquals(2, run("bench", "scale", "--state-backend", "memory").exit());
         assertEquals(2, run("bench", "scale", "--series", "0").exit());
         assertEquals(2, run("bench", "scale", "--tau", "1").exit());
+        // --rocksdb-memory is validated as `vigil run` validates it (RunCommandTest has the full list).
+        Run heap = run("bench", "scale", "--rocksdb-memory", "2g");
+        assertEquals(2, heap.exit());
+        assertTrue(heap.err().contains("--rocksdb-memory is for --state-backend rocksdb"), heap.err());
+        Run small = run("bench", "scale", "--state-backend", "rocksdb", "--rocksdb-memory", "1m");
+        assertEquals(2, small.exit());
+        assertTrue(small.err().contains("--rocksdb-memory must be at least 64m, got '1m'"), small.err());
+    }
+
+    @Test
+    void scaleWithRocksDbSaysWhichManagedMemoryItUsed() {
+        Run r = run(
+                "bench",
+                "scale",
+                "--series",
+                "50",
+                "--length",
+                "32",
+                "--samples",
+                "4",
+                "--train",
+                "30",
+                "--state-backend",
+                "rocksdb",
+                "--rocksdb-memory",
+                "96m");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("rocksdb (96 MiB managed memory)"), r.out());
+        assertTrue(r.err().contains("rocksdb (96 MiB managed memory) backend"), r.err());
+    }
+
+    /**
+     * {@code bench stream --dashboard}: a warm-up run, then alternating runs without and with the metrics endpoint and
+     * the dashboard, reported run by run and as medians, with how late the dashboard's client saw decisions.
+     */
+    @Test
+    void streamWithTheDashboardAlternatesRunsAndMeasuresTheDashboardLag() throws Exception {
+        Run r = run(
+                "bench",
+                "stream",
+                "--series",
+                "150",
+                "--train",
+                "40",
+                "--latency-seconds",
+                "1",
+                "--dashboard",
+                "--repeat",
+                "1",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals(1, j.get("repeat").asInt());
+        assertEquals("metrics+dashboard", j.get("observed").asText());
+        assertEquals(1, j.get("vigil_runs_samples_per_s").size());
+        assertEquals(1, j.get("observed_runs_samples_per_s").size());
+        assertEquals(
+                j.get("vigil_runs_samples_per_s").get(0).asDouble(),
+                j.get("vigil_samples_per_s").asDouble());
+        assertEquals(
+                j.get("observed_runs_samples_per_s").get(0).asDouble(),
+                j.get("dashboard_samples_per_s").asDouble(),
+                "the runs with metrics also had the dashboard on");
+        assertEquals(
+                j.get("dashboard_samples_per_s").asDouble(),
+                j.get("vigil_with_metrics_samples_per_s").asDouble());
+        assertTrue(j.get("warm_up_samples_per_s").asDouble() > 0);
+        assertTrue(j.get("dashboard_lag_decisions").asInt() > 0, r.out());
+        assertTrue(j.get("dashboard_lag_p50_ms").asDouble()
+                <= j.get("dashboard_lag_p99_ms").asDouble());
+        assertTrue(j.get("dashboard_lag_p99_ms").asDouble()
+                <= j.get("dashboard_lag_max_ms").asDouble());
+        assertTrue(j.get("dashboard_update_lag_max_ms").asDouble() >= 0, r.out());
+    }
+
+    @Test
+    void streamRefusesNoRepeats() {
+        assertEquals(2, run("bench", "stream", "--repeat", "0").exit());
     }
 }
