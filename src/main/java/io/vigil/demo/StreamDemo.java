@@ -212,13 +212,9 @@ public final class StreamDemo {
             timeline.mark("first decision");
             live.accept(d);
         })) {
-<<<<<<< HEAD
             warmUp(kafka, flink, s.data().train().series(0), s.data().train().channels(), job);
-=======
-            warmUp(kafka, flink, s.data().train().series(0), job);
             timeline.mark("replay started");
             offline.start();
->>>>>>> h/demo
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
             try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
