@@ -60,6 +60,7 @@ public final class ScaleBenchmark {
      * @param length series length d of the model (generated CBF of that length)
      * @param samplesPerSeries samples produced per series, &le; d (fewer keep every series in flight to the end)
      * @param backend state backend
+     * @param rocksDbMemory managed (off-heap) memory for RocksDB with {@link LocalState.Backend#ROCKSDB}, bytes
      * @param tau the decision threshold τ (high: decisions come late and series stay undecided)
      * @param checkpointInterval checkpoint interval of the job
      * @param partitions partitions of the sample topic
@@ -73,6 +74,7 @@ public final class ScaleBenchmark {
             int length,
             int samplesPerSeries,
             LocalState.Backend backend,
+            long rocksDbMemory,
             double tau,
             Duration checkpointInterval,
             int partitions,
@@ -98,6 +100,13 @@ public final class ScaleBenchmark {
             if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
                 throw new IllegalArgumentException("checkpoint interval must be positive");
             }
+        }
+
+        /** The backend, with RocksDB's memory: {@code hashmap} or {@code rocksdb (1024 MiB managed memory)}. */
+        public String backendDescription() {
+            return backend == LocalState.Backend.ROCKSDB
+                    ? backend.cliName() + " (" + (rocksDbMemory >> 20) + " MiB managed memory)"
+                    : backend.cliName();
         }
     }
 
@@ -184,7 +193,7 @@ public final class ScaleBenchmark {
                 s.length(),
                 model.dims(),
                 s.tau(),
-                s.backend().cliName(),
+                s.backendDescription(),
                 s.checkpointInterval().toMillis()));
         List<Run> runs = new ArrayList<>();
         try (LoopbackKafka kafka =
@@ -253,7 +262,7 @@ public final class ScaleBenchmark {
                 .transactionalIdPrefix(name)
                 .build();
         // Checkpoints in the embedded cluster's temp directory, removed on every exit path (SIGTERM and Ctrl-C too).
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), s.backend())) {
+        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty(), s.backend(), s.rocksDbMemory())) {
             StreamExecutionEnvironment env = flink.environment();
             VigilJob.attach(env, cfg, modelBytes, RateProbe::tap);
             RateProbe.reset(total / 10, total - total / 10);

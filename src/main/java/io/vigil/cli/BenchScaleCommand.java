@@ -60,6 +60,9 @@ final class BenchScaleCommand implements Callable<Integer> {
             description = "hashmap or rocksdb (default: ${DEFAULT-VALUE})")
     String backend;
 
+    @Option(names = "--rocksdb-memory", paramLabel = "SIZE", description = StateOptions.ROCKSDB_MEMORY_HELP)
+    String rocksDbMemory;
+
     @Option(
             names = "--tau",
             defaultValue = "0.999",
@@ -98,12 +101,20 @@ final class BenchScaleCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         ScaleBenchmark.Settings settings;
         Duration interval = StreamOptions.duration(cl, "--checkpoint-interval", checkpointInterval);
+        LocalState.Backend stateBackend;
+        try {
+            stateBackend = LocalState.Backend.fromCliName(backend);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--state-backend: " + e.getMessage(), e);
+        }
+        long memory = StateOptions.rocksDbMemory(cl, rocksDbMemory, stateBackend);
         try {
             settings = new ScaleBenchmark.Settings(
                     series,
                     length,
                     samples == null ? length : samples,
-                    LocalState.Backend.fromCliName(backend),
+                    stateBackend,
+                    memory,
                     tau,
                     interval,
                     partitions,
@@ -136,6 +147,7 @@ final class BenchScaleCommand implements Callable<Integer> {
         m.put("samples_per_series", s.samplesPerSeries());
         m.put("dims", r.dims());
         m.put("state_backend", s.backend().cliName());
+        m.put("rocksdb_memory_bytes", s.backend() == LocalState.Backend.ROCKSDB ? s.rocksDbMemory() : null);
         m.put("tau", s.tau());
         m.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
         m.put("partitions", s.partitions());
@@ -181,7 +193,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                 r.length(),
                 s.samplesPerSeries(),
                 r.dims(),
-                s.backend().cliName(),
+                s.backendDescription(),
                 s.tau(),
                 s.checkpointInterval().toMillis(),
                 HeapMeter.maxBytes() / MIB,

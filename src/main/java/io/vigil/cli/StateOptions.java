@@ -30,6 +30,11 @@ public final class StateOptions {
     /** The parent of the default state directories, relative to the working directory. */
     static final String DEFAULT_PARENT = "vigil-state";
 
+    /** Help text of {@code --rocksdb-memory} ({@code vigil run} and {@code vigil bench scale}). */
+    static final String ROCKSDB_MEMORY_HELP = "Off-heap memory for RocksDB's cache and write buffers with "
+            + "--state-backend rocksdb, on top of the JVM heap, e.g. 512m or 4g (default: 1g; at least 64m). More "
+            + "keeps more series' state in memory when many are in flight.";
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
 
     @Option(
@@ -47,12 +52,7 @@ public final class StateOptions {
                     + "for more series in flight than the heap holds) (default: hashmap).")
     String stateBackend;
 
-    @Option(
-            names = "--rocksdb-memory",
-            paramLabel = "SIZE",
-            description = "Off-heap memory for RocksDB's cache and write buffers with --state-backend rocksdb, on top "
-                    + "of the JVM heap, e.g. 512m or 4g (default: 1g; at least 64m). More keeps more series' state "
-                    + "in memory when many are in flight.")
+    @Option(names = "--rocksdb-memory", paramLabel = "SIZE", description = ROCKSDB_MEMORY_HELP)
     String rocksDbMemory;
 
     @Option(
@@ -91,38 +91,44 @@ public final class StateOptions {
         }
     }
 
+    /** Bytes of {@code --rocksdb-memory}, or the default ({@link #rocksDbMemory(CommandLine, String, LocalState.Backend)}). */
+    long rocksDbMemory(CommandLine cl) {
+        return rocksDbMemory(cl, rocksDbMemory, backend(cl));
+    }
+
     /**
-     * Bytes of {@code --rocksdb-memory}, or the default.
+     * Bytes of a {@code --rocksdb-memory} value, or {@link LocalState#DEFAULT_ROCKSDB_MEMORY} when it is null.
      *
+     * @param size the option's value as given, or null
+     * @param backend the state backend of the same command
      * @throws CommandLine.ParameterException when it is not a size, below the minimum, more than this machine's
      *     memory, or given without the rocksdb backend
      */
-    long rocksDbMemory(CommandLine cl) {
-        if (rocksDbMemory == null) {
+    static long rocksDbMemory(CommandLine cl, String size, LocalState.Backend backend) {
+        if (size == null) {
             return LocalState.DEFAULT_ROCKSDB_MEMORY;
         }
-        if (backend(cl) != LocalState.Backend.ROCKSDB) {
+        if (backend != LocalState.Backend.ROCKSDB) {
             throw new CommandLine.ParameterException(cl, "--rocksdb-memory is for --state-backend rocksdb");
         }
         long bytes;
         try {
-            bytes = MemorySize.parse(rocksDbMemory).getBytes();
+            bytes = MemorySize.parse(size).getBytes();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(
-                    cl, "--rocksdb-memory: expected a size such as 512m or 4g, got '" + rocksDbMemory + "'");
+                    cl, "--rocksdb-memory: expected a size such as 512m or 4g, got '" + size + "'");
         }
         if (bytes < LocalState.MIN_ROCKSDB_MEMORY) {
             throw new CommandLine.ParameterException(
                     cl,
-                    "--rocksdb-memory must be at least " + (LocalState.MIN_ROCKSDB_MEMORY >> 20) + "m, got '"
-                            + rocksDbMemory + "'");
+                    "--rocksdb-memory must be at least " + (LocalState.MIN_ROCKSDB_MEMORY >> 20) + "m, got '" + size
+                            + "'");
         }
         long physical = physicalMemory();
         if (physical > 0 && bytes > physical) {
             throw new CommandLine.ParameterException(
                     cl,
-                    "--rocksdb-memory " + rocksDbMemory + " is more than this machine's memory (" + (physical >> 20)
-                            + " MiB)");
+                    "--rocksdb-memory " + size + " is more than this machine's memory (" + (physical >> 20) + " MiB)");
         }
         return bytes;
     }

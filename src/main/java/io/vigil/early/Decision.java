@@ -1,10 +1,11 @@
 package io.vigil.early;
 
 /**
- * The outcome of one {@link EarlyClassifier#observe} call, in caller-owned storage (reused from sample to sample,
+ * The outcome of one {@link EarlyClassifier#observe} (or {@link EarlyClassifier#observeAt}) call, in caller-owned storage (reused from sample to sample,
  * so the per-sample path allocates nothing): the announced class or "wait", and — when the caller asked for it at
  * construction — the largest τ at which the announced label is reliable (thesis §5.7), computed by {@code observe}
- * at the moment it decides, from the same set and discriminants.
+ * at the moment it decides, from the same set and discriminants — and where the call was: the (t, channel) of the
+ * value it observed and the fraction of the series observed.
  */
 public final class Decision {
     /** {@link #label()} while the decision must wait. */
@@ -13,6 +14,12 @@ public final class Decision {
     private final boolean computesReliability;
     int label = NO_DECISION;
     double reliability = Double.NaN;
+    /** Coordinate (time-major index t·C + c) of the value the last call observed, −1 before any. */
+    private int index = -1;
+
+    private int channels = 1;
+    private int observed;
+    private int length = 1;
 
     private Decision(boolean computesReliability) {
         this.computesReliability = computesReliability;
@@ -55,6 +62,37 @@ public final class Decision {
             throw new IllegalStateException("this decision storage was made labelOnly(); use withReliability()");
         }
         return reliability;
+    }
+
+    /**
+     * The 0-based time index t of the value the last call observed (the one that triggered the decision, or, for
+     * {@link EarlyClassifier#decideIncomplete}, the last value observed); −1 before any value.
+     */
+    public int time() {
+        return index < 0 ? -1 : index / channels;
+    }
+
+    /** The 0-based channel index of that value; −1 before any value. */
+    public int channel() {
+        return index < 0 ? -1 : index % channels;
+    }
+
+    /** Values of the series observed so far. */
+    public int observed() {
+        return observed;
+    }
+
+    /** The fraction of the series' C·d values observed so far (0..1). */
+    public double observedFraction() {
+        return (double) observed / length;
+    }
+
+    /** Records where the last call was: coordinate {@code index} of C channels, {@code observed} of {@code length}. */
+    void at(int index, int channels, int observed, int length) {
+        this.index = index;
+        this.channels = channels;
+        this.observed = observed;
+        this.length = length;
     }
 
     void set(int label, double reliability) {

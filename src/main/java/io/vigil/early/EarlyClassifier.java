@@ -8,7 +8,10 @@ import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
+import io.vigil.gauss.SeriesGaussian;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetConditioner;
+import io.vigil.gauss.SubsetState;
 import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CompleteSeriesSection;
@@ -35,6 +38,12 @@ import org.ejml.data.DMatrixRMaj;
  * classifier's complete-series label, so every series ends with exactly one decision. Beyond d = 1,000 samples the
  * moments, discriminants and rule are formed only every {@link DecisionStride} samples (the state is updated at
  * every sample), so a series costs at most 1,000 rule evaluations whatever its length.
+ *
+ * <p><b>Any order.</b> {@link #observeAt} takes one value at (t, channel) of a C-channel series in any order, with
+ * values that never come never conditioned on: the moments are those of the complete series given the observed index
+ * set (thesis eq. 5.19 on it, {@link SubsetConditioner}), the rule and the calibrated thresholds are the same, and
+ * {@link #decideIncomplete} labels a series that ended incomplete by the classifier at E[Y | observed]. It keeps its
+ * own per-series {@link SubsetState}; the prefix path above is untouched by it.
  *
  * <p>Immutable and thread-safe; the per-series {@link SeriesState}, the per-thread {@link Workspace} and the
  * caller's {@link Decision} are the only mutable parts, so a stream job keeps one state per key and one workspace
@@ -83,6 +92,11 @@ public final class EarlyClassifier {
 
     private final int dims;
     private final int numClasses;
+    /** Channels C of the model; the input vector is time-major, value (t, c) at t·C + c. */
+    private final int channels;
+
+    /** The any-order conditioner, built on first use ({@link #subsetConditioner}); null until then. */
+    private volatile SubsetConditioner conditioner;
 
     private EarlyClassifier(
             VigilModel model,
@@ -98,6 +112,7 @@ public final class EarlyClassifier {
         this.stride = DecisionStride.of(length);
         this.dims = model.dims();
         this.numClasses = model.numClasses();
+        this.channels = model.channels();
         this.thresholds = replayGrid == null
                 ? DecisionThresholds.of(model, params)
                 : DecisionThresholds.forReplay(model, params, replayGrid);
@@ -259,9 +274,19 @@ public final class EarlyClassifier {
         return thresholds;
     }
 
-    /** Series length d. */
+    /** Values per series C·d (the series length d when univariate): the length of the model's input vector. */
     public int length() {
         return length;
+    }
+
+    /** Channels C. */
+    public int channels() {
+        return channels;
+    }
+
+    /** Samples per channel d = {@link #length()} / C. */
+    public int seriesLength() {
+        return length / channels;
     }
 
     /** Samples between two evaluations of the rule: {@link DecisionStride#of} the length. */
@@ -319,7 +344,9 @@ public final class EarlyClassifier {
      * @throws IllegalStateException when the state already holds d samples
      */
     public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
-        if (!advance(state, rawValue, ws)) {
+        boolean checks = advance(state, rawValue, ws);
+        decision.at(state.time() - 1, channels, state.time(), length);
+        if (!checks) {
             decision.set(NO_DECISION, Double.NaN);
             return false;
         }
@@ -432,6 +459,182 @@ public final class EarlyClassifier {
         } else {
             decision.set(rule.guess(ws.rule), rule.reliabilityBelowTau(ws.rule));
         }
+    }
+
+    /**
+     * A fresh per-series state for observation in any order ({@link #observeAt}): nothing observed. The univariate
+     * prefix path ({@link #newState}, {@link #observe}) is separate and unchanged; this one conditions on whatever
+     * set of values has arrived (thesis eq. 5.19 on the observed index set, {@link SubsetConditioner}).
+     *
+     * @throws IllegalArgumentException when the decision parameters ask for the GMM estimator, which has no
+     *     any-order form
+     */
+    public SubsetState newSubsetState() {
+        return subsetConditioner().newState();
+    }
+
+    /** Back to nothing observed, allocation-free (a state of this classifier's shape). */
+    public void resetSubsetState(SubsetState state) {
+        subsetConditioner().reset(state);
+    }
+
+    /**
+     * The any-order conditioner of the model's joint complete-series Gaussian on its LDG basis, built on first use
+     * (O(D·r·ℓ) once per classifier), so classifiers that only see prefixes never pay for it.
+     */
+    public SubsetConditioner subsetConditioner() {
+        SubsetConditioner c = conditioner;
+        if (c == null) {
+            synchronized (this) {
+                c = conditioner;
+                if (c == null) {
+                    if (params.estimator() != EstimatorType.JOINT) {
+                        throw new IllegalArgumentException("observation in any order (multichannel data, missing or "
+                                + "out-of-order values) needs --estimator joint, not "
+                                + params.estimator().id());
+                    }
+                    SeriesGaussian g = completeSeries(model)
+                            .jointGaussian()
+                            .orElseThrow(() -> missing(completeSeries(model), EstimatorType.JOINT));
+                    c = SubsetConditioner.of(g, model.basis());
+                    conditioner = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /**
+     * Observes the value of channel {@code channel} at time {@code t} of a series, in any order, and decides by the
+     * same rule, at the same calibrated thresholds, as {@link #observe}: the conditional moments are E[Y | observed]
+     * and Cov(Y | observed) over the values seen so far, the calibrated inflation κ is taken at the observed count
+     * |O| of the C·d values (as at t of a prefix), and the rule is evaluated every {@link #stride()} values. When
+     * the value completes the series the announced class is the complete-series label. The decision records (t,
+     * channel) and the fraction observed. Allocates nothing beyond what {@link #observe} does.
+     *
+     * @param state the series' any-order state ({@link #newSubsetState})
+     * @param t 0-based time index, 0..d−1
+     * @param channel 0-based channel index, 0..C−1
+     * @param rawValue the value as it arrives (before the model's standardisation), finite
+     * @return {@code decision.decided()}
+     * @throws IllegalArgumentException when (t, channel) is outside the series or already observed, or the value is
+     *     not finite
+     */
+    public boolean observeAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, Decision decision) {
+        int n = conditionAt(state, t, channel, rawValue);
+        decision.at(state.lastIndex(), channels, n, length);
+        if (!DecisionStride.checks(n, stride, length)) {
+            decision.set(NO_DECISION, Double.NaN);
+            return false;
+        }
+        formSubset(state, ws);
+        if (n == length) {
+            decision.set(labelAt(ws.discriminants, ws.mean), 1.0);
+            return true;
+        }
+        rule.prepareSubset(ws.rule, conditioner, state, ws.mean, ws.discriminants);
+        int label = rule.decideAt(ws.rule, thresholds.index());
+        double reliability = Double.NaN;
+        if (label != NO_DECISION && decision.computesReliability()) {
+            reliability = rule.reliability(ws.rule);
+        }
+        decision.set(label, reliability);
+        return label != NO_DECISION;
+    }
+
+    /**
+     * Observes a value like {@link #observeAt} and scores it like {@link #score}: the largest index of {@link
+     * DecisionThresholds#grid()} at which the rule decides and its label (index = grid size with the complete-series
+     * label when the value completes the series, −1 between two stride points). For calibration replays under an
+     * observation pattern.
+     */
+    public void scoreAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, SampleScore out) {
+        int n = conditionAt(state, t, channel, rawValue);
+        if (!DecisionStride.checks(n, stride, length)) {
+            out.set(NO_DECISION, -1);
+            return;
+        }
+        formSubset(state, ws);
+        if (n == length) {
+            out.set(labelAt(ws.discriminants, ws.mean), thresholds.gridSize());
+            return;
+        }
+        rule.prepareSubset(ws.rule, conditioner, state, ws.mean, ws.discriminants);
+        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+    }
+
+    /**
+     * Conditions the state on one value without deciding: for rebuilding a series' state from its stored values
+     * (after a restore, or under a new model) in their arrival order, where the decisions were already taken.
+     *
+     * @throws IllegalArgumentException as {@link #observeAt}
+     */
+    public void condition(SubsetState state, int t, int channel, double rawValue) {
+        conditionAt(state, t, channel, rawValue);
+    }
+
+    /**
+     * Decides a series that ended incomplete (an end record, idle expiry, the end of a replay with values missing)
+     * by the complete-series rule applied to E[x | observed]: the classifier's label at m_y = E[Y | observed]. The
+     * reliability is what the rule gives that label now (1 when every value was observed; below τ when the rule
+     * would not announce it; 0 when the label is not the rule's candidate, e.g. not the class of interest). The
+     * decision's (t, channel) is the last value observed. Evaluated whatever the stride; the state is not changed.
+     *
+     * @param decision receives the label (always a class) and, made {@link Decision#withReliability()}, the
+     *     reliability
+     */
+    public void decideIncomplete(SubsetState state, Workspace ws, Decision decision) {
+        SubsetConditioner c = subsetConditioner();
+        int n = state.observedCount();
+        decision.at(state.lastIndex(), channels, n, length);
+        formSubset(state, ws);
+        int label = labelAt(ws.discriminants, ws.mean);
+        if (n == length) {
+            decision.set(label, 1.0);
+            return;
+        }
+        double reliability = Double.NaN;
+        if (decision.computesReliability()) {
+            rule.prepareSubset(ws.rule, c, state, ws.mean, ws.discriminants);
+            if (rule.guess(ws.rule) != label) {
+                reliability = 0.0;
+            } else if (rule.decideAt(ws.rule, thresholds.index()) != NO_DECISION) {
+                reliability = rule.reliability(ws.rule);
+            } else {
+                reliability = rule.reliabilityBelowTau(ws.rule);
+            }
+        }
+        decision.set(label, reliability);
+    }
+
+    /** Checks and standardises the value and conditions the state on it; returns the observed count. */
+    private int conditionAt(SubsetState state, int t, int channel, double rawValue) {
+        SubsetConditioner c = subsetConditioner();
+        int d = length / channels;
+        if (t < 0 || t >= d || channel < 0 || channel >= channels) {
+            throw new IllegalArgumentException("(t, channel) = (" + t + ", " + channel + ") is outside the series' " + d
+                    + " samples × " + channels + " channels");
+        }
+        int index = t * channels + channel;
+        if (state.isObserved(index)) {
+            throw new IllegalArgumentException("(t, channel) = (" + t + ", " + channel + ") was already observed");
+        }
+        if (!Double.isFinite(rawValue)) {
+            throw new IllegalArgumentException("value at (t, channel) = (" + t + ", " + channel + ") is " + rawValue);
+        }
+        c.observe(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
+        return state.observedCount();
+    }
+
+    /** m_y = E[Y | observed] and the discriminants around it (local QDA by a full search), into the workspace. */
+    private void formSubset(SubsetState state, Workspace ws) {
+        conditioner.conditionalMean(state, ws.mean);
+        if (localQda == null) {
+            ws.discriminants = linear;
+            return;
+        }
+        localQda.classGaussians(ws.mean, ws.qda, ws.gaussians);
+        ws.discriminants = quadraticFromClassGaussians(ws);
     }
 
     /**

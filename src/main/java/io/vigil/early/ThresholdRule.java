@@ -2,6 +2,8 @@ package io.vigil.early;
 
 import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetConditioner;
+import io.vigil.gauss.SubsetState;
 import io.vigil.gauss.SymmetricPacked;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.Discriminants;
@@ -123,6 +125,39 @@ final class ThresholdRule {
         }
         s.est = est;
         s.state = state;
+        s.subset = false;
+    }
+
+    /**
+     * As {@link #prepare} for moments conditioned on an arbitrary observed subset ({@link SubsetConditioner}): κ is
+     * taken at the observed count |O| of C·d values, as at t of a prefix, and the series' seed is its first
+     * innovation; R_y depends on which values were observed, so it is never taken from the per-t factor table.
+     */
+    void prepareSubset(Scratch s, SubsetConditioner c, SubsetState state, double[] m, Discriminants f) {
+        s.f = f;
+        s.m = m;
+        s.probabilityReady = false;
+        s.scale = Math.sqrt(thresholds.inflation(state.observedCount(), length));
+        s.seed = state.firstInnovation();
+        double r = radii[Math.min(thresholds.index(), radii.length - 1)] * s.scale;
+        c.conditionalCovariance(state, s.dense);
+        SymmetricPacked.pack(s.dense, s.packed);
+        if (setKind.usesFullCovariance()) {
+            s.set.setFullEllipsoid(m, s.dense, r);
+        } else {
+            for (int i = 0; i < dims; i++) {
+                s.diagonal[i] = s.dense.get(i, i);
+            }
+            if (setKind.isBox()) {
+                s.set.setBox(m, s.diagonal, r);
+            } else {
+                s.set.setDiagonalEllipsoid(m, s.diagonal, r);
+            }
+        }
+        s.packedReady = true;
+        s.est = null;
+        s.state = null;
+        s.subset = true;
     }
 
     /** The announced label at grid index j (beyond the grid: never early), or {@link Decision#NO_DECISION}. */
@@ -267,7 +302,7 @@ final class ThresholdRule {
 
     private ClassProbability probability(Scratch s) {
         if (!s.probabilityReady) {
-            if (factors != null) {
+            if (factors != null && !s.subset) {
                 s.probability.setFactor(factors, (s.state.time() - 1) * SymmetricPacked.size(dims), s.scale * s.scale);
             } else {
                 if (!s.packedReady) {
@@ -309,6 +344,8 @@ final class ThresholdRule {
         private boolean probabilityReady;
         private CompleteSeriesEstimator est;
         private SeriesState state;
+        /** Whether the moments were prepared from an observed subset ({@link #prepareSubset}). */
+        private boolean subset;
 
         private Scratch() {}
     }

@@ -124,17 +124,19 @@ public final class LocalFlink implements AutoCloseable {
      * and the benchmarks, whose state need not outlive the process.
      */
     public static LocalFlink start(OptionalInt webUiPort) {
-        return start(webUiPort, LocalState.Backend.HASHMAP);
+        return start(webUiPort, LocalState.Backend.HASHMAP, LocalState.DEFAULT_ROCKSDB_MEMORY);
     }
 
     /**
-     * {@link #start(OptionalInt)} with another state backend (checkpoints still in the temp directory, removed with
-     * it on every exit path): {@code vigil bench scale}.
+     * {@link #start(OptionalInt)} with another state backend and, for RocksDB, {@code rocksDbMemory} bytes of
+     * managed memory (checkpoints still in the temp directory, removed with it on every exit path): {@code vigil
+     * bench scale}.
      */
-    public static LocalFlink start(OptionalInt webUiPort, LocalState.Backend backend) {
+    public static LocalFlink start(OptionalInt webUiPort, LocalState.Backend backend, long rocksDbMemory) {
         return start(
                 webUiPort,
-                temp -> new LocalState(temp.resolve("checkpoints"), backend, Optional.empty(), Optional.empty()));
+                temp -> new LocalState(
+                        temp.resolve("checkpoints"), backend, Optional.empty(), Optional.empty(), rocksDbMemory));
     }
 
     /**

@@ -145,6 +145,8 @@ public final class SubsetConditioner {
         s.observed.clear();
         s.count = 0;
         s.logLikelihood = 0.0;
+        s.firstInnovation = 0.0;
+        s.lastIndex = -1;
     }
 
     /**
@@ -216,7 +218,11 @@ public final class SubsetConditioner {
             }
         }
         s.logLikelihood += -0.5 * Math.log(2.0 * Math.PI * s2) - 0.5 * e * step;
+        if (s.count == 0) {
+            s.firstInnovation = e;
+        }
         s.observed.set(index);
+        s.lastIndex = index;
         s.count++;
     }
 

@@ -19,6 +19,8 @@ public final class SubsetState {
     private final int length;
     int count;
     double logLikelihood;
+    double firstInnovation;
+    int lastIndex = -1;
 
     SubsetState(int length, int rank, int reduced) {
         this.length = length;
@@ -45,6 +47,19 @@ public final class SubsetState {
     /** Whether coordinate {@code index} has been observed. */
     public boolean isObserved(int index) {
         return observed.get(index);
+    }
+
+    /**
+     * The innovation x_j − E[x_j] of the first value observed (0 before any): a number every replay of the same
+     * values in the same order reproduces bit for bit, so it can seed per-series randomness.
+     */
+    public double firstInnovation() {
+        return firstInnovation;
+    }
+
+    /** The coordinate observed last, or −1 before any. */
+    public int lastIndex() {
+        return lastIndex;
     }
 
     /** log p(x_O), the Gaussian log-density of the observed values (0 before any). */

@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
@@ -51,6 +52,9 @@ import java.util.OptionalInt;
  * @param selection how certificates account for choosing the operating point on the same replays
  * @param candidates K, the number of (curve, τ) candidates the operating point was chosen among (1 without a
  *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected)
+ * @param pattern the observation pattern the replays saw ({@link ObservationPattern}: values missing at random,
+ *     channel lags, dropped channels, shuffled arrival), so the certificate is for series observed that way; {@link
+ *     ObservationPattern#complete()} (every value, in time order) for files without it
  */
 public record CalibrationSection(
         int folds,
@@ -65,13 +69,15 @@ public record CalibrationSection(
         Optional<OperatingPoint> operatingPoint,
         Guarantee guarantee,
         Selection selection,
-        int candidates)
+        int candidates,
+        ObservationPattern pattern)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
 
     /** Validates (messages name the field) and copies. */
     public CalibrationSection {
+        Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(inflation, "inflation");
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(curves, "curves");
@@ -189,6 +195,38 @@ public record CalibrationSection(
                 : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), maxSeries);
     }
 
+    /** A section whose replays saw every value in time order ({@link ObservationPattern#complete()}). */
+    public CalibrationSection(
+            int folds,
+            long seed,
+            double delta,
+            double[] inflation,
+            double[] thresholds,
+            List<Curve> curves,
+            double[] coverageTaus,
+            double[] coverageBefore,
+            double[] coverageAfter,
+            Optional<OperatingPoint> operatingPoint,
+            Guarantee guarantee,
+            Selection selection,
+            int candidates) {
+        this(
+                folds,
+                seed,
+                delta,
+                inflation,
+                thresholds,
+                curves,
+                coverageTaus,
+                coverageBefore,
+                coverageAfter,
+                operatingPoint,
+                guarantee,
+                selection,
+                candidates,
+                ObservationPattern.complete());
+    }
+
     /** The same section certifying under another guarantee (curves, correction and operating point unchanged). */
     public CalibrationSection withGuarantee(Guarantee g) {
         return new CalibrationSection(
@@ -204,7 +242,8 @@ public record CalibrationSection(
                 operatingPoint,
                 g,
                 selection,
-                candidates);
+                candidates,
+                pattern);
     }
 
     /** K with Bonferroni, else 1. */

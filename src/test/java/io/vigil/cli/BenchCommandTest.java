@@ -103,6 +103,7 @@ class BenchCommandTest {
         assertEquals(32, j.get("length").asInt());
         assertEquals(8, j.get("samples_per_series").asInt());
         assertEquals("hashmap", j.get("state_backend").asText());
+        assertTrue(j.get("rocksdb_memory_bytes").isNull(), "RocksDB memory is not used by the hashmap backend");
         assertTrue(j.get("state_bytes_model_max").asLong() > 0);
         assertEquals(2, j.get("runs").size());
         // The reference (20 in flight) reads about as many samples as the 200-series run: waves of 20 new series of
@@ -154,5 +155,34 @@ class BenchCommandTest {
         assertEquals(2, run("bench", "scale", "--state-backend", "memory").exit());
         assertEquals(2, run("bench", "scale", "--series", "0").exit());
         assertEquals(2, run("bench", "scale", "--tau", "1").exit());
+        // --rocksdb-memory is validated as `vigil run` validates it (RunCommandTest has the full list).
+        Run heap = run("bench", "scale", "--rocksdb-memory", "2g");
+        assertEquals(2, heap.exit());
+        assertTrue(heap.err().contains("--rocksdb-memory is for --state-backend rocksdb"), heap.err());
+        Run small = run("bench", "scale", "--state-backend", "rocksdb", "--rocksdb-memory", "1m");
+        assertEquals(2, small.exit());
+        assertTrue(small.err().contains("--rocksdb-memory must be at least 64m, got '1m'"), small.err());
+    }
+
+    @Test
+    void scaleWithRocksDbSaysWhichManagedMemoryItUsed() {
+        Run r = run(
+                "bench",
+                "scale",
+                "--series",
+                "50",
+                "--length",
+                "32",
+                "--samples",
+                "4",
+                "--train",
+                "30",
+                "--state-backend",
+                "rocksdb",
+                "--rocksdb-memory",
+                "96m");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("rocksdb (96 MiB managed memory)"), r.out());
+        assertTrue(r.err().contains("rocksdb (96 MiB managed memory) backend"), r.err());
     }
 }

@@ -52,6 +52,18 @@ public final class EarlyFixtures {
         public static final VigilModel MODEL = train(DATA, false);
     }
 
+    /**
+     * Generated multi-cbf (C = 3 channels × d = 128, G = 3), 60 training and 30 test series, ℓ = 4, standardised
+     * per channel: for observation in any order. A holder, so only the tests that use it train it.
+     */
+    public static final class MultiChannel {
+        private MultiChannel() {}
+
+        public static final TrainTest DATA = SyntheticData.generate(SyntheticKind.MULTI_CBF, 60, 30, 21L);
+
+        public static final VigilModel MODEL = train(DATA, false);
+    }
+
     public static VigilModel train(TrainTest data, boolean standardize) {
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
+import io.vigil.model.json.CalibrationCodec;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
@@ -107,6 +111,45 @@ class CalibrationSectionTest {
      * 0.001; expected's mean over 200 draws has standard error sd/√200, and exceeds 1 − τ by 3 of them with
      * probability about 0.001 when the true mean is exactly 1 − τ. The draws are seeded, so the test is deterministic.
      */
+    @Test
+    void theObservationPatternOfTheReplaysSurvivesTheFileAndIsOmittedWhenComplete() {
+        CalibrationSection plain =
+                section(curve(4, new int[] {1, 0}, new int[] {1, 0}), Guarantee.PAC, Selection.NONE, 1);
+        ObservationPattern pattern = ObservationPattern.builder()
+                .missing(0.2)
+                .lag(1, 3)
+                .drop(2)
+                .seed(5)
+                .build();
+        CalibrationSection patterned = new CalibrationSection(
+                plain.folds(),
+                plain.seed(),
+                plain.delta(),
+                plain.inflation(),
+                plain.thresholds(),
+                plain.curves(),
+                plain.coverageTaus(),
+                plain.coverageBefore(),
+                plain.coverageAfter(),
+                plain.operatingPoint(),
+                plain.guarantee(),
+                plain.selection(),
+                plain.candidates(),
+                pattern);
+        CalibrationCodec codec = new CalibrationCodec();
+        ObjectNode a = JsonNodeFactory.instance.objectNode();
+        codec.write(plain, a);
+        assertTrue(!a.has("pattern"), "a complete pattern is not written");
+        assertEquals(
+                ObservationPattern.complete(),
+                codec.read(a, 1, null, "calibration").pattern());
+        ObjectNode b = JsonNodeFactory.instance.objectNode();
+        codec.write(patterned, b);
+        assertEquals(pattern, codec.read(b, 1, null, "calibration").pattern());
+        ((ObjectNode) b.get("pattern")).put("missing", 1.5);
+        assertThrows(IllegalArgumentException.class, () -> codec.read(b, 1, null, "calibration"));
+    }
+
     @Test
     void pacFailsInAtMostADeltaFractionAndExpectedHoldsOnAverage() {
         SplittableRandom rnd = new SplittableRandom(28L);

@@ -1,0 +1,105 @@
+package io.vigil.cli;
+
+import io.vigil.data.ObservationPattern;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * How series are observed in an offline replay ({@code evaluate}) or in the calibration replays of {@code train}:
+ * values missing at random, channels arriving late, channels dropped, arrival shuffled ({@link ObservationPattern},
+ * seeded per series by its id {@code DATASET/SPLIT/INDEX}, so {@code vigil replay} with the same options sends the
+ * same values in the same order). Without any of them every value is observed in time order.
+ */
+public final class ObservationOptions {
+    @Option(
+            names = "--missing",
+            paramLabel = "P",
+            description =
+                    "Each value is missing at random with probability P in [0, 1), drawn per series " + "(default: 0).")
+    Double missing;
+
+    @Option(
+            names = "--channel-lag",
+            paramLabel = "C:K[,C:K...]",
+            description = "Channel C (0-based index) arrives K steps late; several as C:K,C:K.")
+    String channelLags;
+
+    @Option(
+            names = "--drop-channel",
+            split = ",",
+            paramLabel = "C",
+            description = "Channel C (0-based index) is never observed; repeat or comma-separate for several.")
+    List<Integer> droppedChannels;
+
+    @Option(names = "--shuffle", description = "Observed values arrive in a random order (drawn per series).")
+    boolean shuffle;
+
+    @Option(
+            names = "--pattern-seed",
+            paramLabel = "S",
+            defaultValue = "0",
+            description = "Seed of the per-series draws of --missing and --shuffle (default: ${DEFAULT-VALUE}).")
+    long patternSeed;
+
+    /**
+     * The pattern these options describe ({@link ObservationPattern#complete()} when none is given).
+     *
+     * @throws IllegalArgumentException naming the option on a bad value (callers turn it into a usage error)
+     */
+    ObservationPattern pattern() {
+        ObservationPattern.Builder b = ObservationPattern.builder().seed(patternSeed);
+        try {
+            if (missing != null) {
+                b.missing(missing);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--missing: " + e.getMessage(), e);
+        }
+        try {
+            if (channelLags != null) {
+                b.lags(ObservationPattern.parseLags(channelLags));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--channel-lag: " + e.getMessage(), e);
+        }
+        try {
+            if (droppedChannels != null) {
+                droppedChannels.forEach(b::drop);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--drop-channel: " + e.getMessage(), e);
+        }
+        return b.shuffled(shuffle).build();
+    }
+
+    /**
+     * The pattern as a JSON object: {@code {missing, channel_lags: {"C": K}, dropped_channels: [C], shuffled, seed}}.
+     */
+    static java.util.Map<String, Object> json(ObservationPattern p) {
+        java.util.Map<String, Object> o = new java.util.LinkedHashMap<>();
+        o.put("missing", p.missing());
+        java.util.Map<String, Object> lags = new java.util.LinkedHashMap<>();
+        p.lags().forEach((c, k) -> lags.put(String.valueOf(c), k));
+        o.put("channel_lags", lags);
+        o.put("dropped_channels", List.copyOf(p.dropped()));
+        o.put("shuffled", p.shuffled());
+        o.put("seed", p.seed());
+        return o;
+    }
+
+    /** Refuses a channel the data do not have, naming the option. */
+    static void checkChannels(ObservationPattern p, int channels) {
+        for (int c : p.lags().keySet()) {
+            if (c >= channels) {
+                throw new IllegalArgumentException("--channel-lag: channel " + c
+                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
+            }
+        }
+        for (int c : p.dropped()) {
+            if (c >= channels) {
+                throw new IllegalArgumentException("--drop-channel: channel " + c
+                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.vigil.early;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.classify.qda.LocalQda;
+import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.SeriesGaussian;
+import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetState;
+import io.vigil.ldg.Standardizer;
+import io.vigil.model.CompleteSeriesSection;
+import io.vigil.model.VigilModel;
+import java.util.Arrays;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The early classifier observing values in any order ({@link EarlyClassifier#observeAt}): its conditional mean equals
+ * the closed-form conditional Gaussian on the observed index set (dense solve, thesis eq. 5.19) after every value of a
+ * random pattern; observing the time-major prefix decides exactly where and what the prefix path decides; an
+ * incomplete series is labelled by the classifier at E[Y | observed]; and the decision carries the triggering (t,
+ * channel) and the fraction observed.
+ *
+ * <p>Tolerance 1e-7 on m_y: the model's Σ is a shrinkage estimate of D = 384 standardised values (condition number ≲
+ * 1e5 with the shrinkage floor), so the dense LU solve and the ≤ 384 rank-one downdates each carry ≲ D·κ·ε ≈ 1e-8
+ * relative error on entries of order 1; a wrong term in the update changes m_y by ≥ 1e-3.
+ */
+class AnyOrderObservationTest {
+    private static final double TOL = 1e-7;
+
+    private final VigilModel model = EarlyFixtures.MultiChannel.MODEL;
+    private final Dataset test = EarlyFixtures.MultiChannel.DATA.test();
+
+    @Test
+    void theConditionalMeanAfterEveryValueEqualsTheDenseClosedForm() {
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults());
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = c.newSubsetState();
+        ObservationPattern pattern =
+                ObservationPattern.builder().missing(0.3).shuffled(true).seed(3).build();
+        Brute brute = new Brute(model);
+        for (int i = 0; i < 3; i++) {
+            double[] x = test.series(i);
+            int[] order = pattern.order("multi/test/" + i, 3, x.length);
+            c.resetSubsetState(state);
+            for (int k = 0; k < order.length; k++) {
+                int j = order[k];
+                c.observeAt(state, j / 3, j % 3, x[j], ws, decision);
+                assertEquals(j / 3, decision.time());
+                assertEquals(j % 3, decision.channel());
+                assertEquals(k + 1, decision.observed());
+                assertEquals((k + 1) / (double) x.length, decision.observedFraction());
+                if (k % 37 == 0 || k == order.length - 1) {
+                    double[] expected = brute.conditionalMean(x, Arrays.copyOf(order, k + 1));
+                    assertArrayNear(expected, ws.conditionalMean(), "series " + i + " after " + (k + 1) + " values");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theTimeMajorPrefixDecidesWhereAndWhatThePrefixPathDecides() {
+        for (double tau : new double[] {0.5, 0.9}) {
+            EarlyClassifier c =
+                    EarlyClassifier.of(model, DecisionParams.defaults().withTau(tau));
+            EarlyClassifier.Workspace ws = c.newWorkspace();
+            Decision prefix = Decision.withReliability();
+            Decision any = Decision.withReliability();
+            SeriesState state = c.newState();
+            SubsetState subset = c.newSubsetState();
+            int early = 0;
+            for (int i = 0; i < test.size(); i++) {
+                double[] x = test.series(i);
+                state.reset();
+                c.resetSubsetState(subset);
+                for (int j = 0; j < x.length; j++) {
+                    boolean a = c.observe(state, x[j], ws, prefix);
+                    boolean b = c.observeAt(subset, j / 3, j % 3, x[j], ws, any);
+                    assertEquals(a, b, "τ " + tau + ", series " + i + ", value " + j);
+                    assertEquals(prefix.time(), any.time());
+                    assertEquals(prefix.channel(), any.channel());
+                    assertEquals(prefix.observedFraction(), any.observedFraction());
+                    if (a) {
+                        assertEquals(prefix.label(), any.label());
+                        assertEquals(prefix.reliability(), any.reliability(), 1e-9);
+                        early += j < x.length - 1 ? 1 : 0;
+                        break;
+                    }
+                }
+            }
+            assertTrue(early > 0, "τ " + tau + ": some series decided early, so the comparison covers the rule");
+        }
+    }
+
+    @Test
+    void anIncompleteSeriesGetsTheClassifiersLabelAtTheConditionalMean() {
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults());
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.withReliability();
+        SubsetState state = c.newSubsetState();
+        ObservationPattern pattern = ObservationPattern.builder()
+                .missing(0.5)
+                .lag(1, 20)
+                .drop(2)
+                .seed(9)
+                .build();
+        Brute brute = new Brute(model);
+        LocalQda qda = model.localQda();
+        LocalQda.Workspace qws = qda.newWorkspace();
+        for (int i = 0; i < 5; i++) {
+            double[] x = test.series(i);
+            int[] order = pattern.order("multi/test/" + i, 3, x.length);
+            c.resetSubsetState(state);
+            for (int j : order) {
+                assertFalse(state.isObserved(j));
+                // Feed without deciding early: only the end matters here.
+                c.scoreAt(state, j / 3, j % 3, x[j], ws, new SampleScore());
+            }
+            c.decideIncomplete(state, ws, decision);
+            int last = order[order.length - 1];
+            assertEquals(last / 3, decision.time());
+            assertEquals(last % 3, decision.channel());
+            assertEquals(order.length / (double) x.length, decision.observedFraction());
+            double[] m = brute.conditionalMean(x, order);
+            assertEquals(qda.predict(m, qws), decision.label(), "series " + i);
+            double r = decision.reliability();
+            assertTrue(r >= 0 && r <= 1, "reliability in [0, 1]: " + r);
+        }
+    }
+
+    @Test
+    void everyValueInAnyOrderEndsWithTheCompleteSeriesLabel() {
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults().withTau(0.999));
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = c.newSubsetState();
+        ObservationPattern shuffled =
+                ObservationPattern.builder().shuffled(true).seed(1).build();
+        for (int i = 0; i < 5; i++) {
+            double[] x = test.series(i);
+            int[] order = shuffled.order("s" + i, 3, x.length);
+            c.resetSubsetState(state);
+            boolean decided = false;
+            for (int k = 0; k < order.length && !decided; k++) {
+                decided = c.observeAt(state, order[k] / 3, order[k] % 3, x[order[k]], ws, decision);
+            }
+            assertTrue(decided, "the last value decides");
+            if (decision.observed() == x.length) {
+                assertEquals(c.completeLabel(x, ws), decision.label());
+            }
+        }
+    }
+
+    @Test
+    void badCoordinatesAndRepeatsAreRefusedNamingThem() {
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults());
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = c.newSubsetState();
+        c.observeAt(state, 5, 1, 0.3, ws, decision);
+        IllegalArgumentException again =
+                assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 5, 1, 0.4, ws, decision));
+        assertTrue(again.getMessage().contains("(5, 1) was already observed"), again.getMessage());
+        IllegalArgumentException channel =
+                assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 5, 3, 0.4, ws, decision));
+        assertTrue(channel.getMessage().contains("128 samples × 3 channels"), channel.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 128, 0, 0.4, ws, decision));
+        assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 6, 0, Double.NaN, ws, decision));
+        assertEquals(1, state.observedCount(), "refused values leave the state as it was");
+        EarlyClassifier gmm =
+                EarlyClassifier.of(model, DecisionParams.defaults().withEstimator(EstimatorType.GMM));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, gmm::newSubsetState);
+        assertTrue(e.getMessage().contains("--estimator joint"), e.getMessage());
+    }
+
+    private static void assertArrayNear(double[] expected, double[] actual, String what) {
+        for (int k = 0; k < expected.length; k++) {
+            assertEquals(expected[k], actual[k], TOL, what + ", feature " + k);
+        }
+    }
+
+    /** E[BᵀX | x_O] by the closed form x̄ + Σ_{·O} Σ_{OO}⁻¹ (x_O − x̄_O) on standardised values (dense solve). */
+    private static final class Brute {
+        private final double[] mean;
+        private final DMatrixRMaj sigma;
+        private final DMatrixRMaj basis;
+        private final Standardizer std;
+
+        Brute(VigilModel model) {
+            SeriesGaussian g = model.section(CompleteSeriesSection.class)
+                    .orElseThrow()
+                    .jointGaussian()
+                    .orElseThrow();
+            this.mean = g.mean();
+            this.sigma = g.covariance();
+            this.basis = model.basis();
+            this.std = model.standardizer().orElse(null);
+        }
+
+        double[] conditionalMean(double[] raw, int[] observed) {
+            int d = mean.length;
+            int n = observed.length;
+            DMatrixRMaj soo = new DMatrixRMaj(n, n);
+            DMatrixRMaj sxo = new DMatrixRMaj(d, n);
+            DMatrixRMaj e = new DMatrixRMaj(n, 1);
+            for (int a = 0; a < n; a++) {
+                int j = observed[a];
+                double v = std == null ? raw[j] : std.apply(j, raw[j]);
+                e.set(a, 0, v - mean[j]);
+                for (int b = 0; b < n; b++) {
+                    soo.set(a, b, sigma.get(j, observed[b]));
+                }
+                for (int i = 0; i < d; i++) {
+                    sxo.set(i, a, sigma.get(i, j));
+                }
+            }
+            DMatrixRMaj w = new DMatrixRMaj(n, 1);
+            assertTrue(CommonOps_DDRM.solve(soo, e, w), "Σ_OO is invertible");
+            DMatrixRMaj x = new DMatrixRMaj(d, 1);
+            CommonOps_DDRM.mult(sxo, w, x);
+            for (int i = 0; i < d; i++) {
+                x.add(i, 0, mean[i]);
+            }
+            DMatrixRMaj y = new DMatrixRMaj(basis.numCols, 1);
+            CommonOps_DDRM.multTransA(basis, x, y);
+            return y.data;
+        }
+    }
+}
