@@ -46,7 +46,7 @@ public final class CalibrationOptions {
                     + "candidates), split (choose on half the replayed series, certify on the other half), nested "
                     + "(certify one threshold for all rules at once: a series counts when any rule disagrees), fixed "
                     + "(certify only the default rule, the set rule with local QDA) or none (valid only for a rule "
-                    + "and tau fixed in advance) (default: bonferroni with pac, nested with expected).")
+                    + "and tau fixed in advance) (default: bonferroni with pac, fixed with expected).")
     String selectionCorrection;
 
     @Option(

@@ -70,7 +70,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             description = "Selection corrections to certify under, as vigil train --selection-correction; each "
                     + "guarantee's mode reports its default correction when it is among them, else the first; the "
                     + "others are compared beside it (default: each guarantee's default, bonferroni for pac and "
-                    + "nested for expected).")
+                    + "fixed for expected).")
     List<String> selections;
 
     @Option(

@@ -134,12 +134,12 @@ class ModelCommandsTest {
     }
 
     /**
-     * Each guarantee has its own default selection correction — Bonferroni for pac (the model above), the nested
-     * family for expected — and an explicit {@code --selection-correction} overrides it.
+     * Each guarantee has its own default selection correction — Bonferroni for pac (the model above), the default rule
+     * alone for expected — and an explicit {@code --selection-correction} overrides it.
      */
     @Test
     void expectedGuaranteeDefaultsToTheNestedFamily() throws IOException {
-        for (String[] c : List.of(new String[] {"nested"}, new String[] {"bonferroni", "--selection-correction"})) {
+        for (String[] c : List.of(new String[] {"fixed"}, new String[] {"bonferroni", "--selection-correction"})) {
             Path out = dir.resolve("expected-" + c[0] + ".json");
             List<String> args = new ArrayList<>(List.of(
                     "train",

@@ -39,7 +39,7 @@ class CalibrationParamsTest {
                 io.vigil.reliability.risk.Selection.BONFERRONI,
                 CalibrationParams.defaultSelection(io.vigil.reliability.risk.Guarantee.PAC));
         assertEquals(
-                io.vigil.reliability.risk.Selection.NESTED,
+                io.vigil.reliability.risk.Selection.FIXED,
                 CalibrationParams.defaultSelection(io.vigil.reliability.risk.Guarantee.EXPECTED));
     }
 
