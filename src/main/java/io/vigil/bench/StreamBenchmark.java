@@ -52,10 +52,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
  * own broker (loopback), (a) raw Kafka produce and consume (with the same JSON decoding the job does), (b) a
- * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job, three times: without metrics, with the
- * Prometheus endpoint ({@code --metrics-port}) served and scraped every second, and without again ((c) is the mean of
- * the two without); then the Vigil job again, unbounded, fed at half of (c)'s rate, for the sample → decision
- * latency.
+ * pass-through Flink job Kafka → Kafka (decode, re-emit), (c) the Vigil job: a warm-up run, then R pairs of runs
+ * without and with observability — the Prometheus endpoint ({@code --metrics-port}) served and scraped every second,
+ * and with {@link Settings#dashboard} the live dashboard on with one client following it, which also records how late
+ * it learns of each decision — reported as medians; then the Vigil job again, unbounded, fed at half of (c)'s rate,
+ * for the sample → decision latency.
  *
  * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
  * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
@@ -73,7 +74,9 @@ public final class StreamBenchmark {
      * @param seed generator seed
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
-     * @param dashboard whether to run (c) again with the live dashboard on and a client following it, (d)
+     * @param dashboard whether the runs of (c) with the metrics endpoint also have the live dashboard on and a client
+     *     following it (and measure how late it shows decisions)
+     * @param repeat pairs of runs of (c) without and with observability, after a warm-up run
      */
     public record Settings(
             SyntheticKind kind,
@@ -84,7 +87,20 @@ public final class StreamBenchmark {
             double latencySeconds,
             long seed,
             boolean raw,
-            boolean dashboard) {}
+            boolean dashboard,
+            int repeat) {
+        /** Validates. */
+        public Settings {
+            if (repeat < 1) {
+                throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+            }
+        }
+
+        /** Pairs of runs without and with observability by default: three with the dashboard, else one. */
+        public static int defaultRepeat(boolean dashboard) {
+            return dashboard ? 3 : 1;
+        }
+    }
 
     /**
      * The figures.
@@ -95,9 +111,14 @@ public final class StreamBenchmark {
      * @param produceRate (a) producer samples/s
      * @param consumeRate (a) consumer samples/s, decoding each record
      * @param passThroughRate (b) pass-through job samples/s
-     * @param vigilRate (c) Vigil job samples/s (mean of the runs before and after the one with metrics)
-     * @param vigilRateWithMetrics (c) with the Prometheus endpoint served and scraped every second (samples/s)
-     * @param dashboardRate (d) Vigil job samples/s with the live dashboard on and followed, NaN when not run
+     * @param vigilRate (c) Vigil job samples/s, median of the runs without observability
+     * @param vigilRateWithMetrics (c) with the Prometheus endpoint served and scraped every second (and the dashboard
+     *     on and followed, with {@link Settings#dashboard}): median of those runs (samples/s)
+     * @param dashboardRate the same as {@code vigilRateWithMetrics} when the dashboard was on, NaN when not
+     * @param warmUpRate (c) the first run, not counted (samples/s)
+     * @param runsWithout (c) every run without observability, in order (samples/s)
+     * @param runsWith (c) every run with observability, in order (samples/s)
+     * @param dashboardLag how late the dashboard's client learnt of decisions in the runs with the dashboard
      * @param latencyRate replay rate of the latency phase (samples/s)
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
@@ -115,6 +136,10 @@ public final class StreamBenchmark {
             double vigilRate,
             double vigilRateWithMetrics,
             double dashboardRate,
+            double warmUpRate,
+            List<Double> runsWithout,
+            List<Double> runsWith,
+            DashboardLag dashboardLag,
             double latencyRate,
             double p50Ms,
             double p99Ms,
@@ -131,7 +156,7 @@ public final class StreamBenchmark {
             return vigilRateWithMetrics / vigilRate;
         }
 
-        /** (d) as a fraction of (c). */
+        /** (c) with the dashboard as a fraction of (c) without. */
         public double dashboardShareOfVigil() {
             return dashboardRate / vigilRate;
         }
@@ -177,40 +202,53 @@ public final class StreamBenchmark {
             // (OUT_OF_ORDER_SEQUENCE_NUMBER, then a 120 s send timeout) in two runs on a loaded machine.
             kafka.createTopic(base.output(), s.partitions());
             kafka.createTopic(base.deadLetter(), 1);
-            // Off, on, off, each reading the whole topic with its own consumer group: the run with metrics sits
-            // between the two without, so warm-up and drifting machine load do not favour either side.
-            double off1 = timed(samples, null, env -> VigilJob.attach(env, group(base, 1), modelBytes, RateProbe::tap));
+            // A warm-up run first (the JVM's first pass over the job was up to 2.7x slower than the next), then R
+            // pairs of runs without and with observability, alternating, each reading the whole topic with its own
+            // consumer group: warm-up and drifting machine load then favour neither side.
+            double warmUpRate =
+                    timed(samples, null, env -> VigilJob.attach(env, group(base, 0), modelBytes, RateProbe::tap));
+            log.accept(String.format("(c) warm-up run (not counted): %.0f samples/s", warmUpRate));
+            List<Double> without = new ArrayList<>();
+            List<Double> with = new ArrayList<>();
             Scrapes scrapes = new Scrapes();
-            double metricsRate =
-                    timed(samples, scrapes, env -> VigilJob.attach(env, group(base, 2), modelBytes, RateProbe::tap));
-            double off2 = timed(samples, null, env -> VigilJob.attach(env, group(base, 3), modelBytes, RateProbe::tap));
-            double vigilRate = (off1 + off2) / 2;
+            WatchedDashboard.Lags lags = WatchedDashboard.Lags.create();
+            for (int i = 1; i <= s.repeat(); i++) {
+                JobConfig plain = group(base, 2 * i - 1);
+                without.add(timed(samples, null, env -> VigilJob.attach(env, plain, modelBytes, RateProbe::tap)));
+                JobConfig observed = observed(kafka, base, i, s.partitions());
+                with.add(timed(
+                        samples,
+                        scrapes,
+                        env -> VigilJob.attach(env, observed, modelBytes, RateProbe::tap),
+                        flink -> s.dashboard() ? WatchedDashboard.start(kafka, observed, flink, lags) : () -> {}));
+                log.accept(String.format(
+                        "(c) pair %d of %d: without %.0f, with %s %.0f samples/s",
+                        i, s.repeat(), without.get(i - 1), observedWhat(s), with.get(i - 1)));
+            }
+            double vigilRate = Percentiles.nearestRank(without, 0.5);
+            double metricsRate = Percentiles.nearestRank(with, 0.5);
             log.accept(String.format(
-                    "(c) Vigil job: %.0f samples/s (%.0f%% of b; runs without metrics %.0f and %.0f); with the metrics "
-                            + "endpoint scraped %d times: %.0f samples/s (%.0f%% of c)",
+                    "(c) Vigil job: median %.0f samples/s (%.0f%% of b); with %s (scraped %d times): median %.0f "
+                            + "samples/s (%.0f%% of c)",
                     vigilRate,
                     100 * vigilRate / passRate,
-                    off1,
-                    off2,
+                    observedWhat(s),
                     scrapes.count,
                     metricsRate,
                     100 * metricsRate / vigilRate));
-            double dashboardRate = Double.NaN;
+            double dashboardRate = s.dashboard() ? metricsRate : Double.NaN;
+            DashboardLag lag = DashboardLag.of(lags, metricsRate);
             if (s.dashboard()) {
-                JobConfig watched = base.toBuilder()
-                        .output("bench-dash-decisions")
-                        .deadLetter("bench-dash-dead")
-                        .groupId("bench-dash")
-                        .transactionalIdPrefix("bench-dash")
-                        .build();
-                dashboardRate = timed(
-                        samples,
-                        null,
-                        env -> VigilJob.attach(env, watched, modelBytes, RateProbe::tap),
-                        flink -> WatchedDashboard.start(kafka, watched, flink));
                 log.accept(String.format(
-                        "(d) Vigil job with the dashboard: %.0f samples/s (%.0f%% of c)",
-                        dashboardRate, 100 * dashboardRate / vigilRate));
+                        "dashboard lag at %.0f samples/s: p50 %.0f ms, p99 %.0f ms, max %.0f ms over %d decisions "
+                                + "shown; the latest decision of an update: p99 %.0f ms, max %.0f ms",
+                        metricsRate,
+                        lag.p50Ms(),
+                        lag.p99Ms(),
+                        lag.maxMs(),
+                        lag.decisions(),
+                        lag.worstP99Ms(),
+                        lag.worstMaxMs()));
             }
             double[] latency = latency(kafka, test, modelBytes, s, vigilRate / 2);
             log.accept(String.format(
@@ -227,6 +265,10 @@ public final class StreamBenchmark {
                     vigilRate,
                     metricsRate,
                     dashboardRate,
+                    warmUpRate,
+                    List.copyOf(without),
+                    List.copyOf(with),
+                    lag,
                     vigilRate / 2,
                     latency[0],
                     latency[1],
@@ -285,6 +327,63 @@ public final class StreamBenchmark {
                             "p"))
                     .name("Kafka copy");
         });
+    }
+
+    /**
+     * How late the dashboard's client learnt of decisions (ms, see {@link WatchedDashboard.Lags}), NaN without the
+     * dashboard.
+     *
+     * @param rate the job's rate while measured (samples/s, median of the runs with the dashboard)
+     * @param p50Ms median over the decisions the client saw in the page's table
+     * @param p99Ms 99th percentile of those
+     * @param maxMs the largest of those
+     * @param decisions decisions the client saw
+     * @param worstP99Ms 99th percentile, over the updates, of the lag of the latest decision an update counted
+     * @param worstMaxMs the largest of those
+     */
+    public record DashboardLag(
+            double rate,
+            double p50Ms,
+            double p99Ms,
+            double maxMs,
+            int decisions,
+            double worstP99Ms,
+            double worstMaxMs) {
+        static DashboardLag of(WatchedDashboard.Lags lags, double rate) {
+            List<Long> each;
+            List<Long> worst;
+            synchronized (lags.perDecision()) {
+                each = List.copyOf(lags.perDecision());
+            }
+            synchronized (lags.worstPerEvent()) {
+                worst = List.copyOf(lags.worstPerEvent());
+            }
+            return new DashboardLag(
+                    rate,
+                    Percentiles.nearestRank(each, 0.5),
+                    Percentiles.nearestRank(each, 0.99),
+                    Percentiles.nearestRank(each, 1.0),
+                    each.size(),
+                    Percentiles.nearestRank(worst, 0.99),
+                    Percentiles.nearestRank(worst, 1.0));
+        }
+    }
+
+    /** What the observed runs of (c) have on. */
+    private static String observedWhat(Settings s) {
+        return s.dashboard() ? "metrics endpoint + dashboard followed" : "metrics endpoint";
+    }
+
+    /**
+     * {@code base} for the {@code run}-th observed run: its own consumer group and its own decision topic (created
+     * here), which the dashboard's tail reads from the beginning.
+     */
+    private static JobConfig observed(LoopbackKafka kafka, JobConfig base, int run, int partitions) {
+        JobConfig c = group(base, 2 * run).toBuilder()
+                .output(base.output() + "-observed-" + run)
+                .build();
+        kafka.createTopic(c.output(), partitions);
+        return c;
     }
 
     /** {@code cfg} with consumer group and transactional ids of its own ({@code run}-th run over the same topic). */

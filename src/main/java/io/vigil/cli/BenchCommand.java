@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -427,6 +428,13 @@ public final class BenchCommand implements Runnable {
         }
     }
 
+    /** Rates as "112,607 / 300,961 / ...". */
+    static String rates(List<Double> samplesPerSecond) {
+        return samplesPerSecond.stream()
+                .map(v -> String.format(Locale.ROOT, "%,.0f", v))
+                .collect(Collectors.joining(" / "));
+    }
+
     /**
      * {@code vigil bench stream}: Kafka alone, a pass-through Flink job and the Vigil job on the same records, then
      * the Vigil job's latency at half its maximum rate ({@link StreamBenchmark}).
@@ -484,9 +492,17 @@ public final class BenchCommand implements Runnable {
 
         @Option(
                 names = "--dashboard",
-                description = "Also (d): the Vigil job again with the live dashboard on and one client following it, "
-                        + "to measure what the dashboard costs the job.")
+                description =
+                        "The runs of (c) with the metrics endpoint also have the live dashboard on and one client "
+                                + "following it: what both cost the job, and how late the client learns of each decision.")
         boolean dashboard;
+
+        @Option(
+                names = "--repeat",
+                paramLabel = "R",
+                description = "Pairs of runs of (c) without and with observability, alternating after a warm-up run "
+                        + "(default: 3 with --dashboard, else 1).")
+        Integer repeat;
 
         @Option(names = "--json", description = "Print one JSON object.")
         boolean json;
@@ -494,9 +510,12 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             CommandLine cl = spec.commandLine();
-            if (series < 1 || train < 2 || partitions < 1 || parallelism < 1 || !(latencySeconds > 0)) {
+            int pairs = repeat == null ? StreamBenchmark.Settings.defaultRepeat(dashboard) : repeat;
+            if (series < 1 || train < 2 || partitions < 1 || parallelism < 1 || !(latencySeconds > 0) || pairs < 1) {
                 throw new CommandLine.ParameterException(
-                        cl, "--series, --partitions, --parallelism, --latency-seconds must be positive, --train >= 2");
+                        cl,
+                        "--series, --partitions, --parallelism, --latency-seconds, --repeat must be positive, "
+                                + "--train >= 2");
             }
             SyntheticKind k;
             try {
@@ -507,7 +526,16 @@ public final class BenchCommand implements Runnable {
             PrintWriter err = cl.getErr();
             StreamBenchmark.Result r = StreamBenchmark.run(
                     new StreamBenchmark.Settings(
-                            k, train, series, partitions, parallelism, latencySeconds, seed, !zNormalize, dashboard),
+                            k,
+                            train,
+                            series,
+                            partitions,
+                            parallelism,
+                            latencySeconds,
+                            seed,
+                            !zNormalize,
+                            dashboard,
+                            pairs),
                     line -> {
                         err.println("bench stream: " + line);
                         err.flush();
@@ -528,9 +556,22 @@ public final class BenchCommand implements Runnable {
                 m.put("vigil_share_of_passthrough", r.vigilShareOfPassThrough());
                 m.put("vigil_with_metrics_samples_per_s", r.vigilRateWithMetrics());
                 m.put("vigil_with_metrics_share", r.metricsShare());
+                m.put("repeat", pairs);
+                m.put("observed", dashboard ? "metrics+dashboard" : "metrics");
+                m.put("warm_up_samples_per_s", r.warmUpRate());
+                m.put("vigil_runs_samples_per_s", r.runsWithout());
+                m.put("observed_runs_samples_per_s", r.runsWith());
                 if (dashboard) {
                     m.put("dashboard_samples_per_s", r.dashboardRate());
                     m.put("dashboard_share_of_vigil", r.dashboardShareOfVigil());
+                    StreamBenchmark.DashboardLag lag = r.dashboardLag();
+                    m.put("dashboard_lag_rate_samples_per_s", lag.rate());
+                    m.put("dashboard_lag_p50_ms", lag.p50Ms());
+                    m.put("dashboard_lag_p99_ms", lag.p99Ms());
+                    m.put("dashboard_lag_max_ms", lag.maxMs());
+                    m.put("dashboard_lag_decisions", lag.decisions());
+                    m.put("dashboard_update_lag_p99_ms", lag.worstP99Ms());
+                    m.put("dashboard_update_lag_max_ms", lag.worstMaxMs());
                 }
                 m.put("latency_rate_samples_per_s", r.latencyRate());
                 m.put("p50_ms", r.p50Ms());
@@ -545,25 +586,35 @@ public final class BenchCommand implements Runnable {
                 out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka produce", r.produceRate());
                 out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka consume + decode", r.consumeRate());
                 out.printf(Locale.ROOT, "%-36s %14.0f%n", "(b) Flink pass-through Kafka->Kafka", r.passThroughRate());
+                out.printf(Locale.ROOT, "%-36s %14.0f  (not counted)%n", "(c) warm-up run", r.warmUpRate());
                 out.printf(
                         Locale.ROOT,
-                        "%-36s %14.0f  (%.0f%% of b)%n",
+                        "%-36s %14.0f  (%.0f%% of b; median of %s)%n",
                         "(c) Vigil job",
                         r.vigilRate(),
-                        100 * r.vigilShareOfPassThrough());
+                        100 * r.vigilShareOfPassThrough(),
+                        rates(r.runsWithout()));
                 out.printf(
                         Locale.ROOT,
-                        "%-36s %14.0f  (%.0f%% of c)%n",
-                        "(c) with metrics endpoint scraped",
+                        "%-36s %14.0f  (%.0f%% of c; median of %s)%n",
+                        dashboard ? "(c) with metrics + dashboard" : "(c) with metrics endpoint scraped",
                         r.vigilRateWithMetrics(),
-                        100 * r.metricsShare());
+                        100 * r.metricsShare(),
+                        rates(r.runsWith()));
                 if (dashboard) {
+                    StreamBenchmark.DashboardLag lag = r.dashboardLag();
                     out.printf(
                             Locale.ROOT,
-                            "%-36s %14.0f  (%.0f%% of c)%n",
-                            "(d) Vigil job, dashboard followed",
-                            r.dashboardRate(),
-                            100 * r.dashboardShareOfVigil());
+                            "dashboard lag (job emits -> client receives) at %.0f samples/s: p50 %.0f ms, p99 %.0f ms, "
+                                    + "max %.0f ms over %d decisions; latest decision of an update: p99 %.0f ms, "
+                                    + "max %.0f ms%n",
+                            lag.rate(),
+                            lag.p50Ms(),
+                            lag.p99Ms(),
+                            lag.maxMs(),
+                            lag.decisions(),
+                            lag.worstP99Ms(),
+                            lag.worstMaxMs());
                 }
                 out.printf(
                         Locale.ROOT,

@@ -4,6 +4,7 @@ import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.demo.StreamDemo;
+import io.vigil.demo.Timeline;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
@@ -171,6 +172,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Timeline timeline = Timeline.sinceProcessStart();
         CommandLine cl = spec.commandLine();
         PrintWriter out = cl.getOut();
         PrintWriter live = json ? cl.getErr() : out;
@@ -187,6 +189,7 @@ public final class DemoCommand implements Callable<Integer> {
         metricsPort.port(cl); // a usage error before training
         OptionalInt dashboardPort = dashboard.port(cl);
         TrainTest tt = data.given() ? data.load() : generate(cl);
+        timeline.mark("data ready");
         live.printf(
                 Locale.ROOT,
                 "vigil demo: %s, %d training and %d test series of length %d%n",
@@ -196,8 +199,11 @@ public final class DemoCommand implements Callable<Integer> {
                 tt.train().length());
         StreamDemo.Result r;
         DecisionParams params;
+        int slots = stream.parallelism > 0
+                ? stream.parallelism
+                : Runtime.getRuntime().availableProcessors();
         try (StreamDemo.Infrastructure infra =
-                StreamDemo.Infrastructure.start(partitions, webUi.port(), metricsPort.port(cl))) {
+                StreamDemo.Infrastructure.start(partitions, slots, webUi.port(), metricsPort.port(cl), timeline)) {
             long t0 = System.nanoTime();
             VigilModel model;
             try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
@@ -210,6 +216,7 @@ public final class DemoCommand implements Callable<Integer> {
                         CalibrationParams.defaults(TrainParams.DEFAULT_SEED),
                         progress);
             }
+            timeline.mark("trained");
             try {
                 params = decision.resolve(tau.tau, DecisionOptions.operatingPoint(model));
             } catch (IllegalArgumentException e) {
@@ -247,8 +254,11 @@ public final class DemoCommand implements Callable<Integer> {
             });
             printer.flushSkipped();
         }
+        timeline.mark("stopped");
         if (json) {
-            out.println(Json.line(summary(r, tt, params)));
+            Map<String, Object> summary = summary(r, tt, params);
+            summary.put("timeline_s", timeline.seconds());
+            out.println(Json.line(summary));
         } else {
             out.printf(
                     Locale.ROOT,
@@ -267,6 +277,7 @@ public final class DemoCommand implements Callable<Integer> {
                     r.matchesEvaluate()
                             ? "every decision equals vigil evaluate's"
                             : "MISMATCH with vigil evaluate: " + r.mismatches());
+            out.println("seconds since start: " + timeline.line());
         }
         out.flush();
         return r.matchesEvaluate() ? 0 : VigilCli.EXIT_FAILURE;

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.baseline.Teaser;
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.early.DecisionParams;
 import io.vigil.experiment.BaselineEvaluation;
 import io.vigil.experiment.EarlyEvaluation;
@@ -58,6 +59,9 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     @Mixin
     DecisionOptions decision;
+
+    @Mixin
+    ObservationOptions observation;
 
     @Option(
             names = "--tau",
@@ -126,6 +130,9 @@ public final class EvaluateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The observation pattern of this evaluation (complete for baselines). */
+    private ObservationPattern pattern = ObservationPattern.complete();
+
     @Override
     public Integer call() throws IOException {
         EarlyMethod m;
@@ -158,16 +165,31 @@ public final class EvaluateCommand implements Callable<Integer> {
                 }
             }
             params = decision.resolve(taus.get(0), point);
+            pattern = observation.pattern();
+            ObservationOptions.checkChannels(pattern, model.channels());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        warnOtherPattern(model);
         Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
-            r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, progress);
+            r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, pattern, progress);
         }
         return print(r, model);
+    }
+
+    /** One line on stderr when the model's certificate was calibrated for another observation pattern. */
+    private void warnOtherPattern(VigilModel model) {
+        model.section(CalibrationSection.class)
+                .map(CalibrationSection::pattern)
+                .filter(calibrated -> !calibrated.equals(pattern))
+                .ifPresent(calibrated -> spec.commandLine()
+                        .getErr()
+                        .println("warning: " + modelFile + " was calibrated for observation pattern '" + calibrated
+                                + "' but is evaluated under '" + pattern
+                                + "'; its certificate speaks of the calibrated pattern"));
     }
 
     /** {@code --method} other than vigil: validates the options, trains the baseline and reports it. */
@@ -180,6 +202,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         List<CommandLine.Model.OptionSpec> vigilOnly =
                 new ArrayList<>(spec.mixins().get("decision").options());
+        vigilOnly.addAll(spec.mixins().get("observation").options());
         vigilOnly.add(spec.findOption("--tau"));
         for (CommandLine.Model.OptionSpec o : vigilOnly) {
             if (parsed.hasMatchedOption(o)) {
@@ -252,6 +275,9 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (json) {
             out.println(Json.line(toJson(r, model)));
         } else {
+            if (!pattern.isComplete()) {
+                out.println("observation pattern: " + pattern);
+            }
             out.print(EarlyReport.markdown(r));
             if (report != null) {
                 out.println("wrote " + report);
@@ -322,6 +348,12 @@ public final class EvaluateCommand implements Callable<Integer> {
         o.put("classifier", r.params().classifier().cliName());
         o.put("class_of_interest", r.params().classOfInterest());
         o.put("rule", r.params().rule().cliName());
+        o.put("pattern", ObservationOptions.json(pattern));
+        o.put(
+                "calibrated_pattern",
+                model.section(CalibrationSection.class)
+                        .map(c -> ObservationOptions.json(c.pattern()))
+                        .orElse(null));
         o.put(
                 "operating_point",
                 DecisionOptions.operatingPoint(model)

@@ -238,7 +238,12 @@ public final class InspectCommand implements Callable<Integer> {
                                 m.ldgNeighbors(),
                                 fmt(m.gamma()),
                                 m.dims(),
-                                m.eigenvalues().length));
+                                m.eigenvalues().length)
+                        + m.projection().segments().stream()
+                                .mapToObj(v -> "; constant within " + v + " time segment" + (v == 1 ? "" : "s")
+                                        + " per channel")
+                                .findFirst()
+                                .orElse(""));
         m.projection()
                 .sparse()
                 .ifPresent(sp -> row(

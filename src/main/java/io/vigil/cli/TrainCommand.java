@@ -63,6 +63,9 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     TransferOptions transfer;
 
+    @Mixin
+    ObservationOptions observation;
+
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
 
@@ -77,6 +80,14 @@ public final class TrainCommand implements Callable<Integer> {
             paramLabel = "L",
             description = "Fix the LDG dimension (default: 3-NN CV over G-1, G, G+1, G+2, G+4, G+8, G+16, G+32).")
     Integer dims;
+
+    @Option(
+            names = "--segments",
+            paramLabel = "S",
+            description = "Fix the time segments per channel within which LDG directions are constant "
+                    + "(default: the series length, i.e. full resolution; several channels under --selection auto "
+                    + "also try 32, 16, 8, 4, 2, 1 and keep what scores best on fresh training folds).")
+    Integer segments;
 
     @Option(
             names = "--neighbors",
@@ -111,7 +122,7 @@ public final class TrainCommand implements Callable<Integer> {
         CalibrationParams calibrationParams;
         try {
             earlyParams = completeSeries.params(seed);
-            calibrationParams = calibration.params(seed);
+            calibrationParams = calibration.params(seed).withPattern(observation.pattern());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -122,6 +133,19 @@ public final class TrainCommand implements Callable<Integer> {
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
         checkAgainstData(params, named);
+        if (!calibrationParams.pattern().isComplete()) {
+            if (!calibration.enabled()) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--missing, --channel-lag, --drop-channel and --shuffle set the pattern of the calibration "
+                                + "replays; they need calibration (drop --no-calibration)");
+            }
+            try {
+                ObservationOptions.checkChannels(calibrationParams.pattern(), named.channels());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
         warnDuplicates(named);
         if (SelectionProtocol.skippedForSize(params, named.size(), named.length())) {
             spec.commandLine()
@@ -198,7 +222,7 @@ public final class TrainCommand implements Callable<Integer> {
         } else {
             stdout.printf(
                     Locale.ROOT,
-                    "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d, neighbours = %d, "
+                    "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d%s, neighbours = %d, "
                             + "local-QDA k = %d; 3-NN CV accuracy %.4f (%s) in %.1f s%nwrote %s%n",
                     model.datasetName(),
                     model.trainSize(),
@@ -207,6 +231,11 @@ public final class TrainCommand implements Callable<Integer> {
                     model.numClasses(),
                     model.gamma(),
                     model.dims(),
+                    model.projection().segments().stream()
+                            .mapToObj(v ->
+                                    " (constant within " + v + " time segment" + (v == 1 ? "" : "s") + " per channel)")
+                            .findFirst()
+                            .orElse(""),
                     model.ldgNeighbors(),
                     model.qdaNeighbors(),
                     model.selection().cvAccuracy(),
@@ -261,6 +290,7 @@ public final class TrainCommand implements Callable<Integer> {
         o.put("gamma", model.gamma());
         o.put("neighbors", model.ldgNeighbors());
         o.put("dims", model.dims());
+        model.projection().segments().ifPresent(v -> o.put("segments", v));
         o.put(
                 "cv_accuracy",
                 Double.isNaN(model.selection().cvAccuracy())
@@ -354,6 +384,12 @@ public final class TrainCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "--dims " + p.dims().getAsInt() + " exceeds the series length " + train.length() + " of " + name);
         }
+        if (p.segments().isPresent() && p.segments().getAsInt() > train.seriesLength()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--segments " + p.segments().getAsInt() + " exceeds the " + train.seriesLength()
+                            + " samples per channel of " + name);
+        }
         p.cv().filter(c -> !c.isLeaveOneOut() && c.folds() > n).ifPresent(c -> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
@@ -434,6 +470,9 @@ public final class TrainCommand implements Callable<Integer> {
             }
             if (neighbors != null) {
                 p.neighbors(neighbors);
+            }
+            if (segments != null) {
+                p.segments(segments);
             }
             if (qdaNeighbors != null) {
                 p.qdaNeighbors(qdaNeighbors);

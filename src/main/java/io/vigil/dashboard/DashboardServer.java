@@ -24,8 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and style, uPlot from its WebJar, and {@code /events}, a server-sent-event stream of the dashboard's state.
  *
  * <p>Nothing a browser does can hold up the caller: {@link #publish} only offers each client's frame to a queue of
- * {@link #QUEUE_FRAMES}; a client whose queue is full (it does not read fast enough) is dropped, and at most
- * {@link #MAX_CLIENTS} event streams are served at once (more get 503). Requests whose {@code Host} is not this
+ * {@link #QUEUE_FRAMES}, and when a client's queue is full (it reads slowly, or not at all) the oldest frame waiting
+ * is discarded; every frame is the whole state, so a slow client skips states and still shows the newest. Each client
+ * is written to by its own thread, and at most {@link #MAX_CLIENTS} event streams are served at once (more get 503).
+ * The job itself never talks to this server: the dashboard reads the job's topics and metrics. Requests whose {@code Host} is not this
  * loopback address (DNS rebinding) get 403; anything but GET and HEAD 405.
  */
 final class DashboardServer implements AutoCloseable {
@@ -54,7 +56,7 @@ final class DashboardServer implements AutoCloseable {
     private final ExecutorService pool;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
     private final AtomicInteger streams = new AtomicInteger();
-    private final AtomicInteger dropped = new AtomicInteger();
+    private final AtomicInteger skipped = new AtomicInteger();
     private volatile boolean open = true;
 
     private DashboardServer(HttpServer http, ExecutorService pool) {
@@ -102,17 +104,22 @@ final class DashboardServer implements AutoCloseable {
         return !clients.isEmpty();
     }
 
-    /** Event streams dropped so far because their client did not keep up. */
-    int dropped() {
-        return dropped.get();
+    /** Frames discarded so far, unsent, because their client's queue was full. */
+    int skipped() {
+        return skipped.get();
     }
 
-    /** Sends one JSON document to every client as a server-sent event; never blocks. */
+    /**
+     * Sends one JSON document to every client as a server-sent event; never blocks: a full queue loses its oldest
+     * frame.
+     */
     void publish(byte[] json) {
         byte[] frame = frame(json);
         for (Client c : clients) {
-            if (!c.frames.offer(frame)) {
-                drop(c);
+            while (!c.frames.offer(frame)) {
+                if (c.frames.poll() != null) {
+                    skipped.incrementAndGet();
+                }
             }
         }
     }
@@ -125,13 +132,6 @@ final class DashboardServer implements AutoCloseable {
         f[f.length - 2] = '\n';
         f[f.length - 1] = '\n';
         return f;
-    }
-
-    private void drop(Client c) {
-        if (clients.remove(c)) {
-            c.dropped = true;
-            dropped.incrementAndGet();
-        }
     }
 
     private void handle(HttpExchange ex) throws IOException {
@@ -208,7 +208,7 @@ final class DashboardServer implements AutoCloseable {
             out.write(KEEP_ALIVE);
             out.flush();
             clients.add(c);
-            while (open && !c.dropped) {
+            while (open) {
                 byte[] frame = c.frames.poll(KEEP_ALIVE_S, TimeUnit.SECONDS);
                 out.write(frame == null ? KEEP_ALIVE : frame);
                 out.flush();
@@ -234,6 +234,5 @@ final class DashboardServer implements AutoCloseable {
     /** One event-stream client: the frames waiting to be written to it. */
     private static final class Client {
         final BlockingQueue<byte[]> frames = new ArrayBlockingQueue<>(QUEUE_FRAMES);
-        volatile boolean dropped;
     }
 }

@@ -48,7 +48,8 @@ final class DashboardState {
             String certificate,
             long latencyMs,
             Boolean agrees,
-            long receivedAt) {}
+            long receivedAt,
+            long emittedAt) {}
 
     private final String title;
     private final String referenceName;
@@ -58,6 +59,9 @@ final class DashboardState {
     private final long[] tdCounts = new long[TD_BINS];
     private final long[] latencyCounts = new long[LATENCY_EDGES_MS.length + 1];
     private final long[] latencies = new long[LATENCY_WINDOW];
+    /** Emission time (epoch ms) of the oldest record counted since the last {@link #view}; MAX_VALUE if none. */
+    private long oldestNewEmittedAt = Long.MAX_VALUE;
+
     private int latencySize;
     private int latencyNext;
     private final Map<String, String> references = bounded();
@@ -125,6 +129,9 @@ final class DashboardState {
 
     private synchronized void record(DecisionRecord d, long receivedAt) {
         long latency = Math.max(0, receivedAt - d.sampleTime);
+        if (d.emittedAt > 0) {
+            oldestNewEmittedAt = Math.min(oldestNewEmittedAt, d.emittedAt);
+        }
         Boolean agrees = null;
         if (d.isDecision()) {
             tdCounts[Math.min(TD_BINS - 1, Math.max(0, (int) Math.ceil((double) d.t / d.length * TD_BINS) - 1))]++;
@@ -154,7 +161,8 @@ final class DashboardState {
                 certificate(d),
                 latency,
                 agrees,
-                receivedAt));
+                receivedAt,
+                d.emittedAt));
     }
 
     /** What the record's certificate says, as the demo prints it: "≥ 0.90 pac" or "not certified". */
@@ -209,7 +217,10 @@ final class DashboardState {
         return (double) agreementsInWindow / agreementSize;
     }
 
-    /** Everything the page shows, as a JSON-ready map (snake_case keys). */
+    /**
+     * Everything the page shows, as a JSON-ready map (snake_case keys). {@code oldest_new_emitted_at} is when the job
+     * emitted the oldest record counted since the previous view (null if none): how late a view reflects a decision.
+     */
     synchronized Map<String, Object> view(long now) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("title", title);
@@ -223,6 +234,8 @@ final class DashboardState {
         m.put("decisions", new ArrayList<>(rows));
         m.put("series", follower.view());
         m.put("reference", referenceName == null ? null : agreement());
+        m.put("oldest_new_emitted_at", oldestNewEmittedAt == Long.MAX_VALUE ? null : oldestNewEmittedAt);
+        oldestNewEmittedAt = Long.MAX_VALUE;
         return m;
     }
 

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
@@ -156,8 +157,7 @@ public final class StreamDemo {
             throws Exception {
         Dataset test = s.data().test();
         EarlyClassifier classifier = EarlyClassifier.of(s.model(), s.job().decision());
-        CompletableFuture<List<SeriesDecision>> offline =
-                CompletableFuture.supplyAsync(() -> EarlyReplay.replay(classifier, test), daemon("vigil-demo-offline"));
+        OfflineReplay offline = new OfflineReplay(classifier, test);
         byte[] modelBytes = ModelFile.standard().toBytes(s.model());
         LocalFlink flink = infra.flink();
         LoopbackKafka kafka = infra.kafka();
@@ -175,7 +175,7 @@ public final class StreamDemo {
             if (board != null) {
                 dashboardUrl.accept(board.url());
             }
-            return stream(s, kafka, flink, cfg, modelBytes, live, showProgress, classifier, offline);
+            return stream(s, kafka, flink, infra.timeline(), cfg, modelBytes, live, showProgress, classifier, offline);
         }
     }
 
@@ -184,12 +184,13 @@ public final class StreamDemo {
             Settings s,
             LoopbackKafka kafka,
             LocalFlink flink,
+            Timeline timeline,
             JobConfig cfg,
             byte[] modelBytes,
             Consumer<DecisionRecord> live,
             boolean showProgress,
             EarlyClassifier classifier,
-            CompletableFuture<List<SeriesDecision>> offline)
+            OfflineReplay offline)
             throws Exception {
         Dataset test = s.data().test();
         Map<String, Received> decisions = new ConcurrentHashMap<>();
@@ -198,6 +199,7 @@ public final class StreamDemo {
         StreamExecutionEnvironment env = flink.environment();
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil demo");
+        timeline.mark("job submitted");
         try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
             DecisionRecord d = StreamJson.readDecision(r.record().value());
             if (d.series.equals(WARM_UP_SERIES)) {
@@ -207,9 +209,12 @@ public final class StreamDemo {
                 duplicates.incrementAndGet();
             }
             lastReceived.set(r.receivedAt());
+            timeline.mark("first decision");
             live.accept(d);
         })) {
             warmUp(kafka, flink, s.data().train().series(0), s.data().train().channels(), job);
+            timeline.mark("replay started");
+            offline.start();
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
             try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
@@ -221,6 +226,7 @@ public final class StreamDemo {
                         progress);
             }
             long replayed = System.currentTimeMillis();
+            timeline.mark("replay done");
             long deadline = System.nanoTime() + s.timeout().toNanos();
             while (decisions.size() < test.size() && System.nanoTime() < deadline) {
                 tail.check();
@@ -231,6 +237,7 @@ public final class StreamDemo {
                 Thread.sleep(50);
             }
             long end = Math.max(lastReceived.get(), start + 1);
+            timeline.mark("last decision", end);
             long dead = TopicReader.countCommitted(kafka.clientProperties(), DEAD_LETTERS, COUNT_TIMEOUT);
             boolean keptPace = keptPace(
                     s.replayRate(),
@@ -243,6 +250,7 @@ public final class StreamDemo {
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
             awaitEnd(job);
+            timeline.mark("job ended");
         }
     }
 
@@ -253,7 +261,7 @@ public final class StreamDemo {
             LocalFlink flink,
             Dataset test,
             EarlyClassifier classifier,
-            CompletableFuture<List<SeriesDecision>> replay)
+            OfflineReplay replay)
             throws IOException {
         if (port.isEmpty()) {
             return null;
@@ -276,6 +284,39 @@ public final class StreamDemo {
     }
 
     /**
+     * The offline replay the streamed decisions are compared with, started on first demand (the dashboard's labels)
+     * or once the stream's replay runs, so that its CPU does not compete with the job's deployment.
+     */
+    private static final class OfflineReplay {
+        private final EarlyClassifier classifier;
+        private final Dataset test;
+        private final AtomicBoolean started = new AtomicBoolean();
+        private final CompletableFuture<List<SeriesDecision>> result = new CompletableFuture<>();
+
+        OfflineReplay(EarlyClassifier classifier, Dataset test) {
+            this.classifier = classifier;
+            this.test = test;
+        }
+
+        void start() {
+            if (started.compareAndSet(false, true)) {
+                daemon("vigil-demo-offline").execute(() -> {
+                    try {
+                        result.complete(EarlyReplay.replay(classifier, test));
+                    } catch (RuntimeException | Error e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+            }
+        }
+
+        List<SeriesDecision> join() {
+            start();
+            return result.join();
+        }
+    }
+
+    /**
      * Waits until the cancelled job has ended, so that its Kafka clients are closed before the broker stops (else
      * they log a WARN about the broker that went away).
      */
@@ -295,20 +336,26 @@ public final class StreamDemo {
     public static final class Infrastructure implements AutoCloseable {
         private final CompletableFuture<LoopbackKafka> kafka;
         private final CompletableFuture<LocalFlink> flink;
+        private final Timeline timeline;
 
-        private Infrastructure(CompletableFuture<LoopbackKafka> kafka, CompletableFuture<LocalFlink> flink) {
+        private Infrastructure(
+                CompletableFuture<LoopbackKafka> kafka, CompletableFuture<LocalFlink> flink, Timeline timeline) {
             this.kafka = kafka;
             this.flink = flink;
+            this.timeline = timeline;
         }
 
         /**
          * Starts the broker (sample and decision topics of {@code partitions} partitions, one each for dead letters
-         * and true labels) and prepares the embedded cluster with its metrics endpoint when {@code metricsPort} is
-         * given ({@link LocalFlink#serveMetrics}), both in the background.
+         * and true labels) and the embedded cluster with {@code slots} task slots and its metrics endpoint when
+         * {@code metricsPort} is given ({@link LocalFlink#serveMetrics}), both in the background; marks "broker
+         * ready" and "cluster ready" on {@code timeline}.
          */
-        public static Infrastructure start(int partitions, OptionalInt webUiPort, OptionalInt metricsPort) {
-            if (partitions < 1) {
-                throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        public static Infrastructure start(
+                int partitions, int slots, OptionalInt webUiPort, OptionalInt metricsPort, Timeline timeline) {
+            if (partitions < 1 || slots < 1) {
+                throw new IllegalArgumentException(
+                        "partitions and slots must be >= 1, got " + partitions + " and " + slots);
             }
             CompletableFuture<LoopbackKafka> kafka = CompletableFuture.supplyAsync(
                     () -> {
@@ -319,6 +366,7 @@ public final class StreamDemo {
                             k.createTopic(DECISIONS, partitions);
                             k.createTopic(DEAD_LETTERS, 1);
                             k.createTopic(TRUTH, 1);
+                            timeline.mark("broker ready");
                             return k;
                         } catch (RuntimeException e) {
                             k.close();
@@ -331,6 +379,8 @@ public final class StreamDemo {
                         LocalFlink f = LocalFlink.start(webUiPort);
                         try {
                             metricsPort.ifPresent(f::serveMetrics);
+                            f.startCluster(slots);
+                            timeline.mark("cluster ready");
                             return f;
                         } catch (RuntimeException e) {
                             f.close();
@@ -338,7 +388,12 @@ public final class StreamDemo {
                         }
                     },
                     daemon("vigil-demo-flink"));
-            return new Infrastructure(kafka, flink);
+            return new Infrastructure(kafka, flink, timeline);
+        }
+
+        /** The run's timeline. */
+        public Timeline timeline() {
+            return timeline;
         }
 
         /** The broker, once it answers (waits for it); rethrows what stopped it from starting. */

@@ -372,6 +372,16 @@ public final class EarlyClassifier {
      * {@link #stride() stride} points). Cross-fitted replays use it to get every threshold's decision from one pass.
      */
     public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out) {
+        score(state, rawValue, ws, out, -1);
+    }
+
+    /**
+     * As {@link #score(SeriesState, double, Workspace, SampleScore)} for a replay that already knows the rule decided
+     * at every index up to {@code reached}: the index reported is exact when above {@code reached} and at most {@code
+     * reached} otherwise, which the probability rule settles with fewer points (its thresholds up to {@code reached}
+     * are not evaluated).
+     */
+    public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out, int reached) {
         if (!advance(state, rawValue, ws)) {
             out.set(NO_DECISION, -1);
             return;
@@ -382,7 +392,7 @@ public final class EarlyClassifier {
             return;
         }
         rule.prepare(ws.rule, estimator, state, ws.mean, f);
-        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule, reached));
     }
 
     /**

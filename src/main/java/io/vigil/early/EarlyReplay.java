@@ -1,7 +1,9 @@
 package io.vigil.early;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -9,7 +11,10 @@ import java.util.List;
 /**
  * Offline replay of complete series through {@link EarlyClassifier#observe}, sample by sample, with the same
  * per-series state object the stream job keeps: each series stops at its first decision (t_i), which is
- * what {@code vigil evaluate} reports and what the stream job must reproduce.
+ * what {@code vigil evaluate} reports and what the stream job must reproduce. Under an {@link ObservationPattern}
+ * (values missing, channels lagged or dropped, arrival shuffled) each series is observed value by value through
+ * {@link EarlyClassifier#observeAt} in the pattern's arrival order, and a series whose values run out undecided is
+ * decided by {@link EarlyClassifier#decideIncomplete}, as the stream decides it on its end record.
  */
 public final class EarlyReplay {
     private EarlyReplay() {}
@@ -75,5 +80,67 @@ public final class EarlyReplay {
             out.add(new SeriesDecision(i, t, label, complete, test.classOf(i), t < d));
         }
         return new Result(out, samples, nanos);
+    }
+
+    /**
+     * Replays every series of {@code test} observed under {@code pattern}, the pattern seeded per series by its id
+     * {@code idPrefix + index} (e.g. {@code BasicMotions/test/}, the id {@code vigil replay} gives the same row). A
+     * decision's t is the arrival position of the value that triggered it, in values of the complete time-major
+     * stream (value (t, c) with channel lag K_c arrives at position (t + K_c)·C + c + 1; under shuffling the k-th of n
+     * arrivals is at ⌈k·C·d/n⌉), so t/(C·d) is the fraction of the stream's time elapsed and equals the prefix
+     * replay's t when nothing is missing; a series that ends undecided is decided at its last arrival. The complete
+     * pattern runs {@link #run(EarlyClassifier, Dataset)}.
+     */
+    public static Result run(EarlyClassifier classifier, Dataset test, ObservationPattern pattern, String idPrefix) {
+        if (pattern.isComplete()) {
+            return run(classifier, test);
+        }
+        if (test.length() != classifier.length()) {
+            throw new IllegalArgumentException(
+                    "test series have length " + test.length() + " but the model expects " + classifier.length());
+        }
+        EarlyClassifier.Workspace ws = classifier.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = classifier.newSubsetState();
+        int channels = classifier.channels();
+        int length = test.length();
+        List<SeriesDecision> out = new ArrayList<>(test.size());
+        long samples = 0;
+        long nanos = 0;
+        for (int i = 0; i < test.size(); i++) {
+            double[] x = test.series(i);
+            int[] order = pattern.order(idPrefix + i, channels, length);
+            classifier.resetSubsetState(state);
+            long start = System.nanoTime();
+            boolean decided = false;
+            int k = 0;
+            while (!decided && k < order.length) {
+                int j = order[k++];
+                decided = classifier.observeAt(state, j / channels, j % channels, x[j], ws, decision);
+            }
+            if (!decided) {
+                classifier.decideIncomplete(state, ws, decision);
+            }
+            int label = decision.label();
+            nanos += System.nanoTime() - start;
+            samples += k;
+            int t = k == 0 ? 0 : arrivalPosition(pattern, order, k - 1, channels, length);
+            boolean early = decided && state.observedCount() < length;
+            out.add(new SeriesDecision(i, t, label, classifier.completeLabel(x, ws), test.classOf(i), early));
+        }
+        return new Result(out, samples, nanos);
+    }
+
+    /**
+     * The arrival position (1-based, in values of the complete time-major stream) of the k-th (0-based) value of an
+     * arrival {@code order} of {@code pattern} ({@link #run(EarlyClassifier, Dataset, ObservationPattern, String)}).
+     */
+    public static int arrivalPosition(ObservationPattern pattern, int[] order, int k, int channels, int length) {
+        if (pattern.shuffled()) {
+            return (int) Math.ceil((k + 1) * (double) length / order.length);
+        }
+        int j = order[k];
+        int c = j % channels;
+        return (j / channels + pattern.lags().getOrDefault(c, 0)) * channels + c + 1;
     }
 }

@@ -1,6 +1,7 @@
 package io.vigil.experiment;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionThresholds;
 import io.vigil.early.EarlyClassifier;
@@ -143,7 +144,25 @@ public final class EarlyEvaluation {
             List<Double> taus,
             DecisionParams params,
             Progress progress) {
+        return run(dataset, model, train, test, taus, params, ObservationPattern.complete(), progress);
+    }
+
+    /**
+     * As {@link #run(String, VigilModel, Dataset, Dataset, List, DecisionParams, Progress)} with every test series
+     * observed under {@code pattern}, seeded per series by its id {@code DATASET/test/INDEX} ({@link
+     * EarlyReplay#run(EarlyClassifier, Dataset, ObservationPattern, String)}).
+     */
+    public static Result run(
+            String dataset,
+            VigilModel model,
+            Dataset train,
+            Dataset test,
+            List<Double> taus,
+            DecisionParams params,
+            ObservationPattern pattern,
+            Progress progress) {
         Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(pattern, "pattern");
         if (taus.isEmpty()) {
             throw new IllegalArgumentException("at least one τ is needed");
         }
@@ -158,7 +177,7 @@ public final class EarlyEvaluation {
         double fullAccuracy = Double.NaN;
         for (double tau : taus) {
             EarlyClassifier c = EarlyClassifier.of(model, params.withTau(tau));
-            EarlyReplay.Result r = EarlyReplay.run(c, test);
+            EarlyReplay.Result r = EarlyReplay.run(c, test, pattern, dataset + "/test/");
             results.add(summarise(tau, r, test.length(), c.thresholds()));
             if (Double.isNaN(fullAccuracy)) {
                 int correct = 0;

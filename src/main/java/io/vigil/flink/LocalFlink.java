@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptionsInternal;
@@ -93,6 +94,9 @@ public final class LocalFlink implements AutoCloseable {
      */
     public static final Duration ALIGNED_CHECKPOINT_TIMEOUT = Duration.ofSeconds(1);
 
+    /** Longest wait for a cluster of {@link #startCluster} to stop. */
+    static final Duration CLUSTER_STOP_TIMEOUT = Duration.ofSeconds(30);
+
     /** Completed checkpoints Flink keeps: a resume needs only the latest ({@link StateDirectory}). */
     public static final int RETAINED_CHECKPOINTS = 1;
 
@@ -103,6 +107,7 @@ public final class LocalFlink implements AutoCloseable {
     private final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
     private final Thread cleanup;
     private PrometheusEndpoint prometheus;
+    private volatile EmbeddedCluster cluster;
     private boolean closed;
 
     private LocalFlink(Path dir, OptionalInt webUiPort, LocalState state) {
@@ -218,10 +223,40 @@ public final class LocalFlink implements AutoCloseable {
         });
     }
 
-    /** A new local execution environment on this configuration (with the web UI when one was asked for). */
+    /**
+     * Starts the cluster now, with {@code slots} task slots, instead of when {@link #environment}'s first job is
+     * submitted: the demo starts it while its model trains. Jobs of {@link #environment} then run on it (with {@code
+     * slots} as their default parallelism) and it stops with {@link #close}. Call after {@link #serveMetrics}.
+     *
+     * @throws IllegalStateException when the cluster cannot start, with Flink's reason
+     */
+    public void startCluster(int slots) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots must be >= 1, got " + slots);
+        }
+        if (cluster != null || closed) {
+            throw new IllegalStateException("the embedded Flink cluster was already started or closed");
+        }
+        try {
+            cluster = EmbeddedCluster.start(configuration, slots);
+        } catch (Exception e) {
+            throw new IllegalStateException("the embedded Flink cluster did not start: " + e.getMessage(), e);
+        }
+        configuration.set(CoreOptions.DEFAULT_PARALLELISM, slots);
+    }
+
+    /**
+     * A new execution environment on this configuration: on the cluster of {@link #startCluster} when it was
+     * started, else a local one that starts a cluster for its job (with the web UI when one was asked for).
+     */
     public StreamExecutionEnvironment environment() {
         if (closed) {
             throw new IllegalStateException("the embedded Flink cluster was closed");
+        }
+        EmbeddedCluster started = cluster;
+        if (started != null) {
+            return new StreamExecutionEnvironment(
+                    started, EmbeddedCluster.target(configuration), LocalFlink.class.getClassLoader());
         }
         return webUiPort.isPresent()
                 ? StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(configuration)
@@ -267,13 +302,22 @@ public final class LocalFlink implements AutoCloseable {
         return dir;
     }
 
-    /** Removes the temp directory now (the shutdown hook is then no longer needed). */
+    /** Stops a cluster of {@link #startCluster} and removes the temp directory now (the shutdown hook is then no longer needed). */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        IllegalStateException failure = null;
+        if (cluster != null) {
+            try {
+                cluster.close(CLUSTER_STOP_TIMEOUT);
+            } catch (Exception e) {
+                failure = new IllegalStateException("stopping the embedded Flink cluster: " + e.getMessage(), e);
+            }
+            cluster = null;
+        }
         metrics.unregister();
         if (prometheus != null) {
             prometheus.close();
@@ -283,6 +327,9 @@ public final class LocalFlink implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {
             // The JVM is already exiting: the hook runs (and finds nothing left to delete).
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
@@ -50,7 +51,15 @@ import java.util.OptionalInt;
  * @param guarantee what a certificate promises: a high-probability or an expected bound on the disagreement rate
  * @param selection how certificates account for choosing the operating point on the same replays
  * @param candidates K, the number of (curve, τ) candidates the operating point was chosen among (1 without a
- *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected)
+ *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected); under {@link
+ *     Selection#NESTED} and {@link Selection#FIXED} K counts the τ candidates only (1 for the default objective)
+ * @param nestedDisagreements under {@link Selection#NESTED}, per threshold how many replayed series disagree with
+ *     their complete-series label on at least one curve; empty otherwise
+ * @param nestedMonotone under {@link Selection#NESTED}, per threshold how many disagree on at least one curve at that
+ *     threshold or a more conservative one (the monotonised loss of the expected guarantee); empty otherwise
+ * @param pattern the observation pattern the replays saw ({@link ObservationPattern}: values missing at random,
+ *     channel lags, dropped channels, shuffled arrival), so the certificate is for series observed that way; {@link
+ *     ObservationPattern#complete()} (every value, in time order) for files without it
  */
 public record CalibrationSection(
         int folds,
@@ -65,13 +74,17 @@ public record CalibrationSection(
         Optional<OperatingPoint> operatingPoint,
         Guarantee guarantee,
         Selection selection,
-        int candidates)
+        int candidates,
+        int[] nestedDisagreements,
+        int[] nestedMonotone,
+        ObservationPattern pattern)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
 
     /** Validates (messages name the field) and copies. */
     public CalibrationSection {
+        Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(inflation, "inflation");
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(curves, "curves");
@@ -129,6 +142,74 @@ public record CalibrationSection(
                 }
             }
         }
+        nestedDisagreements = nestedDisagreements.clone();
+        nestedMonotone = nestedMonotone.clone();
+        checkNested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
+    }
+
+    /**
+     * A section without nested counts (every selection correction but {@link Selection#NESTED}) whose replays saw every
+     * value in time order ({@link ObservationPattern#complete()}).
+     */
+    public CalibrationSection(
+            int folds,
+            long seed,
+            double delta,
+            double[] inflation,
+            double[] thresholds,
+            List<Curve> curves,
+            double[] coverageTaus,
+            double[] coverageBefore,
+            double[] coverageAfter,
+            Optional<OperatingPoint> operatingPoint,
+            Guarantee guarantee,
+            Selection selection,
+            int candidates) {
+        this(
+                folds,
+                seed,
+                delta,
+                inflation,
+                thresholds,
+                curves,
+                coverageTaus,
+                coverageBefore,
+                coverageAfter,
+                operatingPoint,
+                guarantee,
+                selection,
+                candidates,
+                new int[0],
+                new int[0],
+                ObservationPattern.complete());
+    }
+
+    private static void checkNested(List<Curve> curves, int m, Selection selection, int[] raw, int[] monotone) {
+        boolean wanted = selection == Selection.NESTED && !curves.isEmpty();
+        if (!wanted) {
+            if (raw.length != 0 || monotone.length != 0) {
+                throw new IllegalArgumentException(NAME + ".nested counts need selection nested and curves");
+            }
+            return;
+        }
+        int n = curves.get(0).series();
+        if (raw.length != m || monotone.length != m) {
+            throw new IllegalArgumentException(
+                    NAME + ".nested needs " + m + " counts per array, got " + raw.length + " and " + monotone.length);
+        }
+        for (Curve c : curves) {
+            if (c.series() != n) {
+                throw new IllegalArgumentException(NAME + ".nested needs every curve to replay the same series");
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            boolean increases = j > 0 && monotone[j] > monotone[j - 1];
+            if (raw[j] < 0 || raw[j] > monotone[j] || monotone[j] > n || increases) {
+                throw new IllegalArgumentException(NAME + ".nested counts at threshold " + j + " (" + raw[j] + ", "
+                        + monotone[j] + ") must satisfy 0 ≤ disagreements ≤ monotone ≤ " + n
+                        + " with monotone not increasing with the threshold");
+            }
+        }
     }
 
     /**
@@ -144,16 +225,19 @@ public record CalibrationSection(
     /**
      * Certifies the announced τ on a curve under this section's guarantee and selection correction: Learn-then-Test
      * at δ (δ/K with Bonferroni) for {@code pac}, conformal risk control at α = 1 − τ (α/K with Bonferroni) on the
-     * monotonised counts for {@code expected}.
+     * monotonised counts for {@code expected}. Under {@link Selection#NESTED} the counts are those of the nested
+     * family (a series counts when any curve disagrees), so every curve gets the same threshold index.
      */
     public Certificate certify(Curve c, double tau) {
         double alpha = 1 - tau;
+        boolean nested = selection == Selection.NESTED;
         if (guarantee == Guarantee.EXPECTED) {
-            ConformalRiskControl.Result r =
-                    ConformalRiskControl.certify(c.series(), c.monotoneDisagreements(), alpha / correction());
+            ConformalRiskControl.Result r = ConformalRiskControl.certify(
+                    c.series(), nested ? nestedMonotone : c.monotoneDisagreements(), alpha / correction());
             return new Certificate(r.index(), r.certified(), r.bound());
         }
-        LearnThenTest.Result r = LearnThenTest.certify(c.series(), c.disagreements(), alpha, delta / correction());
+        LearnThenTest.Result r = LearnThenTest.certify(
+                c.series(), nested ? nestedDisagreements : c.disagreements(), alpha, delta / correction());
         return new Certificate(r.index(), r.certified(), r.pValue());
     }
 
@@ -182,7 +266,9 @@ public record CalibrationSection(
      * series would do) or the number exceeds {@code maxSeries}.
      */
     public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
-        double rate = (double) c.disagreements[thresholds.length - 1] / c.series();
+        int last = thresholds.length - 1;
+        double rate = (double) (selection == Selection.NESTED ? nestedDisagreements[last] : c.disagreements[last])
+                / c.series();
         double alpha = 1 - tau;
         return guarantee == Guarantee.EXPECTED
                 ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), maxSeries)
@@ -204,12 +290,39 @@ public record CalibrationSection(
                 operatingPoint,
                 g,
                 selection,
-                candidates);
+                candidates,
+                nestedDisagreements,
+                nestedMonotone,
+                pattern);
     }
 
-    /** K with Bonferroni, else 1. */
+    /** The same section with another operating point. */
+    public CalibrationSection withOperatingPoint(Optional<OperatingPoint> point) {
+        return new CalibrationSection(
+                folds,
+                seed,
+                delta,
+                inflation,
+                thresholds,
+                curves,
+                coverageTaus,
+                coverageBefore,
+                coverageAfter,
+                point,
+                guarantee,
+                selection,
+                candidates,
+                nestedDisagreements,
+                nestedMonotone,
+                pattern);
+    }
+
+    /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
     private int correction() {
-        return selection == Selection.BONFERRONI ? candidates : 1;
+        return switch (selection) {
+            case BONFERRONI, NESTED, FIXED -> candidates;
+            case NONE, SPLIT -> 1;
+        };
     }
 
     /** The variance inflation for sample t (1-based) of a series of length d; 1 when none was learned. */
@@ -239,6 +352,16 @@ public record CalibrationSection(
     @Override
     public double[] thresholds() {
         return thresholds.clone();
+    }
+
+    @Override
+    public int[] nestedDisagreements() {
+        return nestedDisagreements.clone();
+    }
+
+    @Override
+    public int[] nestedMonotone() {
+        return nestedMonotone.clone();
     }
 
     @Override
@@ -291,7 +414,10 @@ public record CalibrationSection(
                 && operatingPoint.equals(s.operatingPoint)
                 && guarantee == s.guarantee
                 && selection == s.selection
-                && candidates == s.candidates;
+                && candidates == s.candidates
+                && Arrays.equals(nestedDisagreements, s.nestedDisagreements)
+                && Arrays.equals(nestedMonotone, s.nestedMonotone)
+                && pattern.equals(s.pattern);
     }
 
     @Override

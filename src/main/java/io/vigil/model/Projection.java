@@ -35,6 +35,8 @@ public final class Projection {
     private final TransferSource transfer;
     /** Null unless sparse LDG. */
     private final SparseInfo sparse;
+    /** Time segments per channel of a segment-constant basis ({@link io.vigil.ldg.TimeSegments}); 0: full resolution. */
+    private final int segments;
 
     private final int length;
 
@@ -130,6 +132,7 @@ public final class Projection {
                     "ldg.sparse.non_zeros has " + sparse.nonZeros().length + " values but ldg.dims is " + dims);
         }
         this.sparse = sparse;
+        this.segments = 0;
         this.kernelMap = null;
         this.kernelScores = null;
     }
@@ -156,8 +159,46 @@ public final class Projection {
         this.refinement = null;
         this.transfer = null;
         this.sparse = null;
+        this.segments = 0;
         this.kernelMap = map;
         this.kernelScores = kernelScores;
+    }
+
+    private Projection(Projection p, int segments) {
+        this.standardizer = p.standardizer;
+        this.neighbors = p.neighbors;
+        this.gamma = p.gamma;
+        this.dims = p.dims;
+        this.eigenvalues = p.eigenvalues;
+        this.basis = p.basis;
+        this.kernelMap = p.kernelMap;
+        this.kernelScores = p.kernelScores;
+        this.refinement = p.refinement;
+        this.transfer = p.transfer;
+        this.sparse = p.sparse;
+        this.length = p.length;
+        this.segments = segments;
+    }
+
+    /**
+     * The same linear LDG projection recorded as constant within S time segments per channel (the resolution it was
+     * fitted at, {@link io.vigil.ldg.TimeSegments}), or at full resolution for 0. Cross-fitted calibration refits at S.
+     *
+     * @throws IllegalArgumentException when S is negative, or positive for a kernel, transfer or sparse LDG projection
+     */
+    public Projection withSegments(int s) {
+        if (s < 0) {
+            throw new IllegalArgumentException("ldg.segments must be ≥ 1, got " + s);
+        }
+        if (s > 0 && !reducer().equals("ldg")) {
+            throw new IllegalArgumentException("ldg.segments applies to linear LDG only, not " + reducer());
+        }
+        return new Projection(this, s);
+    }
+
+    /** S, the time segments per channel of a segment-constant basis, or empty at full resolution. */
+    public java.util.OptionalInt segments() {
+        return segments == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(segments);
     }
 
     /**
@@ -319,6 +360,7 @@ public final class Projection {
                 && Objects.equals(refinement, p.refinement)
                 && Objects.equals(transfer, p.transfer)
                 && Objects.equals(sparse, p.sparse)
+                && segments == p.segments
                 && Objects.equals(kernelMap, p.kernelMap)
                 && Objects.equals(kernelScores, p.kernelScores);
     }

@@ -351,6 +351,7 @@ public final class VigilModel {
         private LdgRefinement refinement;
         private TransferSource transfer;
         private SparseInfo sparse;
+        private int segments;
         private KernelLdgMap kernelMap;
         private GridScores kernelScores;
         private double[][] trainingPoints;
@@ -394,7 +395,8 @@ public final class VigilModel {
             return ldg(p.neighbors(), p.gamma(), p.dims(), p.eigenvalues(), p.basis())
                     .refinement(p.refinement().orElse(null))
                     .transfer(p.transfer().orElse(null))
-                    .sparse(p.sparse().orElse(null));
+                    .sparse(p.sparse().orElse(null))
+                    .segments(p.segments().orElse(0));
         }
 
         /**
@@ -508,6 +510,12 @@ public final class VigilModel {
             return this;
         }
 
+        /** Time segments per channel of a segment-constant LDG basis, or 0 for full resolution (the default). */
+        public Builder segments(int s) {
+            this.segments = s;
+            return this;
+        }
+
         /** How a sparse LDG basis was found, or null (the default). */
         public Builder sparse(SparseInfo s) {
             this.sparse = s;
@@ -591,7 +599,8 @@ public final class VigilModel {
                             trainSize);
                 }
                 proj = new Projection(
-                        standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer, sparse);
+                                standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer, sparse)
+                        .withSegments(segments);
             }
             if (ldgNeighbors > maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."

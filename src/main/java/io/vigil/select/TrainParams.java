@@ -46,6 +46,9 @@ import java.util.OptionalInt;
  * @param gammaGrid ascending γ candidates in (0, 1]; default thesis §3.5.2's {0.01, 0.1, 0.3, 0.5, 0.7, 0.9}
  * @param kGrid ascending neighbour-count candidates; default {1, 2, 4, …, 128} (method notes §2), used up to
  *     the first value ≥ the largest class size (which already means "the whole class")
+ * @param segments time segments per channel of the LDG directions ({@link io.vigil.ldg.TimeSegments}): fixed
+ *     when present (the series length = full resolution); when empty, full resolution, except that the automatic
+ *     selection of multichannel data also searches {@link io.vigil.ldg.TimeSegments#grid}. Linear LDG only
  * @param seed seed of every fold assignment: same data + params ⇒ the same model
  */
 public record TrainParams(
@@ -67,6 +70,7 @@ public record TrainParams(
         SelectionProtocol protocol,
         DoubleGrid gammaGrid,
         IntGrid kGrid,
+        OptionalInt segments,
         long seed) {
     /** Thesis §3.5.2: "For LDG I cross-validate the γ parameter over [0.01, 0.1, 0.3, 0.5, 0.7, 0.9]". */
     public static final DoubleGrid DEFAULT_GAMMA_GRID = DoubleGrid.of(0.01, 0.1, 0.3, 0.5, 0.7, 0.9);
@@ -106,6 +110,13 @@ public record TrainParams(
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(gammaGrid, "gammaGrid");
         Objects.requireNonNull(kGrid, "kGrid");
+        Objects.requireNonNull(segments, "segments");
+        if (segments.isPresent() && segments.getAsInt() < 1) {
+            throw new IllegalArgumentException("--segments must be ≥ 1, got " + segments.getAsInt());
+        }
+        if (segments.isPresent() && reducer != Reducer.LDG) {
+            throw new IllegalArgumentException("--segments applies to --reducer ldg only");
+        }
         if (gamma.isPresent() && !(gamma.getAsDouble() >= 0 && gamma.getAsDouble() <= 1)) {
             throw new IllegalArgumentException("gamma must be in [0, 1], got " + gamma.getAsDouble());
         }
@@ -185,6 +196,7 @@ public record TrainParams(
         b.protocol = protocol;
         b.gammaGrid = gammaGrid;
         b.kGrid = kGrid;
+        b.segments = segments;
         b.seed = seed;
         return b;
     }
@@ -209,6 +221,7 @@ public record TrainParams(
         private SelectionProtocol protocol = SelectionProtocol.AUTO;
         private DoubleGrid gammaGrid = DEFAULT_GAMMA_GRID;
         private IntGrid kGrid = DEFAULT_K_GRID;
+        private OptionalInt segments = OptionalInt.empty();
         private long seed = DEFAULT_SEED;
 
         private Builder() {}
@@ -321,6 +334,12 @@ public record TrainParams(
             return this;
         }
 
+        /** Time segments per channel of the LDG directions ({@link io.vigil.ldg.TimeSegments}). */
+        public Builder segments(int s) {
+            this.segments = OptionalInt.of(s);
+            return this;
+        }
+
         /** The seed of every fold assignment. */
         public Builder seed(long s) {
             this.seed = s;
@@ -352,6 +371,7 @@ public record TrainParams(
                     protocol,
                     gammaGrid,
                     kGrid,
+                    segments,
                     seed);
         }
     }

@@ -11,6 +11,7 @@ import io.vigil.ldg.LdgCrossValidation;
 import io.vigil.ldg.LdgParams;
 import io.vigil.ldg.SparseLdg;
 import io.vigil.ldg.Standardizer;
+import io.vigil.ldg.TimeSegments;
 import io.vigil.model.CvScheme;
 import io.vigil.model.DataFingerprint;
 import io.vigil.model.GridScores;
@@ -109,26 +110,35 @@ public final class Trainer {
      */
     private static VigilModel trainAuto(
             Dataset train, TrainParams params, Instant created, Progress progress, int threads) {
+        List<Integer> segmentGrid = segmentCandidates(train, params);
+        int seriesLength = train.seriesLength();
         List<String> names = new ArrayList<>();
-        double[] accuracy = new double[4];
-        double[] fresh3nn = new double[4];
-        double[] freshQda = new double[4];
-        VigilModel[] models = new VigilModel[4];
+        int candidates = 4 * segmentGrid.size();
+        double[] accuracy = new double[candidates];
+        double[] fresh3nn = new double[candidates];
+        double[] freshQda = new double[candidates];
+        VigilModel[] models = new VigilModel[candidates];
         int i = 0;
-        for (NeighborSelection rule : List.of(NeighborSelection.LOCAL_QDA, NeighborSelection.KNN)) {
-            for (boolean standardize : new boolean[] {false, true}) {
-                TrainParams p = params.toBuilder()
-                        .protocol(SelectionProtocol.GIVEN)
-                        .standardize(standardize)
-                        .neighborSelection(rule)
-                        .build();
-                models[i] = train(train, p, created, progress, threads);
-                names.add((standardize ? "on" : "off") + "/" + rule.cliName());
-                accuracy[i] = models[i].selection().cvAccuracy();
-                double[] check = freshCheck(train, p, models[i], progress, threads);
-                fresh3nn[i] = check[0];
-                freshQda[i] = check[1];
-                i++;
+        for (int segments : segmentGrid) {
+            for (NeighborSelection rule : List.of(NeighborSelection.LOCAL_QDA, NeighborSelection.KNN)) {
+                for (boolean standardize : new boolean[] {false, true}) {
+                    TrainParams.Builder b = params.toBuilder()
+                            .protocol(SelectionProtocol.GIVEN)
+                            .standardize(standardize)
+                            .neighborSelection(rule);
+                    if (segments < seriesLength) {
+                        b.segments(segments);
+                    }
+                    TrainParams p = b.build();
+                    models[i] = train(train, p, created, progress, threads);
+                    names.add((standardize ? "on" : "off") + "/" + rule.cliName()
+                            + (segments < seriesLength ? "/segments=" + segments : ""));
+                    accuracy[i] = models[i].selection().cvAccuracy();
+                    double[] check = freshCheck(train, p, models[i], progress, threads);
+                    fresh3nn[i] = check[0];
+                    freshQda[i] = check[1];
+                    i++;
+                }
             }
         }
         int best = ProtocolScores.best(accuracy, fresh3nn, freshQda);
@@ -136,6 +146,25 @@ public final class Trainer {
         return models[best].toBuilder()
                 .selection(models[best].selection().withProtocol(scores))
                 .build();
+    }
+
+    /**
+     * The time resolutions the automatic selection compares ({@link TimeSegments}): full resolution only for one
+     * channel, a fixed {@link TrainParams#segments()}, another reducer than linear LDG or a fixed ℓ (S and ℓ are
+     * chosen together: ℓ is capped by the S·C values LDG sees); for several channels full resolution first (so ties
+     * keep it), then {@link TimeSegments#grid}'s coarser ones.
+     */
+    static List<Integer> segmentCandidates(Dataset train, TrainParams params) {
+        int seriesLength = train.seriesLength();
+        if (params.segments().isPresent()) {
+            return List.of(Math.min(params.segments().getAsInt(), seriesLength));
+        }
+        if (train.channels() == 1
+                || params.reducer() != Reducer.LDG
+                || params.dims().isPresent()) {
+            return List.of(seriesLength);
+        }
+        return TimeSegments.grid(seriesLength);
     }
 
     /**
@@ -291,6 +320,9 @@ public final class Trainer {
             throw new IllegalArgumentException("a model without reduction takes no reducer, but --reducer "
                     + params.reducer().cliName() + " was given");
         }
+        if (params.segments().isPresent()) {
+            throw new IllegalArgumentException("a model without reduction has no LDG directions to segment");
+        }
         Run run = new Run(train, params, progress, 1);
         return run.assembleIdentity(created, run.chooseInputQdaNeighbors());
     }
@@ -338,6 +370,9 @@ public final class Trainer {
         private final int[] y;
         private final double[][] x;
         private final Standardizer standardizer;
+        /** The coarser time resolution LDG works at, or null for full resolution ({@link TimeSegments}). */
+        private final TimeSegments segments;
+
         private final CvScheme cv;
         private final int[][] folds;
         private final int[][] neighborFolds;
@@ -357,7 +392,6 @@ public final class Trainer {
             this.progress = progress;
             this.threads = threads;
             this.n = train.size();
-            this.d = train.length();
             this.g = train.numClasses();
             this.counts = train.classCounts();
             for (int c = 0; c < g; c++) {
@@ -377,14 +411,22 @@ public final class Trainer {
             double[][] rows = train.rows();
             if (params.standardize()) {
                 this.standardizer = Standardizer.fit(rows);
-                this.x = standardizer.apply(rows);
+                rows = standardizer.apply(rows);
             } else if (train.channels() > 1) {
                 this.standardizer = Standardizer.fitPerChannel(rows, train.channels());
-                this.x = standardizer.apply(rows);
+                rows = standardizer.apply(rows);
             } else {
                 this.standardizer = null;
-                this.x = rows;
             }
+            int seriesLength = train.seriesLength();
+            if (params.segments().isPresent() && params.segments().getAsInt() < seriesLength) {
+                this.segments = TimeSegments.of(
+                        train.channels(), seriesLength, params.segments().getAsInt());
+            } else {
+                this.segments = null;
+            }
+            this.x = segments == null ? rows : segments.apply(rows);
+            this.d = x[0].length;
             this.cv = params.cv().orElse(CvScheme.auto(n));
             this.folds = folds(cv, y, g, params.seed());
             this.neighborFolds = folds(params.neighborCv(), y, g, params.seed());
@@ -736,9 +778,16 @@ public final class Trainer {
 
         /** The model: the final projection, the projected training points, priors and every score. */
         VigilModel assemble(Instant created, LdgBasis basis, KernelLdgMap map, GammaAndDims gd, Choice qda) {
+            DMatrixRMaj directions = map == null ? basis.basis(gd.dims()) : null;
             VigilModel.Builder b = map == null
                     ? VigilModel.builder()
-                            .ldg(gd.k(), gd.gamma(), gd.dims(), basis.eigenvalues(), basis.basis(gd.dims()))
+                            .ldg(
+                                    gd.k(),
+                                    gd.gamma(),
+                                    gd.dims(),
+                                    basis.eigenvalues(),
+                                    segments == null ? directions : segments.lift(directions))
+                            .segments(segments == null ? 0 : segments.segments())
                             .refinement(basis.refinement().orElse(null))
                     : VigilModel.builder().kernelLdg(gd.k(), gd.gamma(), map, kernelScores);
             return finish(b, created, map == null ? basis.project(x, gd.dims()) : projectAll(map), gd, qda);
@@ -754,7 +803,7 @@ public final class Trainer {
                     .created(created)
                     .datasetName(train.name())
                     .classNames(train.classNames())
-                    .length(d)
+                    .length(train.length())
                     .channelNames(train.channelNames())
                     .trainSize(n)
                     .classCounts(counts)

@@ -185,4 +185,53 @@ class BenchCommandTest {
         assertTrue(r.out().contains("rocksdb (96 MiB managed memory)"), r.out());
         assertTrue(r.err().contains("rocksdb (96 MiB managed memory) backend"), r.err());
     }
+
+    /**
+     * {@code bench stream --dashboard}: a warm-up run, then alternating runs without and with the metrics endpoint and
+     * the dashboard, reported run by run and as medians, with how late the dashboard's client saw decisions.
+     */
+    @Test
+    void streamWithTheDashboardAlternatesRunsAndMeasuresTheDashboardLag() throws Exception {
+        Run r = run(
+                "bench",
+                "stream",
+                "--series",
+                "150",
+                "--train",
+                "40",
+                "--latency-seconds",
+                "1",
+                "--dashboard",
+                "--repeat",
+                "1",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals(1, j.get("repeat").asInt());
+        assertEquals("metrics+dashboard", j.get("observed").asText());
+        assertEquals(1, j.get("vigil_runs_samples_per_s").size());
+        assertEquals(1, j.get("observed_runs_samples_per_s").size());
+        assertEquals(
+                j.get("vigil_runs_samples_per_s").get(0).asDouble(),
+                j.get("vigil_samples_per_s").asDouble());
+        assertEquals(
+                j.get("observed_runs_samples_per_s").get(0).asDouble(),
+                j.get("dashboard_samples_per_s").asDouble(),
+                "the runs with metrics also had the dashboard on");
+        assertEquals(
+                j.get("dashboard_samples_per_s").asDouble(),
+                j.get("vigil_with_metrics_samples_per_s").asDouble());
+        assertTrue(j.get("warm_up_samples_per_s").asDouble() > 0);
+        assertTrue(j.get("dashboard_lag_decisions").asInt() > 0, r.out());
+        assertTrue(j.get("dashboard_lag_p50_ms").asDouble()
+                <= j.get("dashboard_lag_p99_ms").asDouble());
+        assertTrue(j.get("dashboard_lag_p99_ms").asDouble()
+                <= j.get("dashboard_lag_max_ms").asDouble());
+        assertTrue(j.get("dashboard_update_lag_max_ms").asDouble() >= 0, r.out());
+    }
+
+    @Test
+    void streamRefusesNoRepeats() {
+        assertEquals(2, run("bench", "stream", "--repeat", "0").exit());
+    }
 }

@@ -56,6 +56,21 @@ class DashboardStateTest {
     }
 
     @Test
+    void eachViewSaysWhenTheOldestRecordItCountsFirstWasEmitted() {
+        DashboardState s = new DashboardState("test", null, 0);
+        assertNull(s.view(100).get("oldest_new_emitted_at"), "nothing counted yet");
+        s.decision(decided("a", "1", 20, 0.95, 500), 900); // emitted at 501
+        s.decision(decided("b", "1", 20, 0.95, 400), 950); // emitted at 401
+        Map<String, Object> view = s.view(1_000);
+        assertEquals(401L, view.get("oldest_new_emitted_at"));
+        assertEquals(
+                501L, ((List<DashboardState.Row>) get(view, "decisions")).get(1).emittedAt());
+        assertNull(s.view(1_250).get("oldest_new_emitted_at"), "no record counted since the last view");
+        s.decision(decided("c", "1", 20, 0.95, 1_100), 1_300);
+        assertEquals(1_101L, s.view(1_500).get("oldest_new_emitted_at"));
+    }
+
+    @Test
     void theCertificateColumnSaysWhatTheRecordCarries() {
         DecisionRecord certified = decided("c", "1", 40, 0.93, 10).certificate(true, "pac", 0.9);
         assertEquals("≥ 0.90 pac", DashboardState.certificate(certified));

@@ -60,6 +60,46 @@ class MultichannelModelTest {
     }
 
     @Test
+    void segmentConstantBasisIsKeptThroughTheFileAndLeavesUnivariateFilesUnchanged() throws IOException {
+        TrainTest data = SyntheticData.generate(SyntheticKind.MULTI_CBF, 30, 30, 11L);
+        TrainParams fixed = TrainParams.builder()
+                .gamma(0.3)
+                .dims(4)
+                .neighbors(8)
+                .qdaNeighbors(8)
+                .build();
+        VigilModel model = Trainer.train(
+                data.train(),
+                fixed.toBuilder().segments(16).build(),
+                Instant.parse("2026-01-01T00:00:00Z"),
+                Progress.none());
+        assertEquals(16, model.projection().segments().getAsInt());
+        var b = model.basis();
+        // 128 samples in 16 segments of 8: within a segment every channel's row of B repeats
+        for (int c = 0; c < 3; c++) {
+            for (int t = 1; t < 8; t++) {
+                assertArrayEquals(row(b, c), row(b, t * 3 + c), 0.0);
+            }
+        }
+        String json = new String(ModelFile.standard().toBytes(model), StandardCharsets.UTF_8);
+        assertTrue(json.matches("(?s).*\"segments\"\\s*:\\s*16.*"), "segments written");
+        VigilModel back = ModelFile.standard().read(ModelFile.standard().toBytes(model), "round trip");
+        assertEquals(model.projection(), back.projection());
+        TrainTest cbf = SyntheticData.generate(SyntheticKind.CBF, 10, 10, 3L);
+        VigilModel univariate =
+                Trainer.train(cbf.train(), fixed, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
+        assertTrue(univariate.projection().segments().isEmpty());
+        assertTrue(
+                !new String(ModelFile.standard().toBytes(univariate), StandardCharsets.UTF_8).contains("\"segments\""));
+    }
+
+    private static double[] row(org.ejml.data.DMatrixRMaj b, int r) {
+        double[] out = new double[b.numCols];
+        System.arraycopy(b.data, r * b.numCols, out, 0, b.numCols);
+        return out;
+    }
+
+    @Test
     void perChannelStandardisationPoolsEachChannelOverTime() {
         // Two channels, time-major: channel 0 = {1, 3, 5, 7}, channel 1 = {100, 300, 500, 700} over two rows.
         double[][] x = {{1, 100, 3, 300}, {5, 500, 7, 700}};

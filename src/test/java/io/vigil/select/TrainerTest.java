@@ -57,6 +57,23 @@ class TrainerTest {
      * only noise to the 3-NN distances.
      */
     @Test
+    void automaticSelectionSearchesTimeSegmentsForSeveralChannelsOnly() {
+        Dataset multi =
+                SyntheticData.generate(SyntheticKind.MULTI_CBF, 12, 3, 5L).train();
+        Dataset uni = SyntheticData.generate(SyntheticKind.CBF, 12, 3, 5L).train();
+        TrainParams auto = TrainParams.defaults();
+        assertEquals(List.of(128, 32, 16, 8, 4, 2, 1), Trainer.segmentCandidates(multi, auto));
+        assertEquals(List.of(uni.length()), Trainer.segmentCandidates(uni, auto));
+        assertEquals(
+                List.of(4),
+                Trainer.segmentCandidates(multi, auto.toBuilder().segments(4).build()));
+        assertThrows(IllegalArgumentException.class, () -> TrainParams.builder()
+                .reducer(Reducer.KERNEL_LDG)
+                .segments(4)
+                .build());
+    }
+
+    @Test
     void sparseLdgChoosesItsSparsityByCrossValidationOnTheTrainingSeries() throws java.io.IOException {
         TrainParams params = TrainParams.builder()
                 .gamma(0.5)

@@ -1,5 +1,6 @@
 package io.vigil.early.calibrate;
 
+import io.vigil.data.ObservationPattern;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
@@ -26,6 +27,7 @@ import java.util.Objects;
  * @param delayCost A of {@link Objective#COST} (NaN for the others)
  * @param guarantee what the certificates promise
  * @param selection how the certificate accounts for choosing the operating point on the same replays
+ * @param pattern how the held-out series are observed in the replays ({@link #withPattern})
  */
 public record CalibrationParams(
         int folds,
@@ -40,7 +42,8 @@ public record CalibrationParams(
         double targetReliability,
         double delayCost,
         Guarantee guarantee,
-        Selection selection) {
+        Selection selection,
+        ObservationPattern pattern) {
     /** K when the work allows: ten folds, refitting on 90 % of the series. */
     public static final int DEFAULT_FOLDS = 10;
 
@@ -101,6 +104,7 @@ public record CalibrationParams(
 
     /** Validates and copies. */
     public CalibrationParams {
+        Objects.requireNonNull(pattern, "pattern");
         if (folds < 2 && folds != AUTO_FOLDS) {
             throw new IllegalArgumentException("cross-fitting needs at least 2 folds, got " + folds);
         }
@@ -163,7 +167,40 @@ public record CalibrationParams(
                 DEFAULT_TARGET_RELIABILITY,
                 Double.NaN,
                 Guarantee.PAC,
-                Selection.BONFERRONI);
+                Selection.BONFERRONI,
+                ObservationPattern.complete());
+    }
+
+    /**
+     * The same replayed under an observation pattern (values missing at random, channel lags, dropped channels,
+     * shuffled arrival; seeded per series id {@code DATASET/train/INDEX}), so the certificate is for series observed
+     * that way.
+     */
+    public CalibrationParams withPattern(ObservationPattern p) {
+        return new CalibrationParams(
+                folds,
+                seed,
+                delta,
+                bands,
+                thresholds,
+                rules,
+                classifiers,
+                set,
+                objective,
+                targetReliability,
+                delayCost,
+                guarantee,
+                selection,
+                Objects.requireNonNull(p, "pattern"));
+    }
+
+    /**
+     * The selection correction a guarantee gets unless told otherwise: Bonferroni over the candidates for {@code pac};
+     * for {@code expected}, the nested family ({@link Selection#NESTED}), which needs no correction and certified the
+     * most at valid coverage over re-splits (BENCHMARKS.md, "Certificates over re-splits").
+     */
+    public static Selection defaultSelection(Guarantee g) {
+        return g == Guarantee.EXPECTED ? Selection.NESTED : Selection.BONFERRONI;
     }
 
     /** The same with another objective (and target for earliest-at-reliability, NaN otherwise). */
@@ -192,7 +229,8 @@ public record CalibrationParams(
     }
 
     private CalibrationParams copy(int k, double d, Objective o, double target, double cost, Guarantee g, Selection s) {
-        return new CalibrationParams(k, seed, d, bands, thresholds, rules, classifiers, set, o, target, cost, g, s);
+        return new CalibrationParams(
+                k, seed, d, bands, thresholds, rules, classifiers, set, o, target, cost, g, s, pattern);
     }
 
     @Override

@@ -2,14 +2,18 @@ package io.vigil.early.calibrate;
 
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
+import io.vigil.data.ObservationPattern;
+import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionStride;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.EarlyReplay;
 import io.vigil.early.SampleScore;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetState;
 import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
@@ -227,10 +231,11 @@ public final class CrossFitCalibrator {
                     && Arrays.equals(q.thresholds(), p.thresholds())
                     && q.rules().equals(p.rules())
                     && q.classifiers().equals(p.classifiers())
-                    && q.set() == p.set();
+                    && q.set() == p.set()
+                    && q.pattern().equals(p.pattern());
             if (!sameReplays) {
                 throw new IllegalArgumentException("calibration variants must share folds, seed, bands, thresholds, "
-                        + "rules, classifiers and set");
+                        + "rules, classifiers, set and observation pattern");
             }
         }
         return calibrate(
@@ -316,7 +321,8 @@ public final class CrossFitCalibrator {
                     Selection.NONE,
                     coverageBefore,
                     coverageAfter);
-            List<List<SeriesReplay>> perCurve = replay(folds.get(f), train, foldInflation, specs, p.thresholds());
+            List<List<SeriesReplay>> perCurve =
+                    replay(folds.get(f), train, foldInflation, specs, p.thresholds(), p.pattern());
             progress.step();
             return perCurve;
         });
@@ -354,22 +360,23 @@ public final class CrossFitCalibrator {
         for (int c = 0; c < specs.size(); c++) {
             all.add(curve(specs.get(c).params(), perCurve.get(c), m));
         }
+        if (p.selection() == Selection.FIXED) {
+            all = all.stream().filter(CrossFitCalibrator::isFixed).limit(1).toList();
+        }
         if (p.selection() != Selection.SPLIT || all.isEmpty()) {
-            int k = p.selection() == Selection.BONFERRONI
-                    ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
-                    : 1;
-            CalibrationSection withCurves =
-                    section(folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter);
-            return section(
-                    folds,
-                    p,
-                    kappa,
-                    all,
-                    OperatingPoints.choose(withCurves, p, OPERATING_TAUS),
-                    k,
-                    p.selection(),
-                    coverageBefore,
-                    coverageAfter);
+            // Bonferroni over every (curve, τ) candidate; nested and fixed leave no choice of curve to correct for,
+            // only the τ the objective chooses among (one, the target, for earliest-at-reliability).
+            int k =
+                    switch (p.selection()) {
+                        case BONFERRONI -> OperatingPoints.candidates(all.size(), p, OPERATING_TAUS);
+                        case NESTED, FIXED -> OperatingPoints.candidates(1, p, OPERATING_TAUS);
+                        default -> 1;
+                    };
+            boolean nested = p.selection() == Selection.NESTED && !all.isEmpty();
+            int[][] counts = nested ? nestedCounts(perCurve, m) : new int[][] {new int[0], new int[0]};
+            CalibrationSection withCurves = section(
+                    folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter, counts);
+            return withCurves.withOperatingPoint(OperatingPoints.choose(withCurves, p, OPERATING_TAUS));
         }
         boolean[] certifying = splitHalves(perCurve.get(0), p.seed());
         if (perCurve.get(0).size() < 2) {
@@ -399,6 +406,41 @@ public final class CrossFitCalibrator {
                         q.tau(),
                         p));
         return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
+    }
+
+    /** Whether a curve is {@link Selection#FIXED}'s: the default decision rule and classifier. */
+    private static boolean isFixed(CalibrationSection.Curve c) {
+        DecisionParams d = DecisionParams.defaults();
+        return c.rule() == d.rule()
+                && c.classifier() == d.classifier()
+                && c.set() == d.set()
+                && c.estimator() == d.estimator();
+    }
+
+    /**
+     * The counts of {@link Selection#NESTED}'s family, per threshold: series that disagree with their complete-series
+     * label on at least one curve ({@code [0]}), and on at least one curve at that threshold or a more conservative
+     * one ({@code [1]}, the union of the curves' monotonised losses, itself monotone). Every curve replays the same
+     * series in the same order.
+     */
+    static int[][] nestedCounts(List<List<SeriesReplay>> perCurve, int m) {
+        int n = perCurve.get(0).size();
+        int[] raw = new int[m];
+        int[] monotone = new int[m];
+        for (int i = 0; i < n; i++) {
+            boolean later = false;
+            for (int j = m - 1; j >= 0; j--) {
+                boolean differs = false;
+                for (List<SeriesReplay> curve : perCurve) {
+                    SeriesReplay r = curve.get(i);
+                    differs |= r.stopLabel()[j] != r.complete();
+                }
+                later |= differs;
+                raw[j] += differs ? 1 : 0;
+                monotone[j] += later ? 1 : 0;
+            }
+        }
+        return new int[][] {raw, monotone};
     }
 
     /**
@@ -435,6 +477,24 @@ public final class CrossFitCalibrator {
             Selection selection,
             double[] coverageBefore,
             double[] coverageAfter) {
+        return section(
+                folds, p, kappa, curves, point, candidates, selection, coverageBefore, coverageAfter, new int[][] {
+                    new int[0], new int[0]
+                });
+    }
+
+    /** As above, with the counts of {@link Selection#NESTED}'s family ({@link #nestedCounts}; empty for the others). */
+    private static CalibrationSection section(
+            int folds,
+            CalibrationParams p,
+            double[] kappa,
+            List<CalibrationSection.Curve> curves,
+            Optional<CalibrationSection.OperatingPoint> point,
+            int candidates,
+            Selection selection,
+            double[] coverageBefore,
+            double[] coverageAfter,
+            int[][] nested) {
         return new CalibrationSection(
                 folds,
                 p.seed(),
@@ -448,7 +508,10 @@ public final class CrossFitCalibrator {
                 point,
                 curves.isEmpty() ? Guarantee.PAC : p.guarantee(),
                 selection,
-                candidates);
+                candidates,
+                nested[0],
+                nested[1],
+                p.pattern());
     }
 
     /**
@@ -537,8 +600,8 @@ public final class CrossFitCalibrator {
     }
 
     /**
-     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement, sparse LDG's λ and
-     * deflation), refitted on {@code sub}.
+     * The model's selection fixed (k, γ, ℓ, local QDA's k, standardisation, gradient refinement, time segments,
+     * sparse LDG's λ and deflation), refitted on {@code sub}.
      */
     static VigilModel refit(VigilModel model, Dataset sub, EarlyModelTrainer.Params sections) {
         int dims = Math.min(model.dims(), Math.max(1, sub.size() - 1));
@@ -548,6 +611,7 @@ public final class CrossFitCalibrator {
             model.projection().sparse().ifPresent(s -> b.reducer(Reducer.SPARSE_LDG)
                     .sparsity(s.sparsity())
                     .deflation(s.deflation()));
+            model.projection().segments().ifPresent(b::segments);
             TrainParams tp = b.gamma(model.gamma())
                     .dims(dims)
                     .neighbors(model.ldgNeighbors())
@@ -659,7 +723,12 @@ public final class CrossFitCalibrator {
      * decides and its label. The curves share the fold's estimator.
      */
     private static List<List<SeriesReplay>> replay(
-            Fold f, Dataset train, CalibrationSection inflation, List<CurveSpec> specs, double[] grid) {
+            Fold f,
+            Dataset train,
+            CalibrationSection inflation,
+            List<CurveSpec> specs,
+            double[] grid,
+            ObservationPattern pattern) {
         int m = grid.length;
         VigilModel sub = f.model().toBuilder().section(inflation).build();
         List<List<SeriesReplay>> out = new ArrayList<>();
@@ -667,9 +736,16 @@ public final class CrossFitCalibrator {
         for (CurveSpec spec : specs) {
             EarlyClassifier c = EarlyClassifier.forReplay(sub, spec.params(), grid, f.estimator());
             EarlyClassifier.Workspace ws = c.newWorkspace();
+            List<SeriesReplay> series = new ArrayList<>();
+            if (!pattern.isComplete()) {
+                for (int i : f.heldOut()) {
+                    series.add(replayUnder(c, ws, score, train, i, pattern, m));
+                }
+                out.add(series);
+                continue;
+            }
             SeriesState state = c.newState();
             int d = c.length();
-            List<SeriesReplay> series = new ArrayList<>();
             for (int i : f.heldOut()) {
                 double[] x = train.series(i);
                 state.reset();
@@ -677,7 +753,7 @@ public final class CrossFitCalibrator {
                 int[] stopLabel = new int[m];
                 int reached = -1;
                 for (int t = 0; t < d && reached < m - 1; t++) {
-                    c.score(state, x[t], ws, score);
+                    c.score(state, x[t], ws, score, reached);
                     int idx = Math.min(score.index(), m - 1);
                     for (int j = reached + 1; j <= idx; j++) {
                         stopT[j] = t + 1;
@@ -690,6 +766,52 @@ public final class CrossFitCalibrator {
             out.add(series);
         }
         return out;
+    }
+
+    /**
+     * One held-out series observed under {@code pattern} (seeded by its id {@code DATASET/train/INDEX}, as {@code
+     * vigil replay} names the row): per threshold the arrival position at which the rule first decides and its label
+     * ({@link EarlyReplay#arrivalPosition}); thresholds never reached when the values run out take the label of
+     * {@link EarlyClassifier#decideIncomplete} at the last arrival, as the stream decides a series on its end record.
+     */
+    private static SeriesReplay replayUnder(
+            EarlyClassifier c,
+            EarlyClassifier.Workspace ws,
+            SampleScore score,
+            Dataset train,
+            int i,
+            ObservationPattern pattern,
+            int m) {
+        int channels = c.channels();
+        int length = c.length();
+        double[] x = train.series(i);
+        int[] order = pattern.order(train.name() + "/train/" + i, channels, length);
+        SubsetState state = c.newSubsetState();
+        int[] stopT = new int[m];
+        int[] stopLabel = new int[m];
+        int reached = -1;
+        int k = 0;
+        for (; k < order.length && reached < m - 1; k++) {
+            int j = order[k];
+            c.scoreAt(state, j / channels, j % channels, x[j], ws, score);
+            int idx = Math.min(score.index(), m - 1);
+            int at = EarlyReplay.arrivalPosition(pattern, order, k, channels, length);
+            for (int q = reached + 1; q <= idx; q++) {
+                stopT[q] = at;
+                stopLabel[q] = score.label();
+            }
+            reached = Math.max(reached, idx);
+        }
+        if (reached < m - 1) {
+            Decision decision = Decision.labelOnly();
+            c.decideIncomplete(state, ws, decision);
+            int at = k == 0 ? 0 : EarlyReplay.arrivalPosition(pattern, order, k - 1, channels, length);
+            for (int q = reached + 1; q < m; q++) {
+                stopT[q] = at;
+                stopLabel[q] = decision.label();
+            }
+        }
+        return new SeriesReplay(stopT, stopLabel, c.completeLabel(x, ws), train.classOf(i), length);
     }
 
     /** A curve from its replays, in fold order: per threshold, disagreements, correct labels, Σ t/d. */

@@ -3,6 +3,7 @@ package io.vigil.model.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.ModelShape;
@@ -21,8 +22,11 @@ import java.util.Set;
  * {@code {folds, seed, delta, inflation: [...], thresholds: [...], curves: [{rule, classifier, set, estimator, series,
  * disagreements, correct, fraction_sum[, monotone_disagreements]}], coverage: {taus, before, after}[, operating_point:
  * {tau, objective, target_reliability, rule, classifier, set, estimator, harmonic_mean, certified[, delay_cost]}][,
- * guarantee, selection, candidates]}}. The bracketed fields came with issue 28 and are optional on read: a file
- * without them certifies as it did when written ({@code pac}, no selection correction, no monotonised counts).
+ * guarantee, selection, candidates][, nested: {disagreements, monotone_disagreements}]}}. The bracketed fields are
+ * optional on read: a file without them certifies as it did when written ({@code pac}, no selection correction, no
+ * monotonised counts); {@code nested} is present exactly when the selection is {@code nested}. A
+ * section calibrated under an observation pattern adds {@code pattern: {missing, channel_lags, dropped_channels,
+ * shuffled, seed}}; without it the replays saw every value in time order.
  */
 public final class CalibrationCodec implements SectionCodec<CalibrationSection> {
     private static final Set<String> FIELDS = Set.of(
@@ -36,7 +40,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "operating_point",
             "guarantee",
             "selection",
-            "candidates");
+            "candidates",
+            "nested",
+            "pattern");
     private static final Set<String> CURVE_FIELDS = Set.of(
             "rule",
             "classifier",
@@ -118,6 +124,48 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
         out.put("guarantee", s.guarantee().cliName());
         out.put("selection", s.selection().cliName());
         out.put("candidates", s.candidates());
+        if (s.nestedDisagreements().length > 0) {
+            ObjectNode nested = out.putObject("nested");
+            ints(nested.putArray("disagreements"), s.nestedDisagreements());
+            ints(nested.putArray("monotone_disagreements"), s.nestedMonotone());
+        }
+        if (!s.pattern().isComplete()) {
+            writePattern(s.pattern(), out.putObject("pattern"));
+        }
+    }
+
+    /** {@code {missing, channel_lags: {"C": K}, dropped_channels: [C], shuffled, seed}}. */
+    private static void writePattern(ObservationPattern p, ObjectNode o) {
+        o.put("missing", p.missing());
+        ObjectNode lags = o.putObject("channel_lags");
+        p.lags().forEach((c, k) -> lags.put(String.valueOf(c), k));
+        ArrayNode dropped = o.putArray("dropped_channels");
+        p.dropped().forEach(dropped::add);
+        o.put("shuffled", p.shuffled());
+        o.put("seed", p.seed());
+    }
+
+    private static ObservationPattern readPattern(JsonNode o, String path) {
+        ModelJson.requireObject(o, path);
+        ModelJson.checkFields(o, path, Set.of("missing", "channel_lags", "dropped_channels", "shuffled", "seed"));
+        ObservationPattern.Builder b = ObservationPattern.builder()
+                .missing(ModelJson.doubleField(o, "missing", path))
+                .shuffled(ModelJson.booleanField(o, "shuffled", path))
+                .seed(ModelJson.longField(o, "seed", path));
+        JsonNode lags = ModelJson.field(o, "channel_lags", path);
+        ModelJson.requireObject(lags, ModelJson.join(path, "channel_lags"));
+        lags.fields().forEachRemaining(e -> {
+            try {
+                b.lag(Integer.parseInt(e.getKey()), ModelJson.intField(lags, e.getKey(), path + ".channel_lags"));
+            } catch (NumberFormatException ex) {
+                throw new IllegalArgumentException(
+                        path + ".channel_lags: '" + e.getKey() + "' is not a channel index", ex);
+            }
+        });
+        for (int c : ModelJson.intArray(o, "dropped_channels", path)) {
+            b.drop(c);
+        }
+        return b.build();
     }
 
     @Override
@@ -140,6 +188,16 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             Optional<CalibrationSection.OperatingPoint> point = payload.has("operating_point")
                     ? Optional.of(readPoint(payload.get("operating_point"), ModelJson.join(path, "operating_point")))
                     : Optional.empty();
+            int[] nestedRaw = new int[0];
+            int[] nestedMonotone = new int[0];
+            if (payload.has("nested")) {
+                JsonNode nested = payload.get("nested");
+                String nestedPath = ModelJson.join(path, "nested");
+                ModelJson.requireObject(nested, nestedPath);
+                ModelJson.checkFields(nested, nestedPath, Set.of("disagreements", "monotone_disagreements"));
+                nestedRaw = ModelJson.intArray(nested, "disagreements", nestedPath);
+                nestedMonotone = ModelJson.intArray(nested, "monotone_disagreements", nestedPath);
+            }
             return new CalibrationSection(
                     ModelJson.intField(payload, "folds", path),
                     ModelJson.longField(payload, "seed", path),
@@ -157,7 +215,12 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                     payload.has("selection")
                             ? Selection.fromCliName(ModelJson.textField(payload, "selection", path))
                             : Selection.NONE,
-                    payload.has("candidates") ? ModelJson.intField(payload, "candidates", path) : 1);
+                    payload.has("candidates") ? ModelJson.intField(payload, "candidates", path) : 1,
+                    nestedRaw,
+                    nestedMonotone,
+                    payload.has("pattern")
+                            ? readPattern(payload.get("pattern"), ModelJson.join(path, "pattern"))
+                            : ObservationPattern.complete());
         } catch (IllegalArgumentException e) {
             throw e.getMessage() != null && e.getMessage().startsWith(path)
                     ? e

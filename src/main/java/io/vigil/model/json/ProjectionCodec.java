@@ -16,8 +16,9 @@ import java.util.Set;
 
 /**
  * {@link Projection}: {@code preprocessing{standardize[, means, scales]}} and {@code ldg{neighbors, gamma, dims,
- * eigenvalues, basis[, refinement{iterations, accepted, objective_before, objective_after}]}} — {@code refinement}
- * only for a basis refined by thesis Algorithm 1, so files of unrefined models are unchanged. A kernel LDG model
+ * eigenvalues, basis[, segments][, refinement{iterations, accepted, objective_before, objective_after}]}} — {@code
+ * refinement} only for a basis refined by thesis Algorithm 1 and {@code segments} only for a basis constant within
+ * that many time segments per channel ({@link io.vigil.ldg.TimeSegments}), so files of other models are unchanged. A kernel LDG model
  * (thesis §3.3.2) writes {@code ldg{reducer: "kernel-ldg", neighbors, gamma, dims, eigenvalues, kernel{type,
  * parameter[, scores]}, coefficients, training_rows}} instead of a basis; a transfer LDG model (thesis chapter 4)
  * writes the linear fields with {@code reducer: "transfer-ldg"} and {@code transfer{alpha[, alpha_scores],
@@ -49,6 +50,7 @@ final class ProjectionCodec implements PartCodec<Projection> {
         ldg.put("dims", p.dims());
         ldg.set("eigenvalues", ModelJson.vector(p.eigenvalues()));
         ldg.set("basis", ModelJson.matrix(p.basis()));
+        p.segments().ifPresent(v -> ldg.put("segments", v));
         p.transfer().ifPresent(t -> writeTransfer(t, ldg.putObject("transfer")));
         p.sparse().ifPresent(t -> writeSparse(t, ldg.putObject("sparse")));
         p.refinement().ifPresent(r -> {
@@ -89,7 +91,7 @@ final class ProjectionCodec implements PartCodec<Projection> {
         Set<String> linear = Set.of("neighbors", "gamma", "dims", "eigenvalues", "basis");
         Set<String> allowed = new java.util.HashSet<>(linear);
         switch (ldg.has("reducer") ? reducer : "") {
-            case "" -> allowed.add("refinement");
+            case "" -> allowed.addAll(Set.of("refinement", "segments"));
             case "kernel-ldg" -> {
                 return readKernel(ldg, standardizer);
             }
@@ -104,7 +106,7 @@ final class ProjectionCodec implements PartCodec<Projection> {
         if (basis.numCols != dims) {
             throw new IllegalArgumentException("ldg.basis has " + basis.numCols + " columns but ldg.dims is " + dims);
         }
-        return new Projection(
+        Projection projection = new Projection(
                 standardizer,
                 ModelJson.intField(ldg, "neighbors", "ldg"),
                 ModelJson.doubleField(ldg, "gamma", "ldg"),
@@ -113,6 +115,16 @@ final class ProjectionCodec implements PartCodec<Projection> {
                 ldg.has("refinement") ? readRefinement(ldg.get("refinement")) : null,
                 reducer.equals("transfer-ldg") ? readTransfer(ModelJson.field(ldg, "transfer", "ldg")) : null,
                 reducer.equals("sparse-ldg") ? readSparse(ModelJson.field(ldg, "sparse", "ldg")) : null);
+        return ldg.has("segments")
+                ? projection.withSegments(positive(ModelJson.intField(ldg, "segments", "ldg"), "ldg.segments"))
+                : projection;
+    }
+
+    private static int positive(int v, String field) {
+        if (v < 1) {
+            throw new IllegalArgumentException(field + " must be ≥ 1, got " + v);
+        }
+        return v;
     }
 
     private static void writeSparse(SparseInfo s, ObjectNode o) {
