@@ -40,12 +40,13 @@ public final class CalibrationOptions {
 
     @Option(
             names = "--selection-correction",
-            paramLabel = "bonferroni|split|none",
-            defaultValue = "bonferroni",
+            paramLabel = "bonferroni|split|nested|fixed|none",
             description = "How the certificate accounts for the operating point being chosen among rules and taus "
                     + "on the same replays: bonferroni (certify at D/K, or 1 - tau over K for expected, K the "
-                    + "candidates), split (choose on half the replayed series, certify on the other half) or none "
-                    + "(valid only for a rule and tau fixed in advance) (default: ${DEFAULT-VALUE}).")
+                    + "candidates), split (choose on half the replayed series, certify on the other half), nested "
+                    + "(certify one threshold for all rules at once: a series counts when any rule disagrees), fixed "
+                    + "(certify only the default rule, the set rule with local QDA) or none (valid only for a rule "
+                    + "and tau fixed in advance) (default: bonferroni with pac, nested with expected).")
     String selectionCorrection;
 
     @Option(
@@ -133,9 +134,17 @@ public final class CalibrationOptions {
         if (o != CalibrationParams.Objective.COST && delayCost != null) {
             throw new IllegalArgumentException("--delay-cost only applies to --objective cost");
         }
+        Guarantee g = Guarantee.fromCliName(guarantee);
         return CalibrationParams.defaults(seed)
                 .withFoldsAndDelta(parseFolds(folds), delta)
                 .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
-                .withGuarantee(Guarantee.fromCliName(guarantee), Selection.fromCliName(selectionCorrection));
+                .withGuarantee(g, selection(g));
+    }
+
+    /** The given --selection-correction, else the guarantee's default. */
+    private Selection selection(Guarantee g) {
+        return selectionCorrection == null
+                ? CalibrationParams.defaultSelection(g)
+                : Selection.fromCliName(selectionCorrection);
     }
 }

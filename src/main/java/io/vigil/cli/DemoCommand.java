@@ -62,9 +62,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--kind",
-            paramLabel = "cbf|synthetic-control|two-patterns",
+            paramLabel = "cbf|synthetic-control|two-patterns|multi-cbf",
             defaultValue = "cbf",
-            description = "Generated data set when no --data is given (default: ${DEFAULT-VALUE}).")
+            description = "Generated data set when no --data is given (default: ${DEFAULT-VALUE}); multi-cbf has three "
+                    + "channels, streamed one record per value with its channel.")
     String kind;
 
     @Option(

@@ -66,9 +66,11 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
     @Option(
             names = "--selection-correction",
             split = ",",
-            paramLabel = "bonferroni|split|none",
-            description = "Selection corrections to certify under, as vigil train --selection-correction; the first is"
-                    + " the one the modes report, the others are compared beside it (default: bonferroni).")
+            paramLabel = "bonferroni|split|nested|fixed|none",
+            description = "Selection corrections to certify under, as vigil train --selection-correction; each "
+                    + "guarantee's mode reports its default correction when it is among them, else the first; the "
+                    + "others are compared beside it (default: each guarantee's default, bonferroni for pac and "
+                    + "nested for expected).")
     List<String> selections;
 
     @Option(
@@ -99,7 +101,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         try {
             List<Guarantee> g = guarantees.stream().map(Guarantee::fromCliName).toList();
             List<Selection> s = selections == null
-                    ? List.of(CalibrationParams.defaults(seed).selection())
+                    ? GuaranteeExperiment.Config.defaultSelections(g)
                     : selections.stream().map(Selection::fromCliName).toList();
             config = new GuaranteeExperiment.Config(resplits, seed, taus, g, s, reselectInFolds);
         } catch (IllegalArgumentException e) {

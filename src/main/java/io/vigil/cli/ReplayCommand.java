@@ -48,6 +48,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     DataOptions data;
 
+    @Mixin
+    ObservationOptions observation;
+
     @Option(
             names = "--split",
             paramLabel = "SPLIT",
@@ -144,8 +147,13 @@ public final class ReplayCommand implements Callable<Integer> {
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
         Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
+        try {
+            ObservationOptions.checkChannels(settings.pattern(), ds.channels());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         preflight(user, timeout);
-        long total = (long) ds.size() * ds.length() * repeat;
+        long total = Replay.records(ds, split, settings);
         Replay.Summary summary;
         try (Progress progress = Progress.bar("replay " + ds.name() + "/" + split.id(), total, !json)) {
             summary = Replay.run(ds, split, settings, config, progress);
@@ -167,15 +175,18 @@ public final class ReplayCommand implements Callable<Integer> {
             m.put("rate", rate);
             m.put("concurrency", concurrency);
             m.put("repeat", repeat);
+            m.put("channels", ds.channels());
+            m.put("pattern", ObservationOptions.json(settings.pattern()));
             m.put("kafka_properties", KafkaClientProperties.masked(user));
             cl.getOut().println(Json.line(m));
         } else {
             cl.getOut()
                     .println(String.format(
                             Locale.ROOT,
-                            "replayed %d series (%d samples%s) of %s/%s to %s in %.2f s: %.0f samples/s",
+                            "replayed %d series (%d samples%s%s) of %s/%s to %s in %.2f s: %.0f samples/s",
                             summary.series(),
                             summary.samples(),
+                            settings.pattern().isComplete() ? "" : ", observed " + settings.pattern(),
                             truthTopic == null ? "" : ", " + summary.truthRecords() + " labels to " + truthTopic,
                             ds.name(),
                             split.id(),
@@ -220,7 +231,11 @@ public final class ReplayCommand implements Callable<Integer> {
         if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
             throw usage("--truth-topic must be non-blank and differ from --topic");
         }
-        return new Replay.Settings(topic, truthTopic, rate, concurrency, repeat);
+        try {
+            return new Replay.Settings(topic, truthTopic, rate, concurrency, repeat, observation.pattern());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private ParameterException usage(String message) {

@@ -209,7 +209,7 @@ public final class StreamDemo {
             lastReceived.set(r.receivedAt());
             live.accept(d);
         })) {
-            warmUp(kafka, flink, s.data().train().series(0), job);
+            warmUp(kafka, flink, s.data().train().series(0), s.data().train().channels(), job);
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
             try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
@@ -399,16 +399,19 @@ public final class StreamDemo {
      * samples, so that the measured replay starts with every task of the job running (job start-up is not
      * sample-to-decision latency). Its decision, committed with a later checkpoint, is not counted.
      */
-    private static void warmUp(LoopbackKafka kafka, LocalFlink flink, double[] series, JobClient job) throws Exception {
+    private static void warmUp(LoopbackKafka kafka, LocalFlink flink, double[] series, int channels, JobClient job)
+            throws Exception {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            for (int t = 1; t <= series.length; t++) {
+            for (int j = 0; j < series.length; j++) {
                 producer.send(new ProducerRecord<>(
                         SAMPLES,
                         SampleRecord.key(WARM_UP_SERIES),
-                        SampleRecord.encode(WARM_UP_SERIES, t, series[t - 1])));
+                        channels == 1
+                                ? SampleRecord.encode(WARM_UP_SERIES, j + 1, series[j])
+                                : SampleRecord.encode(WARM_UP_SERIES, j / channels + 1, j % channels, series[j])));
             }
         }
         long deadline = System.nanoTime() + WARM_UP_TIMEOUT.toNanos();

@@ -372,6 +372,16 @@ public final class EarlyClassifier {
      * {@link #stride() stride} points). Cross-fitted replays use it to get every threshold's decision from one pass.
      */
     public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out) {
+        score(state, rawValue, ws, out, -1);
+    }
+
+    /**
+     * As {@link #score(SeriesState, double, Workspace, SampleScore)} for a replay that already knows the rule decided
+     * at every index up to {@code reached}: the index reported is exact when above {@code reached} and at most {@code
+     * reached} otherwise, which the probability rule settles with fewer points (its thresholds up to {@code reached}
+     * are not evaluated).
+     */
+    public void score(SeriesState state, double rawValue, Workspace ws, SampleScore out, int reached) {
         if (!advance(state, rawValue, ws)) {
             out.set(NO_DECISION, -1);
             return;
@@ -382,7 +392,7 @@ public final class EarlyClassifier {
             return;
         }
         rule.prepare(ws.rule, estimator, state, ws.mean, f);
-        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule, reached));
     }
 
     /**
@@ -551,6 +561,16 @@ public final class EarlyClassifier {
         }
         rule.prepareSubset(ws.rule, conditioner, state, ws.mean, ws.discriminants);
         out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+    }
+
+    /**
+     * Conditions the state on one value without deciding: for rebuilding a series' state from its stored values
+     * (after a restore, or under a new model) in their arrival order, where the decisions were already taken.
+     *
+     * @throws IllegalArgumentException as {@link #observeAt}
+     */
+    public void condition(SubsetState state, int t, int channel, double rawValue) {
+        conditionAt(state, t, channel, rawValue);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.vigil.reliability.ReliableDecisionRule;
 import io.vigil.reliability.SetKind;
 import io.vigil.reliability.TauSet;
 import io.vigil.reliability.probability.ClassProbability;
+import io.vigil.reliability.probability.StoppingBoundary;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -31,6 +32,9 @@ final class ThresholdRule {
     private final DecisionThresholds thresholds;
     private final SetKind setKind;
     private final double[] radii;
+    /** The probability rule's stopping boundary per grid threshold (null for the set rule). */
+    private final StoppingBoundary[] boundaries;
+
     private final int classOfInterest;
     private final int dims;
     private final int numClasses;
@@ -65,6 +69,10 @@ final class ThresholdRule {
         this.radii = new double[thresholds.gridSize()];
         for (int j = 0; j < radii.length; j++) {
             radii[j] = setKind.radius(dims, thresholds.gridValue(j));
+        }
+        this.boundaries = params.rule() == DecisionRule.PROBABILITY ? new StoppingBoundary[radii.length] : null;
+        for (int j = 0; boundaries != null && j < radii.length; j++) {
+            boundaries[j] = StoppingBoundary.of(thresholds.gridValue(j), ClassProbability.DEFAULT_POINTS);
         }
     }
 
@@ -161,27 +169,36 @@ final class ThresholdRule {
             return c;
         }
         ClassProbability p = probability(s);
-        return p.atLeast(seedOf(s), thresholds.gridValue(j)) ? p.guess() : Decision.NO_DECISION;
+        return p.atLeast(seedOf(s), boundaries[j]) ? p.guess() : Decision.NO_DECISION;
     }
 
     /** The largest grid index at which the rule decides (−1: none). The label is the guess c at every index. */
     int scoreIndex(Scratch s) {
-        int lo = -1;
-        if (params.rule() == DecisionRule.PROBABILITY) {
-            double p = probability(s).probability(seedOf(s));
-            while (lo + 1 < radii.length && thresholds.gridValue(lo + 1) <= p) {
-                lo++;
+        return scoreIndex(s, -1);
+    }
+
+    /**
+     * As {@link #scoreIndex(Scratch)} for a caller that needs no index at or below {@code floor}: returns the score
+     * when it is above {@code floor}, else {@code floor} — and stops as soon as that is known (a replay that has
+     * already seen the rule decide at the lower thresholds).
+     */
+    int scoreIndex(Scratch s, int floor) {
+        int lo = Math.max(floor, -1);
+        // The set part (the fast path) is monotone in λ: nothing above lo when it fails just above; else binary search.
+        if (lo + 1 < radii.length && decideBySet(s, radii[lo + 1] * s.scale) != Decision.NO_DECISION) {
+            lo++;
+            int hi = radii.length;
+            while (hi - lo > 1) {
+                int mid = (lo + hi) >>> 1;
+                if (decideBySet(s, radii[mid] * s.scale) != Decision.NO_DECISION) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
             }
         }
-        // The set part is monotone in λ: binary search above what the probability already passed.
-        int hi = radii.length;
-        while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (decideBySet(s, radii[mid] * s.scale) != Decision.NO_DECISION) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
+        if (params.rule() == DecisionRule.PROBABILITY) {
+            lo = probability(s).score(seedOf(s), boundaries, lo);
         }
         return lo;
     }
@@ -227,7 +244,8 @@ final class ThresholdRule {
      * The reliability of the candidate label {@link #guess} when the rule does not decide at the announced τ: the
      * largest τ′ &lt; τ at which it would (calibrated: the largest certified reported τ the score passes, 0 when none;
      * otherwise the set's τ by bisection from {@link #RELIABILITY_TOLERANCE}, 0 when the set fails even there, and,
-     * for the probability rule, the estimated probability).
+     * for the probability rule, the estimated probability, kept below τ: the stopping rule can wait on an estimate
+     * over all points that reaches τ when its first points stopped it).
      */
     double reliabilityBelowTau(Scratch s) {
         if (thresholds.calibrated()) {
@@ -239,7 +257,8 @@ final class ThresholdRule {
             best = bisectSetTau(s, RELIABILITY_TOLERANCE);
         }
         if (params.rule() == DecisionRule.PROBABILITY) {
-            best = Math.max(best, probability(s).probability(seedOf(s)));
+            double p = probability(s).probability(seedOf(s));
+            best = Math.max(best, Math.min(p, Math.nextDown(thresholds.tau())));
         }
         return Math.min(best, 1.0);
     }

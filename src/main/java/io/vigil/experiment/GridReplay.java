@@ -57,7 +57,7 @@ final class GridReplay {
             state.reset();
             int reached = -1;
             for (int t = 0; t < d && reached < m - 1; t++) {
-                c.score(state, x[t], ws, score);
+                c.score(state, x[t], ws, score, reached);
                 int idx = Math.min(score.index(), m - 1);
                 for (int j = reached + 1; j <= idx; j++) {
                     stopT[i][j] = t + 1;
@@ -81,20 +81,31 @@ final class GridReplay {
         if (!th.calibrated()) {
             throw new IllegalArgumentException("uncalibrated thresholds are not on the replayed grid");
         }
-        int j = th.index();
+        return point(th.tau(), th.certified(), th.neverEarly() ? -1 : th.index());
+    }
+
+    /**
+     * The decisions at the grid's least conservative threshold, certified or not: the earliest the rule can decide
+     * (its "earliest possible decision"), reported with τ = that threshold and {@code certified} false.
+     */
+    GuaranteeExperiment.Point earliest(double lowestThreshold) {
+        return point(lowestThreshold, false, 0);
+    }
+
+    /** The decisions at grid index j, or at t = d with the complete-series label when j &lt; 0. */
+    private GuaranteeExperiment.Point point(double tau, boolean certified, int j) {
         int reliable = 0;
         int correct = 0;
         long sumT = 0;
+        boolean early = j >= 0;
         for (int i = 0; i < complete.length; i++) {
-            boolean early = !th.neverEarly();
             int label = early ? stopLabel[i][j] : complete[i];
             sumT += early ? stopT[i][j] : length;
             reliable += label == complete[i] ? 1 : 0;
             correct += label == truth[i] ? 1 : 0;
         }
         int n = complete.length;
-        return new GuaranteeExperiment.Point(
-                th.tau(), th.certified(), n, reliable, correct, sumT / (double) n / length);
+        return new GuaranteeExperiment.Point(tau, certified, n, reliable, correct, sumT / (double) n / length);
     }
 
     /** The classifier's accuracy on the complete series. */

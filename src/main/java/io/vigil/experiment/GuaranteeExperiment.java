@@ -38,7 +38,8 @@ public final class GuaranteeExperiment {
      * @param seed base seed; split s uses {@link Table33Experiment#splitSeed(long, int)}, which also seeds training
      * @param taus the announced reliabilities evaluated, each in (0, 1)
      * @param guarantees the guarantees compared (each a mode of the report)
-     * @param selections the selection corrections compared, the first being the one the modes report
+     * @param selections the selection corrections compared; a guarantee's mode reports its default correction when it is
+     *     among them, else the first
      * @param reselectInFolds whether each calibration fold selects its own k, γ, ℓ instead of reusing the full
      *     model's
      */
@@ -66,6 +67,23 @@ public final class GuaranteeExperiment {
             }
         }
 
+        /**
+         * The selection correction a guarantee's mode reports: its default ({@link
+         * CalibrationParams#defaultSelection}) when that was run, else the first one given.
+         */
+        public Selection modeSelection(Guarantee g) {
+            Selection d = CalibrationParams.defaultSelection(g);
+            return selections.contains(d) ? d : selections.get(0);
+        }
+
+        /** The default corrections of these guarantees, each once, in guarantee order. */
+        public static List<Selection> defaultSelections(List<Guarantee> guarantees) {
+            return guarantees.stream()
+                    .map(CalibrationParams::defaultSelection)
+                    .distinct()
+                    .toList();
+        }
+
         /** Every (guarantee, selection) pair, selection-major. */
         public List<Variant> variants() {
             List<Variant> v = new ArrayList<>();
@@ -81,7 +99,7 @@ public final class GuaranteeExperiment {
         String settings() {
             return String.format(
                             Locale.ROOT,
-                            "taus=%s;seed=%d;variants=%s;calibration=%s",
+                            "taus=%s;seed=%d;variants=%s;calibration=%s;earliest=grid-0",
                             taus,
                             seed,
                             variants(),
@@ -165,7 +183,8 @@ public final class GuaranteeExperiment {
      * @param classifier the operating point's classifier
      * @param fullAccuracy that classifier's accuracy on the complete test series
      * @param operatingPoint the evaluation at the stored operating point
-     * @param earliest the rule at its least conservative threshold
+     * @param earliest the rule at the least conservative threshold of the grid, certified or not: its earliest
+     *     possible decision
      * @param taus one point per requested τ
      */
     public record Outcome(
@@ -296,8 +315,8 @@ public final class GuaranteeExperiment {
                     base.classifier().cliName(),
                     replay.fullAccuracy(),
                     point(name, model, base, replay, testPart),
-                    // Announcing τ = the lowest replayed threshold certifies every threshold: the rule's earliest.
-                    point(name, model, base.withTau(lowest), replay, testPart),
+                    // The rule at its least conservative threshold, whatever the certificate: its earliest decision.
+                    replay.earliest(lowest),
                     taus));
         }
         return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes, "");

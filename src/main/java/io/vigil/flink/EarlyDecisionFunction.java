@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * classifier, so it still gets exactly one decision. {@link EarlyDecisionOperator} counts them at restore (logged
  * once per subtask) and discards the few that cannot be replayed (written by format 1, without a prefix).
  *
- * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code seriesAbandoned},
+ * <p>Metrics: {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code decisionsIncomplete}
+ * (decisions of series that ended before all their values came: an end record, or idle expiry of a multichannel
+ * series), {@code seriesAbandoned},
  * {@code decisionsUndecided} (undecided records at the end of a bounded input), gauge {@code seriesInFlight} (series
  * sessions this subtask holds, collecting or decided markers), {@code outOfRange} (consumed samples of undecided
  * series outside the training range, {@code --range-guard}),
@@ -309,6 +311,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private final class Emitter implements SeriesTracker.Output {
         private final Counter early;
         private final Counter complete;
+        private final Counter incomplete;
         private final Counter abandoned;
         private final Counter undecided;
         private final Counter outOfRange;
@@ -323,6 +326,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         Emitter(MetricGroup metrics) {
             early = metrics.counter("decisionsEarly");
             complete = metrics.counter("decisionsComplete");
+            incomplete = metrics.counter("decisionsIncomplete");
             abandoned = metrics.counter("seriesAbandoned");
             undecided = metrics.counter("decisionsUndecided");
             outOfRange = metrics.counter("outOfRange");
@@ -347,7 +351,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         @Override
         public void decision(DecisionRecord record) {
             if (record.isDecision()) {
-                (record.early ? early : complete).inc();
+                (record.early ? early : record.complete ? complete : incomplete).inc();
                 fraction.update(Math.round(1000.0 * record.t / record.length));
                 latency.update(record.emittedAt - record.sampleTime);
             } else if (DecisionRecord.UNDECIDED.equals(record.status)) {

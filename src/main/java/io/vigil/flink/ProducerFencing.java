@@ -14,7 +14,8 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  * Recognises a fenced transactional producer: another producer with the same transactional id, in practice another
  * job with the same transactional-id prefix, took the job's Kafka transactions over. The job's restarts then fail
  * for other reasons (the two jobs fence each other in turn, the TaskManager dies), so the fencing is recorded when
- * the producer sees it ({@link FencingInterceptor}) and the final message names it, the prefix and the fix. A job
+ * the producer sees it ({@link FencingInterceptor}) or a commit fails with it ({@link FencingAwareKafkaSink}) and
+ * the final message names it, the prefix and the fix. A job
  * that {@link #watch watches} its prefix learns of the fencing at once and can end instead of restarting: a restart
  * would fence the other job in turn, and each aborts the other's transactions.
  */
@@ -41,8 +42,8 @@ public final class ProducerFencing {
         return Optional.empty();
     }
 
-    /** Records a producer error when it is a fencing error. */
-    static void observed(String transactionalId, Exception e) {
+    /** Records a producer or commit error when it is a fencing error. */
+    static void observed(String transactionalId, Throwable e) {
         find(e).ifPresent(t -> {
             String name = t.getClass().getSimpleName();
             SEEN.putIfAbsent(transactionalId, name);

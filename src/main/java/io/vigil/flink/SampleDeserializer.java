@@ -28,7 +28,11 @@ public final class SampleDeserializer implements KafkaRecordDeserializationSchem
         Decoded<SampleRecord.Sample> d = SampleRecord.decode(key, value);
         if (d instanceof Decoded.Ok<SampleRecord.Sample> ok) {
             SampleRecord.Sample s = ok.value();
-            return SampleEvent.accepted(s.series(), s.t(), s.value(), timestamp, partition, offset, value);
+            if (s.end()) {
+                return SampleEvent.end(s.series(), timestamp, partition, offset, value);
+            }
+            return SampleEvent.accepted(s.series(), s.t(), s.value(), timestamp, partition, offset, value)
+                    .channel(s.channel(), s.channelName());
         }
         Decoded.Rejected<SampleRecord.Sample> bad = (Decoded.Rejected<SampleRecord.Sample>) d;
         String keyText = key == null ? "" : new String(key, StandardCharsets.UTF_8);

@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -222,20 +223,23 @@ public final class VigilJob {
         return b.build();
     }
 
-    /** A Kafka sink with the job's delivery guarantee, client properties and a transactional id per suffix. */
-    public static <T> KafkaSink<T> sink(JobConfig cfg, KafkaRecordSerializationSchema<T> schema, String suffix) {
+    /**
+     * A Kafka sink with the job's delivery guarantee, client properties and a transactional id per suffix; a fenced
+     * producer, when it sends or when its transaction is committed, is recorded by {@link ProducerFencing}.
+     */
+    public static <T> Sink<T> sink(JobConfig cfg, KafkaRecordSerializationSchema<T> schema, String suffix) {
         Properties p = properties(cfg);
         // Flink's default transaction timeout (1 h) exceeds Kafka's default transaction.max.timeout.ms (15 min).
         p.putIfAbsent("transaction.timeout.ms", "600000");
         // Records a fenced producer, so the job's final error can say that another job took its transactions over.
         p.merge("interceptor.classes", FencingInterceptor.class.getName(), (user, ours) -> user + "," + ours);
-        return KafkaSink.<T>builder()
+        return new FencingAwareKafkaSink<>(KafkaSink.<T>builder()
                 .setBootstrapServers(cfg.bootstrap())
                 .setKafkaProducerConfig(p)
                 .setRecordSerializer(schema)
                 .setDeliveryGuarantee(cfg.delivery().guarantee())
                 .setTransactionalIdPrefix(cfg.transactionalIdPrefix() + "-" + suffix)
-                .build();
+                .build());
     }
 
     private static Properties properties(JobConfig cfg) {

@@ -1,6 +1,7 @@
 package io.vigil.kafka;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.HashMap;
@@ -22,6 +23,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * round-robin (when one ends, the next starts in its place), optionally rate-limited, optionally with each
  * series' true label on a truth topic (sent as the series starts). Returns only when Kafka has acknowledged
  * every record; any failed send fails the replay.
+ *
+ * <p>A multichannel series is sent one record per value with {@code channel} set, channels interleaved by time;
+ * under an {@link ObservationPattern} (values missing, channels lagged or dropped, arrival shuffled) only the
+ * pattern's values go out, in its order, and a series that lost values ends with its end record ({@code
+ * {"series":…,"end":true}}), so the stream decides it at once instead of at its idle timeout.
  *
  * <p>The producer is idempotent with {@code acks=all}: retries cannot duplicate or reorder samples, so each key's
  * samples land in its partition in {@code t} order exactly once.
@@ -66,10 +72,19 @@ public final class Replay {
      * @param rate samples per second across all series; 0 for unlimited
      * @param concurrency series interleaved at a time, &ge; 1
      * @param repeat passes over the split, &ge; 1 (ids get {@code #pass} when &gt; 1)
+     * @param pattern which values of each series are sent and in what order ({@link ObservationPattern}, seeded
+     *     per series id); {@link ObservationPattern#complete()} sends every value in time order
      */
-    public record Settings(String topic, String truthTopic, double rate, int concurrency, int repeat) {
+    public record Settings(
+            String topic, String truthTopic, double rate, int concurrency, int repeat, ObservationPattern pattern) {
+        /** Every value of every series, in time order. */
+        public Settings(String topic, String truthTopic, double rate, int concurrency, int repeat) {
+            this(topic, truthTopic, rate, concurrency, repeat, ObservationPattern.complete());
+        }
+
         /** Validates every field. */
         public Settings {
+            Objects.requireNonNull(pattern, "pattern");
             if (topic == null || topic.isBlank()) {
                 throw new IllegalArgumentException("topic must not be blank");
             }
@@ -92,7 +107,7 @@ public final class Replay {
      * What was published.
      *
      * @param series series published (n × repeat)
-     * @param samples sample records acknowledged
+     * @param samples records acknowledged on the sample topic (values, and end records of series that lost values)
      * @param truthRecords truth records acknowledged
      * @param elapsed from creating the producer (metadata and topic auto-creation included) until the last
      *     acknowledgement
@@ -162,6 +177,33 @@ public final class Replay {
     }
 
     /**
+     * The records a replay sends to the sample topic: every observed value of every series, plus the end record
+     * of each series that lost values.
+     */
+    public static long records(Dataset data, Split split, Settings settings) {
+        long total = 0;
+        int n = data.size();
+        for (int ordinal = 0; ordinal < n * settings.repeat(); ordinal++) {
+            if (settings.pattern().isComplete()) {
+                total += data.length();
+                continue;
+            }
+            int observed = settings.pattern()
+                    .order(seriesId(data, split, settings, ordinal), data.channels(), data.length())
+                    .length;
+            total += observed + (observed < data.length() ? 1 : 0);
+        }
+        return total;
+    }
+
+    /** The id of the {@code ordinal}-th series a replay sends (all rows of pass 1, then pass 2, …). */
+    private static String seriesId(Dataset data, Split split, Settings settings, int ordinal) {
+        int n = data.size();
+        int repetition = settings.repeat() == 1 ? 0 : ordinal / n + 1;
+        return new SeriesId(data.name(), split.id(), ordinal % n, repetition).toString();
+    }
+
+    /**
      * The interleaving: {@code slots} series are active at a time; each round sends the next sample of every
      * active slot in slot order, and a slot whose series ended takes the next series (ordinal order: all rows
      * of pass 1, then pass 2, ...).
@@ -176,7 +218,9 @@ public final class Replay {
         private final Acks truthAcks;
         private final TokenBucket bucket;
         private final int[] slotSeries; // series ordinal in 0..totalSeries-1, or -1 when the slot is done
-        private final int[] slotT; // next 0-based sample of the slot's series
+        private final int[] slotT; // next position in the slot's arrival order
+        private final int[][] slotOrder; // the slot's series' values (time-major indices) in arrival order
+        private final int channels;
         private final String[] slotId;
         private final byte[][] slotKey;
         private int nextSeries;
@@ -202,12 +246,14 @@ public final class Replay {
             int slots = Math.min(settings.concurrency(), totalSeries);
             this.slotSeries = new int[slots];
             this.slotT = new int[slots];
+            this.slotOrder = new int[slots][];
+            this.channels = data.channels();
             this.slotId = new String[slots];
             this.slotKey = new byte[slots][];
         }
 
         void publish() {
-            int d = data.length();
+            int length = data.length();
             int n = data.size();
             for (int s = 0; s < slotSeries.length; s++) {
                 startNext(s);
@@ -221,14 +267,25 @@ public final class Replay {
                     if (sampleAcks.failure.get() != null || truthAcks.failure.get() != null) {
                         return; // stop at the first failed acknowledgement; run() reports it
                     }
-                    if (bucket != null) {
-                        bucket.acquire();
+                    int[] order = slotOrder[s];
+                    if (slotT[s] < order.length) {
+                        if (bucket != null) {
+                            bucket.acquire();
+                        }
+                        int j = order[slotT[s]++];
+                        double v = data.value(slotSeries[s] % n, j);
+                        byte[] value = channels == 1
+                                ? SampleRecord.encode(slotId[s], j + 1, v)
+                                : SampleRecord.encode(slotId[s], j / channels + 1, j % channels, v);
+                        producer.send(new ProducerRecord<>(settings.topic(), slotKey[s], value), sampleAcks);
+                        sent++;
                     }
-                    int t = slotT[s];
-                    byte[] value = SampleRecord.encode(slotId[s], t + 1, data.value(slotSeries[s] % n, t));
-                    producer.send(new ProducerRecord<>(settings.topic(), slotKey[s], value), sampleAcks);
-                    sent++;
-                    if (++slotT[s] == d) {
+                    if (slotT[s] == order.length) {
+                        if (order.length < length) {
+                            byte[] end = SampleRecord.encodeEnd(slotId[s]);
+                            producer.send(new ProducerRecord<>(settings.topic(), slotKey[s], end), sampleAcks);
+                            sent++;
+                        }
                         if (nextSeries < totalSeries) {
                             startNext(s);
                         } else {
@@ -242,15 +299,14 @@ public final class Replay {
 
         /** Puts the next series into slot {@code s} and sends its truth record when a truth topic is set. */
         private void startNext(int s) {
-            int n = data.size();
             int ordinal = nextSeries++;
-            int row = ordinal % n;
-            int repetition = settings.repeat() == 1 ? 0 : ordinal / n + 1;
-            String id = new SeriesId(data.name(), split.id(), row, repetition).toString();
+            int row = ordinal % data.size();
+            String id = seriesId(data, split, settings, ordinal);
             slotSeries[s] = ordinal;
             slotId[s] = id;
             slotKey[s] = SampleRecord.key(id);
             slotT[s] = 0;
+            slotOrder[s] = settings.pattern().order(id, channels, data.length());
             if (settings.truthTopic() != null) {
                 byte[] truth = SampleRecord.encodeTruth(id, data.labelOf(row), data.length());
                 producer.send(new ProducerRecord<>(settings.truthTopic(), slotKey[s], truth), truthAcks);

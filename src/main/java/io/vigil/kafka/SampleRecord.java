@@ -18,6 +18,10 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  *   <li>sample: {@code {"series":"CBF/test/17","t":5,"value":0.42}} — {@code t} is the 1-based time index
  *       (optional on input: when absent, arrival order within the key defines it), {@code value} a finite number;
+ *       an optional {@code "channel"} names the channel of a multichannel series, by 0-based index or by name
+ *       (default channel 0);
+ *   <li>end of a series: {@code {"series":"CBF/test/17","end":true}} — no more values of the series will come (a
+ *       {@code value} in it is ignored);
  *   <li>truth: {@code {"series":"CBF/test/17","label":"2","length":128}} — the true label of a replayed series
  *       (verbatim from the data file) and its length.
  * </ul>
@@ -32,6 +36,9 @@ public final class SampleRecord {
     /** {@link Sample#t()} when the record did not carry {@code t}. */
     public static final int T_ABSENT = 0;
 
+    /** {@link Sample#channel()} when the record did not carry a channel index (channel 0, unless named). */
+    public static final int CHANNEL_ABSENT = -1;
+
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -44,9 +51,17 @@ public final class SampleRecord {
      *
      * @param series series id (non-empty)
      * @param t 1-based time index, or {@link #T_ABSENT}
-     * @param value the sample, finite
+     * @param value the sample, finite (NaN in an end record)
+     * @param channel the 0-based channel index the record gave, or {@link #CHANNEL_ABSENT}
+     * @param channelName the channel name the record gave, or null
+     * @param end whether this is an end record (no more values of the series)
      */
-    public record Sample(String series, int t, double value) {
+    public record Sample(String series, int t, double value, int channel, String channelName, boolean end) {
+        /** A sample of channel 0 (or without channel). */
+        public Sample(String series, int t, double value) {
+            this(series, t, value, CHANNEL_ABSENT, null, false);
+        }
+
         /** Whether the producer gave {@code t}. */
         public boolean hasT() {
             return t != T_ABSENT;
@@ -75,6 +90,22 @@ public final class SampleRecord {
      * @throws IllegalArgumentException on an empty series id, t &lt; 1 or a non-finite value (never written)
      */
     public static byte[] encode(String series, int t, double value) {
+        return encodeValue(series, t, CHANNEL_ABSENT, value);
+    }
+
+    /**
+     * Encodes a value of channel {@code channel} as {@code {"series":S,"t":T,"channel":C,"value":V}}.
+     *
+     * @throws IllegalArgumentException as {@link #encode(String, int, double)}, or on a negative channel
+     */
+    public static byte[] encode(String series, int t, int channel, double value) {
+        if (channel < 0) {
+            throw new IllegalArgumentException("channel must be >= 0, got " + channel + " for series " + series);
+        }
+        return encodeValue(series, t, channel, value);
+    }
+
+    private static byte[] encodeValue(String series, int t, int channel, double value) {
         requireSeries(series);
         if (t < 1) {
             throw new IllegalArgumentException("t must be >= 1, got " + t + " for series " + series);
@@ -82,10 +113,24 @@ public final class SampleRecord {
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("value at t=" + t + " of series " + series + " is " + value);
         }
-        StringBuilder sb = new StringBuilder(40 + series.length());
+        StringBuilder sb = new StringBuilder(52 + series.length());
         sb.append("{\"series\":\"");
         JsonStringEncoder.getInstance().quoteAsString(series, sb);
-        sb.append("\",\"t\":").append(t).append(",\"value\":").append(value).append('}');
+        sb.append("\",\"t\":").append(t);
+        if (channel != CHANNEL_ABSENT) {
+            sb.append(",\"channel\":").append(channel);
+        }
+        sb.append(",\"value\":").append(value).append('}');
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Encodes the end record of a series: {@code {"series":S,"end":true}}. */
+    public static byte[] encodeEnd(String series) {
+        requireSeries(series);
+        StringBuilder sb = new StringBuilder(24 + series.length());
+        sb.append("{\"series\":\"");
+        JsonStringEncoder.getInstance().quoteAsString(series, sb);
+        sb.append("\",\"end\":true}");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -133,6 +178,13 @@ public final class SampleRecord {
         if (f.series == null) {
             return new Decoded.Rejected<>(Problem.MISSING_FIELD, "field 'series' is missing", t);
         }
+        if (f.end) {
+            Decoded.Rejected<Sample> mismatch = checkKey(key, f.series);
+            if (mismatch != null) {
+                return new Decoded.Rejected<>(mismatch.problem(), mismatch.detail(), t);
+            }
+            return new Decoded.Ok<>(new Sample(f.series, T_ABSENT, Double.NaN, CHANNEL_ABSENT, null, true));
+        }
         if (!f.hasValue) {
             return new Decoded.Rejected<>(Problem.MISSING_FIELD, "field 'value' is missing", t);
         }
@@ -155,7 +207,8 @@ public final class SampleRecord {
         if (mismatch != null) {
             return new Decoded.Rejected<>(mismatch.problem(), mismatch.detail(), t);
         }
-        return new Decoded.Ok<>(new Sample(f.series, f.hasT ? (int) f.t : T_ABSENT, f.value));
+        return new Decoded.Ok<>(
+                new Sample(f.series, f.hasT ? (int) f.t : T_ABSENT, f.value, f.channel, f.channelName, false));
     }
 
     /**
@@ -227,6 +280,9 @@ public final class SampleRecord {
         double value;
         boolean hasLength;
         long length;
+        int channel = CHANNEL_ABSENT;
+        String channelName;
+        boolean end;
 
         /** Reads the object; returns the first problem found, or {@code null}. */
         <T> Decoded.Rejected<T> parse(byte[] bytes, boolean truth) {
@@ -278,6 +334,26 @@ public final class SampleRecord {
                     }
                     hasT = true;
                     t = p.getIntValue();
+                    return null;
+                case "channel":
+                    if (v == JsonToken.VALUE_STRING && !p.getText().isEmpty()) {
+                        channelName = p.getText();
+                        return null;
+                    }
+                    if (v != JsonToken.VALUE_NUMBER_INT
+                            || p.getNumberType() != JsonParser.NumberType.INT
+                            || p.getIntValue() < 0) {
+                        return rejected(
+                                Problem.WRONG_TYPE,
+                                "channel must be an index >= 0 or a non-empty name, got " + describe(v, p));
+                    }
+                    channel = p.getIntValue();
+                    return null;
+                case "end":
+                    if (v != JsonToken.VALUE_TRUE && v != JsonToken.VALUE_FALSE) {
+                        return rejected(Problem.WRONG_TYPE, "end must be true or false, got " + describe(v, p));
+                    }
+                    end = v == JsonToken.VALUE_TRUE;
                     return null;
                 case "value":
                     if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {

@@ -51,7 +51,12 @@ import java.util.OptionalInt;
  * @param guarantee what a certificate promises: a high-probability or an expected bound on the disagreement rate
  * @param selection how certificates account for choosing the operating point on the same replays
  * @param candidates K, the number of (curve, τ) candidates the operating point was chosen among (1 without a
- *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected)
+ *     correction); {@link Selection#BONFERRONI} certifies at δ/K (pac) or α/K (expected); under {@link
+ *     Selection#NESTED} and {@link Selection#FIXED} K counts the τ candidates only (1 for the default objective)
+ * @param nestedDisagreements under {@link Selection#NESTED}, per threshold how many replayed series disagree with
+ *     their complete-series label on at least one curve; empty otherwise
+ * @param nestedMonotone under {@link Selection#NESTED}, per threshold how many disagree on at least one curve at that
+ *     threshold or a more conservative one (the monotonised loss of the expected guarantee); empty otherwise
  * @param pattern the observation pattern the replays saw ({@link ObservationPattern}: values missing at random,
  *     channel lags, dropped channels, shuffled arrival), so the certificate is for series observed that way; {@link
  *     ObservationPattern#complete()} (every value, in time order) for files without it
@@ -70,6 +75,8 @@ public record CalibrationSection(
         Guarantee guarantee,
         Selection selection,
         int candidates,
+        int[] nestedDisagreements,
+        int[] nestedMonotone,
         ObservationPattern pattern)
         implements ModelSection {
     /** The section name in model files. */
@@ -135,67 +142,15 @@ public record CalibrationSection(
                 }
             }
         }
+        nestedDisagreements = nestedDisagreements.clone();
+        nestedMonotone = nestedMonotone.clone();
+        checkNested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
     }
 
     /**
-     * What certifying one τ on one curve gives.
-     *
-     * @param index the threshold index to decide at (the most conservative one when not certified)
-     * @param certified whether the τ is certified
-     * @param pValue the Learn-then-Test p-value at {@code index} (pac), or the conformal bound (n·R̂ + 1)/(n + 1)
-     *     (expected)
+     * A section without nested counts (every selection correction but {@link Selection#NESTED}) whose replays saw every
+     * value in time order ({@link ObservationPattern#complete()}).
      */
-    public record Certificate(int index, boolean certified, double pValue) {}
-
-    /**
-     * Certifies the announced τ on a curve under this section's guarantee and selection correction: Learn-then-Test
-     * at δ (δ/K with Bonferroni) for {@code pac}, conformal risk control at α = 1 − τ (α/K with Bonferroni) on the
-     * monotonised counts for {@code expected}.
-     */
-    public Certificate certify(Curve c, double tau) {
-        double alpha = 1 - tau;
-        if (guarantee == Guarantee.EXPECTED) {
-            ConformalRiskControl.Result r =
-                    ConformalRiskControl.certify(c.series(), c.monotoneDisagreements(), alpha / correction());
-            return new Certificate(r.index(), r.certified(), r.bound());
-        }
-        LearnThenTest.Result r = LearnThenTest.certify(c.series(), c.disagreements(), alpha, delta / correction());
-        return new Certificate(r.index(), r.certified(), r.pValue());
-    }
-
-    /**
-     * The cross-fitted reliability a curve of n series needs for τ to be certified under this section's guarantee
-     * and correction; empty when τ cannot be certified on n series at all (distinct from 1.0: certifiable with no
-     * disagreement).
-     */
-    public OptionalDouble requiredReliability(int n, double tau) {
-        return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.requiredReliability(n, (1 - tau) / correction())
-                : LearnThenTest.requiredReliability(n, 1 - tau, delta / correction());
-    }
-
-    /** The smallest disagreement rate α certifiable on n series with no disagreement, under this section's rules. */
-    public double smallestCertifiableAlpha(int n) {
-        return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.smallestCertifiableAlpha(n) * correction()
-                : LearnThenTest.smallestCertifiableAlpha(n, delta / correction());
-    }
-
-    /**
-     * How many replayed series would certify τ on this curve, under this section's guarantee and correction, if its
-     * disagreement rate at the most conservative threshold — where the fixed sequence of Learn-then-Test starts, and
-     * the rate is lowest — stayed what cross-fitting measured; empty when that rate is not below 1 − τ (no number of
-     * series would do) or the number exceeds {@code maxSeries}.
-     */
-    public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
-        double rate = (double) c.disagreements[thresholds.length - 1] / c.series();
-        double alpha = 1 - tau;
-        return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), maxSeries)
-                : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), maxSeries);
-    }
-
-    /** A section whose replays saw every value in time order ({@link ObservationPattern#complete()}). */
     public CalibrationSection(
             int folds,
             long seed,
@@ -224,7 +179,100 @@ public record CalibrationSection(
                 guarantee,
                 selection,
                 candidates,
+                new int[0],
+                new int[0],
                 ObservationPattern.complete());
+    }
+
+    private static void checkNested(List<Curve> curves, int m, Selection selection, int[] raw, int[] monotone) {
+        boolean wanted = selection == Selection.NESTED && !curves.isEmpty();
+        if (!wanted) {
+            if (raw.length != 0 || monotone.length != 0) {
+                throw new IllegalArgumentException(NAME + ".nested counts need selection nested and curves");
+            }
+            return;
+        }
+        int n = curves.get(0).series();
+        if (raw.length != m || monotone.length != m) {
+            throw new IllegalArgumentException(
+                    NAME + ".nested needs " + m + " counts per array, got " + raw.length + " and " + monotone.length);
+        }
+        for (Curve c : curves) {
+            if (c.series() != n) {
+                throw new IllegalArgumentException(NAME + ".nested needs every curve to replay the same series");
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            boolean increases = j > 0 && monotone[j] > monotone[j - 1];
+            if (raw[j] < 0 || raw[j] > monotone[j] || monotone[j] > n || increases) {
+                throw new IllegalArgumentException(NAME + ".nested counts at threshold " + j + " (" + raw[j] + ", "
+                        + monotone[j] + ") must satisfy 0 ≤ disagreements ≤ monotone ≤ " + n
+                        + " with monotone not increasing with the threshold");
+            }
+        }
+    }
+
+    /**
+     * What certifying one τ on one curve gives.
+     *
+     * @param index the threshold index to decide at (the most conservative one when not certified)
+     * @param certified whether the τ is certified
+     * @param pValue the Learn-then-Test p-value at {@code index} (pac), or the conformal bound (n·R̂ + 1)/(n + 1)
+     *     (expected)
+     */
+    public record Certificate(int index, boolean certified, double pValue) {}
+
+    /**
+     * Certifies the announced τ on a curve under this section's guarantee and selection correction: Learn-then-Test
+     * at δ (δ/K with Bonferroni) for {@code pac}, conformal risk control at α = 1 − τ (α/K with Bonferroni) on the
+     * monotonised counts for {@code expected}. Under {@link Selection#NESTED} the counts are those of the nested
+     * family (a series counts when any curve disagrees), so every curve gets the same threshold index.
+     */
+    public Certificate certify(Curve c, double tau) {
+        double alpha = 1 - tau;
+        boolean nested = selection == Selection.NESTED;
+        if (guarantee == Guarantee.EXPECTED) {
+            ConformalRiskControl.Result r = ConformalRiskControl.certify(
+                    c.series(), nested ? nestedMonotone : c.monotoneDisagreements(), alpha / correction());
+            return new Certificate(r.index(), r.certified(), r.bound());
+        }
+        LearnThenTest.Result r = LearnThenTest.certify(
+                c.series(), nested ? nestedDisagreements : c.disagreements(), alpha, delta / correction());
+        return new Certificate(r.index(), r.certified(), r.pValue());
+    }
+
+    /**
+     * The cross-fitted reliability a curve of n series needs for τ to be certified under this section's guarantee
+     * and correction; empty when τ cannot be certified on n series at all (distinct from 1.0: certifiable with no
+     * disagreement).
+     */
+    public OptionalDouble requiredReliability(int n, double tau) {
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.requiredReliability(n, (1 - tau) / correction())
+                : LearnThenTest.requiredReliability(n, 1 - tau, delta / correction());
+    }
+
+    /** The smallest disagreement rate α certifiable on n series with no disagreement, under this section's rules. */
+    public double smallestCertifiableAlpha(int n) {
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.smallestCertifiableAlpha(n) * correction()
+                : LearnThenTest.smallestCertifiableAlpha(n, delta / correction());
+    }
+
+    /**
+     * How many replayed series would certify τ on this curve, under this section's guarantee and correction, if its
+     * disagreement rate at the most conservative threshold — where the fixed sequence of Learn-then-Test starts, and
+     * the rate is lowest — stayed what cross-fitting measured; empty when that rate is not below 1 − τ (no number of
+     * series would do) or the number exceeds {@code maxSeries}.
+     */
+    public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
+        int last = thresholds.length - 1;
+        double rate = (double) (selection == Selection.NESTED ? nestedDisagreements[last] : c.disagreements[last])
+                / c.series();
+        double alpha = 1 - tau;
+        return guarantee == Guarantee.EXPECTED
+                ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), maxSeries)
+                : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), maxSeries);
     }
 
     /** The same section certifying under another guarantee (curves, correction and operating point unchanged). */
@@ -243,12 +291,38 @@ public record CalibrationSection(
                 g,
                 selection,
                 candidates,
+                nestedDisagreements,
+                nestedMonotone,
                 pattern);
     }
 
-    /** K with Bonferroni, else 1. */
+    /** The same section with another operating point. */
+    public CalibrationSection withOperatingPoint(Optional<OperatingPoint> point) {
+        return new CalibrationSection(
+                folds,
+                seed,
+                delta,
+                inflation,
+                thresholds,
+                curves,
+                coverageTaus,
+                coverageBefore,
+                coverageAfter,
+                point,
+                guarantee,
+                selection,
+                candidates,
+                nestedDisagreements,
+                nestedMonotone,
+                pattern);
+    }
+
+    /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
     private int correction() {
-        return selection == Selection.BONFERRONI ? candidates : 1;
+        return switch (selection) {
+            case BONFERRONI, NESTED, FIXED -> candidates;
+            case NONE, SPLIT -> 1;
+        };
     }
 
     /** The variance inflation for sample t (1-based) of a series of length d; 1 when none was learned. */
@@ -278,6 +352,16 @@ public record CalibrationSection(
     @Override
     public double[] thresholds() {
         return thresholds.clone();
+    }
+
+    @Override
+    public int[] nestedDisagreements() {
+        return nestedDisagreements.clone();
+    }
+
+    @Override
+    public int[] nestedMonotone() {
+        return nestedMonotone.clone();
     }
 
     @Override
@@ -330,7 +414,10 @@ public record CalibrationSection(
                 && operatingPoint.equals(s.operatingPoint)
                 && guarantee == s.guarantee
                 && selection == s.selection
-                && candidates == s.candidates;
+                && candidates == s.candidates
+                && Arrays.equals(nestedDisagreements, s.nestedDisagreements)
+                && Arrays.equals(nestedMonotone, s.nestedMonotone)
+                && pattern.equals(s.pattern);
     }
 
     @Override

@@ -27,6 +27,8 @@ public enum DeadLetterReason {
     SERIES_TOO_LONG,
     /** t exceeds the model's series length d. */
     T_BEYOND_LENGTH,
+    /** The record names a channel the model does not have (by index beyond C − 1, or by an unknown name). */
+    UNKNOWN_CHANNEL,
     /** A sample with this t was already seen for the series (consumed or waiting in the reorder buffer). */
     DUPLICATE,
     /** t is further ahead of the next expected sample than the reorder buffer holds. */

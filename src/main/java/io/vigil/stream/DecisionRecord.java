@@ -8,7 +8,8 @@ import java.util.Objects;
  * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
  * would get now. Serialised by {@link StreamJson#decision} as
  * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time",
- * "out_of_range","certified","guarantee","target"}}.
+ * "out_of_range","certified","guarantee","target"}}, plus {@code "trigger_t","trigger_channel","observed_fraction",
+ * "complete"}} when the record says where it was triggered (multichannel models, series ended incomplete).
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
  */
@@ -87,8 +88,44 @@ public final class DecisionRecord {
     /** The τ in force, the target the certificate (if any) is for. */
     public double target;
 
+    /**
+     * 1-based time index of the value that triggered the record (for an incomplete series: the last value
+     * observed); 0 when the record does not say (records of univariate series that ran their usual course).
+     */
+    public int triggerT;
+
+    /** Name of the channel of that value, or null when {@link #triggerT} is 0. */
+    public String triggerChannel;
+
+    /** The fraction of the series' C·d values observed when the record was emitted; NaN when not said. */
+    public double observedFraction = Double.NaN;
+
+    /**
+     * False when the series ended before all its values came (an end record, idle expiry of a multichannel series,
+     * the end of a bounded input) and the label is the complete-series rule applied to E[x | observed].
+     */
+    public boolean complete = true;
+
     /** For Flink's POJO serializer. */
     public DecisionRecord() {}
+
+    /**
+     * This record with the position of its triggering value: 1-based t, channel name and the fraction observed
+     * (returns this).
+     */
+    public DecisionRecord at(int t, String channel, double fraction) {
+        triggerT = t;
+        triggerChannel = Objects.requireNonNull(channel, "channel");
+        observedFraction = fraction;
+        return this;
+    }
+
+    /** This record marked as the label of a series that ended incomplete (returns this). */
+    public DecisionRecord incomplete() {
+        complete = false;
+        early = false;
+        return this;
+    }
 
     /** A decision. */
     public static DecisionRecord decided(
@@ -199,7 +236,11 @@ public final class DecisionRecord {
                 && outOfRange == r.outOfRange
                 && certified == r.certified
                 && Objects.equals(guarantee, r.guarantee)
-                && Double.compare(target, r.target) == 0;
+                && Double.compare(target, r.target) == 0
+                && triggerT == r.triggerT
+                && Objects.equals(triggerChannel, r.triggerChannel)
+                && Double.compare(observedFraction, r.observedFraction) == 0
+                && complete == r.complete;
     }
 
     @Override

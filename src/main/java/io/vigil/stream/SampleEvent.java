@@ -19,8 +19,17 @@ public final class SampleEvent {
     /** 1-based time index, or 0 when the record did not carry one (arrival order then defines it). */
     public int t;
 
-    /** The sample value (finite for an accepted record). */
+    /** The sample value (finite for an accepted record, NaN for an end record). */
     public double value;
+
+    /** 0-based channel index the record gave, or −1 when it gave none (channel 0, unless {@link #channelName}). */
+    public int channel = -1;
+
+    /** Channel name the record gave, or null. */
+    public String channelName;
+
+    /** True for an end record: no more values of the series will come. */
+    public boolean end;
 
     /** The Kafka record timestamp in epoch milliseconds (producer create time unless the topic says otherwise). */
     public long timestamp;
@@ -57,6 +66,20 @@ public final class SampleEvent {
         return e;
     }
 
+    /** This sample with the channel its record named (index ≥ 0 or −1, name or null); returns this. */
+    public SampleEvent channel(int index, String name) {
+        this.channel = index;
+        this.channelName = name;
+        return this;
+    }
+
+    /** The end record of a series. */
+    public static SampleEvent end(String series, long timestamp, int partition, long offset, byte[] raw) {
+        SampleEvent e = accepted(series, 0, Double.NaN, timestamp, partition, offset, raw);
+        e.end = true;
+        return e;
+    }
+
     /** A record that could not be decoded. */
     public static SampleEvent rejected(
             String key,
@@ -86,6 +109,9 @@ public final class SampleEvent {
         return Objects.equals(series, e.series)
                 && t == e.t
                 && Double.compare(value, e.value) == 0
+                && channel == e.channel
+                && Objects.equals(channelName, e.channelName)
+                && end == e.end
                 && timestamp == e.timestamp
                 && partition == e.partition
                 && offset == e.offset
@@ -101,8 +127,12 @@ public final class SampleEvent {
 
     @Override
     public String toString() {
+        if (end) {
+            return "SampleEvent{end of " + series + ", " + partition + "@" + offset + "}";
+        }
+        String ch = channelName != null ? ", channel " + channelName : channel >= 0 ? ", channel " + channel : "";
         return isAccepted()
-                ? "SampleEvent{" + series + ", t=" + t + ", value=" + value + ", " + partition + "@" + offset + "}"
+                ? "SampleEvent{" + series + ", t=" + t + ch + ", value=" + value + ", " + partition + "@" + offset + "}"
                 : "SampleEvent{rejected " + problem + ": " + detail + ", " + partition + "@" + offset + "}";
     }
 }

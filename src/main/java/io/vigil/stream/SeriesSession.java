@@ -29,9 +29,20 @@ import java.util.Objects;
  * collecting (joint Gaussian, G = 1: d = 128, ℓ = 5 at most 2,160 bytes; d = 1,024, ℓ = 30 at most 16,696 bytes),
  * plus 32 + |value| bytes per buffered sample. Version 2 (no flags byte) is still read, with the flag clear, and
  * version 1 (no prefix, no sample time): such sessions cannot be replayed and restart.
+ *
+ * <p><b>Any order</b> (a multichannel model: values of any channel and t in any order, missing ones never
+ * conditioned on): the session keeps {@link ObservedValues} instead of the classifier state, prefix and reorder
+ * buffer — which values arrived, and the values in arrival order while collecting — and is written as format 4:
+ * the same fixed part with flag bit 1 set, then the observed values, then 0 buffered samples. Size 47 + 4 +
+ * 8·⌈D/64⌉ + (collecting: 4 + 12 per value) bytes (C = 3, d = 128: at most 4,727 bytes; decided: 99 bytes).
+ * Univariate sessions are still written as format 3, byte for byte as before; a build that reads only up to format
+ * 3 refuses format 4 naming the version.
  */
 public final class SeriesSession {
-    /** Leading byte of the serialised form. */
+    /** Leading byte of the serialised form of a series observed in any order (a multichannel model). */
+    public static final byte FORMAT_VERSION_ANY_ORDER = 4;
+
+    /** Leading byte of the serialised form of a univariate (prefix) series. */
     public static final byte FORMAT_VERSION = 3;
 
     /** The previous format (no flags byte), still read. */
@@ -42,6 +53,9 @@ public final class SeriesSession {
 
     /** Bit of the flags byte: a consumed sample was outside the training range. */
     private static final int FLAG_OUT_OF_RANGE = 1;
+
+    /** Bit of the flags byte (format 4): the series is observed in any order ({@link ObservedValues}). */
+    private static final int FLAG_ANY_ORDER = 2;
 
     /** Timer field value when no timer is registered. */
     public static final long NO_TIMER = Long.MIN_VALUE;
@@ -80,8 +94,29 @@ public final class SeriesSession {
     private double[] prefix;
     private BufferedSample[] buffer;
     private int buffered;
+    /** The values of a series observed in any order, or null for a prefix series. */
+    private ObservedValues observed;
 
     private SeriesSession() {}
+
+    /** A new series of D = C·d values observed in any order, collecting. */
+    public static SeriesSession startAnyOrder(long modelTag, int length) {
+        SeriesSession s = new SeriesSession();
+        s.modelTag = modelTag;
+        s.phase = Phase.COLLECTING;
+        s.observed = ObservedValues.start(length);
+        return s;
+    }
+
+    /** Whether the series is observed in any order (a multichannel model) rather than as a prefix. */
+    public boolean isAnyOrder() {
+        return observed != null;
+    }
+
+    /** The any-order values (null for a prefix series). */
+    ObservedValues observed() {
+        return observed;
+    }
 
     /** A new series, collecting, with a fresh classifier state. */
     public static SeriesSession start(long modelTag, SeriesState state) {
@@ -158,6 +193,10 @@ public final class SeriesSession {
     SeriesSession adopt(long newTag, SeriesState fresh) {
         SeriesSession a = copy();
         a.modelTag = newTag;
+        if (observed != null) {
+            a.outOfRange = false;
+            return a; // the copy's conditioned state is rebuilt under the new model from the kept values
+        }
         if (phase == Phase.COLLECTING) {
             a.state = Objects.requireNonNull(fresh, "fresh");
             a.consumed = 0;
@@ -213,6 +252,13 @@ public final class SeriesSession {
         phase = Phase.DECIDED;
         state = null;
         prefix = null;
+        if (observed != null) {
+            observed.decided();
+        }
+    }
+
+    void lastSampleTime(long sampleTime) {
+        lastSampleTime = sampleTime;
     }
 
     /**
@@ -262,6 +308,9 @@ public final class SeriesSession {
 
     /** Bytes {@link #writeTo} writes now. */
     public int serializedSizeBytes() {
+        if (observed != null) {
+            return FIXED_BYTES + observed.serializedSizeBytes();
+        }
         int size = FIXED_BYTES + (state == null ? 0 : state.serializedSizeBytes() + 8 * consumed);
         for (BufferedSample b : bufferedSamples()) {
             size += 4 + 8 + 8 + 4 + 8 + 4 + b.raw().length;
@@ -271,7 +320,7 @@ public final class SeriesSession {
 
     /** Writes the versioned binary form (see the class comment). */
     public void writeTo(DataOutput out) throws IOException {
-        out.writeByte(FORMAT_VERSION);
+        out.writeByte(observed == null ? FORMAT_VERSION : FORMAT_VERSION_ANY_ORDER);
         out.writeLong(modelTag);
         out.writeByte(phase == Phase.COLLECTING ? 0 : 1);
         out.writeInt(consumed);
@@ -279,7 +328,12 @@ public final class SeriesSession {
         out.writeLong(lastActivity);
         out.writeLong(timerAt);
         out.writeLong(lastSampleTime);
-        out.writeByte(outOfRange ? FLAG_OUT_OF_RANGE : 0);
+        out.writeByte((outOfRange ? FLAG_OUT_OF_RANGE : 0) | (observed != null ? FLAG_ANY_ORDER : 0));
+        if (observed != null) {
+            observed.writeTo(out);
+            out.writeInt(0);
+            return;
+        }
         if (phase == Phase.COLLECTING) {
             state.writeTo(out);
             if (prefix == null) {
@@ -308,9 +362,9 @@ public final class SeriesSession {
      */
     public static SeriesSession read(DataInput in) throws IOException {
         byte version = in.readByte();
-        if (version != FORMAT_VERSION && version != FORMAT_VERSION_2 && version != FORMAT_VERSION_1) {
+        if (version < FORMAT_VERSION_1 || version > FORMAT_VERSION_ANY_ORDER) {
             throw new IOException("unknown series session format version " + version + "; this build reads "
-                    + FORMAT_VERSION_1 + " to " + FORMAT_VERSION);
+                    + FORMAT_VERSION_1 + " to " + FORMAT_VERSION_ANY_ORDER);
         }
         SeriesSession s = new SeriesSession();
         s.modelTag = in.readLong();
@@ -331,10 +385,18 @@ public final class SeriesSession {
         }
         if (version >= FORMAT_VERSION) {
             int flags = in.readUnsignedByte();
-            if ((flags & ~FLAG_OUT_OF_RANGE) != 0) {
+            int known = version == FORMAT_VERSION_ANY_ORDER ? FLAG_OUT_OF_RANGE | FLAG_ANY_ORDER : FLAG_OUT_OF_RANGE;
+            if ((flags & ~known) != 0) {
                 throw new IOException("corrupt series session: unknown flags " + flags);
             }
             s.outOfRange = (flags & FLAG_OUT_OF_RANGE) != 0;
+            if ((flags & FLAG_ANY_ORDER) != 0) {
+                s.observed = ObservedValues.read(in, s.phase == Phase.COLLECTING);
+                if (in.readInt() != 0) {
+                    throw new IOException("corrupt series session: buffered samples in a series observed in any order");
+                }
+                return s;
+            }
         }
         if (s.phase == Phase.COLLECTING) {
             s.state = SeriesState.read(in);
@@ -389,6 +451,7 @@ public final class SeriesSession {
         c.prefix = prefix == null ? null : prefix.clone();
         c.buffer = buffer == null ? null : buffer.clone();
         c.buffered = buffered;
+        c.observed = observed == null ? null : observed.copyWithoutState();
         return c;
     }
 
@@ -404,6 +467,7 @@ public final class SeriesSession {
                 && lastSampleTime == o.lastSampleTime
                 && outOfRange == o.outOfRange
                 && prefixEquals(o)
+                && (observed == null ? o.observed == null : o.observed != null && observed.contentEquals(o.observed))
                 && (state == null ? o.state == null : o.state != null && state.contentEquals(o.state))
                 && Arrays.equals(bufferedSamples(), o.bufferedSamples());
     }

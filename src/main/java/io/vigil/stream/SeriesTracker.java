@@ -4,6 +4,7 @@ import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.RangeGuard;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetState;
 import java.util.List;
 import java.util.Objects;
 
@@ -78,6 +79,15 @@ public final class SeriesTracker {
     /** The range guard, or null when off. */
     private final RangeGuard guard;
 
+    /** Channels C of the model; C &gt; 1 observes series in any order. */
+    private final int channels;
+
+    private final List<String> channelNames;
+    /** Samples per channel d. */
+    private final int seriesLength;
+    /** Whether series are observed in any order ({@link ObservedValues}) rather than as a prefix. */
+    private final boolean anyOrder;
+
     /**
      * A tracker for one classifier.
      *
@@ -95,6 +105,10 @@ public final class SeriesTracker {
         this.certified = classifier.thresholds().certified();
         this.guarantee = classifier.thresholds().guarantee();
         this.guard = settings.rangeGuardOn() ? RangeGuard.of(classifier.model(), settings.rangeGuard()) : null;
+        this.channels = classifier.channels();
+        this.channelNames = classifier.model().channelNames();
+        this.seriesLength = classifier.seriesLength();
+        this.anyOrder = channels > 1;
     }
 
     /** The classifier. */
@@ -141,6 +155,27 @@ public final class SeriesTracker {
     }
 
     private SeriesSession process(SeriesSession session, SampleEvent e, long now, Output out, Workspace ws) {
+        if (e.end) {
+            if (session == null) {
+                return null;
+            }
+            end(session, e.series, now, out, ws, Ending.RECORD);
+            return null;
+        }
+        int channel = channelOf(e);
+        if (channel < 0) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.UNKNOWN_CHANNEL,
+                    "channel " + (e.channelName != null ? "'" + e.channelName + "'" : e.channel)
+                            + " is not a channel of the model; its channels are " + channelNames,
+                    e.t,
+                    now));
+            return session;
+        }
+        if (anyOrder) {
+            return processAnyOrder(session, e, channel, now, out, ws);
+        }
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
             s = adopt(s, e.series, now, out, ws);
@@ -203,6 +238,16 @@ public final class SeriesTracker {
         if (old.phase() == SeriesSession.Phase.DECIDED) {
             return old.consumed() >= length ? null : old.adopt(modelTag, null);
         }
+        if (old.isAnyOrder() != anyOrder || (anyOrder && old.observed().length() != length)) {
+            out.restartedIncompatible(old);
+            return null;
+        }
+        if (anyOrder) {
+            SeriesSession s = old.adopt(modelTag, null);
+            redecide(s, series, now, out, ws);
+            out.replayedUnderNewModel(old);
+            return s.consumed() == length ? null : s;
+        }
         if (!old.hasPrefix()) {
             out.restartedIncompatible(old);
             return null;
@@ -247,6 +292,128 @@ public final class SeriesTracker {
         }
     }
 
+    /**
+     * The 0-based channel a sample names: its index, its name looked up in the model's channel names, or 0 when it
+     * names none; −1 when the model has no such channel.
+     */
+    private int channelOf(SampleEvent e) {
+        if (e.channelName != null) {
+            return channelNames.indexOf(e.channelName);
+        }
+        if (e.channel < 0) {
+            return 0;
+        }
+        return e.channel < channels ? e.channel : -1;
+    }
+
+    /**
+     * A value of a series observed in any order: t &gt; d and a (t, channel) already received are dead-lettered;
+     * otherwise the value is kept and, while undecided, conditioned on ({@link EarlyClassifier#observeAt}). The series
+     * is finished once all C·d values arrived.
+     */
+    private SeriesSession processAnyOrder(
+            SeriesSession session, SampleEvent e, int channel, long now, Output out, Workspace ws) {
+        SeriesSession s = session;
+        if (s != null && s.modelTag() != modelTag) {
+            s = adopt(s, e.series, now, out, ws);
+        }
+        if (s == null) {
+            s = SeriesSession.startAnyOrder(modelTag, length);
+        }
+        s.touch(now);
+        ObservedValues v = s.observed();
+        int t = e.t > 0 ? e.t : v.highestOn(channel, channels) + 1;
+        if (t > seriesLength) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.T_BEYOND_LENGTH,
+                    "t=" + t + " but the model's series length d is " + seriesLength,
+                    t,
+                    now));
+            return s.consumed() == 0 ? null : s;
+        }
+        int index = (t - 1) * channels + channel;
+        if (v.seen(index)) {
+            out.deadLetter(DeadLetter.of(
+                    e,
+                    DeadLetterReason.DUPLICATE,
+                    "t=" + t + ", channel " + channelNames.get(channel) + " was already received (" + v.count() + " of "
+                            + length + " values seen)",
+                    t,
+                    now));
+            return s.consumed() == 0 ? null : s;
+        }
+        SubsetState state = s.phase() == SeriesSession.Phase.COLLECTING ? subsetOf(s) : null;
+        v.add(index, e.value);
+        s.consumedUpTo(v.count());
+        s.seen(v.count());
+        s.lastSampleTime(e.timestamp);
+        if (state != null) {
+            if (guard != null && guard.outside(index + 1, e.value)) {
+                s.markOutOfRange();
+                out.outOfRange(e.series, t, e.value);
+            }
+            Decision d = ws.decision;
+            if (classifier.observeAt(state, t - 1, channel, e.value, ws.classifier, d)) {
+                emitDecided(s, e.series, d, now, e.timestamp, out);
+            }
+        }
+        return v.count() == length ? null : s;
+    }
+
+    /**
+     * The conditioned state of a collecting any-order session, rebuilt from its kept values in arrival order when
+     * absent (after a restore, a copy, or under a new model).
+     */
+    private SubsetState subsetOf(SeriesSession s) {
+        ObservedValues v = s.observed();
+        SubsetState state = v.subset();
+        if (state == null) {
+            state = classifier.newSubsetState();
+            for (int i = 0; i < v.arrivals(); i++) {
+                int j = v.indexAt(i);
+                classifier.condition(state, j / channels, j % channels, v.valueAt(i));
+            }
+            v.subset(state);
+        }
+        return state;
+    }
+
+    /**
+     * An undecided any-order session under this tracker's model (a model upgrade): its kept values go through the
+     * new classifier in arrival order, which may decide on them (the record stamped with the last value's time).
+     */
+    private void redecide(SeriesSession s, String series, long now, Output out, Workspace ws) {
+        ObservedValues v = s.observed();
+        if (s.phase() != SeriesSession.Phase.COLLECTING) {
+            return;
+        }
+        SubsetState state = classifier.newSubsetState();
+        v.subset(state);
+        Decision d = ws.decision;
+        for (int i = 0; i < v.arrivals(); i++) {
+            int j = v.indexAt(i);
+            if (guard != null && guard.outside(j + 1, v.valueAt(i))) {
+                s.markOutOfRange();
+            }
+            if (classifier.observeAt(state, j / channels, j % channels, v.valueAt(i), ws.classifier, d)) {
+                emitDecided(s, series, d, now, s.lastSampleTime(), out);
+                return;
+            }
+        }
+    }
+
+    /** The decision record of an any-order series (with its triggering value) and the session marked decided. */
+    private void emitDecided(SeriesSession s, String series, Decision d, long now, long sampleTime, Output out) {
+        int n = s.observed().count();
+        out.decision(DecisionRecord.decided(
+                        series, labels.get(d.label()), n, length, tau, d.reliability(), modelId, now, sampleTime)
+                .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
+                .outOfRange(s.outOfRange())
+                .certificate(certified, guarantee, tau));
+        s.decided();
+    }
+
     /** When a session must expire if nothing else arrives (epoch ms). */
     public long expiryTime(SeriesSession s) {
         return s.lastActivity() + settings.idleTimeout().toMillis();
@@ -264,7 +431,7 @@ public final class SeriesTracker {
         if (now < expiryTime(session)) {
             return session;
         }
-        end(session, series, now, out, ws, false);
+        end(session, series, now, out, ws, Ending.IDLE);
         return null;
     }
 
@@ -278,7 +445,7 @@ public final class SeriesTracker {
      */
     public void onEndOfInput(SeriesSession session, String series, long now, Output out, Workspace ws) {
         try {
-            end(session, series, now, out, ws, true);
+            end(session, series, now, out, ws, Ending.INPUT);
         } catch (RuntimeException failure) {
             // As in onSample: one series must not fail the job; its end is reported instead of a label.
             out.endOfInputFailed(series, failure);
@@ -289,18 +456,42 @@ public final class SeriesTracker {
         }
     }
 
-    /** The end of a series at expiry ({@code endOfInput} false) or at the end of a bounded input. */
-    private void end(SeriesSession session, String series, long now, Output out, Workspace ws, boolean endOfInput) {
+    /** Why a series ends before all its values were consumed. */
+    private enum Ending {
+        /** Its idle timeout passed. */
+        IDLE,
+        /** The bounded input ended. */
+        INPUT,
+        /** Its end record arrived. */
+        RECORD
+    }
+
+    /**
+     * The end of a series at expiry, at the end of a bounded input, or on its end record. A univariate series ends
+     * as it always has at expiry (abandoned) and at the end of input (undecided); on an end record it gets a decision
+     * with {@code complete: false} from the label it would get now ({@link EarlyClassifier#current}). A series
+     * observed in any order is labelled by the complete-series rule on E[x | observed] ({@link
+     * EarlyClassifier#decideIncomplete}): a decision with {@code complete: false}, or at the end of input an undecided
+     * record. A series decided earlier emits nothing more.
+     */
+    private void end(SeriesSession session, String series, long now, Output out, Workspace ws, Ending ending) {
         SeriesSession s = session;
-        if (s.modelTag() != modelTag && s.phase() == SeriesSession.Phase.COLLECTING && s.hasPrefix()) {
-            s = adopt(s, series, now, out, ws); // the new model may decide on the prefix before the series ends
+        if (s.modelTag() != modelTag
+                && s.phase() == SeriesSession.Phase.COLLECTING
+                && (s.hasPrefix() || s.isAnyOrder())) {
+            s = adopt(s, series, now, out, ws); // the new model may decide on the values before the series ends
             if (s == null) {
-                return; // the prefix completed the series under this model: decided at t = d
+                return; // decided on them, or the series was complete or incompatible under this model
             }
         }
         // A decided marker or a format-1 session of another model ends as it is (buffered samples included).
         boolean begun = s.consumed() > 0;
-        String why = endOfInput ? "the input ended" : "series expired";
+        String why =
+                switch (ending) {
+                    case INPUT -> "the input ended";
+                    case IDLE -> "series expired";
+                    case RECORD -> "the series' end record arrived";
+                };
         for (BufferedSample b : s.bufferedSamples()) {
             if (begun) {
                 out.deadLetter(DeadLetter.of(
@@ -308,7 +499,7 @@ public final class SeriesTracker {
                         b,
                         DeadLetterReason.GAP_UNFILLED,
                         why + " waiting for t=" + (s.consumed() + 1)
-                                + (endOfInput ? "" : " (idle " + settings.idleTimeout() + ")"),
+                                + (ending == Ending.IDLE ? " (idle " + settings.idleTimeout() + ")" : ""),
                         now));
             } else {
                 out.deadLetter(DeadLetter.of(
@@ -316,9 +507,11 @@ public final class SeriesTracker {
                         b,
                         DeadLetterReason.LATE_SAMPLE,
                         "t=1 of this series never arrived "
-                                + (endOfInput
-                                        ? "before the input ended"
-                                        : "within the idle timeout " + settings.idleTimeout())
+                                + switch (ending) {
+                                    case INPUT -> "before the input ended";
+                                    case IDLE -> "within the idle timeout " + settings.idleTimeout();
+                                    case RECORD -> "before its end record";
+                                }
                                 + " (a sample after its series completed or expired?)",
                         now));
             }
@@ -326,10 +519,34 @@ public final class SeriesTracker {
         if (!begun || s.phase() != SeriesSession.Phase.COLLECTING) {
             return;
         }
-        if (endOfInput && s.modelTag() == modelTag) {
-            Decision d = ws.decision;
+        Decision d = ws.decision;
+        if (s.modelTag() != modelTag) {
+            out.decision(abandoned(s, series, now));
+        } else if (s.isAnyOrder()) {
+            classifier.decideIncomplete(subsetOf(s), ws.classifier, d);
+            DecisionRecord r = ending == Ending.INPUT
+                    ? undecided(s, series, d, now)
+                    : DecisionRecord.decided(
+                            series,
+                            labels.get(d.label()),
+                            s.consumed(),
+                            length,
+                            tau,
+                            d.reliability(),
+                            modelId,
+                            now,
+                            s.lastSampleTime());
+            out.decision(r.at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
+                    .incomplete()
+                    .outOfRange(s.outOfRange())
+                    .certificate(certified, guarantee, tau));
+        } else if (ending == Ending.INPUT) {
             classifier.current(s.state(), ws.classifier, d);
-            out.decision(DecisionRecord.undecided(
+            out.decision(
+                    undecided(s, series, d, now).outOfRange(s.outOfRange()).certificate(certified, guarantee, tau));
+        } else if (ending == Ending.RECORD) {
+            classifier.current(s.state(), ws.classifier, d);
+            out.decision(DecisionRecord.decided(
                             series,
                             labels.get(d.label()),
                             s.consumed(),
@@ -339,13 +556,32 @@ public final class SeriesTracker {
                             modelId,
                             now,
                             s.lastSampleTime())
+                    .at(s.consumed(), channelNames.get(0), (double) s.consumed() / length)
+                    .incomplete()
                     .outOfRange(s.outOfRange())
                     .certificate(certified, guarantee, tau));
         } else {
-            out.decision(DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
-                    .outOfRange(s.outOfRange())
-                    .certificate(certified, guarantee, tau));
+            out.decision(abandoned(s, series, now));
         }
+    }
+
+    private DecisionRecord undecided(SeriesSession s, String series, Decision d, long now) {
+        return DecisionRecord.undecided(
+                series,
+                labels.get(d.label()),
+                s.consumed(),
+                length,
+                tau,
+                d.reliability(),
+                modelId,
+                now,
+                s.lastSampleTime());
+    }
+
+    private DecisionRecord abandoned(SeriesSession s, String series, long now) {
+        return DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
+                .outOfRange(s.outOfRange())
+                .certificate(certified, guarantee, tau);
     }
 
     /** Scratch of one thread (one operator instance): the classifier's workspace and the decision storage. */

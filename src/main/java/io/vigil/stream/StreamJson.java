@@ -30,7 +30,10 @@ import java.util.Base64;
  *       d: 1); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
  *       "reliability":null}, t = samples consumed; a series still undecided at the end of a bounded input has {@code
  *       "status":"undecided"}, {@code "early":false}, t = samples consumed, and the label it would get now with
- *       that label's reliability (below τ);
+ *       that label's reliability (below τ); records of multichannel models (and of series that ended incomplete) also
+ *       carry {@code "trigger_t"} (1-based t of the value that triggered the record), {@code "trigger_channel"} (its
+ *       channel's name), {@code "observed_fraction"} (of the C·d values) and {@code "complete"} — false when the
+ *       series ended before all its values came and was labelled by the complete-series rule on E[x | observed];
  *   <li>dead letters: {@code {"series","reason","detail","t","topic","partition","offset","timestamp",
  *       "value","value_base64","emitted_at"}} — {@code value} is the original value as text when it was valid
  *       UTF-8 (else null), {@code value_base64} always the exact original bytes.
@@ -68,6 +71,14 @@ public final class StreamJson {
             g.writeBooleanField("certified", r.certified);
             g.writeStringField("guarantee", r.guarantee);
             g.writeNumberField("target", r.target);
+            if (r.triggerT > 0) {
+                g.writeNumberField("trigger_t", r.triggerT);
+                g.writeStringField("trigger_channel", cut(r.triggerChannel));
+                g.writeNumberField("observed_fraction", r.observedFraction);
+                g.writeBooleanField("complete", r.complete);
+            } else if (!r.complete) {
+                g.writeBooleanField("complete", false);
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -106,6 +117,12 @@ public final class StreamJson {
         r.certified = n.path("certified").asBoolean(false);
         r.guarantee = n.path("guarantee").asText(Guarantee.NONE);
         r.target = n.hasNonNull("target") ? n.get("target").asDouble() : r.tau;
+        r.triggerT = n.path("trigger_t").asInt(0);
+        r.triggerChannel =
+                n.hasNonNull("trigger_channel") ? n.get("trigger_channel").asText() : null;
+        r.observedFraction =
+                n.hasNonNull("observed_fraction") ? n.get("observed_fraction").asDouble() : Double.NaN;
+        r.complete = n.path("complete").asBoolean(true);
         return r;
     }
 
@@ -121,9 +138,10 @@ public final class StreamJson {
 
     /**
      * Upper bound on a decision record's bytes: a series id of at most 1,024 bytes (longer ids are rejected) JSON-
-     * escaped (≤ 6 bytes per byte), a class label and the fixed fields.
+     * escaped (≤ 6 bytes per byte), a class label, a channel name cut to {@value #MAX_TEXT_CHARS} characters
+     * escaped, and the fixed fields.
      */
-    public static final int MAX_DECISION_BYTES = 6 * 1024 + 2 * 1024;
+    public static final int MAX_DECISION_BYTES = 6 * 1024 + 2 * 1024 + 6 * (StreamJson.MAX_TEXT_CHARS + 1);
 
     /**
      * Upper bound on the bytes of {@link #deadLetter(DeadLetter, String, int)}: the copy JSON-escaped (≤ 6 bytes per

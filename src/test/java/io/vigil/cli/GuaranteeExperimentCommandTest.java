@@ -66,8 +66,11 @@ class GuaranteeExperimentCommandTest {
         assertEquals(0, o.get("resumed_splits").asInt());
         List<String> csv = Files.readAllLines(out.resolve("guarantee.csv"));
         List<String> header = Arrays.asList(csv.get(0).split(","));
+        assertEquals("bonferroni", o.get("selection_correction").get("pac").asText());
+        assertEquals("nested", o.get("selection_correction").get("expected").asText());
         for (String mode : List.of("pac", "expected")) {
             JsonNode m = o.get("modes").get(mode);
+            String correction = o.get("selection_correction").get(mode).asText();
             for (String field : List.of(
                     "certified_pairs", "significantly_below", "fraction_below", "mean_excess", "mean_fraction")) {
                 assertTrue(m.has(field), mode + " lacks " + field + ": " + m);
@@ -79,6 +82,7 @@ class GuaranteeExperimentCommandTest {
             for (String line : csv.subList(1, csv.size())) {
                 String[] f = line.split(",");
                 if (!f[header.indexOf("guarantee")].equals(mode)
+                        || !f[header.indexOf("selection")].equals(correction)
                         || !f[header.indexOf("kind")].equals("tau")
                         || !f[header.indexOf("certified")].equals("true")) {
                     continue;

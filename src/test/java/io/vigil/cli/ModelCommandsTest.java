@@ -133,6 +133,39 @@ class ModelCommandsTest {
         assertTrue(text.out().contains("accuracy 3-NN"), text.out());
     }
 
+    /**
+     * Each guarantee has its own default selection correction — Bonferroni for pac (the model above), the nested
+     * family for expected — and an explicit {@code --selection-correction} overrides it.
+     */
+    @Test
+    void expectedGuaranteeDefaultsToTheNestedFamily() throws IOException {
+        for (String[] c : List.of(new String[] {"nested"}, new String[] {"bonferroni", "--selection-correction"})) {
+            Path out = dir.resolve("expected-" + c[0] + ".json");
+            List<String> args = new ArrayList<>(List.of(
+                    "train",
+                    "--data",
+                    data.toString(),
+                    "--dataset",
+                    "CBF",
+                    "--out",
+                    out.toString(),
+                    "--seed",
+                    "4",
+                    "--guarantee",
+                    "expected"));
+            if (c.length > 1) {
+                args.addAll(List.of(c[1], c[0]));
+            }
+            Run train = run(args.toArray(String[]::new));
+            assertEquals(0, train.exit(), train.err());
+            Run r = run("inspect", out.toString(), "--json");
+            assertEquals(0, r.exit(), r.err());
+            JsonNode cal = JSON.readTree(r.out()).get("calibration");
+            assertEquals("expected", cal.get("guarantee").textValue());
+            assertEquals(c[0], cal.get("selection").textValue(), cal.toString());
+        }
+    }
+
     @Test
     void inspectSummarisesTheModel() throws IOException {
         Run r = run("inspect", model.toString(), "--json");

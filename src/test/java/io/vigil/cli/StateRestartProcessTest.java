@@ -10,6 +10,7 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.early.EarlyFixtures;
 import io.vigil.flink.StateDirectory;
+import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.Replay;
 import io.vigil.kafka.SampleRecord;
@@ -35,7 +36,6 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -142,12 +142,7 @@ class StateRestartProcessTest {
             replay.join(TimeUnit.SECONDS.toMillis(START_TIMEOUT_S));
             Map<String, Integer> decided = awaitAllDecided(c, out, state, SERIES);
             assertEquals(allSeries(), decided.keySet().stream().sorted().toList(), "every series decided");
-            assertEquals(
-                    Map.of(),
-                    decided.entrySet().stream()
-                            .filter(e -> e.getValue() != 1)
-                            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
-                    "series with more than one committed decision");
+            KafkaTestSupport.assertOncePerKey(decided);
         } finally {
             killAll(started);
             replay.interrupt();

@@ -62,6 +62,16 @@ public final class KafkaTestSupport {
         return out;
     }
 
+    /** Fails naming every key that occurs other than exactly once in {@code perKey} (records counted per key). */
+    public static void assertOncePerKey(Map<String, Integer> perKey) {
+        assertEquals(
+                Map.of(),
+                perKey.entrySet().stream()
+                        .filter(e -> e.getValue() != 1)
+                        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
+                "keys with more than one record");
+    }
+
     /** Runs kcat with {@code stdin} (or none), returns its stdout; fails on a non-zero exit with its stderr. */
     public static String kcat(String stdin, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();

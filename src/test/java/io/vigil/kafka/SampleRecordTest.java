@@ -166,4 +166,33 @@ class SampleRecordTest {
     private static Problem problem(Decoded<?> d) {
         return ((Decoded.Rejected<?>) d).problem();
     }
+
+    @Test
+    void channelByIndexOrNameAndEndRecordsDecode() {
+        byte[] v = SampleRecord.encode("m/1", 4, 2, 0.5);
+        assertEquals("{\"series\":\"m/1\",\"t\":4,\"channel\":2,\"value\":0.5}", new String(v, StandardCharsets.UTF_8));
+        assertEquals(
+                new Sample("m/1", 4, 0.5, 2, null, false),
+                SampleRecord.decode(null, v).value());
+        byte[] named =
+                "{\"series\":\"m\",\"t\":1,\"channel\":\"accel_y\",\"value\":1}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(
+                new Sample("m", 1, 1.0, SampleRecord.CHANNEL_ABSENT, "accel_y", false),
+                SampleRecord.decode(null, named).value());
+        byte[] end = SampleRecord.encodeEnd("m/1");
+        assertEquals("{\"series\":\"m/1\",\"end\":true}", new String(end, StandardCharsets.UTF_8));
+        Sample e =
+                SampleRecord.decode("m/1".getBytes(StandardCharsets.UTF_8), end).value();
+        assertTrue(e.end());
+        assertEquals(Problem.KEY_MISMATCH, problem(SampleRecord.decode("x".getBytes(StandardCharsets.UTF_8), end)));
+        for (String bad : new String[] {"-1", "1.5", "\"\"", "true", "[0]"}) {
+            byte[] b = ("{\"series\":\"m\",\"channel\":" + bad + ",\"value\":1}").getBytes(StandardCharsets.UTF_8);
+            assertEquals(Problem.WRONG_TYPE, problem(SampleRecord.decode(null, b)), bad);
+        }
+        byte[] notBool = "{\"series\":\"m\",\"end\":1}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(Problem.WRONG_TYPE, problem(SampleRecord.decode(null, notBool)));
+        byte[] notEnd = "{\"series\":\"m\",\"end\":false}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(Problem.MISSING_FIELD, problem(SampleRecord.decode(null, notEnd)), "end:false is a sample");
+        assertThrows(IllegalArgumentException.class, () -> SampleRecord.encode("m", 1, -1, 0.0));
+    }
 }

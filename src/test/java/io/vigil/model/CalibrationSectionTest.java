@@ -135,6 +135,8 @@ class CalibrationSectionTest {
                 plain.guarantee(),
                 plain.selection(),
                 plain.candidates(),
+                plain.nestedDisagreements(),
+                plain.nestedMonotone(),
                 pattern);
         CalibrationCodec codec = new CalibrationCodec();
         ObjectNode a = JsonNodeFactory.instance.objectNode();
@@ -207,6 +209,134 @@ class CalibrationSectionTest {
                 }
             }
         }
+    }
+
+    /** The candidate curves of the nested test: every rule and classifier pair a model replays. */
+    private static final CalibrationSection.Curve[] CURVE_KINDS = {
+        curve(1, new int[] {0}, new int[] {0}),
+        kind(DecisionRule.SET, ClassifierKind.LINEAR_SVM),
+        kind(DecisionRule.PROBABILITY, ClassifierKind.LOCAL_QDA),
+        kind(DecisionRule.PROBABILITY, ClassifierKind.LINEAR_SVM),
+        kind(DecisionRule.PROBABILITY, ClassifierKind.KNN)
+    };
+
+    private static CalibrationSection.Curve kind(DecisionRule rule, ClassifierKind classifier) {
+        return new CalibrationSection.Curve(
+                rule,
+                classifier,
+                SetKind.NB_QUADRATIC,
+                EstimatorType.JOINT,
+                1,
+                new int[1],
+                new int[1],
+                new double[1],
+                new int[1]);
+    }
+
+    /**
+     * Choosing the curve after certifying: five curves with the same true rate R_j (series i disagrees on curve c at
+     * threshold j when its own U_ic &lt; R_j, independently across curves), and the curve with the earliest certified
+     * threshold is taken — the choice the default objective makes. Without a correction that choice is optimistic (the
+     * chosen rate exceeds 1 − τ on average, so the test can tell); under {@link Selection#NESTED} the expected
+     * guarantee's mean chosen rate is ≤ 1 − τ and pac's certificate is wrong in at most a δ fraction of 200 draws
+     * (tolerances as in {@link #pacFailsInAtMostADeltaFractionAndExpectedHoldsOnAverage}).
+     */
+    @Test
+    void nestedFamilyHoldsWhenTheEarliestCurveIsChosen() {
+        int k = CURVE_KINDS.length;
+        double tau = 0.8;
+        SplittableRandom rnd = new SplittableRandom(2028L);
+        double nestedSum = 0;
+        double nestedSq = 0;
+        double plainSum = 0;
+        int pacFailures = 0;
+        for (int d = 0; d < DRAWS; d++) {
+            int[][] disagree = new int[k][THRESHOLDS];
+            int[] union = new int[THRESHOLDS];
+            for (int i = 0; i < SERIES; i++) {
+                double[] u = new double[k];
+                for (int c = 0; c < k; c++) {
+                    u[c] = rnd.nextDouble();
+                }
+                for (int j = 0; j < THRESHOLDS; j++) {
+                    boolean any = false;
+                    for (int c = 0; c < k; c++) {
+                        boolean differs = u[c] < base(j);
+                        disagree[c][j] += differs ? 1 : 0;
+                        any |= differs;
+                    }
+                    union[j] += any ? 1 : 0;
+                }
+            }
+            List<CalibrationSection.Curve> curves = new java.util.ArrayList<>();
+            for (int c = 0; c < k; c++) {
+                CalibrationSection.Curve t = CURVE_KINDS[c];
+                curves.add(new CalibrationSection.Curve(
+                        t.rule(),
+                        t.classifier(),
+                        t.set(),
+                        t.estimator(),
+                        SERIES,
+                        disagree[c],
+                        new int[THRESHOLDS],
+                        new double[THRESHOLDS],
+                        disagree[c]));
+            }
+            for (Guarantee g : Guarantee.values()) {
+                double nested = earliestChosenRate(sections(curves, g, Selection.NESTED, union), curves, tau);
+                if (g == Guarantee.EXPECTED) {
+                    nestedSum += nested;
+                    nestedSq += nested * nested;
+                    plainSum += earliestChosenRate(sections(curves, g, Selection.NONE, union), curves, tau);
+                } else {
+                    pacFailures += nested > 1 - tau ? 1 : 0;
+                }
+            }
+        }
+        double mean = nestedSum / DRAWS;
+        double se = Math.sqrt(Math.max(0, nestedSq / DRAWS - mean * mean) / (DRAWS - 1));
+        assertTrue(plainSum / DRAWS > 1 - tau, "uncorrected choice is optimistic: " + plainSum / DRAWS);
+        assertTrue(mean <= 1 - tau + 3 * se, "nested expected: mean chosen rate " + mean + " ± " + se);
+        int allowed = new BinomialDistribution(DRAWS, DELTA).inverseCumulativeProbability(0.999);
+        assertTrue(pacFailures <= allowed, pacFailures + " nested pac certificates wrong, allowed " + allowed);
+    }
+
+    private static CalibrationSection sections(
+            List<CalibrationSection.Curve> curves, Guarantee g, Selection s, int[] union) {
+        double[] grid = new double[THRESHOLDS];
+        for (int j = 0; j < grid.length; j++) {
+            grid[j] = (j + 1.0) / grid.length;
+        }
+        boolean nested = s == Selection.NESTED;
+        return new CalibrationSection(
+                2,
+                1L,
+                DELTA,
+                new double[0],
+                grid,
+                curves,
+                new double[0],
+                new double[0],
+                new double[0],
+                Optional.empty(),
+                g,
+                s,
+                1,
+                nested ? union : new int[0],
+                nested ? union : new int[0],
+                ObservationPattern.complete());
+    }
+
+    /** The true rate of the curve whose certified threshold comes first (0 when none is certified). */
+    private static double earliestChosenRate(CalibrationSection s, List<CalibrationSection.Curve> curves, double tau) {
+        int best = Integer.MAX_VALUE;
+        for (CalibrationSection.Curve c : curves) {
+            CalibrationSection.Certificate r = s.certify(c, tau);
+            if (r.certified()) {
+                best = Math.min(best, r.index());
+            }
+        }
+        return best == Integer.MAX_VALUE ? 0.0 : base(best);
     }
 
     /** Files written before issue 28 carry no monotonised counts; the expected guarantee refuses such curves. */

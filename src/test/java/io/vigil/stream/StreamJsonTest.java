@@ -141,4 +141,22 @@ class StreamJsonTest {
         }
         return l;
     }
+
+    @Test
+    void whereARecordWasTriggeredAndWhetherTheSeriesWasCompleteRoundTrip() throws Exception {
+        DecisionRecord plain = DecisionRecord.decided("s", "1", 5, 10, 0.9, 0.95, "m", 1L, 2L);
+        JsonNode p = new ObjectMapper().readTree(StreamJson.decision(plain));
+        assertTrue(!p.has("trigger_t") && !p.has("complete"), "a univariate record keeps its fields: " + p);
+        DecisionRecord r = DecisionRecord.decided("s", "1", 5, 30, 0.9, 0.7, "m", 1L, 2L)
+                .at(4, "accel_y", 5 / 30.0)
+                .incomplete();
+        JsonNode n = new ObjectMapper().readTree(StreamJson.decision(r));
+        assertEquals(4, n.get("trigger_t").asInt());
+        assertEquals("accel_y", n.get("trigger_channel").asText());
+        assertEquals(5 / 30.0, n.get("observed_fraction").asDouble());
+        assertEquals(false, n.get("complete").asBoolean());
+        assertEquals(false, n.get("early").asBoolean());
+        assertEquals(r, StreamJson.readDecision(StreamJson.decision(r)));
+        assertEquals(plain, StreamJson.readDecision(StreamJson.decision(plain)));
+    }
 }

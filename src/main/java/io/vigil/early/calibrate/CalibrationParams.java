@@ -194,6 +194,15 @@ public record CalibrationParams(
                 Objects.requireNonNull(p, "pattern"));
     }
 
+    /**
+     * The selection correction a guarantee gets unless told otherwise: Bonferroni over the candidates for {@code pac};
+     * for {@code expected}, the nested family ({@link Selection#NESTED}), which needs no correction and certified the
+     * most at valid coverage over re-splits (BENCHMARKS.md, "Certificates over re-splits").
+     */
+    public static Selection defaultSelection(Guarantee g) {
+        return g == Guarantee.EXPECTED ? Selection.NESTED : Selection.BONFERRONI;
+    }
+
     /** The same with another objective (and target for earliest-at-reliability, NaN otherwise). */
     public CalibrationParams withObjective(Objective o, double target) {
         return withObjective(o, target, Double.NaN);

@@ -360,22 +360,23 @@ public final class CrossFitCalibrator {
         for (int c = 0; c < specs.size(); c++) {
             all.add(curve(specs.get(c).params(), perCurve.get(c), m));
         }
+        if (p.selection() == Selection.FIXED) {
+            all = all.stream().filter(CrossFitCalibrator::isFixed).limit(1).toList();
+        }
         if (p.selection() != Selection.SPLIT || all.isEmpty()) {
-            int k = p.selection() == Selection.BONFERRONI
-                    ? OperatingPoints.candidates(all.size(), p, OPERATING_TAUS)
-                    : 1;
-            CalibrationSection withCurves =
-                    section(folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter);
-            return section(
-                    folds,
-                    p,
-                    kappa,
-                    all,
-                    OperatingPoints.choose(withCurves, p, OPERATING_TAUS),
-                    k,
-                    p.selection(),
-                    coverageBefore,
-                    coverageAfter);
+            // Bonferroni over every (curve, τ) candidate; nested and fixed leave no choice of curve to correct for,
+            // only the τ the objective chooses among (one, the target, for earliest-at-reliability).
+            int k =
+                    switch (p.selection()) {
+                        case BONFERRONI -> OperatingPoints.candidates(all.size(), p, OPERATING_TAUS);
+                        case NESTED, FIXED -> OperatingPoints.candidates(1, p, OPERATING_TAUS);
+                        default -> 1;
+                    };
+            boolean nested = p.selection() == Selection.NESTED && !all.isEmpty();
+            int[][] counts = nested ? nestedCounts(perCurve, m) : new int[][] {new int[0], new int[0]};
+            CalibrationSection withCurves = section(
+                    folds, p, kappa, all, Optional.empty(), k, p.selection(), coverageBefore, coverageAfter, counts);
+            return withCurves.withOperatingPoint(OperatingPoints.choose(withCurves, p, OPERATING_TAUS));
         }
         boolean[] certifying = splitHalves(perCurve.get(0), p.seed());
         if (perCurve.get(0).size() < 2) {
@@ -405,6 +406,41 @@ public final class CrossFitCalibrator {
                         q.tau(),
                         p));
         return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
+    }
+
+    /** Whether a curve is {@link Selection#FIXED}'s: the default decision rule and classifier. */
+    private static boolean isFixed(CalibrationSection.Curve c) {
+        DecisionParams d = DecisionParams.defaults();
+        return c.rule() == d.rule()
+                && c.classifier() == d.classifier()
+                && c.set() == d.set()
+                && c.estimator() == d.estimator();
+    }
+
+    /**
+     * The counts of {@link Selection#NESTED}'s family, per threshold: series that disagree with their complete-series
+     * label on at least one curve ({@code [0]}), and on at least one curve at that threshold or a more conservative
+     * one ({@code [1]}, the union of the curves' monotonised losses, itself monotone). Every curve replays the same
+     * series in the same order.
+     */
+    static int[][] nestedCounts(List<List<SeriesReplay>> perCurve, int m) {
+        int n = perCurve.get(0).size();
+        int[] raw = new int[m];
+        int[] monotone = new int[m];
+        for (int i = 0; i < n; i++) {
+            boolean later = false;
+            for (int j = m - 1; j >= 0; j--) {
+                boolean differs = false;
+                for (List<SeriesReplay> curve : perCurve) {
+                    SeriesReplay r = curve.get(i);
+                    differs |= r.stopLabel()[j] != r.complete();
+                }
+                later |= differs;
+                raw[j] += differs ? 1 : 0;
+                monotone[j] += later ? 1 : 0;
+            }
+        }
+        return new int[][] {raw, monotone};
     }
 
     /**
@@ -441,6 +477,24 @@ public final class CrossFitCalibrator {
             Selection selection,
             double[] coverageBefore,
             double[] coverageAfter) {
+        return section(
+                folds, p, kappa, curves, point, candidates, selection, coverageBefore, coverageAfter, new int[][] {
+                    new int[0], new int[0]
+                });
+    }
+
+    /** As above, with the counts of {@link Selection#NESTED}'s family ({@link #nestedCounts}; empty for the others). */
+    private static CalibrationSection section(
+            int folds,
+            CalibrationParams p,
+            double[] kappa,
+            List<CalibrationSection.Curve> curves,
+            Optional<CalibrationSection.OperatingPoint> point,
+            int candidates,
+            Selection selection,
+            double[] coverageBefore,
+            double[] coverageAfter,
+            int[][] nested) {
         return new CalibrationSection(
                 folds,
                 p.seed(),
@@ -455,6 +509,8 @@ public final class CrossFitCalibrator {
                 curves.isEmpty() ? Guarantee.PAC : p.guarantee(),
                 selection,
                 candidates,
+                nested[0],
+                nested[1],
                 p.pattern());
     }
 
@@ -697,7 +753,7 @@ public final class CrossFitCalibrator {
                 int[] stopLabel = new int[m];
                 int reached = -1;
                 for (int t = 0; t < d && reached < m - 1; t++) {
-                    c.score(state, x[t], ws, score);
+                    c.score(state, x[t], ws, score, reached);
                     int idx = Math.min(score.index(), m - 1);
                     for (int j = reached + 1; j <= idx; j++) {
                         stopT[j] = t + 1;

@@ -22,8 +22,9 @@ import java.util.Set;
  * {@code {folds, seed, delta, inflation: [...], thresholds: [...], curves: [{rule, classifier, set, estimator, series,
  * disagreements, correct, fraction_sum[, monotone_disagreements]}], coverage: {taus, before, after}[, operating_point:
  * {tau, objective, target_reliability, rule, classifier, set, estimator, harmonic_mean, certified[, delay_cost]}][,
- * guarantee, selection, candidates]}}. The bracketed fields came with issue 28 and are optional on read: a file
- * without them certifies as it did when written ({@code pac}, no selection correction, no monotonised counts). A
+ * guarantee, selection, candidates][, nested: {disagreements, monotone_disagreements}]}}. The bracketed fields are
+ * optional on read: a file without them certifies as it did when written ({@code pac}, no selection correction, no
+ * monotonised counts); {@code nested} is present exactly when the selection is {@code nested}. A
  * section calibrated under an observation pattern adds {@code pattern: {missing, channel_lags, dropped_channels,
  * shuffled, seed}}; without it the replays saw every value in time order.
  */
@@ -40,6 +41,7 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "guarantee",
             "selection",
             "candidates",
+            "nested",
             "pattern");
     private static final Set<String> CURVE_FIELDS = Set.of(
             "rule",
@@ -122,6 +124,11 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
         out.put("guarantee", s.guarantee().cliName());
         out.put("selection", s.selection().cliName());
         out.put("candidates", s.candidates());
+        if (s.nestedDisagreements().length > 0) {
+            ObjectNode nested = out.putObject("nested");
+            ints(nested.putArray("disagreements"), s.nestedDisagreements());
+            ints(nested.putArray("monotone_disagreements"), s.nestedMonotone());
+        }
         if (!s.pattern().isComplete()) {
             writePattern(s.pattern(), out.putObject("pattern"));
         }
@@ -181,6 +188,16 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             Optional<CalibrationSection.OperatingPoint> point = payload.has("operating_point")
                     ? Optional.of(readPoint(payload.get("operating_point"), ModelJson.join(path, "operating_point")))
                     : Optional.empty();
+            int[] nestedRaw = new int[0];
+            int[] nestedMonotone = new int[0];
+            if (payload.has("nested")) {
+                JsonNode nested = payload.get("nested");
+                String nestedPath = ModelJson.join(path, "nested");
+                ModelJson.requireObject(nested, nestedPath);
+                ModelJson.checkFields(nested, nestedPath, Set.of("disagreements", "monotone_disagreements"));
+                nestedRaw = ModelJson.intArray(nested, "disagreements", nestedPath);
+                nestedMonotone = ModelJson.intArray(nested, "monotone_disagreements", nestedPath);
+            }
             return new CalibrationSection(
                     ModelJson.intField(payload, "folds", path),
                     ModelJson.longField(payload, "seed", path),
@@ -199,6 +216,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                             ? Selection.fromCliName(ModelJson.textField(payload, "selection", path))
                             : Selection.NONE,
                     payload.has("candidates") ? ModelJson.intField(payload, "candidates", path) : 1,
+                    nestedRaw,
+                    nestedMonotone,
                     payload.has("pattern")
                             ? readPattern(payload.get("pattern"), ModelJson.join(path, "pattern"))
                             : ObservationPattern.complete());

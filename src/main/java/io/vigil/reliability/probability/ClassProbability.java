@@ -18,17 +18,18 @@ import org.hipparchus.distribution.continuous.NormalDistribution;
  *       same estimate), P̂ = (wins)/N.
  * </ul>
  *
- * <p>{@link #atLeast} answers "P̂ ≥ λ?" with a deterministic early exit — it stops once the points left cannot change
- * the answer — so it is exactly {@code probability(seed) >= λ} at a fraction of the cost when P̂ is far from λ. Ties
- * f_c = f_h count as c winning, as in the set rule's min ≥ 0. One instance per thread; nothing allocated per call.
- *
- * <p>The method notes (§5) describe stopping "once a confidence interval for P excludes τ"; the budget here is still
- * the fixed N of {@link #DEFAULT_POINTS} with the exact early exit above. An interval rule stays monotone in λ, so
- * one-pass scoring stays possible, but scoring must then resolve every grid threshold inside the interval, which
- * runs to its cap for almost every sample (docs/guarantee.md, "The probability rule's fixed budget", has the figures).
+ * <p>The rule built on it ({@link #atLeast}) does not spend the whole budget: it evaluates the points in order and
+ * stops as soon as a one-sided Clopper–Pearson interval for P excludes λ, or the points left cannot change whether
+ * P̂ ≥ λ ({@link StoppingBoundary}); with neither, P̂ over all N points decides. The points, their order and the sign
+ * vector depend on the series' seed only, so every replay of a series decides alike. {@link #score} settles a whole
+ * grid of thresholds in one pass, which the cross-fitted calibration scores the rule with. Ties f_c = f_h count as c
+ * winning, as in the set rule's min ≥ 0. One instance per thread; nothing allocated per call.
  */
 public final class ClassProbability {
-    /** Default number of QMC points N: estimates to ±1/N granularity; enough to resolve thresholds up to 0.99. */
+    /**
+     * Default number of QMC points N, the cap of the stopping rule: estimates to ±1/N granularity, enough to resolve
+     * thresholds up to 0.99.
+     */
     public static final int DEFAULT_POINTS = 128;
 
     /**
@@ -71,6 +72,7 @@ public final class ClassProbability {
     private int guess = -1;
     private boolean linear;
     private boolean factored;
+    private int pointsUsed;
 
     /**
      * @param dim ℓ
@@ -307,41 +309,104 @@ public final class ClassProbability {
     }
 
     /**
-     * Whether {@link #probability}(seriesSeed) ≥ λ, stopping as soon as the remaining points cannot change the
-     * answer.
+     * The probability rule's decision at λ: whether P ≥ λ, the points evaluated in order until the {@link
+     * StoppingBoundary} at λ stops them (a confidence interval for P excludes λ, or the points left cannot change
+     * whether P̂ ≥ λ). Exact where {@link #probability} is: then P ≥ λ. Looks the boundary up by λ; hot paths keep
+     * the boundary and call {@link #atLeast(long, StoppingBoundary)}.
      */
     public boolean atLeast(long seriesSeed, double lambda) {
+        return atLeast(seriesSeed, StoppingBoundary.of(lambda, points.count()));
+    }
+
+    /**
+     * As {@link #atLeast(long, double)} with the boundary tabulated beforehand (nothing allocated).
+     *
+     * @throws IllegalArgumentException when the boundary is for another budget
+     */
+    public boolean atLeast(long seriesSeed, StoppingBoundary boundary) {
         checkReady();
-        if (pointClassifier == null && (numClasses == 1 || dim == 1 || (linear && numClasses == 2))) {
-            return probability(seriesSeed) >= lambda;
+        checkBudget(boundary);
+        if (exact()) {
+            pointsUsed = 0;
+            return probability(seriesSeed) >= boundary.lambda();
         }
-        int n = points.count();
-        // P̂ ≥ λ ⟺ wins ≥ need, need = ⌈λN⌉ (the smallest count whose ratio is ≥ λ, as probability() computes it).
-        int need = (int) Math.ceil(lambda * n);
-        while (need > 0 && (double) (need - 1) / n >= lambda) {
-            need--;
+        int w = 0;
+        int n = 0;
+        int decision = boundary.decide(0, 0);
+        if (decision == 0) {
+            signs(seriesSeed);
         }
-        while ((double) need / n < lambda) {
-            need++;
+        while (decision == 0) {
+            w += wins(n) ? 1 : 0;
+            n++;
+            decision = boundary.decide(n, w);
         }
-        if (need <= 0) {
-            return true;
+        pointsUsed = n;
+        return decision > 0;
+    }
+
+    /**
+     * The largest index j of an ascending grid of thresholds at which the rule {@link #atLeast decides}, or {@code
+     * floor} when that is larger: one pass over the points settles every threshold above {@code floor} (each stops
+     * where its own boundary does; the rule is monotone in λ, so the settled ones form a lower and an upper run) and
+     * stops once none is left open. Exact cases compare P with the grid.
+     *
+     * @param grid boundaries of ascending thresholds, for this estimator's budget
+     * @param floor the caller needs no index at or below it (−1: all of them)
+     */
+    public int score(long seriesSeed, StoppingBoundary[] grid, int floor) {
+        checkReady();
+        int lo = Math.max(floor, -1);
+        int hi = grid.length;
+        if (lo + 1 >= hi) {
+            pointsUsed = 0;
+            return lo;
         }
-        if (need > n) {
-            return false;
-        }
-        signs(seriesSeed);
-        int wins = 0;
-        for (int j = 0; j < n; j++) {
-            if (wins(j)) {
-                if (++wins >= need) {
-                    return true;
-                }
-            } else if (wins + (n - j - 1) < need) {
-                return false;
+        checkBudget(grid[lo + 1]);
+        if (exact()) {
+            pointsUsed = 0;
+            double p = probability(seriesSeed);
+            while (lo + 1 < hi && grid[lo + 1].lambda() <= p) {
+                lo++;
             }
+            return lo;
         }
-        return wins >= need;
+        int w = 0;
+        int n = 0;
+        while (true) {
+            while (lo + 1 < hi && w >= grid[lo + 1].yesAt(n)) {
+                lo++;
+            }
+            while (hi - 1 > lo && w <= grid[hi - 1].noAt(n)) {
+                hi--;
+            }
+            if (hi - lo <= 1 || n == points.count()) {
+                break; // at n = N every boundary has settled its threshold
+            }
+            if (n == 0) {
+                signs(seriesSeed);
+            }
+            w += wins(n) ? 1 : 0;
+            n++;
+        }
+        pointsUsed = n;
+        return lo;
+    }
+
+    /** Points the last {@link #atLeast} or {@link #score} evaluated (0 when exact or settled before the first). */
+    public int pointsUsed() {
+        return pointsUsed;
+    }
+
+    private boolean exact() {
+        return pointClassifier == null && (numClasses == 1 || dim == 1 || (linear && numClasses == 2));
+    }
+
+    private void checkBudget(StoppingBoundary boundary) {
+        if (boundary.points() != points.count()) {
+            throw new IllegalArgumentException("a stopping boundary for " + boundary.points()
+                    + " points used with an estimator of " + points.count());
+        }
     }
 
     private void checkReady() {

@@ -16,7 +16,21 @@ public enum Selection {
      */
     BONFERRONI("bonferroni"),
     /** Choose on one half of the replayed series, certify the choice on the other half only. */
-    SPLIT("split");
+    SPLIT("split"),
+    /**
+     * One nested family indexed by the threshold alone: a series counts as disagreeing at λ_j when it disagrees on
+     * any candidate curve at λ_j (for the expected guarantee, at λ_j or any more conservative threshold). The family
+     * is fixed before the replays are seen, so it is certified at δ (or α) itself; the threshold it certifies bounds
+     * the disagreement of every curve at once, so choosing the curve afterwards costs nothing. An objective that also
+     * chooses τ (hm, cost) is corrected for the τ candidates alone.
+     */
+    NESTED("nested"),
+    /**
+     * No choice among curves: only the rule and classifier fixed before training (the default decision rule, the
+     * set rule with local QDA) is kept and certified, at δ (or α) itself, or corrected for the τ candidates when the
+     * objective chooses τ (hm, cost).
+     */
+    FIXED("fixed");
 
     private final String cliName;
 
@@ -24,7 +38,7 @@ public enum Selection {
         this.cliName = cliName;
     }
 
-    /** {@code none}, {@code bonferroni} or {@code split}. */
+    /** {@code none}, {@code bonferroni}, {@code split}, {@code nested} or {@code fixed}. */
     public String cliName() {
         return cliName;
     }

@@ -35,6 +35,12 @@ class CalibrationParamsTest {
         assertEquals(0.9, d.targetReliability());
         assertEquals(io.vigil.reliability.risk.Guarantee.PAC, d.guarantee());
         assertEquals(io.vigil.reliability.risk.Selection.BONFERRONI, d.selection());
+        assertEquals(
+                io.vigil.reliability.risk.Selection.BONFERRONI,
+                CalibrationParams.defaultSelection(io.vigil.reliability.risk.Guarantee.PAC));
+        assertEquals(
+                io.vigil.reliability.risk.Selection.NESTED,
+                CalibrationParams.defaultSelection(io.vigil.reliability.risk.Guarantee.EXPECTED));
     }
 
     @Test

@@ -276,6 +276,86 @@ class CrossFitCalibratorTest {
     }
 
     /**
+     * The nested correction: one family indexed by the threshold, a series counting when any curve disagrees. Its
+     * counts are at least every curve's and at most their sum, the monotone ones do not increase with the threshold,
+     * every curve gets the same certified index — never earlier than the curve's own uncorrected one — and the section
+     * round-trips through the model file.
+     */
+    @Test
+    void nestedSelectionCertifiesEveryCurveAtTheFamilysThreshold() throws IOException {
+        for (Guarantee g : Guarantee.values()) {
+            CalibrationParams cp =
+                    CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1).withGuarantee(g, Selection.NESTED);
+            VigilModel m = CrossFitCalibrator.calibrate(
+                    MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+            CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
+            assertEquals(Selection.NESTED, cal.selection());
+            assertEquals(1, cal.candidates());
+            int[] raw = cal.nestedDisagreements();
+            int[] monotone = cal.nestedMonotone();
+            CalibrationSection plain = new CalibrationSection(
+                    cal.folds(),
+                    cal.seed(),
+                    cal.delta(),
+                    cal.inflation(),
+                    cal.thresholds(),
+                    cal.curves(),
+                    cal.coverageTaus(),
+                    cal.coverageBefore(),
+                    cal.coverageAfter(),
+                    cal.operatingPoint(),
+                    g,
+                    Selection.NONE,
+                    1);
+            for (int j = 0; j < raw.length; j++) {
+                int max = 0;
+                int sum = 0;
+                for (CalibrationSection.Curve c : cal.curves()) {
+                    max = Math.max(max, c.monotoneDisagreements()[j]);
+                    sum += c.disagreements()[j];
+                    assertTrue(raw[j] >= c.disagreements()[j], "threshold " + j + ": " + c);
+                }
+                assertTrue(monotone[j] >= max && raw[j] <= sum, "threshold " + j);
+                assertTrue(j == 0 || monotone[j] <= monotone[j - 1], "monotone at " + j);
+            }
+            for (double tau : new double[] {0.7, 0.8, 0.9}) {
+                CalibrationSection.Certificate first = cal.certify(cal.curves().get(0), tau);
+                for (CalibrationSection.Curve c : cal.curves()) {
+                    CalibrationSection.Certificate r = cal.certify(c, tau);
+                    assertEquals(first, r, g + " τ=" + tau + " " + c);
+                    assertTrue(r.index() >= plain.certify(c, tau).index(), g + " τ=" + tau + " " + c);
+                }
+            }
+            ModelFile file = ModelFile.standard();
+            assertEquals(m, file.read(file.toBytes(m), "memory"));
+        }
+    }
+
+    /**
+     * The fixed correction keeps only the default rule's curve (set rule, local QDA), certified without a correction;
+     * the operating point is on it, and a rule not fixed in advance finds no curve, so it is not certified.
+     */
+    @Test
+    void fixedSelectionCertifiesOnlyTheDefaultRule() {
+        CalibrationParams cp = CalibrationParams.defaults(1L)
+                .withFoldsAndDelta(5, 0.1)
+                .withGuarantee(Guarantee.EXPECTED, Selection.FIXED);
+        VigilModel m = CrossFitCalibrator.calibrate(
+                MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+        CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
+        assertEquals(1, cal.curves().size());
+        CalibrationSection.Curve c = cal.curves().get(0);
+        DecisionParams d = DecisionParams.defaults();
+        assertEquals(List.of(d.rule(), d.classifier()), List.of(c.rule(), c.classifier()));
+        assertEquals(1, cal.candidates());
+        CalibrationSection.OperatingPoint p = cal.operatingPoint().orElseThrow();
+        assertEquals(List.of(d.rule(), d.classifier()), List.of(p.rule(), p.classifier()));
+        EarlyClassifier other = EarlyClassifier.of(
+                m, new DecisionParams(0.8, d.set(), d.estimator(), d.classifier(), null, DecisionRule.PROBABILITY));
+        assertFalse(other.thresholds().certified());
+    }
+
+    /**
      * Decision records never report a reliability below the τ the decision was made at, calibrated or not, for both
      * rules (the issue saw 0.89959 at τ = 0.9 from a bisection tolerance).
      */

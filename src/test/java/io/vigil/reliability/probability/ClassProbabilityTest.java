@@ -8,6 +8,7 @@ import io.vigil.reliability.DiagonalQuadraticDiscriminants;
 import io.vigil.reliability.Discriminants;
 import io.vigil.reliability.LinearDiscriminants;
 import java.util.SplittableRandom;
+import org.hipparchus.distribution.continuous.BetaDistribution;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -94,19 +95,153 @@ class ClassProbabilityTest {
         }
     }
 
+    /**
+     * Brute force: the wins after each n of the 128 points come from estimators of n points (the same shifted Sobol
+     * prefix), the one-sided Clopper–Pearson bounds at confidence 1 − α from Hipparchus' beta quantiles; the rule
+     * must stop where the first bound excludes λ, else decide by the estimate over all 128 points.
+     */
     @Test
-    void earlyExitGivesExactlyTheFullBudgetAnswer() {
+    void stoppingRuleIsTheClopperPearsonRuleByBruteForce() {
         SplittableRandom rnd = new SplittableRandom(4);
-        for (int trial = 0; trial < 200; trial++) {
+        int n = ClassProbability.DEFAULT_POINTS;
+        for (int trial = 0; trial < 12; trial++) {
             int ell = 2 + rnd.nextInt(5);
             int g = 2 + rnd.nextInt(4);
-            ClassProbability p = new ClassProbability(ell, g, 128);
+            double[] cov = packed(randomCovariance(rnd, ell));
+            double scale = 0.2 + rnd.nextDouble() * 3;
+            Discriminants f = randomQuadratic(rnd, g, ell);
+            double[] m = gaussianVector(rnd, ell);
+            long seed = rnd.nextLong();
+            int[] wins = new int[n + 1];
+            for (int k = 1; k <= n; k++) {
+                ClassProbability pk = new ClassProbability(ell, g, k);
+                pk.setCovariance(cov, scale);
+                pk.setDiscriminants(f, m);
+                wins[k] = (int) Math.round(pk.probability(seed) * k);
+            }
+            ClassProbability p = new ClassProbability(ell, g, n);
+            p.setCovariance(cov, scale);
+            p.setDiscriminants(f, m);
+            double full = p.probability(seed);
+            assertEquals(wins[n], full * n, 1e-9, "the n-point estimators are prefixes of the 128 points");
+            for (double lambda : new double[] {0.1, 0.5, 0.8, 0.9, 0.95, 0.99, full, Math.nextUp(full)}) {
+                boolean expected = full >= lambda;
+                int stop = n;
+                for (int k = 1; k < n; k++) {
+                    // 10⁻⁸: a bound equal to λ in exact arithmetic stops (the quantile solver rounds either way).
+                    if (clopperPearsonLower(k, wins[k]) >= lambda - 1e-8) {
+                        expected = true;
+                        stop = k;
+                        break;
+                    }
+                    if (wins[k] < k && clopperPearsonUpper(k, wins[k]) <= lambda + 1e-8) {
+                        expected = false;
+                        stop = k;
+                        break;
+                    }
+                }
+                String what = "trial " + trial + ", λ = " + lambda + ", P̂ = " + full;
+                assertEquals(expected, p.atLeast(seed, lambda), what);
+                assertTrue(p.pointsUsed() <= stop, what + ": stopped after " + p.pointsUsed() + ", not by " + stop);
+            }
+        }
+    }
+
+    /**
+     * Far from λ (|P̂ − λ| ≥ 0.15) the interval-stopped decision is the full-budget one (P̂ over all 128 points ≥ λ),
+     * and it costs fewer points than stopping only when the points left cannot change P̂ ≥ λ.
+     */
+    @Test
+    void farFromTheThresholdTheStoppedDecisionIsTheFullBudgetDecision() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        int n = ClassProbability.DEFAULT_POINTS;
+        int compared = 0;
+        long used = 0;
+        long exactExit = 0;
+        for (int trial = 0; trial < 400; trial++) {
+            int ell = 2 + rnd.nextInt(5);
+            int g = 2 + rnd.nextInt(4);
+            ClassProbability p = new ClassProbability(ell, g, n);
             p.setCovariance(packed(randomCovariance(rnd, ell)), 0.2 + rnd.nextDouble() * 3);
             p.setDiscriminants(randomQuadratic(rnd, g, ell), gaussianVector(rnd, ell));
             long seed = rnd.nextLong();
             double prob = p.probability(seed);
-            for (double lambda : new double[] {0.0, 0.1, 0.5, prob, Math.nextUp(prob), 0.9, 0.99, 1.0}) {
+            for (double lambda : new double[] {0.5, 0.7, 0.8, 0.9, 0.95}) {
+                if (Math.abs(prob - lambda) < 0.15) {
+                    continue;
+                }
+                compared++;
                 assertEquals(prob >= lambda, p.atLeast(seed, lambda), "trial " + trial + ", λ = " + lambda);
+                used += p.pointsUsed();
+                int need = (int) Math.ceil(lambda * n);
+                // Stopping only when the points left cannot change P̂ ≥ λ takes at least ⌈λN⌉ points (that many wins)
+                // or N − ⌈λN⌉ + 1 (that many losses).
+                exactExit += prob >= lambda ? need : n - need + 1;
+            }
+        }
+        assertTrue(compared > 1000, "compared " + compared);
+        assertTrue(used < exactExit, "points " + used + " against at least " + exactExit);
+    }
+
+    /**
+     * Analytic stopping points: when every point favours the label (P = 1) the interval clears λ after ⌈ln α / ln λ⌉
+     * points (λⁿ ≤ α); when none does (P = 0) it falls below λ after ⌈ln α / ln (1 − λ)⌉, or earlier when the points
+     * left cannot reach ⌈λN⌉ wins.
+     */
+    @Test
+    void certainOutcomesStopWhereTheIntervalSays() {
+        int n = ClassProbability.DEFAULT_POINTS;
+        // f_0 − f_1 = ±(1 + u₁² + u₂²): class 0 always (or never) wins, through the QMC path (quadratic, ℓ = 2).
+        Discriminants always = DiagonalQuadraticDiscriminants.of(
+                new double[][] {{0, 0}, {0, 0}}, new double[][] {{1e6, 1e6}, {0.5, 0.5}}, new double[] {0, -20});
+        ClassProbability p = new ClassProbability(2, 2, n);
+        p.setCovariance(new double[] {1, 0.3, 1}, 1.0);
+        assertEquals(0, p.setDiscriminants(always, new double[] {0, 0}));
+        assertEquals(1.0, p.probability(3), 0.0);
+        for (double lambda : new double[] {0.5, 0.8, 0.9}) {
+            assertTrue(p.atLeast(3, lambda));
+            assertEquals(Math.min(firstPower(lambda), (int) Math.ceil(lambda * n)), p.pointsUsed(), "λ = " + lambda);
+        }
+        assertEquals(31, pointsAt(p, 0.8), "31 points instead of the 103 the full budget needs");
+        p.setDiscriminants(always, new double[] {0, 0}, 1);
+        assertEquals(0.0, p.probability(3), 0.0);
+        for (double lambda : new double[] {0.5, 0.8, 0.9, 0.99}) {
+            assertTrue(!p.atLeast(3, lambda));
+            int exact = n - (int) Math.ceil(lambda * n) + 1;
+            assertEquals(Math.min(firstPower(1 - lambda), exact), p.pointsUsed(), "λ = " + lambda);
+        }
+    }
+
+    /** One pass settles a grid: the score is the largest threshold the rule decides at, or the floor when larger. */
+    @Test
+    void scoreSettlesEveryThresholdAsTheRuleDecidesIt() {
+        SplittableRandom rnd = new SplittableRandom(8);
+        int n = ClassProbability.DEFAULT_POINTS;
+        double[] lambdas = new double[54];
+        for (int j = 0; j < 49; j++) {
+            lambdas[j] = (j + 1) / 50.0;
+        }
+        System.arraycopy(new double[] {0.99, 0.995, 0.998, 0.999, 0.9995}, 0, lambdas, 49, 5);
+        StoppingBoundary[] grid = new StoppingBoundary[lambdas.length];
+        for (int j = 0; j < grid.length; j++) {
+            grid[j] = StoppingBoundary.of(lambdas[j], n);
+        }
+        for (int trial = 0; trial < 150; trial++) {
+            int ell = 1 + rnd.nextInt(5);
+            int g = 2 + rnd.nextInt(4);
+            ClassProbability p = new ClassProbability(ell, g, n);
+            p.setCovariance(packed(randomCovariance(rnd, ell)), 0.2 + rnd.nextDouble() * 3);
+            p.setDiscriminants(randomQuadratic(rnd, g, ell), gaussianVector(rnd, ell));
+            long seed = rnd.nextLong();
+            int score = -1;
+            for (int j = 0; j < grid.length; j++) {
+                if (p.atLeast(seed, grid[j])) {
+                    assertEquals(score, j - 1, "trial " + trial + ": the rule is monotone in λ");
+                    score = j;
+                }
+            }
+            for (int floor : new int[] {-1, 0, 10, 30, 45, 53}) {
+                assertEquals(Math.max(score, floor), p.score(seed, grid, floor), "trial " + trial + ", floor " + floor);
             }
         }
     }
@@ -152,6 +287,30 @@ class ClassProbabilityTest {
                 IllegalArgumentException.class,
                 () -> p.setDiscriminants(randomQuadratic(new SplittableRandom(1), 3, 2), new double[2]));
         assertTrue(p.pointCount() == 16 && p.dim() == 2);
+    }
+
+    /** The least n with qⁿ ≤ α (⌈ln α / ln q⌉, a tie such as 0.1³ = α included). */
+    private static int firstPower(double q) {
+        int n = 1;
+        while (Math.pow(q, n) > StoppingBoundary.ALPHA * (1 + 1e-9)) {
+            n++;
+        }
+        return n;
+    }
+
+    private static int pointsAt(ClassProbability p, double lambda) {
+        p.atLeast(3, lambda);
+        return p.pointsUsed();
+    }
+
+    private static double clopperPearsonLower(int n, int w) {
+        return w == 0 ? 0.0 : new BetaDistribution(w, n - w + 1.0).inverseCumulativeProbability(StoppingBoundary.ALPHA);
+    }
+
+    private static double clopperPearsonUpper(int n, int w) {
+        return w == n
+                ? 1.0
+                : new BetaDistribution(w + 1.0, n - w).inverseCumulativeProbability(1 - StoppingBoundary.ALPHA);
     }
 
     private static double bruteForce(Discriminants f, double[] m, double[][] r, int c, SplittableRandom rnd) {

@@ -1,0 +1,149 @@
+package io.vigil.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.cli.VigilCli;
+import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
+import io.vigil.early.Decision;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyFixtures;
+import io.vigil.early.PatternReplay;
+import io.vigil.gauss.SubsetState;
+import io.vigil.kafka.KafkaTestSupport;
+import io.vigil.kafka.LoopbackKafka;
+import io.vigil.kafka.Replay;
+import io.vigil.kafka.SeriesId;
+import io.vigil.model.json.ModelFile;
+import io.vigil.stream.DecisionRecord;
+import io.vigil.stream.MultiChannelFixtures;
+import io.vigil.stream.StreamJson;
+import io.vigil.util.Progress;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Stream ≡ offline evaluation, series by series, for multichannel data with values missing at random and arrival
+ * shuffled: {@code vigil replay}'s publisher sends each series' observed values (one record per value, {@code
+ * channel} set) in the pattern's order and an end record for each series that lost values; {@code vigil run
+ * --bounded} on an embedded MiniCluster over Apache Kafka's own broker on loopback decides every series exactly as
+ * {@link PatternReplay} of the same values in the same order does.
+ */
+class AnyOrderStreamEndToEndTest {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void missingValuesInShuffledOrderDecideInTheStreamAsOffline() throws Exception {
+        Dataset test = MultiChannelFixtures.TEST;
+        // 85 % missing: a mix of series decided early on their few values and series decided incomplete at their end.
+        ObservationPattern pattern = ObservationPattern.builder()
+                .missing(0.85)
+                .shuffled(true)
+                .seed(4)
+                .build();
+        Path model = dir.resolve("multi.model.json");
+        ModelFile.standard().save(EarlyFixtures.MultiChannel.MODEL, model);
+        try (LoopbackKafka kafka =
+                LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(2))) {
+            String samples = "any-samples";
+            kafka.createTopic(samples, 2);
+            Replay.Summary sent = Replay.run(
+                    test,
+                    Replay.Split.TEST,
+                    new Replay.Settings(samples, null, 0, 7, 1, pattern),
+                    kafka.clientProperties(),
+                    Progress.none());
+            assertEquals(
+                    Replay.records(test, Replay.Split.TEST, new Replay.Settings(samples, null, 0, 7, 1, pattern)),
+                    sent.samples());
+            run(
+                    "run",
+                    "--model",
+                    model.toString(),
+                    "--bootstrap",
+                    kafka.bootstrapServers(),
+                    "--input",
+                    samples,
+                    "--output",
+                    "any-decisions",
+                    "--dead-letter",
+                    "any-dead",
+                    "--bounded",
+                    "--parallelism",
+                    "2",
+                    "--checkpoint-interval",
+                    "500ms",
+                    "--delivery",
+                    "exactly-once");
+            int n = test.size();
+            Map<String, Object> props = new HashMap<>(kafka.clientProperties());
+            props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KafkaTestSupport.readTopic(props, "any-decisions", n, READ_TIMEOUT);
+            Map<String, DecisionRecord> byId = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                DecisionRecord d = StreamJson.readDecision(r.value());
+                assertNull(byId.put(d.series, d), "second record for " + d.series);
+            }
+            assertEquals(n, byId.size());
+
+            EarlyClassifier c = MultiChannelFixtures.classifier(DecisionParams.defaults());
+            EarlyClassifier.Workspace ws = c.newWorkspace();
+            SubsetState state = c.newSubsetState();
+            Decision want = Decision.withReliability();
+            int incomplete = 0;
+            int early = 0;
+            for (int i = 0; i < n; i++) {
+                String id = new SeriesId(test.name(), "test", i, 0).toString();
+                int[] order = pattern.order(id, c.channels(), c.length());
+                boolean byRule = PatternReplay.decide(c, state, test.series(i), order, ws, want);
+                DecisionRecord got = byId.get(id);
+                String what = id + " (" + order.length + " values observed)";
+                assertEquals(DecisionRecord.DECIDED, got.status, what);
+                assertEquals(c.classNames().get(want.label()), got.label, what);
+                assertEquals(want.observed(), got.t, what);
+                assertEquals(want.time() + 1, got.triggerT, what);
+                assertEquals(c.model().channelNames().get(want.channel()), got.triggerChannel, what);
+                assertEquals(want.observedFraction(), got.observedFraction, what);
+                assertEquals(byRule, got.complete, what);
+                assertEquals(want.reliability(), got.reliability, 1e-9, what);
+                incomplete += got.complete ? 0 : 1;
+                early += got.early ? 1 : 0;
+            }
+            assertTrue(
+                    incomplete > 0 && early > 0, incomplete + " incomplete, " + early + " early: both kinds covered");
+            assertTrue(
+                    KafkaTestSupport.readTopic(props, "any-dead", 0, Duration.ofSeconds(2))
+                            .isEmpty(),
+                    "nothing dead-lettered");
+        }
+    }
+
+    private static void run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VigilCli.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        assertEquals(0, code, () -> "vigil " + String.join(" ", args) + " failed: " + err + out);
+    }
+}
