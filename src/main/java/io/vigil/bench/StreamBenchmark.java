@@ -188,7 +188,7 @@ public final class StreamBenchmark {
             log.accept(String.format("(a) Kafka produce: %.0f samples/s", produceRate));
             double consumeRate = consume(kafka, topic, samples);
             log.accept(String.format("(a) Kafka consume + decode: %.0f samples/s", consumeRate));
-            double passRate = passThrough(kafka, topic, s.parallelism(), samples);
+            double passRate = passThrough(kafka, topic, s.parallelism(), s.partitions(), samples);
             log.accept(String.format("(b) Flink pass-through: %.0f samples/s", passRate));
             JobConfig base = JobConfig.builder(
                             kafka.bootstrapServers(), topic, "bench-decisions", "bench-dead", DecisionParams.defaults())
@@ -305,7 +305,7 @@ public final class StreamBenchmark {
         return n / ((System.nanoTime() - start) / 1e9);
     }
 
-    private static double passThrough(LoopbackKafka kafka, String topic, int parallelism, long samples)
+    private static double passThrough(LoopbackKafka kafka, String topic, int parallelism, int partitions, long samples)
             throws Exception {
         JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(), topic, "bench-copy", "bench-copy-dead", DecisionParams.defaults())
@@ -315,6 +315,8 @@ public final class StreamBenchmark {
                 .groupId("bench-pass")
                 .transactionalIdPrefix("bench-pass")
                 .build();
+        // Created up front, as the Vigil job's topics are (an auto-created topic's first writer failed under load).
+        kafka.createTopic(cfg.output(), partitions);
         return timed(samples, env -> {
             env.setParallelism(parallelism);
             DataStream<SampleEvent> events =

@@ -329,6 +329,8 @@ public final class InspectCommand implements Callable<Integer> {
                     Locale.ROOT,
                     "selection protocol (--selection auto: standardisation/neighbour rule; %s):%n",
                     fresh ? "own 3-NN CV, then 3-NN and local QDA on fresh folds, kept by their mean" : "3-NN CV");
+            int width = Math.max(
+                    16, ps.candidates().stream().mapToInt(String::length).max().orElse(0));
             for (int i = 0; i < ps.candidates().size(); i++) {
                 String c = ps.candidates().get(i);
                 String check = fresh
@@ -337,7 +339,7 @@ public final class InspectCommand implements Callable<Integer> {
                         : "";
                 out.printf(
                         Locale.ROOT,
-                        "    %-16s %.4f%s%s%n",
+                        "    %-" + width + "s %.4f%s%s%n",
                         c,
                         ps.accuracy()[i],
                         check,

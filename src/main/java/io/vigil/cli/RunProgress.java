@@ -113,13 +113,15 @@ final class RunProgress implements AutoCloseable {
         long early = now.get(JobMetrics.DECISIONS_EARLY);
         long complete = now.get(JobMetrics.DECISIONS_COMPLETE);
         long undecided = now.get(JobMetrics.DECISIONS_UNDECIDED);
+        long incomplete = now.get(JobMetrics.DECISIONS_INCOMPLETE);
         double rate = seconds > 0 ? (now.get(JobMetrics.SAMPLES_IN) - before.get(JobMetrics.SAMPLES_IN)) / seconds : 0;
         return format(
-                        "decisions %,d (early %,d, at t = d %,d, undecided %,d), abandoned %,d, series in flight %,d,"
+                        "decisions %,d (early %,d, at t = d %,d, %sundecided %,d), abandoned %,d, series in flight %,d,"
                                 + " %,.0f samples/s, dead letters %,d",
-                        early + complete + undecided,
+                        early + complete + incomplete + undecided,
                         early,
                         complete,
+                        incomplete > 0 ? format("incomplete %,d, ", incomplete) : "",
                         undecided,
                         now.get(JobMetrics.SERIES_ABANDONED),
                         now.get(JobMetrics.SERIES_IN_FLIGHT),
@@ -177,6 +179,8 @@ final class RunProgress implements AutoCloseable {
      *
      * @param decidedEarly series decided before t = d
      * @param decidedComplete series decided at t = d
+     * @param decidedIncomplete series decided when they ended before all their values came (end record, expiry of a
+     *     multichannel series)
      * @param undecided series still undecided when a bounded input ended
      * @param abandoned series that expired before a decision
      * @param deadLetters dead letters by reason code (every reason, zeros included)
@@ -186,6 +190,7 @@ final class RunProgress implements AutoCloseable {
     record Summary(
             long decidedEarly,
             long decidedComplete,
+            long decidedIncomplete,
             long undecided,
             long abandoned,
             Map<String, Long> deadLetters,
@@ -195,6 +200,7 @@ final class RunProgress implements AutoCloseable {
             return new Summary(
                     s.get(JobMetrics.DECISIONS_EARLY),
                     s.get(JobMetrics.DECISIONS_COMPLETE),
+                    s.get(JobMetrics.DECISIONS_INCOMPLETE),
                     s.get(JobMetrics.DECISIONS_UNDECIDED),
                     s.get(JobMetrics.SERIES_ABANDONED),
                     s.deadLettersByReason(),
@@ -206,9 +212,15 @@ final class RunProgress implements AutoCloseable {
         String text() {
             long dead = deadLetters.values().stream().mapToLong(Long::longValue).sum();
             return format(
-                            "summary: decided early %,d, at t = d %,d, undecided %,d, abandoned %,d; %,d samples;"
+                            "summary: decided early %,d, at t = d %,d, %sundecided %,d, abandoned %,d; %,d samples;"
                                     + " dead letters %,d",
-                            decidedEarly, decidedComplete, undecided, abandoned, samples, dead)
+                            decidedEarly,
+                            decidedComplete,
+                            decidedIncomplete > 0 ? format("incomplete %,d, ", decidedIncomplete) : "",
+                            undecided,
+                            abandoned,
+                            samples,
+                            dead)
                     + reasons(deadLetters)
                     + format("; %.1f s", seconds);
         }
@@ -218,6 +230,7 @@ final class RunProgress implements AutoCloseable {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("decided_early", decidedEarly);
             m.put("decided_complete", decidedComplete);
+            m.put("decided_incomplete", decidedIncomplete);
             m.put("undecided", undecided);
             m.put("abandoned", abandoned);
             m.put("dead_letters", deadLetters);

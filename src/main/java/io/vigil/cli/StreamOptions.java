@@ -64,6 +64,13 @@ public final class StreamOptions {
     String rangeGuard;
 
     @Option(
+            names = "--any-order",
+            description = "Observe univariate series in any order too, as multichannel series always are: no reorder "
+                    + "window, a sample that never comes is never conditioned on, a series ends on all its samples, "
+                    + "its end record or its idle timeout (default: in t order, as a prefix).")
+    boolean anyOrder;
+
+    @Option(
             names = "--dead-letter-max-bytes",
             paramLabel = "N",
             defaultValue = "65536",
@@ -85,7 +92,7 @@ public final class StreamOptions {
     SessionSettings session(CommandLine cl) {
         try {
             return new SessionSettings(
-                    reorderWindow, duration(cl, "--idle-timeout", idleTimeout), rangeGuard(cl, rangeGuard));
+                    reorderWindow, duration(cl, "--idle-timeout", idleTimeout), rangeGuard(cl, rangeGuard), anyOrder);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }

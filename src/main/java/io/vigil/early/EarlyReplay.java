@@ -12,9 +12,8 @@ import java.util.List;
  * Offline replay of complete series through {@link EarlyClassifier#observe}, sample by sample, with the same
  * per-series state object the stream job keeps: each series stops at its first decision (t_i), which is
  * what {@code vigil evaluate} reports and what the stream job must reproduce. Under an {@link ObservationPattern}
- * (values missing, channels lagged or dropped, arrival shuffled) each series is observed value by value through
- * {@link EarlyClassifier#observeAt} in the pattern's arrival order, and a series whose values run out undecided is
- * decided by {@link EarlyClassifier#decideIncomplete}, as the stream decides it on its end record.
+ * (values missing, channels lagged or dropped, arrival shuffled) each series is decided by {@link PatternReplay} on the
+ * pattern's arrival order, as the stream decides it.
  */
 public final class EarlyReplay {
     private EarlyReplay() {}
@@ -110,17 +109,9 @@ public final class EarlyReplay {
         for (int i = 0; i < test.size(); i++) {
             double[] x = test.series(i);
             int[] order = pattern.order(idPrefix + i, channels, length);
-            classifier.resetSubsetState(state);
             long start = System.nanoTime();
-            boolean decided = false;
-            int k = 0;
-            while (!decided && k < order.length) {
-                int j = order[k++];
-                decided = classifier.observeAt(state, j / channels, j % channels, x[j], ws, decision);
-            }
-            if (!decided) {
-                classifier.decideIncomplete(state, ws, decision);
-            }
+            boolean decided = PatternReplay.decide(classifier, state, x, order, ws, decision);
+            int k = state.observedCount();
             int label = decision.label();
             nanos += System.nanoTime() - start;
             samples += k;

@@ -18,7 +18,8 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * The early-decision rule at a threshold λ, for one sample's conditional moments and discriminants: the set rule
  * announces c when f_c − f_h ≥ 0 on the whole λ-set (thesis §5.2–5.3); the probability rule also announces c when
- * P(ĝ(Y) = c | z) ≥ λ (thesis eq. 5.1), with a set that holds mass ≥ λ as its fast path (if it decides, the
+ * P(ĝ(Y) = c | z) ≥ λ (thesis eq. 5.1), its quasi-Monte-Carlo estimate stopped as soon as a confidence interval
+ * excludes λ ({@link StoppingBoundary}), with a set that holds mass ≥ λ as its fast path (if it decides, the
  * probability is ≥ λ). R_y is inflated by the calibrated factor κ(t) (sets: radius·√κ). Both rules are monotone in
  * λ, so one sample's {@link #scoreIndex score} — the largest threshold of the grid at which the rule decides — gives
  * the decision at every threshold, which is what cross-fitted replays and reported reliabilities need. Immutable;

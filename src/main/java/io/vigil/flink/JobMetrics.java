@@ -15,7 +15,8 @@ import org.apache.flink.metrics.Metric;
  * Vigil's operator metrics of the jobs on one embedded cluster, read in-process so {@code vigil run} can print
  * progress and a summary without a metrics backend. {@link JobMetricsReporter} (a Flink metric reporter configured
  * by {@link LocalFlink}) hands it every metric this JVM's tasks register; it keeps the ones of the contract (
- * {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code decisionsUndecided},
+ * {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code decisionsUndecided}, {@code
+ * decisionsIncomplete},
  * {@code seriesAbandoned}, {@code outOfRange}, {@code deadLetters_<reason>}, gauge {@code seriesInFlight}).
  *
  * <p>Counters are summed over subtasks and kept monotone across task attempts: a restarted task registers new
@@ -27,6 +28,7 @@ public final class JobMetrics {
     public static final String DECISIONS_EARLY = "decisionsEarly";
     public static final String DECISIONS_COMPLETE = "decisionsComplete";
     public static final String DECISIONS_UNDECIDED = "decisionsUndecided";
+    public static final String DECISIONS_INCOMPLETE = "decisionsIncomplete";
     public static final String SERIES_ABANDONED = "seriesAbandoned";
     public static final String SERIES_IN_FLIGHT = "seriesInFlight";
     public static final String OUT_OF_RANGE = "outOfRange";
@@ -84,6 +86,7 @@ public final class JobMetrics {
                     DECISIONS_EARLY,
                     DECISIONS_COMPLETE,
                     DECISIONS_UNDECIDED,
+                    DECISIONS_INCOMPLETE,
                     SERIES_ABANDONED,
                     SERIES_IN_FLIGHT,
                     OUT_OF_RANGE -> true;

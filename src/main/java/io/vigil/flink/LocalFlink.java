@@ -23,8 +23,10 @@ import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.RecoveryClaimMode;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.rocksdb.CompressionType;
 
 /**
  * The embedded Flink MiniCluster of {@code vigil run}, {@code vigil demo} and {@code vigil bench stream}: safe by
@@ -77,14 +79,6 @@ public final class LocalFlink implements AutoCloseable {
     /** Prefix of the per-process temp directory. */
     static final String TEMP_PREFIX = "vigil-run-";
 
-    /**
-     * Managed (native, off-heap) memory of the embedded TaskManager with RocksDB: RocksDB's block cache and write
-     * buffers come from it. A MiniCluster's default (128 MiB) keeps almost none of a million series' state in cache,
-     * so every sample became a disk read: at 1,000,000 series in flight the job ran at ≈ 9,400 samples/s with the
-     * default and at ≈ 70,000 with 2 GiB (BENCHMARKS, "Scale"). 1 GiB (≈ 112,000 samples/s at 300,000 series, against
-     * 53,000 with the default) is the default ({@link LocalState#DEFAULT_ROCKSDB_MEMORY}, {@code --rocksdb-memory});
-     * the hashmap backend does not use managed memory for state.
-     */
     /**
      * How long a checkpoint may wait for its barriers to pass the records buffered between the operators before it
      * continues unaligned (the buffered records go into the checkpoint instead). At full throughput the job is
@@ -212,9 +206,7 @@ public final class LocalFlink implements AutoCloseable {
         c.set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, ALIGNED_CHECKPOINT_TIMEOUT);
         c.set(StateBackendOptions.STATE_BACKEND, state.backend().cliName());
         if (state.backend() == LocalState.Backend.ROCKSDB) {
-            c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-            c.set(RocksDBOptions.LOCAL_DIRECTORIES, dir.resolve("rocksdb").toString());
-            c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, new MemorySize(state.rocksDbMemory()));
+            rocksDb(c, dir, state);
         }
         state.jobId().ifPresent(id -> c.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, id));
         state.resumeFrom().ifPresent(p -> {
@@ -243,6 +235,33 @@ public final class LocalFlink implements AutoCloseable {
             throw new IllegalStateException("the embedded Flink cluster did not start: " + e.getMessage(), e);
         }
         configuration.set(CoreOptions.DEFAULT_PARALLELISM, slots);
+    }
+
+    /**
+     * RocksDB with incremental checkpoints, its working files in the temp directory, and what one point read and
+     * one write of a series' session per sample need when far more series are in flight than fit in memory:
+     *
+     * <ul>
+     *   <li><b>Managed memory</b> ({@link LocalState#rocksDbMemory}, {@code --rocksdb-memory}, default 1 GiB): the
+     *       embedded TaskManager's native memory, from which RocksDB's block cache and write buffers come. A
+     *       MiniCluster's default (128 MiB) keeps almost none of a million series' state in cache: at 1,000,000 in
+     *       flight the job ran at ≈ 9,400 samples/s with it and at ≈ 70,000 with 2 GiB (BENCHMARKS, "Scale").
+     *   <li><b>Bloom filters</b>: a point read skips the files that cannot hold the key (Flink's default has none,
+     *       so a read of a session not in memory looked into every level-0 file and every level), and the first
+     *       sample of a series, whose read finds nothing, usually touches no data block at all.
+     *   <li><b>No block compression</b>: a session is mostly doubles that Snappy hardly shrinks, but every block
+     *       read from disk was decompressed and every flush and compaction compressed again, on the cores the job
+     *       needs. Checkpoints grow by what little Snappy saved.
+     * </ul>
+     *
+     * The hashmap backend uses none of this.
+     */
+    private static void rocksDb(Configuration c, Path dir, LocalState state) {
+        c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        c.set(RocksDBOptions.LOCAL_DIRECTORIES, dir.resolve("rocksdb").toString());
+        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, new MemorySize(state.rocksDbMemory()));
+        c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
+        c.set(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL, List.of(CompressionType.NO_COMPRESSION));
     }
 
     /**

@@ -108,7 +108,7 @@ public final class SeriesTracker {
         this.channels = classifier.channels();
         this.channelNames = classifier.model().channelNames();
         this.seriesLength = classifier.seriesLength();
-        this.anyOrder = channels > 1;
+        this.anyOrder = channels > 1 || settings.anyOrder();
     }
 
     /** The classifier. */
@@ -179,6 +179,10 @@ public final class SeriesTracker {
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
             s = adopt(s, e.series, now, out, ws);
+        }
+        if (s != null && s.isAnyOrder()) {
+            out.restartedIncompatible(s); // an any-order session restored into a job that now observes prefixes
+            s = null;
         }
         if (s == null) {
             s = SeriesSession.start(modelTag, classifier.newState());
@@ -316,6 +320,10 @@ public final class SeriesTracker {
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
             s = adopt(s, e.series, now, out, ws);
+        }
+        if (s != null && !s.isAnyOrder()) {
+            out.restartedIncompatible(s); // a prefix session restored into a job that now observes in any order
+            s = null;
         }
         if (s == null) {
             s = SeriesSession.startAnyOrder(modelTag, length);

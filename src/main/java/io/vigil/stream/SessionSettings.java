@@ -14,8 +14,11 @@ import java.util.Objects;
  * @param rangeGuard K of the range guard: a consumed sample beyond ±K standard deviations of the training series at
  *     its t marks the series' record {@code out_of_range} ({@link io.vigil.early.RangeGuard}); {@link
  *     #RANGE_GUARD_OFF} for none
+ * @param anyOrder whether univariate series too are observed in any order ({@link ObservedValues}: no reorder
+ *     window, a value that never comes is never conditioned on, as for multichannel models), instead of as a prefix
  */
-public record SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard) implements Serializable {
+public record SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder)
+        implements Serializable {
     /** Largest reorder window: buffered samples cost memory per series, 64 bounds it. */
     public static final int MAX_REORDER_WINDOW = 64;
 
@@ -43,6 +46,11 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout, double ra
         }
     }
 
+    /** Univariate series observed as a prefix. */
+    public SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard) {
+        this(reorderWindow, idleTimeout, rangeGuard, false);
+    }
+
     /** The settings with the default range guard, K = {@value io.vigil.early.RangeGuard#DEFAULT_K}. */
     public SessionSettings(int reorderWindow, Duration idleTimeout) {
         this(reorderWindow, idleTimeout, io.vigil.early.RangeGuard.DEFAULT_K);
@@ -55,7 +63,12 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout, double ra
 
     /** These settings with another range guard K ({@link #RANGE_GUARD_OFF} for none). */
     public SessionSettings withRangeGuard(double k) {
-        return new SessionSettings(reorderWindow, idleTimeout, k);
+        return new SessionSettings(reorderWindow, idleTimeout, k, anyOrder);
+    }
+
+    /** These settings with univariate series observed in any order ({@code true}) or as a prefix. */
+    public SessionSettings withAnyOrder(boolean value) {
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, value);
     }
 
     /** Whether samples are checked against the training range. */

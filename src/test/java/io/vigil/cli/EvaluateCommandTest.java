@@ -244,6 +244,69 @@ class EvaluateCommandTest {
     }
 
     @Test
+    void anObservationPatternIsReportedAndAnotherThanTheCalibratedOneIsWarnedAbout() throws Exception {
+        Run r = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--missing",
+                "0.2",
+                "--pattern-seed",
+                "3",
+                "--no-baselines",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(
+                r.err().contains("was calibrated for observation pattern 'complete'")
+                        && r.err().contains("missing=0.2"),
+                r.err());
+        JsonNode o = JSON.readTree(r.out());
+        assertEquals(0.2, o.get("pattern").get("missing").asDouble());
+        assertEquals(3, o.get("pattern").get("seed").asLong());
+        assertEquals(0.0, o.get("calibrated_pattern").get("missing").asDouble());
+        assertEquals(40, o.get("test_size").asInt());
+        Run complete = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--no-baselines");
+        assertEquals(0, complete.exit(), complete.err());
+        assertFalse(complete.err().contains("warning"), complete.err());
+        Run bad = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--drop-channel",
+                "2");
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().contains("--drop-channel: channel 2"), bad.err());
+        Run badP = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--missing",
+                "1.5");
+        assertEquals(2, badP.exit());
+        assertTrue(badP.err().contains("--missing"), badP.err());
+    }
+
+    @Test
     void badOptionsAreUsageErrors() {
         Run tau = run(
                 "evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF", "--tau", "1.5");

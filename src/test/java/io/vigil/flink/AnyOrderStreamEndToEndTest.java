@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vigil.cli.VigilCli;
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
@@ -72,8 +74,9 @@ class AnyOrderStreamEndToEndTest {
             assertEquals(
                     Replay.records(test, Replay.Split.TEST, new Replay.Settings(samples, null, 0, 7, 1, pattern)),
                     sent.samples());
-            run(
+            String printed = run(
                     "run",
+                    "--json",
                     "--model",
                     model.toString(),
                     "--bootstrap",
@@ -130,6 +133,11 @@ class AnyOrderStreamEndToEndTest {
             }
             assertTrue(
                     incomplete > 0 && early > 0, incomplete + " incomplete, " + early + " early: both kinds covered");
+            JsonNode summary = new ObjectMapper().readTree(printed);
+            assertEquals(early, summary.get("decided_early").asLong(), printed);
+            assertEquals(incomplete, summary.get("decided_incomplete").asLong(), printed);
+            assertEquals(n - early - incomplete, summary.get("decided_complete").asLong(), printed);
+            assertEquals(0, summary.get("undecided").asLong(), printed);
             assertTrue(
                     KafkaTestSupport.readTopic(props, "any-dead", 0, Duration.ofSeconds(2))
                             .isEmpty(),
@@ -137,7 +145,7 @@ class AnyOrderStreamEndToEndTest {
         }
     }
 
-    private static void run(String... args) {
+    private static String run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         picocli.CommandLine cl = VigilCli.commandLine();
@@ -145,5 +153,6 @@ class AnyOrderStreamEndToEndTest {
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);
         assertEquals(0, code, () -> "vigil " + String.join(" ", args) + " failed: " + err + out);
+        return out.toString();
     }
 }

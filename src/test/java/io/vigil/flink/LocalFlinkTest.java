@@ -109,9 +109,15 @@ class LocalFlinkTest {
                         LocalFlink.configuration(base, OptionalInt.empty(), rocks.withRocksDbMemory(3L << 30))
                                 .toMap()
                                 .get("taskmanager.memory.managed.size")));
+        assertEquals("true", c.get("state.backend.rocksdb.use-bloom-filter"));
+        assertEquals(
+                java.util.List.of(org.rocksdb.CompressionType.NO_COMPRESSION),
+                LocalFlink.configuration(base, OptionalInt.empty(), rocks)
+                        .get(org.apache.flink.state.rocksdb.RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL));
         var heap = LocalFlink.configuration(base, OptionalInt.empty(), LocalState.fresh(base))
                 .toMap();
         assertEquals(null, heap.get("taskmanager.memory.managed.size"));
+        assertEquals(null, heap.get("state.backend.rocksdb.use-bloom-filter"));
     }
 
     /** A checkpoint held up by backpressure continues unaligned after a second, with either backend. */

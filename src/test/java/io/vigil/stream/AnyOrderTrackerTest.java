@@ -235,4 +235,42 @@ class AnyOrderTrackerTest {
         assertEquals(out.decisions.get(0).label, r.label);
         assertEquals(out.decisions.get(0).reliability, r.reliability);
     }
+
+    @Test
+    void withAnyOrderAUnivariateSeriesWithMissingSamplesDecidesAsOfflineWithoutGapLetters() {
+        EarlyClassifier uni = StreamFixtures.classifier();
+        SeriesTracker t = new SeriesTracker(uni, SETTINGS.withAnyOrder(true), "m", TAG);
+        SeriesTracker.Workspace w = t.newWorkspace();
+        ObservationPattern gaps =
+                ObservationPattern.builder().missing(0.5).shuffled(true).seed(2).build();
+        SubsetState state = uni.newSubsetState();
+        Decision want = Decision.withReliability();
+        for (int i = 0; i < 10; i++) {
+            out.decisions.clear();
+            String id = StreamFixtures.id(i);
+            double[] x = StreamFixtures.TEST.series(i);
+            int[] order = gaps.order(id, 1, x.length);
+            SeriesSession s = null;
+            for (int j : order) {
+                s = t.onSample(s, StreamFixtures.event(id, j + 1, x[j], j), 0L, out, w);
+            }
+            if (s != null) {
+                t.onSample(s, MultiChannelFixtures.end(id, 999), 0L, out, w);
+            }
+            PatternReplay.decide(uni, state, x, order, uni.newWorkspace(), want);
+            assertEquals(1, out.decisions.size(), id);
+            DecisionRecord r = out.decisions.get(0);
+            assertEquals(uni.classNames().get(want.label()), r.label, id);
+            assertEquals(want.observed(), r.t, id);
+            assertEquals(want.time() + 1, r.triggerT, id);
+        }
+        assertTrue(out.deadLetters.isEmpty(), "no gap dead letters: " + out.deadLetters);
+        // A prefix session (restored from a job without --any-order) restarts rather than failing.
+        SeriesTracker prefixOnly = new SeriesTracker(uni, SETTINGS, "m", TAG);
+        SeriesSession prefix =
+                prefixOnly.onSample(null, StreamFixtures.events(0, 0).get(0), 0L, out, prefixOnly.newWorkspace());
+        SeriesSession restarted = t.onSample(prefix, StreamFixtures.events(0, 0).get(1), 0L, out, w);
+        assertTrue(restarted.isAnyOrder());
+        assertEquals(1, out.restarts);
+    }
 }
