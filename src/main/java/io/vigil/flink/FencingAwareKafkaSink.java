@@ -21,7 +21,10 @@ import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
  * Flink's {@link KafkaSink} with its committer watched for fencing. A producer fenced while it sends is seen by
  * {@link FencingInterceptor}; one fenced between the pre-commit and the commit of its transaction fails only the
  * commit, which Flink's committer logs and drops (the job keeps running, the transaction's records are lost). This
- * sink hands every failed commit to {@link ProducerFencing}, so that a job watching its prefix learns of that too.
+ * sink hands the failed commits of this attempt's own transactions to {@link ProducerFencing}, so that a job
+ * watching its prefix learns of that too. A transaction recovered from a checkpoint (its committable carries no
+ * producer: the writer of the failed attempt is gone) is not reported: its commit is retried on every restore, and a
+ * fenced one there is, as Flink's committer logs, expected after the previous attempt aborted or already finished it.
  * Everything else (writer, state, serializers, post-commit topology) is the wrapped sink's, so checkpoints of the
  * job are unchanged.
  */
@@ -112,14 +115,22 @@ final class FencingAwareKafkaSink<T>
 
         @Override
         public void signalFailedWithKnownReason(Throwable t) {
-            ProducerFencing.observed(request.getCommittable().getTransactionalId(), t);
+            report(t);
             request.signalFailedWithKnownReason(t);
         }
 
         @Override
         public void signalFailedWithUnknownReason(Throwable t) {
-            ProducerFencing.observed(request.getCommittable().getTransactionalId(), t);
+            report(t);
             request.signalFailedWithUnknownReason(t);
+        }
+
+        /** Reports a failure of a transaction this attempt's writer opened (see the class comment). */
+        private void report(Throwable t) {
+            KafkaCommittable c = request.getCommittable();
+            if (c.getProducer().isPresent()) {
+                ProducerFencing.observed(c.getTransactionalId(), t);
+            }
         }
 
         @Override

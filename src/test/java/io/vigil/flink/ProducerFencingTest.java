@@ -115,12 +115,24 @@ class ProducerFencingTest {
             assertFalse(watch.fenced().isDone(), "nothing failed yet");
             InternalSinkCommitterMetricGroup metrics =
                     InternalSinkCommitterMetricGroup.wrap(UnregisteredMetricsGroup.createOperatorMetricGroup());
-            try (Committer<KafkaCommittable> committer = new FencingAwareKafkaSink.WatchedCommitter(
-                    new KafkaCommitter(p, "commit-fenced-d", 0, 0, false, FlinkKafkaInternalProducer::new))) {
-                committer.commit(List.of(new CommitRequestImpl<>(committable, metrics) {}));
-            }
+            // The same transaction as a restore hands it over (from the checkpoint: no producer of this attempt).
+            // Flink retries such commits on every restore and a fenced one is expected there: not a takeover.
+            KafkaCommittable recovered = new KafkaCommittable(
+                    committable.getProducerId(), committable.getEpoch(), committable.getTransactionalId(), null);
+            commit(p, recovered, metrics);
+            assertFalse(watch.fenced().isDone(), "a recovered transaction's fenced commit is not a takeover");
+            commit(p, committable, metrics);
             String m = watch.fenced().getNow("");
             assertTrue(m.startsWith("another job with the same transactional-id prefix 'commit-fenced' took over"), m);
+        }
+    }
+
+    /** Commits one transaction through the job's watched committer around Flink's own. */
+    private static void commit(Properties p, KafkaCommittable c, InternalSinkCommitterMetricGroup metrics)
+            throws Exception {
+        try (Committer<KafkaCommittable> committer = new FencingAwareKafkaSink.WatchedCommitter(
+                new KafkaCommitter(p, "commit-fenced-d", 0, 0, false, FlinkKafkaInternalProducer::new))) {
+            committer.commit(List.of(new CommitRequestImpl<>(c, metrics) {}));
         }
     }
 }
