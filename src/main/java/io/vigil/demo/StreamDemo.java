@@ -210,11 +210,11 @@ public final class StreamDemo {
             }
             lastReceived.set(r.receivedAt());
             timeline.mark("first decision");
+            offline.start();
             live.accept(d);
         })) {
             warmUp(kafka, flink, s.data().train().series(0), s.data().train().channels(), job);
             timeline.mark("replay started");
-            offline.start();
             long start = System.currentTimeMillis();
             long total = (long) test.size() * test.length();
             try (Progress progress = Progress.bar("replay " + test.name() + "/test", total, showProgress)) {
@@ -227,6 +227,7 @@ public final class StreamDemo {
             }
             long replayed = System.currentTimeMillis();
             timeline.mark("replay done");
+            offline.start();
             long deadline = System.nanoTime() + s.timeout().toNanos();
             while (decisions.size() < test.size() && System.nanoTime() < deadline) {
                 tail.check();
@@ -285,7 +286,8 @@ public final class StreamDemo {
 
     /**
      * The offline replay the streamed decisions are compared with, started on first demand (the dashboard's labels)
-     * or once the stream's replay runs, so that its CPU does not compete with the job's deployment.
+     * or once the first decision arrives (at the latest when the stream's replay is done), so that its CPU competes
+     * neither with the job's deployment nor with the first series' way through the job.
      */
     private static final class OfflineReplay {
         private final EarlyClassifier classifier;
