@@ -532,18 +532,7 @@ public final class SeriesTracker {
             out.decision(abandoned(s, series, now));
         } else if (s.isAnyOrder()) {
             classifier.decideIncomplete(subsetOf(s), ws.classifier, d);
-            DecisionRecord r = ending == Ending.INPUT
-                    ? undecided(s, series, d, now)
-                    : DecisionRecord.decided(
-                            series,
-                            labels.get(d.label()),
-                            s.consumed(),
-                            length,
-                            tau,
-                            d.reliability(),
-                            modelId,
-                            now,
-                            s.lastSampleTime());
+            DecisionRecord r = ending == Ending.INPUT ? undecided(s, series, d, now) : decided(s, series, d, now);
             out.decision(r.at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                     .incomplete()
                     .outOfRange(s.outOfRange())
@@ -554,16 +543,7 @@ public final class SeriesTracker {
                     undecided(s, series, d, now).outOfRange(s.outOfRange()).certificate(certified, guarantee, tau));
         } else if (ending == Ending.RECORD) {
             classifier.current(s.state(), ws.classifier, d);
-            out.decision(DecisionRecord.decided(
-                            series,
-                            labels.get(d.label()),
-                            s.consumed(),
-                            length,
-                            tau,
-                            d.reliability(),
-                            modelId,
-                            now,
-                            s.lastSampleTime())
+            out.decision(decided(s, series, d, now)
                     .at(s.consumed(), channelNames.get(0), (double) s.consumed() / length)
                     .incomplete()
                     .outOfRange(s.outOfRange())
@@ -571,6 +551,20 @@ public final class SeriesTracker {
         } else {
             out.decision(abandoned(s, series, now));
         }
+    }
+
+    /** A decided record at the session's consumed count: the end-of-series decisions of incomplete series. */
+    private DecisionRecord decided(SeriesSession s, String series, Decision d, long now) {
+        return DecisionRecord.decided(
+                series,
+                labels.get(d.label()),
+                s.consumed(),
+                length,
+                tau,
+                d.reliability(),
+                modelId,
+                now,
+                s.lastSampleTime());
     }
 
     private DecisionRecord undecided(SeriesSession s, String series, Decision d, long now) {
