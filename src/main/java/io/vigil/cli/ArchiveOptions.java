@@ -9,9 +9,9 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The options the archive experiments ({@code experiment reliability}, {@code fig58}, {@code table54}) share, declared
- * once ({@code @Mixin ArchiveOptions archive;}): the archive directory, the datasets to run (default: every dataset
- * directory in it) and the output directory.
+ * The options the archive experiments ({@code experiment reliability}, {@code fig58}, {@code table54}, {@code
+ * guarantee}, {@code teaser}) share, declared once ({@code @Mixin ArchiveOptions archive;}): the archive directory,
+ * the datasets to run (default: every dataset directory in it), the output directory, the seed and JSON output.
  */
 public final class ArchiveOptions {
     @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
@@ -26,6 +26,12 @@ public final class ArchiveOptions {
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
     Path out;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
+    boolean json;
 
     /** {@code --datasets}, or every dataset directory under {@code --data}, sorted. */
     List<String> names() throws IOException {

@@ -51,17 +51,11 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                     + " ECTS can be).")
     List<Double> supports;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(
             names = "--no-resume",
             description = "Recompute every dataset instead of reusing the points an earlier run with the same "
                     + "settings and data kept under --out DIR/cache.")
     boolean noResume;
-
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -81,10 +75,10 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
         }
         SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
         List<Fig58Experiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !json)) {
+        try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !archive.json)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
-                rows.add(Fig58Experiment.run(name, tt, taus, supports, seed, progress, cache));
+                rows.add(Fig58Experiment.run(name, tt, taus, supports, archive.seed, progress, cache));
             }
         }
         Fig58Report.write(rows, archive.out);
@@ -96,7 +90,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
             above += a[0];
             compared += a[1];
         }
-        if (json) {
+        if (archive.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", names);
             m.put("vigil_points_above_fixed_time_qda", above);

@@ -79,17 +79,11 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     + "instead of reusing the full model's choice (measures the optimism of reusing it).")
     boolean reselectInFolds;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(
             names = "--no-resume",
             description = "Recompute every split instead of reusing those an earlier run with the same settings and "
                     + "data kept under --out DIR/cache.")
     boolean noResume;
-
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -103,7 +97,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             List<Selection> s = selections == null
                     ? GuaranteeExperiment.Config.defaultSelections(g)
                     : selections.stream().map(Selection::fromCliName).toList();
-            config = new GuaranteeExperiment.Config(resplits, seed, taus, g, s, reselectInFolds);
+            config = new GuaranteeExperiment.Config(resplits, archive.seed, taus, g, s, reselectInFolds);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -115,7 +109,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         List<GuaranteeExperiment.DatasetResult> results = new ArrayList<>();
         long start = System.nanoTime();
         long total = (long) names.size() * resplits;
-        try (Progress progress = Progress.bar("guarantee", total, !json)) {
+        try (Progress progress = Progress.bar("guarantee", total, !archive.json)) {
             for (String name : names) {
                 results.add(GuaranteeExperiment.run(name, archive.load(name), config, progress, cache));
             }
@@ -141,12 +135,12 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                                 .reduce((a, b) -> a + "," + b)
                                 .orElse(""),
                         reselectInFolds ? " --reselect-in-folds" : "",
-                        seed,
+                        archive.seed,
                         archive.out));
         settings.put(
                 "training",
                 "the defaults of vigil train, objective "
-                        + CalibrationParams.defaults(seed).objective().cliName()
+                        + CalibrationParams.defaults(archive.seed).objective().cliName()
                         + ", one cross-fit certified under each guarantee and selection correction");
         settings.put("Vigil version", VigilModel.runtimeVersion());
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
@@ -156,7 +150,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         GuaranteeReport report = new GuaranteeReport(results, config);
         report.write(archive.out, settings);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (archive.json) {
             Map<String, Object> m = report.json();
             m.put("resumed_splits", cache.reused());
             m.put("wall_seconds", wall);

@@ -39,9 +39,6 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             description = "Announced reliabilities to check (default: ${DEFAULT-VALUE}).")
     List<Double> taus;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(
             names = "--delta",
             paramLabel = "D",
@@ -49,9 +46,6 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             description = "Learn-then-Test's delta, as vigil train --delta: each tau is certified with confidence "
                     + "1 - D (default: ${DEFAULT-VALUE}).")
     double delta;
-
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -67,16 +61,16 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
         }
         List<ReliabilityExperiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("reliability", 4L * names.size(), !json)) {
+        try (Progress progress = Progress.bar("reliability", 4L * names.size(), !archive.json)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
-                rows.add(ReliabilityExperiment.run(tt, taus, seed, delta, progress));
+                rows.add(ReliabilityExperiment.run(tt, taus, archive.seed, delta, progress));
             }
         }
         ReliabilityReport.write(rows, taus, archive.out);
         ReliabilityExperiment.Summary s = ReliabilityExperiment.summarise(rows);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (archive.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", names);
             m.put("compared_with_teaser", s.compared());

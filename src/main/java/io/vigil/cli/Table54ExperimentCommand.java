@@ -86,17 +86,11 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                     + " seed --seed), labelled as generated, beside the thesis's TwoPatterns row.")
     boolean generatedTwoPatterns;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(
             names = "--no-resume",
             description = "Recompute every timing instead of reusing the ones an earlier run with the same settings"
                     + " and data kept under --out DIR/cache.")
     boolean noResume;
-
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -105,7 +99,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table54Experiment.Config config;
         try {
-            config = new Table54Experiment.Config(tau, maxSeries, repeats, warmup, seed);
+            config = new Table54Experiment.Config(tau, maxSeries, repeats, warmup, archive.seed);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), optionOf(e.getMessage()), e);
         }
@@ -132,14 +126,14 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         List<Table54Experiment.Row> rows = new ArrayList<>();
         int total = names.size() + (generatedTwoPatterns ? 1 : 0);
         long start = System.nanoTime();
-        try (Progress progress = Progress.bar("table54", 2L * total, !json)) {
+        try (Progress progress = Progress.bar("table54", 2L * total, !archive.json)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
                 rows.add(Table54Experiment.run(name, false, tt, config, progress, cache));
             }
             if (generatedTwoPatterns) {
-                TrainTest tt =
-                        SyntheticData.generate(SyntheticKind.TWO_PATTERNS, TWO_PATTERNS_TRAIN, TWO_PATTERNS_TEST, seed);
+                TrainTest tt = SyntheticData.generate(
+                        SyntheticKind.TWO_PATTERNS, TWO_PATTERNS_TRAIN, TWO_PATTERNS_TEST, archive.seed);
                 rows.add(Table54Experiment.run(
                         SyntheticKind.TWO_PATTERNS.datasetName(), true, tt, config, progress, cache));
             }
@@ -151,7 +145,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                 "vigil experiment table54 --data " + archive.dataDir
                         + (archive.datasets != null ? " --datasets " + String.join(",", archive.datasets) : "")
                         + " --max-series " + maxSeries + " --repeats " + repeats + " --tau " + tau + " --warmup "
-                        + warmup + " --seed " + seed
+                        + warmup + " --seed " + archive.seed
                         + (generatedTwoPatterns ? " --generated-two-patterns" : ""));
         settings.put(
                 "timed",
@@ -178,7 +172,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         Table54Report report = new Table54Report(rows, settings);
         report.write(archive.out);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (archive.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", rows.stream().map(Table54Experiment.Row::label).toList());
             m.put(

@@ -57,12 +57,6 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
             description = "Delay cost of the average cost (1 - accuracy) + A * t/d (default: ${DEFAULT-VALUE}).")
     double alpha;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--json", description = "Print one JSON object on stdout; no progress bar.")
-    boolean json;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -75,16 +69,16 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
         }
         List<String> names = archive.names();
         List<Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !json)) {
+        try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json)) {
             for (String name : names) {
-                rows.add(TeaserComparison.run(archive.load(name), taus, seed, progress));
+                rows.add(TeaserComparison.run(archive.load(name), taus, archive.seed, progress));
             }
         }
         String md = markdown(rows, alpha);
         Files.createDirectories(archive.out);
         Files.writeString(archive.out.resolve(MARKDOWN), md);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (archive.json) {
             o.println(Json.line(json(rows, alpha)));
         } else {
             o.print(md);
