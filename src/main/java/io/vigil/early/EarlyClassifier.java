@@ -470,7 +470,9 @@ public final class EarlyClassifier {
      *     any-order form
      */
     public SubsetState newSubsetState() {
-        return subsetConditioner().newState();
+        SubsetState s = subsetConditioner().newState();
+        s.attachPrefix(newState());
+        return s;
     }
 
     /** Back to nothing observed, allocation-free (a state of this classifier's shape). */
@@ -479,8 +481,9 @@ public final class EarlyClassifier {
     }
 
     /**
-     * The any-order conditioner of the model's joint complete-series Gaussian on its LDG basis, built on first use
-     * (O(D·r·ℓ) once per classifier), so classifiers that only see prefixes never pay for it.
+     * The any-order conditioner of the model's joint complete-series Gaussian on its LDG basis, its factor reduced to
+     * {@link SubsetConditioner#DEFAULT_RANK} directions, built on first use (O(D·r·(r + ℓ)) once per classifier), so
+     * classifiers that only see prefixes never pay for it.
      */
     public SubsetConditioner subsetConditioner() {
         SubsetConditioner c = conditioner;
@@ -521,6 +524,9 @@ public final class EarlyClassifier {
      *     not finite
      */
     public boolean observeAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, Decision decision) {
+        if (deferAt(state, t, channel, rawValue)) {
+            return observe(state.prefix(), rawValue, ws, decision);
+        }
         int n = conditionAt(state, t, channel, rawValue);
         decision.at(state.lastIndex(), channels, n, length);
         if (!DecisionStride.checks(n, stride, length)) {
@@ -549,6 +555,10 @@ public final class EarlyClassifier {
      * observation pattern.
      */
     public void scoreAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, SampleScore out) {
+        if (deferAt(state, t, channel, rawValue)) {
+            score(state.prefix(), rawValue, ws, out);
+            return;
+        }
         int n = conditionAt(state, t, channel, rawValue);
         if (!DecisionStride.checks(n, stride, length)) {
             out.set(NO_DECISION, -1);
@@ -570,6 +580,12 @@ public final class EarlyClassifier {
      * @throws IllegalArgumentException as {@link #observeAt}
      */
     public void condition(SubsetState state, int t, int channel, double rawValue) {
+        if (deferAt(state, t, channel, rawValue)) {
+            SeriesState prefix = state.prefix();
+            int i = prefix.time();
+            estimator.update(prefix, standardizer == null ? rawValue : standardizer.apply(i, rawValue));
+            return;
+        }
         conditionAt(state, t, channel, rawValue);
     }
 
@@ -587,7 +603,15 @@ public final class EarlyClassifier {
         SubsetConditioner c = subsetConditioner();
         int n = state.observedCount();
         decision.at(state.lastIndex(), channels, n, length);
-        formSubset(state, ws);
+        boolean prefix = state.onPrefix();
+        if (prefix && n == 0) {
+            c.conditionalMean(state, ws.mean); // nothing observed: the prior mean Bᵀx̄ of either form
+            formAround(ws);
+        } else if (prefix) {
+            form(state.prefix(), -1, ws);
+        } else {
+            formSubset(state, ws);
+        }
         int label = labelAt(ws.discriminants, ws.mean);
         if (n == length) {
             decision.set(label, 1.0);
@@ -595,7 +619,11 @@ public final class EarlyClassifier {
         }
         double reliability = Double.NaN;
         if (decision.computesReliability()) {
-            rule.prepareSubset(ws.rule, c, state, ws.mean, ws.discriminants);
+            if (prefix && n > 0) {
+                rule.prepare(ws.rule, estimator, state.prefix(), ws.mean, ws.discriminants);
+            } else {
+                rule.prepareSubset(ws.rule, c, state, ws.mean, ws.discriminants);
+            }
             if (rule.guess(ws.rule) != label) {
                 reliability = 0.0;
             } else if (rule.decideAt(ws.rule, thresholds.index()) != NO_DECISION) {
@@ -607,9 +635,31 @@ public final class EarlyClassifier {
         decision.set(label, reliability);
     }
 
+    /**
+     * Checks (t, channel) and the value and, when it continues the time-major prefix the state is still on, records
+     * it there without conditioning the factor form: the caller then decides on the attached prefix state, exactly as
+     * the prefix path ({@link #observe}) does, so a complete time-major arrival costs what a prefix costs and decides
+     * what it decides. Returns whether it did.
+     */
+    private boolean deferAt(SubsetState state, int t, int channel, double rawValue) {
+        int index = checkedIndex(state, t, channel, rawValue);
+        if (!state.onPrefix() || index != state.observedCount()) {
+            return false;
+        }
+        subsetConditioner().defer(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
+        return true;
+    }
+
     /** Checks and standardises the value and conditions the state on it; returns the observed count. */
     private int conditionAt(SubsetState state, int t, int channel, double rawValue) {
-        SubsetConditioner c = subsetConditioner();
+        int index = checkedIndex(state, t, channel, rawValue);
+        subsetConditioner()
+                .observe(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
+        return state.observedCount();
+    }
+
+    /** The time-major index of (t, channel), checked to be in the series, not yet observed, with a finite value. */
+    private int checkedIndex(SubsetState state, int t, int channel, double rawValue) {
         int d = length / channels;
         if (t < 0 || t >= d || channel < 0 || channel >= channels) {
             throw new IllegalArgumentException("(t, channel) = (" + t + ", " + channel + ") is outside the series' " + d
@@ -622,13 +672,17 @@ public final class EarlyClassifier {
         if (!Double.isFinite(rawValue)) {
             throw new IllegalArgumentException("value at (t, channel) = (" + t + ", " + channel + ") is " + rawValue);
         }
-        c.observe(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
-        return state.observedCount();
+        return index;
     }
 
     /** m_y = E[Y | observed] and the discriminants around it (local QDA by a full search), into the workspace. */
     private void formSubset(SubsetState state, Workspace ws) {
         conditioner.conditionalMean(state, ws.mean);
+        formAround(ws);
+    }
+
+    /** The discriminants around the m_y in the workspace (local QDA by a full search). */
+    private void formAround(Workspace ws) {
         if (localQda == null) {
             ws.discriminants = linear;
             return;

@@ -30,8 +30,31 @@ import org.ejml.data.DMatrixRMaj;
  * doubles plus the observed set — for the low-rank form with r = n − 1 that is the price of arbitrary order, so
  * a fixed, complete arrival order (a univariate prefix, or C channels interleaved sample by sample, which is a prefix
  * of the time-major vector) keeps using the tabulated {@link ConditionalModel}.
+ *
+ * <p><b>Reduced rank.</b> That price is O(r²) per value with r = n − 1 for the low-rank form (r = 446 on 447
+ * training series: ≈ 1 ms per value) and r = D for the dense one. So the factor is first reduced to its q ≤ {@link
+ * #DEFAULT_RANK} largest directions, the rest of its variance going into the isotropic term ({@link ProbabilisticPca}:
+ * the maximum-likelihood probabilistic-PCA form of Σ, Tipping &amp; Bishop 1999): every value then costs O(q² + ℓq +
+ * ℓ²) and the state holds q² + ℓq + ℓ² doubles. The moments are then exactly those of the reduced Gaussian N(x̄,
+ * σ²·I + W_q W_qᵀ) given the observed set (eq. 5.19 with Σ_q for Σ) — a different, slightly less informed Gaussian
+ * than the model's, so early decisions from it are calibrated by replays through this same conditioner ({@link
+ * io.vigil.early.EarlyClassifier#observeAt}), never by the prefix path's. When every value has been observed the
+ * moments are Bᵀx whatever Σ, so the complete-series label does not change.
+ *
+ * <p><b>Deferred prefix.</b> A state may carry the tabulated prefix state of the same series ({@link
+ * SubsetState#attachPrefix}): while the values arrive as a time-major prefix (index = number observed) the caller
+ * decides on that state and only {@link #defer records} the values here, O(1) each; the first value out of that
+ * order conditions the factor form on the recorded prefix and then on itself, and the prefix state is no longer used.
  */
 public final class SubsetConditioner {
+    /**
+     * Largest rank q of the factor conditioned on (a factor of higher rank is reduced to its q largest directions):
+     * per value ≈ 2q² + 3ℓq + ℓ² multiply-adds, ≈ 4,800 at ℓ = 30 — the order of the tabulated prefix path's per-sample
+     * work at d ≈ 1,000 — while the 32 largest directions of a shrinkage covariance of smooth series hold most of its
+     * variance (BENCHMARKS.md, "Cost per observed value in any order").
+     */
+    public static final int DEFAULT_RANK = 32;
+
     private final int length;
     private final int rank;
     private final int reduced;
@@ -84,29 +107,85 @@ public final class SubsetConditioner {
     }
 
     /**
-     * The conditioner for a complete-series Gaussian in either form and an LDG basis.
+     * The conditioner for a complete-series Gaussian in either form and an LDG basis, its factor reduced to at most
+     * {@link #DEFAULT_RANK} directions.
      *
      * @param gaussian the Gaussian of the (standardised) complete series, D = C·d coordinates
      * @param basis B, D×ℓ, finite; copied
      */
     public static SubsetConditioner of(SeriesGaussian gaussian, DMatrixRMaj basis) {
+        return of(gaussian, basis, DEFAULT_RANK);
+    }
+
+    /**
+     * The conditioner for a complete-series Gaussian in either form and an LDG basis, its factor W reduced to its
+     * {@code maxRank} largest directions when its rank is higher ({@link ProbabilisticPca}); otherwise exact.
+     *
+     * @param maxRank q ≥ 1
+     * @throws IllegalArgumentException when the basis does not have D rows or maxRank &lt; 1
+     */
+    public static SubsetConditioner of(SeriesGaussian gaussian, DMatrixRMaj basis, int maxRank) {
         Objects.requireNonNull(gaussian, "gaussian");
         ConditionalModel.checkBasis(basis, gaussian.length());
+        if (maxRank < 1) {
+            throw new IllegalArgumentException("the rank of the any-order factor must be ≥ 1, got " + maxRank);
+        }
+        int d = gaussian.length();
+        double[] mean;
+        double a;
+        double[] w;
+        int r;
         if (gaussian instanceof LowRankGaussian low) {
             DMatrixRMaj u = low.factor();
-            return new SubsetConditioner(low.mean(), low.identityScale(), u.data, u.numCols, basis);
+            mean = low.mean();
+            a = low.identityScale();
+            w = u.data;
+            r = u.numCols;
+        } else {
+            JointGaussian dense = (JointGaussian) gaussian;
+            w = dense.unitLower().data;
+            double[] diag = dense.innovationVariances();
+            for (int t = 0; t < d; t++) {
+                double root = Math.sqrt(diag[t]);
+                for (int s = t; s < d; s++) {
+                    w[s * d + t] *= root;
+                }
+            }
+            mean = dense.mean();
+            a = 0.0;
+            r = d;
         }
-        JointGaussian dense = (JointGaussian) gaussian;
-        int d = dense.length();
-        double[] l = dense.unitLower().data;
-        double[] diag = dense.innovationVariances();
-        for (int t = 0; t < d; t++) {
-            double root = Math.sqrt(diag[t]);
-            for (int s = t; s < d; s++) {
-                l[s * d + t] *= root;
+        if (r > maxRank && maxRank < d) {
+            ProbabilisticPca.Reduced reduced = ProbabilisticPca.reduce(w, d, r, a, maxRank);
+            return new SubsetConditioner(mean, reduced.noise(), reduced.factor(), reduced.rank(), basis);
+        }
+        return new SubsetConditioner(mean, a, w, r, basis);
+    }
+
+    /** The isotropic part a (σ² after a reduction) of the covariance conditioned on. */
+    public double noise() {
+        return noise;
+    }
+
+    /**
+     * The covariance conditioned on, a·I + W Wᵀ, as a new D×D matrix (O(D²r): for tests and reports on short
+     * series).
+     */
+    public DMatrixRMaj covariance() {
+        int d = length;
+        int r = rank;
+        DMatrixRMaj out = new DMatrixRMaj(d, d);
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j <= i; j++) {
+                double v = SemiseparableLdl.dot(factor, i * r, factor, j * r, r);
+                if (i == j) {
+                    v += noise;
+                }
+                out.data[i * d + j] = v;
+                out.data[j * d + i] = v;
             }
         }
-        return new SubsetConditioner(dense.mean(), 0.0, l, d, basis);
+        return out;
     }
 
     /** Coordinates D = C·d. */
@@ -144,9 +223,42 @@ public final class SubsetConditioner {
         System.arraycopy(initialCov, 0, s.cov, 0, initialCov.length);
         s.observed.clear();
         s.count = 0;
+        s.conditioned = 0;
+        s.deferred = 0;
         s.logLikelihood = 0.0;
         s.firstInnovation = 0.0;
         s.lastIndex = -1;
+        if (s.prefix != null) {
+            s.prefix.reset();
+            s.onPrefix = true;
+        }
+    }
+
+    /**
+     * Records the next coordinate of a time-major prefix without conditioning the factor form on it, O(1): for a
+     * state whose {@linkplain SubsetState#onPrefix() values so far are a deferred prefix}, whose caller decides on
+     * the attached prefix state instead. The moments here are conditioned on the recorded values by the next {@link
+     * #observe}.
+     *
+     * @throws IllegalStateException when the state is not on its prefix
+     * @throws IllegalArgumentException when index is not the next coordinate of the prefix, or x is not finite
+     */
+    public void defer(SubsetState s, int index, double x) {
+        if (!s.onPrefix) {
+            throw new IllegalStateException("the state's values are no longer a time-major prefix");
+        }
+        if (index != s.count) {
+            throw new IllegalArgumentException(
+                    "coordinate " + index + " does not continue the time-major prefix of " + s.count + " values");
+        }
+        if (!Double.isFinite(x)) {
+            throw new IllegalArgumentException("value of coordinate " + index + " is " + x);
+        }
+        s.prefixValues[index] = x;
+        s.deferred++;
+        s.observed.set(index);
+        s.lastIndex = index;
+        s.count++;
     }
 
     /**
@@ -165,6 +277,18 @@ public final class SubsetConditioner {
         if (!Double.isFinite(x)) {
             throw new IllegalArgumentException("value of coordinate " + index + " is " + x);
         }
+        s.onPrefix = false;
+        for (int j = s.conditioned; j < s.deferred; j++) {
+            update(s, j, s.prefixValues[j]);
+        }
+        update(s, index, x);
+        s.observed.set(index);
+        s.lastIndex = index;
+        s.count++;
+    }
+
+    /** One innovation of the factor form (the class comment's steps); allocation-free. */
+    private void update(SubsetState s, int index, double x) {
         int r = rank;
         int l = reduced;
         int wRow = index * r;
@@ -218,23 +342,30 @@ public final class SubsetConditioner {
             }
         }
         s.logLikelihood += -0.5 * Math.log(2.0 * Math.PI * s2) - 0.5 * e * step;
-        if (s.count == 0) {
+        if (s.conditioned == 0) {
             s.firstInnovation = e;
         }
-        s.observed.set(index);
-        s.lastIndex = index;
-        s.count++;
+        s.conditioned++;
     }
 
     /** m_y = E[Y | observed] into {@code out} (length ℓ). */
     public void conditionalMean(SubsetState s, double[] out) {
+        requireConditioned(s);
         ConditionalModel.checkLength(out, reduced, "mean output");
         System.arraycopy(s.mean, 0, out, 0, reduced);
     }
 
     /** R_y = Cov(Y | observed) into {@code out} (ℓ×ℓ). */
     public void conditionalCovariance(SubsetState s, DMatrixRMaj out) {
+        requireConditioned(s);
         ConditionalModel.checkSquare(out, reduced);
         System.arraycopy(s.cov, 0, out.data, 0, reduced * reduced);
+    }
+
+    private static void requireConditioned(SubsetState s) {
+        if (s.conditioned != s.count) {
+            throw new IllegalStateException("the state's " + s.count + " values are a deferred time-major prefix; its "
+                    + "moments are the prefix state's until a value out of that order arrives");
+        }
     }
 }

@@ -5,7 +5,9 @@ import java.util.BitSet;
 /**
  * The mutable per-series state of a {@link SubsetConditioner}: which coordinates were observed, the posterior of
  * the latent factors (mean and covariance), B_Uᵀ W_U over the coordinates still unobserved, the conditional moments
- * m_y and R_y, and the log-likelihood of the observed values. Not thread-safe: one series, one thread at a time.
+ * m_y and R_y, and the log-likelihood of the observed values; optionally the tabulated prefix state of the same
+ * series, used while the values arrive as a time-major prefix ({@link #attachPrefix}). Not thread-safe: one series,
+ * one thread at a time.
  */
 public final class SubsetState {
     final double[] latentMean; // f̂, r
@@ -17,6 +19,16 @@ public final class SubsetState {
     final double[] scratchFeature; // ℓ
     final BitSet observed;
     private final int length;
+    /** The tabulated prefix state (null when none is attached) and the prefix's standardised values, D. */
+    SeriesState prefix;
+
+    double[] prefixValues;
+    /** Whether the values so far are a time-major prefix decided on {@link #prefix}. */
+    boolean onPrefix;
+    /** Values recorded by {@link SubsetConditioner#defer} (the first ones); of them, conditioned on (the rest). */
+    int deferred;
+
+    int conditioned;
     int count;
     double logLikelihood;
     double firstInnovation;
@@ -32,6 +44,32 @@ public final class SubsetState {
         this.scratchLatent = new double[rank];
         this.scratchFeature = new double[reduced];
         this.observed = new BitSet(length);
+    }
+
+    /**
+     * Attaches the tabulated prefix state of the same series to a state with nothing observed: while the values
+     * arrive as a time-major prefix the caller decides on it and {@link SubsetConditioner#defer records} them here;
+     * the conditioner's reset resets it too.
+     *
+     * @throws IllegalStateException when something was already observed
+     */
+    public void attachPrefix(SeriesState prefixState) {
+        if (count != 0) {
+            throw new IllegalStateException("a prefix state is attached before any value is observed");
+        }
+        this.prefix = prefixState;
+        this.prefixValues = new double[length];
+        this.onPrefix = true;
+    }
+
+    /** Whether the values observed so far are a time-major prefix, decided on the attached prefix state. */
+    public boolean onPrefix() {
+        return onPrefix;
+    }
+
+    /** The attached prefix state, or null. */
+    public SeriesState prefix() {
+        return prefix;
     }
 
     /** Number of observed coordinates |O|. */

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The early classifier observing values in any order ({@link EarlyClassifier#observeAt}): its conditional mean equals
  * the closed-form conditional Gaussian on the observed index set (dense solve, thesis eq. 5.19) after every value of a
- * random pattern; observing the time-major prefix decides exactly where and what the prefix path decides; an
+ * random pattern — of the Gaussian the any-order conditioner uses (the model's reduced to rank q, {@link
+ * io.vigil.gauss.SubsetConditioner#covariance}), or of the model's own while the values are a time-major prefix, which
+ * is decided on the prefix path; observing the time-major prefix decides exactly where and what the prefix path
+ * decides, and a value out of that order continues on the reduced Gaussian conditioned on everything seen; an
  * incomplete series is labelled by the classifier at E[Y | observed]; and the decision carries the triggering (t,
  * channel) and the fraction observed.
  *
@@ -45,7 +48,8 @@ class AnyOrderObservationTest {
         SubsetState state = c.newSubsetState();
         ObservationPattern pattern =
                 ObservationPattern.builder().missing(0.3).shuffled(true).seed(3).build();
-        Brute brute = new Brute(model);
+        Brute reduced = new Brute(model, c.subsetConditioner().covariance());
+        Brute exact = new Brute(model, Brute.modelCovariance(model));
         for (int i = 0; i < 3; i++) {
             double[] x = test.series(i);
             int[] order = pattern.order("multi/test/" + i, 3, x.length);
@@ -58,11 +62,38 @@ class AnyOrderObservationTest {
                 assertEquals(k + 1, decision.observed());
                 assertEquals((k + 1) / (double) x.length, decision.observedFraction());
                 if (k % 37 == 0 || k == order.length - 1) {
+                    Brute brute = state.onPrefix() ? exact : reduced;
                     double[] expected = brute.conditionalMean(x, Arrays.copyOf(order, k + 1));
                     assertArrayNear(expected, ws.conditionalMean(), "series " + i + " after " + (k + 1) + " values");
                 }
             }
         }
+    }
+
+    @Test
+    void aValueOutOfTimeMajorOrderLeavesThePrefixForTheReducedGaussianOnEverythingSeen() {
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults().withTau(0.999));
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = c.newSubsetState();
+        assertTrue(c.subsetConditioner().rank() < model.length(), "the fixture's factor is reduced");
+        Brute reduced = new Brute(model, c.subsetConditioner().covariance());
+        Brute exact = new Brute(model, Brute.modelCovariance(model));
+        double[] x = test.series(1);
+        int[] seen = new int[41];
+        for (int j = 0; j < 40; j++) {
+            c.observeAt(state, j / 3, j % 3, x[j], ws, decision);
+            seen[j] = j;
+        }
+        assertTrue(state.onPrefix());
+        assertArrayNear(exact.conditionalMean(x, Arrays.copyOf(seen, 40)), ws.conditionalMean(), "on the prefix");
+        int late = 3 * 50 + 2;
+        c.observeAt(state, late / 3, late % 3, x[late], ws, decision);
+        seen[40] = late;
+        assertFalse(state.onPrefix());
+        assertEquals(41, state.observedCount());
+        assertArrayNear(reduced.conditionalMean(x, seen), ws.conditionalMean(), "after (t, channel) = (50, 2)");
+        assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 5, 1, 1.0, ws, decision), "seen");
     }
 
     @Test
@@ -111,7 +142,7 @@ class AnyOrderObservationTest {
                 .drop(2)
                 .seed(9)
                 .build();
-        Brute brute = new Brute(model);
+        Brute brute = new Brute(model, c.subsetConditioner().covariance());
         LocalQda qda = model.localQda();
         LocalQda.Workspace qws = qda.newWorkspace();
         for (int i = 0; i < 5; i++) {
@@ -193,15 +224,23 @@ class AnyOrderObservationTest {
         private final DMatrixRMaj basis;
         private final Standardizer std;
 
-        Brute(VigilModel model) {
-            SeriesGaussian g = model.section(CompleteSeriesSection.class)
+        Brute(VigilModel model, DMatrixRMaj sigma) {
+            this.mean = gaussian(model).mean();
+            this.sigma = sigma;
+            this.basis = model.basis();
+            this.std = model.standardizer().orElse(null);
+        }
+
+        /** Σ of the model's complete-series Gaussian (what the prefix path conditions on). */
+        static DMatrixRMaj modelCovariance(VigilModel model) {
+            return gaussian(model).covariance();
+        }
+
+        private static SeriesGaussian gaussian(VigilModel model) {
+            return model.section(CompleteSeriesSection.class)
                     .orElseThrow()
                     .jointGaussian()
                     .orElseThrow();
-            this.mean = g.mean();
-            this.sigma = g.covariance();
-            this.basis = model.basis();
-            this.std = model.standardizer().orElse(null);
         }
 
         double[] conditionalMean(double[] raw, int[] observed) {

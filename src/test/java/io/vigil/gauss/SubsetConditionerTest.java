@@ -1,15 +1,20 @@
 package io.vigil.gauss;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +26,11 @@ import org.junit.jupiter.api.Test;
  * downdates or one LU solve, whose rounding error is bounded by a small multiple of D·κ·ε·‖Σ‖ ≈ 1e-12 relative to
  * the largest entry (≈ 60). An absolute 1e-9 leaves three orders of margin and is still ≥ 6 orders below any error in
  * the algebra (a wrong term changes entries by ≥ 1e-3 at these scales).
+ *
+ * <p>The reduced-rank factor is checked against the closed form of the reduced Gaussian built independently here,
+ * from the eigendecomposition of the dense Σ (σ² the mean of its D − q smallest eigenvalues, the q largest kept): the
+ * two routes to Σ_q differ by rounding in two eigensolvers of a 12×12 matrix with well separated leading
+ * eigenvalues (≲ 1e-13 relative), so the same 1e-9 applies.
  */
 class SubsetConditionerTest {
     private static final int CHANNELS = 3;
@@ -117,6 +127,169 @@ class SubsetConditionerTest {
                 c.observe(s, t, x[t]);
             }
         }
+    }
+
+    @Test
+    void aReducedFactorConditionsExactlyOnTheReducedGaussianForBothForms() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
+        double a = 0.5;
+        DMatrixRMaj sigma = new DMatrixRMaj(D, D);
+        CommonOps_DDRM.multTransB(u, u, sigma);
+        for (int i = 0; i < D; i++) {
+            sigma.add(i, i, a);
+        }
+        LowRankGaussian low = LowRankGaussian.fromFactors(mu, a, u, FitInfo.of(Shrinkage.external()));
+        JointGaussian dense = JointGaussian.fromCovariance(mu, sigma, Shrinkage.external());
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        double[] x = gaussians(D, 2.0);
+        for (int q : new int[] {1, 3}) {
+            DMatrixRMaj reducedSigma = ppca(sigma, q);
+            for (SeriesGaussian g : List.of(low, dense)) {
+                SubsetConditioner c = SubsetConditioner.of(g, b, q);
+                assertEquals(q, c.rank());
+                DMatrixRMaj own = c.covariance();
+                for (int i = 0; i < D * D; i++) {
+                    assertEquals(reducedSigma.data[i], own.data[i], TOL, g.form() + ", q " + q + ": Σ_q entry " + i);
+                }
+                assertEquals(CommonOps_DDRM.trace(sigma), CommonOps_DDRM.trace(own), TOL, "the trace is kept");
+                SubsetState s = c.newState();
+                for (int trial = 0; trial < 10; trial++) {
+                    c.reset(s);
+                    int[] order = shuffled(D);
+                    int k = 1 + rnd.nextInt(D);
+                    for (int step = 0; step < k; step++) {
+                        c.observe(s, order[step], x[order[step]]);
+                    }
+                    assertMatchesClosedForm(
+                            c,
+                            s,
+                            mu,
+                            reducedSigma,
+                            b,
+                            x,
+                            Arrays.copyOf(order, k),
+                            g.form() + ", q " + q + ", " + trial);
+                }
+            }
+        }
+    }
+
+    @Test
+    void atFullRankTheFactorIsNotReduced() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 5, true, gaussians(D * 5, 1.0));
+        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.3, u, FitInfo.of(Shrinkage.external()));
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        double[] x = gaussians(D, 1.0);
+        SubsetConditioner full = SubsetConditioner.of(low, b, 5);
+        SubsetConditioner exact = SubsetConditioner.of(low, b);
+        assertEquals(5, full.rank());
+        assertEquals(0.3, full.noise());
+        SubsetState a = full.newState();
+        SubsetState e = exact.newState();
+        for (int j : shuffled(D)) {
+            full.observe(a, j, x[j]);
+            exact.observe(e, j, x[j]);
+            assertArrayEquals(e.mean, a.mean, "bit for bit after coordinate " + j);
+            assertArrayEquals(e.cov, a.cov);
+        }
+        assertEquals(e.logLikelihood(), a.logLikelihood());
+    }
+
+    @Test
+    void aDeferredPrefixIsConditionedOnWhenTheFirstValueOutOfOrderArrives() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
+        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        SubsetConditioner c = SubsetConditioner.of(low, b, 2);
+        double[] x = gaussians(D, 1.0);
+        SubsetState deferred = c.newState();
+        deferred.attachPrefix(new SeriesState(D, L, 1));
+        SubsetState direct = c.newState();
+        for (int j = 0; j < 4; j++) {
+            c.defer(deferred, j, x[j]);
+            c.observe(direct, j, x[j]);
+        }
+        assertTrue(deferred.onPrefix());
+        assertEquals(4, deferred.observedCount());
+        assertEquals(3, deferred.lastIndex());
+        assertThrows(IllegalStateException.class, () -> c.conditionalMean(deferred, new double[L]));
+        assertThrows(IllegalArgumentException.class, () -> c.defer(deferred, 6, 1.0), "not the next coordinate");
+        c.observe(deferred, 9, x[9]);
+        c.observe(direct, 9, x[9]);
+        assertFalse(deferred.onPrefix());
+        assertThrows(IllegalStateException.class, () -> c.defer(deferred, 5, 1.0), "the prefix is left");
+        assertArrayEquals(direct.mean, deferred.mean, "the same innovations in the same order");
+        assertArrayEquals(direct.cov, deferred.cov);
+        assertEquals(direct.logLikelihood(), deferred.logLikelihood());
+        assertEquals(direct.firstInnovation(), deferred.firstInnovation());
+        c.reset(deferred);
+        assertTrue(deferred.onPrefix(), "a reset state is on its prefix again");
+        assertEquals(0, deferred.prefix().time());
+    }
+
+    @Test
+    void shapesAndRanksAreCheckedWithClearMessages() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
+        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        IllegalArgumentException rank =
+                assertThrows(IllegalArgumentException.class, () -> SubsetConditioner.of(low, b, 0));
+        assertTrue(rank.getMessage().contains("rank of the any-order factor must be ≥ 1, got 0"), rank.getMessage());
+        DMatrixRMaj shortBasis = new DMatrixRMaj(D - 1, L, true, gaussians((D - 1) * L, 1.0));
+        IllegalArgumentException rows =
+                assertThrows(IllegalArgumentException.class, () -> SubsetConditioner.of(low, shortBasis, 2));
+        assertTrue(rows.getMessage().contains("B has 11 rows but the series has 12"), rows.getMessage());
+        SubsetState other = SubsetConditioner.of(low, b, 3).newState();
+        IllegalArgumentException shape =
+                assertThrows(IllegalArgumentException.class, () -> SubsetConditioner.of(low, b, 2)
+                        .reset(other));
+        assertTrue(shape.getMessage().contains("r = 2"), shape.getMessage());
+        IllegalArgumentException q =
+                assertThrows(IllegalArgumentException.class, () -> ProbabilisticPca.reduce(u.data, D, 6, 0.4, 6));
+        assertTrue(q.getMessage().contains("reduced rank q must be in 1..5"), q.getMessage());
+    }
+
+    /** σ²I + U_q(Λ_q − σ²I)U_qᵀ from the eigendecomposition of the dense Σ (Tipping &amp; Bishop eqs. 7–8). */
+    private static DMatrixRMaj ppca(DMatrixRMaj sigma, int q) {
+        int d = sigma.numRows;
+        EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(d, true, true);
+        assertTrue(eig.decompose(sigma.copy()));
+        Integer[] idx = new Integer[d];
+        for (int i = 0; i < d; i++) {
+            idx[i] = i;
+        }
+        Arrays.sort(idx, (i, j) -> Double.compare(eig.getEigenvalue(j).real, eig.getEigenvalue(i).real));
+        double noise = 0;
+        for (int i = q; i < d; i++) {
+            noise += eig.getEigenvalue(idx[i]).real;
+        }
+        noise /= d - q;
+        DMatrixRMaj out = CommonOps_DDRM.identity(d);
+        CommonOps_DDRM.scale(noise, out);
+        for (int k = 0; k < q; k++) {
+            DMatrixRMaj v = eig.getEigenVector(idx[k]);
+            double norm = CommonOps_DDRM.dot(v, v);
+            double w = (eig.getEigenvalue(idx[k]).real - noise) / norm;
+            for (int i = 0; i < d; i++) {
+                for (int j = 0; j < d; j++) {
+                    out.add(i, j, w * v.data[i] * v.data[j]);
+                }
+            }
+        }
+        return out;
+    }
+
+    private int[] shuffled(int n) {
+        List<Integer> order = new ArrayList<>();
+        for (int j = 0; j < n; j++) {
+            order.add(j);
+        }
+        Collections.shuffle(order, rnd);
+        return order.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** m_y, R_y and log p(x_O) against μ + Σ_{·O}Σ_OO⁻¹(x_O − μ_O), Σ − Σ_{·O}Σ_OO⁻¹Σ_{O·} and log N(x_O; μ_O, Σ_OO). */
