@@ -9,6 +9,7 @@ import io.vigil.gauss.CovarianceForm;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.ShrinkageParams;
+import io.vigil.gauss.SubsetState;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +43,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
  * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
  * org.openjdk.jmh.Main EarlyDecisionBenchmark}; long series (issue 13) with {@code -p length=20000 -p
- * covariance=low-rank} (the dense form needs d×d matrices).
+ * covariance=low-rank} (the dense form needs d×d matrices). With {@code -p channels=3 -p order=random} the same
+ * vectors are read as C channels (time-major) and every call observes one value in a random order fixed per series
+ * ({@link EarlyClassifier#observeAt}, the any-order path of a stream with missing or late values), so {@code -p
+ * length=945} compares it per value with the univariate per-sample cost at d = 945.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -80,10 +85,21 @@ public class EarlyDecisionBenchmark {
     @Param({"set", "probability"})
     public String rule;
 
+    /** Channels C the vectors of {@link #length} values are read as (time-major). */
+    @Param({"1"})
+    public int channels;
+
+    /** Arrival order: {@code time-major} (the prefix path) or {@code random} (the any-order path, per value). */
+    @Param({"time-major"})
+    public String order;
+
     private EarlyClassifier classifier;
     private EarlyClassifier.Workspace workspace;
     private final Decision decision = Decision.labelOnly();
     private SeriesState state;
+    private SubsetState subset;
+    private int[][] orders;
+    private int next;
     private double[][] series;
     private int current;
 
@@ -99,7 +115,8 @@ public class EarlyDecisionBenchmark {
         int[] trainY = new int[train];
         System.arraycopy(data.x(), 0, trainRows, 0, train);
         System.arraycopy(data.y(), 0, trainY, 0, train);
-        Dataset trainSet = Dataset.of("bench", trainRows, trainY, names);
+        Dataset trainSet =
+                Dataset.of("bench", trainRows, trainY, names).withChannels(Dataset.defaultChannelNames(channels));
         series = new double[TEST][];
         System.arraycopy(data.x(), train, series, 0, TEST);
         TrainParams p = TrainParams.builder()
@@ -126,16 +143,40 @@ public class EarlyDecisionBenchmark {
                         .withRule(DecisionRule.fromCliName(rule)));
         workspace = classifier.newWorkspace();
         state = classifier.newState();
+        if (order.equals("random")) {
+            subset = classifier.newSubsetState();
+            SplittableRandom rng = new SplittableRandom(26);
+            orders = new int[TEST][];
+            for (int i = 0; i < TEST; i++) {
+                orders[i] = rng.ints(0, length).distinct().limit(length).toArray();
+            }
+        } else if (!order.equals("time-major")) {
+            throw new IllegalArgumentException("order must be time-major or random, got " + order);
+        }
     }
 
     /** One sample: update + decision check. */
     @Benchmark
     public int observe() {
+        if (subset != null) {
+            return observeAnyOrder();
+        }
         if (state.isComplete()) {
             state.reset();
             current = (current + 1) % TEST;
         }
         classifier.observe(state, series[current][state.time()], workspace, decision);
+        return decision.label();
+    }
+
+    private int observeAnyOrder() {
+        if (next == length) {
+            classifier.resetSubsetState(subset);
+            current = (current + 1) % TEST;
+            next = 0;
+        }
+        int j = orders[current][next++];
+        classifier.observeAt(subset, j / channels, j % channels, series[current][j], workspace, decision);
         return decision.label();
     }
 }

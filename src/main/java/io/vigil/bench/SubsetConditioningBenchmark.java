@@ -28,9 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Cost per observed value of conditioning on an arbitrary subset ({@link SubsetConditioner}, low-rank form, values
  * in a random order fixed per trial) beside the tabulated prefix update of the same Gaussian ({@link
- * JointGaussianEstimator}, low-rank form) at the same D = C·d: the first is O(r² + ℓr + ℓ²) per value with r = n − 1,
- * the second O(min(t + 1, r)). Each call feeds the next value and restarts after D values, so figures average over
- * the whole series.
+ * JointGaussianEstimator}, low-rank form) at the same D = C·d: the first is O(q² + ℓq + ℓ²) per value with q the
+ * factor's rank after the reduction ({@link SubsetConditioner#DEFAULT_RANK}; {@code -p rank=0}: unreduced, q = r = n −
+ * 1, the exact conditioner), the second O(min(t + 1, r)). Each call feeds the next value and restarts after D values,
+ * so figures average over the whole series.
  *
  * <p>Run: {@code java -cp target/vigil.jar org.openjdk.jmh.Main SubsetConditioning -f 1 -wi 2 -i 3}.
  */
@@ -52,6 +53,10 @@ public class SubsetConditioningBenchmark {
     /** Training series n; the factor rank is r = n − 1. */
     @Param({"50", "447"})
     public int train;
+
+    /** Largest rank q of the any-order factor; 0 leaves it unreduced (r = n − 1). */
+    @Param({"32", "0"})
+    public int rank;
 
     private SubsetConditioner subset;
     private SubsetState subsetState;
@@ -82,7 +87,8 @@ public class SubsetConditioningBenchmark {
             throw new IllegalStateException("QR of the random basis failed");
         }
         DMatrixRMaj basis = qr.getQ(null, true);
-        subset = SubsetConditioner.of(LowRankGaussian.fit(rows, ShrinkageParams.defaults()), basis);
+        subset = SubsetConditioner.of(
+                LowRankGaussian.fit(rows, ShrinkageParams.defaults()), basis, rank == 0 ? Integer.MAX_VALUE : rank);
         subsetState = subset.newState();
         prefix = JointGaussianEstimator.fit(rows, basis, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK);
         prefixState = prefix.newState();

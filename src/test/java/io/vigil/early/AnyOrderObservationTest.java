@@ -16,6 +16,7 @@ import io.vigil.ldg.Standardizer;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.VigilModel;
 import java.util.Arrays;
+import java.util.Random;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,70 @@ class AnyOrderObservationTest {
         assertEquals(41, state.observedCount());
         assertArrayNear(reduced.conditionalMean(x, seen), ws.conditionalMean(), "after (t, channel) = (50, 2)");
         assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 5, 1, 1.0, ws, decision), "seen");
+    }
+
+    @Test
+    void calibrationScoresAndStreamDecisionsAgreeAcrossTheSwitchFromThePrefix() {
+        // Calibration replays score values (scoreAt), the stream decides them (observeAt): at the announced threshold
+        // both must stop at the same value with the same label, before and after the prefix is left.
+        int before = 0;
+        int after = 0;
+        for (double tau : new double[] {0.5, 0.9}) {
+            EarlyClassifier c =
+                    EarlyClassifier.of(model, DecisionParams.defaults().withTau(tau));
+            EarlyClassifier.Workspace ws = c.newWorkspace();
+            Decision decision = Decision.labelOnly();
+            SampleScore score = new SampleScore();
+            SubsetState decided = c.newSubsetState();
+            SubsetState scored = c.newSubsetState();
+            int announced = c.thresholds().index();
+            for (int i = 0; i < test.size(); i++) {
+                double[] x = test.series(i);
+                int[] order = prefixThenShuffled(x.length, 12 + 7 * i, i);
+                c.resetSubsetState(decided);
+                c.resetSubsetState(scored);
+                int stopDecided = -1;
+                int stopScored = -1;
+                int labelScored = -1;
+                for (int k = 0; k < order.length; k++) {
+                    int j = order[k];
+                    if (stopDecided < 0 && c.observeAt(decided, j / 3, j % 3, x[j], ws, decision)) {
+                        stopDecided = k;
+                        if (decided.onPrefix()) {
+                            before++;
+                        } else {
+                            after++;
+                        }
+                    }
+                    if (stopScored < 0) {
+                        c.scoreAt(scored, j / 3, j % 3, x[j], ws, score);
+                        if (score.index() >= announced) {
+                            stopScored = k;
+                            labelScored = score.label();
+                        }
+                    }
+                }
+                assertEquals(stopDecided, stopScored, "τ " + tau + ", series " + i);
+                assertEquals(decision.label(), labelScored, "τ " + tau + ", series " + i);
+            }
+        }
+        assertTrue(before > 0 && after > 0, "decisions on both sides of the switch: " + before + ", " + after);
+    }
+
+    /** The first {@code prefix} time-major indices in order, then the rest in a random order seeded by {@code seed}. */
+    private static int[] prefixThenShuffled(int length, int prefix, long seed) {
+        int[] order = new int[length];
+        for (int j = 0; j < length; j++) {
+            order[j] = j;
+        }
+        Random rnd = new Random(seed);
+        for (int j = length - 1; j > prefix; j--) {
+            int k = prefix + rnd.nextInt(j - prefix + 1);
+            int tmp = order[j];
+            order[j] = order[k];
+            order[k] = tmp;
+        }
+        return order;
     }
 
     @Test
