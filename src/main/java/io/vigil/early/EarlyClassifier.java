@@ -80,6 +80,13 @@ public final class EarlyClassifier {
     private final ClassGaussianSearch.Factory searches;
     /** Where each series' search is kept; owned by this classifier, so a state only hands back its own. */
     private final SeriesState.Slot<ClassGaussianSearch> searchSlot = new SeriesState.Slot<>("local QDA search");
+    /**
+     * Where each any-order series keeps its local-QDA search: a {@link io.vigil.classify.qda.NeighborCache}, whose
+     * triangle-inequality certificates hold for a query that moves in any direction (m_y after a value in any order)
+     * and which returns exactly the full search's Gaussians.
+     */
+    private final SeriesState.Slot<ClassGaussianSearch> subsetSearchSlot =
+            new SeriesState.Slot<>("local QDA search, any order");
 
     private final LinearDiscriminants linear;
     /** 3-NN in LDG space (only for {@link ClassifierKind#KNN}); labels points for the probability rule. */
@@ -675,10 +682,23 @@ public final class EarlyClassifier {
         return index;
     }
 
-    /** m_y = E[Y | observed] and the discriminants around it (local QDA by a full search), into the workspace. */
+    /**
+     * m_y = E[Y | observed] and the discriminants around it into the workspace (local QDA by the series' neighbour
+     * cache: the full search's Gaussians, bit for bit, with most distances certified instead of computed).
+     */
     private void formSubset(SubsetState state, Workspace ws) {
         conditioner.conditionalMean(state, ws.mean);
-        formAround(ws);
+        if (localQda == null) {
+            ws.discriminants = linear;
+            return;
+        }
+        ClassGaussianSearch search = state.accelerator(subsetSearchSlot);
+        if (search == null) {
+            search = localQda.newNeighborCache();
+            state.attach(subsetSearchSlot, search);
+        }
+        search.find(ws.mean, -1, 0.0, ws.qda, ws.gaussians);
+        ws.discriminants = quadraticFromClassGaussians(ws);
     }
 
     /** The discriminants around the m_y in the workspace (local QDA by a full search). */

@@ -30,6 +30,8 @@ public final class SubsetState {
 
     int conditioned;
     int count;
+    private SeriesState.Slot<?> acceleratorSlot; // transient, as SeriesState's
+    private Object accelerator; // transient, of the slot's type
     double logLikelihood;
     double firstInnovation;
     int lastIndex = -1;
@@ -70,6 +72,21 @@ public final class SubsetState {
     /** The attached prefix state, or null. */
     public SeriesState prefix() {
         return prefix;
+    }
+
+    /**
+     * The accelerator kept under {@code slot} (e.g. the early classifier's local-QDA search around this series' m_y),
+     * or null when there is none or another slot's; as {@link SeriesState#accelerator}, never serialised.
+     */
+    @SuppressWarnings("unchecked") // attach(Slot<T>, T) is the only writer: the value has the slot's type
+    public <T> T accelerator(SeriesState.Slot<T> slot) {
+        return acceleratorSlot == slot ? (T) accelerator : null;
+    }
+
+    /** Keeps a derived, transient object under {@code slot}, replacing any previous one (null drops it). */
+    public <T> void attach(SeriesState.Slot<T> slot, T value) {
+        acceleratorSlot = value == null ? null : slot;
+        accelerator = value;
     }
 
     /** Number of observed coordinates |O|. */
