@@ -12,8 +12,10 @@ import java.util.BitSet;
  * values have arrived (one bit each, kept until the series ends, so duplicates are recognised after the decision
  * too) and, while undecided, the values themselves in arrival order as (time-major index, value) pairs — 12 bytes
  * per value — from which the early classifier's conditioned state is rebuilt after a restore or a model upgrade.
- * The conditioned state itself ({@link SubsetState}, r² + ℓr + ℓ² doubles) is transient: kept beside the values in
- * memory, never serialised, rebuilt by {@link #subset} when absent.
+ * The conditioned state itself ({@link SubsetState}: q² + ℓq + ℓ² doubles, q ≤ 32, plus the prefix path's state
+ * and D doubles for a time-major prefix) is transient: kept beside the values in memory, never
+ * serialised, rebuilt by {@link #subset} when absent (one prefix-path update per value while on the prefix, O(q² +
+ * ℓq + ℓ²) per value after it).
  *
  * <p><b>Serialised form</b>: int D, the ⌈D/64⌉ words of the arrival bit set, then, while collecting, int n and n
  * pairs (int index, double value).
