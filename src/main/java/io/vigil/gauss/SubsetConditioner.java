@@ -49,9 +49,9 @@ import org.ejml.data.DMatrixRMaj;
 public final class SubsetConditioner {
     /**
      * Largest rank q of the factor conditioned on (a factor of higher rank is reduced to its q largest directions):
-     * per value ≈ 2q² + 3ℓq + ℓ² multiply-adds, ≈ 4,800 at ℓ = 30 — the order of the tabulated prefix path's per-sample
-     * work at d ≈ 1,000 — while the 32 largest directions of a shrinkage covariance of smooth series hold most of its
-     * variance (BENCHMARKS.md, "Cost per observed value in any order").
+     * per value ≈ 1.5q² + 2ℓq + ℓ²/2 multiply-adds, ≈ 3,900 at ℓ = 30 — the order of the tabulated prefix path's
+     * per-sample work at d ≈ 1,000 — and on the sets measured the reduction changed neither reliability nor earliness
+     * beyond noise (BENCHMARKS.md, "Cost per observed value in any order").
      */
     public static final int DEFAULT_RANK = 32;
 
@@ -298,14 +298,25 @@ public final class SubsetConditioner {
         double[] cov = s.latentCov;
         double s2 = noise;
         double predicted = mean[index];
+        // P and R_y are kept in their lower triangles only (symmetric by construction, half the downdate work):
+        // p = P w_j as the lower triangle's rows, then its strict upper part (row k, column i < k) as axpys.
         for (int i = 0; i < r; i++) {
             double acc = 0;
             int row = i * r;
-            for (int k = 0; k < r; k++) {
+            for (int k = 0; k <= i; k++) {
                 acc += cov[row + k] * factor[wRow + k];
             }
             p[i] = acc;
-            s2 += factor[wRow + i] * acc;
+        }
+        for (int k = 1; k < r; k++) {
+            double wk = factor[wRow + k];
+            int row = k * r;
+            for (int i = 0; i < k; i++) {
+                p[i] += cov[row + i] * wk;
+            }
+        }
+        for (int i = 0; i < r; i++) {
+            s2 += factor[wRow + i] * p[i];
             predicted += factor[wRow + i] * s.latentMean[i];
         }
         double e = x - predicted;
@@ -324,7 +335,7 @@ public final class SubsetConditioner {
             s.latentMean[i] += p[i] * step;
             double pi = p[i] * inv;
             int row = i * r;
-            for (int k = 0; k < r; k++) {
+            for (int k = 0; k <= i; k++) {
                 cov[row + k] -= pi * p[k];
             }
         }
@@ -332,7 +343,7 @@ public final class SubsetConditioner {
             s.mean[k] += q[k] * step;
             double qk = q[k] * inv;
             int row = k * l;
-            for (int m = 0; m < l; m++) {
+            for (int m = 0; m <= k; m++) {
                 s.cov[row + m] -= qk * q[m];
             }
             double b = basis[bRow + k];
@@ -359,7 +370,14 @@ public final class SubsetConditioner {
     public void conditionalCovariance(SubsetState s, DMatrixRMaj out) {
         requireConditioned(s);
         ConditionalModel.checkSquare(out, reduced);
-        System.arraycopy(s.cov, 0, out.data, 0, reduced * reduced);
+        int l = reduced;
+        for (int k = 0; k < l; k++) {
+            for (int m = 0; m <= k; m++) {
+                double v = s.cov[k * l + m];
+                out.data[k * l + m] = v;
+                out.data[m * l + k] = v;
+            }
+        }
     }
 
     private static void requireConditioned(SubsetState s) {

@@ -11,10 +11,10 @@ import java.util.BitSet;
  */
 public final class SubsetState {
     final double[] latentMean; // f̂, r
-    final double[] latentCov; // P, r×r
+    final double[] latentCov; // P, r×r, lower triangle kept
     final double[] gain; // G = B_Uᵀ W_U, ℓ×r
     final double[] mean; // m_y, ℓ
-    final double[] cov; // R_y, ℓ×ℓ
+    final double[] cov; // R_y, ℓ×ℓ, lower triangle kept
     final double[] scratchLatent; // r
     final double[] scratchFeature; // ℓ
     final BitSet observed;

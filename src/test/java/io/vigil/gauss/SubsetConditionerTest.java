@@ -93,10 +93,14 @@ class SubsetConditionerTest {
             c.observe(forward, set[i], x[set[i]]);
             c.observe(backward, set[set.length - 1 - i], x[set[set.length - 1 - i]]);
         }
+        DMatrixRMaj f = new DMatrixRMaj(L, L);
+        DMatrixRMaj r = new DMatrixRMaj(L, L);
+        c.conditionalCovariance(forward, f);
+        c.conditionalCovariance(backward, r);
         for (int k = 0; k < L; k++) {
             assertEquals(forward.mean[k], backward.mean[k], TOL);
             for (int m = 0; m < L; m++) {
-                assertEquals(forward.cov[k * L + m], backward.cov[k * L + m], TOL);
+                assertEquals(f.get(k, m), r.get(k, m), TOL);
             }
         }
         assertEquals(forward.logLikelihood(), backward.logLikelihood(), TOL);
