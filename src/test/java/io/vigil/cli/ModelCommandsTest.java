@@ -110,10 +110,12 @@ class ModelCommandsTest {
         io.vigil.model.CalibrationSection.Curve curve = c.curves().get(0);
         int[] disagreements = curve.disagreements();
         double rate = (double) disagreements[disagreements.length - 1] / curve.series();
-        int atK1 = io.vigil.reliability.risk.LearnThenTest.seriesNeeded(rate, 1 - 0.9, 0.1, 1_000_000)
+        int atK1 = io.vigil.reliability.risk.LearnThenTest.seriesNeeded(
+                        rate, 1 - 0.9, 0.1, curve.series() + 1, 1_000_000)
                 .getAsInt();
         assertEquals(atK1 + 15 - curve.series(), Integer.parseInt(needed.group(1)), line);
-        assertTrue(atK1 >= 22, "more than 15 series even with no disagreement: " + atK1);
+        assertTrue(atK1 >= 22, "at least 22 series even with no disagreement: " + atK1);
+        assertTrue(Integer.parseInt(needed.group(1)) > 15, "more series than it has: " + line);
         JsonNode point = JSON.readTree(train.out()).get("calibration").get("operating_point");
         assertEquals("earliest-at-reliability", point.get("objective").textValue());
         assertEquals(0.9, point.get("tau").doubleValue());
