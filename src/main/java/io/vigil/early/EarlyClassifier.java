@@ -345,7 +345,7 @@ public final class EarlyClassifier {
      */
     public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
         boolean checks = advance(state, rawValue, ws);
-        decision.at(state.time() - 1, channels, state.time(), length);
+        decision.at(state.time() - 1, channels, state.time(), state.time(), length);
         if (!checks) {
             decision.set(NO_DECISION, Double.NaN);
             return false;
@@ -522,7 +522,7 @@ public final class EarlyClassifier {
      */
     public boolean observeAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, Decision decision) {
         int n = conditionAt(state, t, channel, rawValue);
-        decision.at(state.lastIndex(), channels, n, length);
+        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
         if (!DecisionStride.checks(n, stride, length)) {
             decision.set(NO_DECISION, Double.NaN);
             return false;
@@ -586,7 +586,7 @@ public final class EarlyClassifier {
     public void decideIncomplete(SubsetState state, Workspace ws, Decision decision) {
         SubsetConditioner c = subsetConditioner();
         int n = state.observedCount();
-        decision.at(state.lastIndex(), channels, n, length);
+        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
         formSubset(state, ws);
         int label = labelAt(ws.discriminants, ws.mean);
         if (n == length) {
