@@ -42,11 +42,12 @@ public final class CalibrationOptions {
             names = "--selection-correction",
             paramLabel = "bonferroni|split|nested|fixed|none",
             description = "How the certificate accounts for the operating point being chosen among rules and taus "
-                    + "on the same replays: bonferroni (certify at D/K, or 1 - tau over K for expected, K the "
-                    + "candidates), split (choose on half the replayed series, certify on the other half), nested "
-                    + "(certify one threshold for all rules at once: a series counts when any rule disagrees), fixed "
-                    + "(certify only the default rule, the set rule with local QDA) or none (valid only for a rule "
-                    + "and tau fixed in advance) (default: bonferroni with pac, fixed with expected).")
+                    + "on the same replays: fixed (certify only the default rule, the set rule with local QDA, fixed "
+                    + "before training, so no choice among rules needs correcting), bonferroni (certify at D/K, or "
+                    + "1 - tau over K for expected, K the candidates), split (choose on half the replayed series, "
+                    + "certify on the other half), nested (certify one threshold for all rules at once: a series "
+                    + "counts when any rule disagrees) or none (valid only for a rule and tau fixed in advance) "
+                    + "(default: fixed, with either guarantee).")
     String selectionCorrection;
 
     @Option(

@@ -69,8 +69,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             paramLabel = "bonferroni|split|nested|fixed|none",
             description = "Selection corrections to certify under, as vigil train --selection-correction; each "
                     + "guarantee's mode reports its default correction when it is among them, else the first; the "
-                    + "others are compared beside it (default: each guarantee's default, bonferroni for pac and "
-                    + "fixed for expected).")
+                    + "others are compared beside it (default: each guarantee's default, fixed for both).")
     List<String> selections;
 
     @Option(

@@ -19,6 +19,7 @@ public final class Decision {
 
     private int channels = 1;
     private int observed;
+    private int position;
     private int length = 1;
 
     private Decision(boolean computesReliability) {
@@ -87,11 +88,25 @@ public final class Decision {
         return (double) observed / length;
     }
 
-    /** Records where the last call was: coordinate {@code index} of C channels, {@code observed} of {@code length}. */
-    void at(int index, int channels, int observed, int length) {
+    /**
+     * The 1-based position, in the complete time-major stream of C·d values, of the latest value observed so far:
+     * t·C + c + 1 for the highest (0-based t, channel c) seen; the prefix length for a prefix, 0 before any value. The
+     * decision's t: a value missing before it does not make it smaller, so t/(C·d) is the fraction of the series'
+     * time elapsed when values arrive in time order (the stream and {@code vigil evaluate} both report it).
+     */
+    public int position() {
+        return position;
+    }
+
+    /**
+     * Records where the last call was: coordinate {@code index} of C channels, {@code observed} of {@code length}
+     * values, the latest at {@code position}.
+     */
+    void at(int index, int channels, int observed, int position, int length) {
         this.index = index;
         this.channels = channels;
         this.observed = observed;
+        this.position = position;
         this.length = length;
     }
 

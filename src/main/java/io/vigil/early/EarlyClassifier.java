@@ -352,7 +352,7 @@ public final class EarlyClassifier {
      */
     public boolean observe(SeriesState state, double rawValue, Workspace ws, Decision decision) {
         boolean checks = advance(state, rawValue, ws);
-        decision.at(state.time() - 1, channels, state.time(), length);
+        decision.at(state.time() - 1, channels, state.time(), state.time(), length);
         if (!checks) {
             decision.set(NO_DECISION, Double.NaN);
             return false;
@@ -535,7 +535,7 @@ public final class EarlyClassifier {
             return observe(state.prefix(), rawValue, ws, decision);
         }
         int n = conditionAt(state, t, channel, rawValue);
-        decision.at(state.lastIndex(), channels, n, length);
+        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
         if (!DecisionStride.checks(n, stride, length)) {
             decision.set(NO_DECISION, Double.NaN);
             return false;
@@ -609,7 +609,7 @@ public final class EarlyClassifier {
     public void decideIncomplete(SubsetState state, Workspace ws, Decision decision) {
         SubsetConditioner c = subsetConditioner();
         int n = state.observedCount();
-        decision.at(state.lastIndex(), channels, n, length);
+        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
         boolean prefix = state.onPrefix();
         if (prefix && n == 0) {
             c.conditionalMean(state, ws.mean); // nothing observed: the prior mean Bᵀx̄ of either form

@@ -84,11 +84,11 @@ public final class EarlyReplay {
     /**
      * Replays every series of {@code test} observed under {@code pattern}, the pattern seeded per series by its id
      * {@code idPrefix + index} (e.g. {@code BasicMotions/test/}, the id {@code vigil replay} gives the same row). A
-     * decision's t is the arrival position of the value that triggered it, in values of the complete time-major
-     * stream (value (t, c) with channel lag K_c arrives at position (t + K_c)·C + c + 1; under shuffling the k-th of n
-     * arrivals is at ⌈k·C·d/n⌉), so t/(C·d) is the fraction of the stream's time elapsed and equals the prefix
-     * replay's t when nothing is missing; a series that ends undecided is decided at its last arrival. The complete
-     * pattern runs {@link #run(EarlyClassifier, Dataset)}.
+     * decision's t is {@link Decision#position()}, as the stream reports it: the position in the complete time-major
+     * stream of the latest value observed when the rule decided ((t − 1)·C + c + 1 for the highest (t, c) seen), so
+     * missing values before it do not make it earlier, t/(C·d) is the fraction of the series' time elapsed when
+     * values arrive in time order, and it equals the prefix replay's t when nothing is missing; a series that ends
+     * undecided is decided on all its values. The complete pattern runs {@link #run(EarlyClassifier, Dataset)}.
      */
     public static Result run(EarlyClassifier classifier, Dataset test, ObservationPattern pattern, String idPrefix) {
         if (pattern.isComplete()) {
@@ -115,23 +115,10 @@ public final class EarlyReplay {
             int label = decision.label();
             nanos += System.nanoTime() - start;
             samples += k;
-            int t = k == 0 ? 0 : arrivalPosition(pattern, order, k - 1, channels, length);
+            int t = decision.position();
             boolean early = decided && state.observedCount() < length;
             out.add(new SeriesDecision(i, t, label, classifier.completeLabel(x, ws), test.classOf(i), early));
         }
         return new Result(out, samples, nanos);
-    }
-
-    /**
-     * The arrival position (1-based, in values of the complete time-major stream) of the k-th (0-based) value of an
-     * arrival {@code order} of {@code pattern} ({@link #run(EarlyClassifier, Dataset, ObservationPattern, String)}).
-     */
-    public static int arrivalPosition(ObservationPattern pattern, int[] order, int k, int channels, int length) {
-        if (pattern.shuffled()) {
-            return (int) Math.ceil((k + 1) * (double) length / order.length);
-        }
-        int j = order[k];
-        int c = j % channels;
-        return (j / channels + pattern.lags().getOrDefault(c, 0)) * channels + c + 1;
     }
 }

@@ -3,9 +3,11 @@ package io.vigil.experiment;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.early.DecisionParams;
+import io.vigil.early.DecisionThresholds;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -122,11 +124,19 @@ public final class TeaserComparison {
         List<Point> curve = new ArrayList<>();
         Point operatingPoint = null;
         double full = Double.NaN;
+        // τ values certified at the same threshold of the same rule decide alike (all from one cross-fit): each such
+        // rule is evaluated once, so a dense grid costs one evaluation per distinct threshold, not per τ.
+        Map<List<Object>, EarlyEvaluation.Result> evaluated = new HashMap<>();
         for (int k = 0; k < trained.size(); k++) {
             ReliabilityExperiment.Trained m = trained.get(k);
             DecisionParams p = m.operatingPoint();
-            EarlyEvaluation.Result e =
-                    EarlyEvaluation.run(train.name(), m.model(), null, test, List.of(p.tau()), p, Progress.none());
+            DecisionThresholds th = DecisionThresholds.of(m.model(), p);
+            List<Object> key =
+                    List.of(p.rule(), p.classifier(), p.set(), p.estimator(), th.calibrated() ? th.index() : p.tau());
+            EarlyEvaluation.Result e = evaluated.computeIfAbsent(
+                    key,
+                    x -> EarlyEvaluation.run(
+                            train.name(), m.model(), null, test, List.of(p.tau()), p, Progress.none()));
             EarlyEvaluation.TauResult r = e.taus().get(0);
             Point point = new Point(
                     p.tau(),

@@ -117,6 +117,11 @@ public final class SubsetState {
         return lastIndex;
     }
 
+    /** The highest coordinate observed + 1 (its 1-based position in the time-major order), or 0 before any. */
+    public int latestPosition() {
+        return observed.length();
+    }
+
     /** log p(x_O), the Gaussian log-density of the observed values (0 before any). */
     public double logLikelihood() {
         return logLikelihood;

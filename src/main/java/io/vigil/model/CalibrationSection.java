@@ -262,8 +262,9 @@ public record CalibrationSection(
     /**
      * How many replayed series would certify τ on this curve, under this section's guarantee and correction, if its
      * disagreement rate at the most conservative threshold — where the fixed sequence of Learn-then-Test starts, and
-     * the rate is lowest — stayed what cross-fitting measured; empty when that rate is not below 1 − τ (no number of
-     * series would do) or the number exceeds {@code maxSeries}.
+     * the rate is lowest — stayed what cross-fitting measured: more than the curve's replayed series, which did not
+     * certify τ; empty when that rate is not below 1 − τ (no number of series would do) or the number exceeds {@code
+     * maxSeries}.
      */
     public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
         int last = thresholds.length - 1;
@@ -271,8 +272,8 @@ public record CalibrationSection(
                 / c.series();
         double alpha = 1 - tau;
         return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), maxSeries)
-                : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), maxSeries);
+                ? ConformalRiskControl.seriesNeeded(rate, alpha / correction(), c.series() + 1, maxSeries)
+                : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), c.series() + 1, maxSeries);
     }
 
     /** The same section certifying under another guarantee (curves, correction and operating point unchanged). */

@@ -38,7 +38,11 @@ public final class DecisionRecord {
      */
     public String label;
 
-    /** Samples seen when the decision was announced (or, when abandoned or undecided, samples consumed). */
+    /**
+     * Samples seen when the decision was announced (or, when abandoned or undecided, samples consumed); for a series
+     * observed in any order, the 1-based position in the time-major order of C·d values of the latest value observed
+     * ({@link io.vigil.early.Decision#position()}, what {@code vigil evaluate} reports as t).
+     */
     public int t;
 
     /** Series length d of the model. */

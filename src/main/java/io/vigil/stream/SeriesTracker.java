@@ -411,11 +411,21 @@ public final class SeriesTracker {
         }
     }
 
-    /** The decision record of an any-order series (with its triggering value) and the session marked decided. */
+    /**
+     * The decision record of an any-order series (with its triggering value) and the session marked decided; its t is
+     * the position of the latest value observed ({@link Decision#position()}), as {@code vigil evaluate} reports it.
+     */
     private void emitDecided(SeriesSession s, String series, Decision d, long now, long sampleTime, Output out) {
-        int n = s.observed().count();
         out.decision(DecisionRecord.decided(
-                        series, labels.get(d.label()), n, length, tau, d.reliability(), modelId, now, sampleTime)
+                        series,
+                        labels.get(d.label()),
+                        d.position(),
+                        length,
+                        tau,
+                        d.reliability(),
+                        modelId,
+                        now,
+                        sampleTime)
                 .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                 .outOfRange(s.outOfRange())
                 .certificate(certified, guarantee, tau));
@@ -532,18 +542,21 @@ public final class SeriesTracker {
             out.decision(abandoned(s, series, now));
         } else if (s.isAnyOrder()) {
             classifier.decideIncomplete(subsetOf(s), ws.classifier, d);
-            DecisionRecord r = ending == Ending.INPUT ? undecided(s, series, d, now) : decided(s, series, d, now);
+            DecisionRecord r = ending == Ending.INPUT
+                    ? undecided(s, series, d, d.position(), now)
+                    : decided(s, series, d, d.position(), now);
             out.decision(r.at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                     .incomplete()
                     .outOfRange(s.outOfRange())
                     .certificate(certified, guarantee, tau));
         } else if (ending == Ending.INPUT) {
             classifier.current(s.state(), ws.classifier, d);
-            out.decision(
-                    undecided(s, series, d, now).outOfRange(s.outOfRange()).certificate(certified, guarantee, tau));
+            out.decision(undecided(s, series, d, s.consumed(), now)
+                    .outOfRange(s.outOfRange())
+                    .certificate(certified, guarantee, tau));
         } else if (ending == Ending.RECORD) {
             classifier.current(s.state(), ws.classifier, d);
-            out.decision(decided(s, series, d, now)
+            out.decision(decided(s, series, d, s.consumed(), now)
                     .at(s.consumed(), channelNames.get(0), (double) s.consumed() / length)
                     .incomplete()
                     .outOfRange(s.outOfRange())
@@ -553,31 +566,18 @@ public final class SeriesTracker {
         }
     }
 
-    /** A decided record at the session's consumed count: the end-of-series decisions of incomplete series. */
-    private DecisionRecord decided(SeriesSession s, String series, Decision d, long now) {
+    /**
+     * A decided record at t (the samples consumed of a prefix, the latest position of values in any order): the
+     * end-of-series decisions of incomplete series.
+     */
+    private DecisionRecord decided(SeriesSession s, String series, Decision d, int t, long now) {
         return DecisionRecord.decided(
-                series,
-                labels.get(d.label()),
-                s.consumed(),
-                length,
-                tau,
-                d.reliability(),
-                modelId,
-                now,
-                s.lastSampleTime());
+                series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, s.lastSampleTime());
     }
 
-    private DecisionRecord undecided(SeriesSession s, String series, Decision d, long now) {
+    private DecisionRecord undecided(SeriesSession s, String series, Decision d, int t, long now) {
         return DecisionRecord.undecided(
-                series,
-                labels.get(d.label()),
-                s.consumed(),
-                length,
-                tau,
-                d.reliability(),
-                modelId,
-                now,
-                s.lastSampleTime());
+                series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, s.lastSampleTime());
     }
 
     private DecisionRecord abandoned(SeriesSession s, String series, long now) {

@@ -66,7 +66,7 @@ class GuaranteeExperimentCommandTest {
         assertEquals(0, o.get("resumed_splits").asInt());
         List<String> csv = Files.readAllLines(out.resolve("guarantee.csv"));
         List<String> header = Arrays.asList(csv.get(0).split(","));
-        assertEquals("bonferroni", o.get("selection_correction").get("pac").asText());
+        assertEquals("fixed", o.get("selection_correction").get("pac").asText());
         assertEquals("fixed", o.get("selection_correction").get("expected").asText());
         for (String mode : List.of("pac", "expected")) {
             JsonNode m = o.get("modes").get(mode);

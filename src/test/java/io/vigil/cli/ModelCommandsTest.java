@@ -62,28 +62,61 @@ class ModelCommandsTest {
                 "--json");
         assertEquals(0, train.exit(), train.err());
         trainJson = train.out();
-        trainErr = train.err();
     }
 
     static String trainJson;
 
-    static String trainErr;
-
     /**
-     * The default objective targets reliability 0.9, which 24 series cannot certify: train says so in one line with
-     * what would certify it, and the stored operating point is uncertified, so the model decides at t = d.
+     * The default objective targets reliability 0.9, which 15 series cannot certify under the default pac guarantee
+     * (with no disagreement at all Learn-then-Test at δ = 0.1 needs 22): train says so in one line with what would
+     * certify it — the number of series computed for the default correction, one candidate (the default rule) — and
+     * the stored operating point is uncertified, so the model decides at t = d.
      */
     @Test
     void trainSaysInOneLineThatTheDefaultTargetIsNotCertifiableAndWhatWould() throws IOException {
-        List<String> lines = trainErr.lines().filter(l -> l.contains("cannot")).toList();
-        assertEquals(1, lines.size(), trainErr);
+        Path small = dir.resolve("small");
+        Run gen = run(
+                "generate", "--kind", "cbf", "--train", "15", "--test", "6", "--seed", "3", "--out", small.toString());
+        assertEquals(0, gen.exit(), gen.err());
+        Path out = dir.resolve("small.json");
+        Run train = run(
+                "train",
+                "--data",
+                small.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                out.toString(),
+                "--seed",
+                "4",
+                "--json");
+        assertEquals(0, train.exit(), train.err());
+        List<String> lines =
+                train.err().lines().filter(l -> l.contains("cannot")).toList();
+        assertEquals(1, lines.size(), train.err());
         String line = lines.get(0);
-        assertTrue(line.contains("tau = 0.9 cannot be certified on 24 training series"), line);
+        assertTrue(line.contains("tau = 0.9 cannot be certified on 15 training series"), line);
+        assertTrue(line.contains("(pac, delta = 0.1, selection fixed of 1 candidates)"), line);
         assertTrue(line.contains("t = d"), line);
-        assertTrue(
-                line.matches(".*it would be with \\d+ training series at today's cross-fitted disagreement rate.*"),
-                line);
-        JsonNode point = JSON.readTree(trainJson).get("calibration").get("operating_point");
+        java.util.regex.Matcher needed = java.util.regex.Pattern.compile(
+                        "it would be with (\\d+) training series at today's cross-fitted disagreement rate")
+                .matcher(line);
+        assertTrue(needed.find(), line);
+        io.vigil.model.CalibrationSection c = io.vigil.model.json.ModelFile.standard()
+                .load(out)
+                .section(io.vigil.model.CalibrationSection.class)
+                .orElseThrow();
+        assertEquals(1, c.curves().size(), "the default rule alone is replayed and certified");
+        io.vigil.model.CalibrationSection.Curve curve = c.curves().get(0);
+        int[] disagreements = curve.disagreements();
+        double rate = (double) disagreements[disagreements.length - 1] / curve.series();
+        int atK1 = io.vigil.reliability.risk.LearnThenTest.seriesNeeded(
+                        rate, 1 - 0.9, 0.1, curve.series() + 1, 1_000_000)
+                .getAsInt();
+        assertEquals(atK1 + 15 - curve.series(), Integer.parseInt(needed.group(1)), line);
+        assertTrue(atK1 >= 22, "at least 22 series even with no disagreement: " + atK1);
+        assertTrue(Integer.parseInt(needed.group(1)) > 15, "more series than it has: " + line);
+        JsonNode point = JSON.readTree(train.out()).get("calibration").get("operating_point");
         assertEquals("earliest-at-reliability", point.get("objective").textValue());
         assertEquals(0.9, point.get("tau").doubleValue());
         assertEquals(0.9, point.get("target_reliability").doubleValue());
@@ -134,11 +167,11 @@ class ModelCommandsTest {
     }
 
     /**
-     * Each guarantee has its own default selection correction — Bonferroni for pac (the model above), the default rule
-     * alone for expected — and an explicit {@code --selection-correction} overrides it.
+     * The expected guarantee, like pac (the model above, {@link #inspectSummarisesTheModel}), defaults to the default
+     * rule alone ({@code fixed}), and an explicit {@code --selection-correction} overrides it.
      */
     @Test
-    void expectedGuaranteeDefaultsToTheNestedFamily() throws IOException {
+    void expectedGuaranteeDefaultsToTheFixedRule() throws IOException {
         for (String[] c : List.of(new String[] {"fixed"}, new String[] {"bonferroni", "--selection-correction"})) {
             Path out = dir.resolve("expected-" + c[0] + ".json");
             List<String> args = new ArrayList<>(List.of(
@@ -180,7 +213,7 @@ class ModelCommandsTest {
         assertEquals(Files.size(model), o.get("file_bytes").longValue());
         JsonNode cal = o.get("calibration");
         assertEquals("pac", cal.get("guarantee").textValue());
-        assertEquals("bonferroni", cal.get("selection").textValue());
+        assertEquals("fixed", cal.get("selection").textValue());
         // 24 series cannot certify τ = 0.99 at all (null), which is not "needs no disagreement" (1.0).
         assertTrue(cal.get("required_reliability").get("0.99").isNull(), cal.toString());
 

@@ -94,7 +94,7 @@ class TransferLdgCommandTest {
         assertEquals("cv", ldg.get("transfer").get("alpha_scores").get("source").asText());
         assertTrue(ldg.has("basis"), "a linear map");
         JsonNode required = o.get("calibration").get("required_reliability");
-        assertEquals("bonferroni", o.get("calibration").get("selection").asText());
+        assertEquals("fixed", o.get("calibration").get("selection").asText());
         int k = o.get("calibration").get("candidates").asInt();
         for (double tau : new double[] {0.5, 0.8, 0.9, 0.95, 0.99}) {
             JsonNode r = required.get(String.valueOf(tau));

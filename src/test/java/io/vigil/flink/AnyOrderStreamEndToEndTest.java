@@ -13,7 +13,9 @@ import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyFixtures;
+import io.vigil.early.EarlyReplay;
 import io.vigil.early.PatternReplay;
+import io.vigil.early.SeriesDecision;
 import io.vigil.gauss.SubsetState;
 import io.vigil.kafka.KafkaTestSupport;
 import io.vigil.kafka.LoopbackKafka;
@@ -112,6 +114,8 @@ class AnyOrderStreamEndToEndTest {
             EarlyClassifier.Workspace ws = c.newWorkspace();
             SubsetState state = c.newSubsetState();
             Decision want = Decision.withReliability();
+            List<SeriesDecision> evaluated =
+                    EarlyReplay.run(c, test, pattern, test.name() + "/test/").decisions();
             int incomplete = 0;
             int early = 0;
             for (int i = 0; i < n; i++) {
@@ -122,7 +126,9 @@ class AnyOrderStreamEndToEndTest {
                 String what = id + " (" + order.length + " values observed)";
                 assertEquals(DecisionRecord.DECIDED, got.status, what);
                 assertEquals(c.classNames().get(want.label()), got.label, what);
-                assertEquals(want.observed(), got.t, what);
+                assertEquals(want.position(), got.t, what);
+                assertEquals(evaluated.get(i).t(), got.t, what + ": t as evaluate reports it");
+                assertEquals(c.classNames().get(evaluated.get(i).label()), got.label, what);
                 assertEquals(want.time() + 1, got.triggerT, what);
                 assertEquals(c.model().channelNames().get(want.channel()), got.triggerChannel, what);
                 assertEquals(want.observedFraction(), got.observedFraction, what);

@@ -61,7 +61,7 @@ class AnyOrderTrackerTest {
 
     private void assertSameAs(Decision want, DecisionRecord r, String what) {
         assertEquals(classifier.classNames().get(want.label()), r.label, what);
-        assertEquals(want.observed(), r.t, what + ": values seen");
+        assertEquals(want.position(), r.t, what + ": latest position");
         assertEquals(want.time() + 1, r.triggerT, what + ": trigger t");
         assertEquals(classifier.model().channelNames().get(want.channel()), r.triggerChannel, what);
         assertEquals(want.observedFraction(), r.observedFraction, what);
@@ -89,7 +89,17 @@ class AnyOrderTrackerTest {
                 if (r.complete) {
                     assertTrue(r.early || r.t == 384, "series " + i + " decided by the rule: early or on all values");
                 } else {
-                    assertEquals(values.size(), r.t, "series " + i + " decided incomplete on all its values");
+                    assertEquals(
+                            values.size() / 384.0,
+                            r.observedFraction,
+                            "series " + i + " decided incomplete on all its values");
+                    assertEquals(
+                            values.stream()
+                                    .mapToInt(e -> (e.t - 1) * 3 + e.channel + 1)
+                                    .max()
+                                    .getAsInt(),
+                            r.t,
+                            "t: the latest position observed");
                     assertFalse(r.early);
                 }
                 incomplete += r.complete ? 0 : 1;
@@ -150,6 +160,7 @@ class AnyOrderTrackerTest {
         assertEquals(4, r.triggerT);
         assertEquals(name, r.triggerChannel);
         assertEquals(3 / 384.0, r.observedFraction);
+        assertEquals(99 * 3 + 2 + 1, r.t, "t: the latest position observed, t = 100 of channel 2");
     }
 
     @Test
@@ -261,7 +272,7 @@ class AnyOrderTrackerTest {
             assertEquals(1, out.decisions.size(), id);
             DecisionRecord r = out.decisions.get(0);
             assertEquals(uni.classNames().get(want.label()), r.label, id);
-            assertEquals(want.observed(), r.t, id);
+            assertEquals(want.position(), r.t, id);
             assertEquals(want.time() + 1, r.triggerT, id);
         }
         assertTrue(out.deadLetters.isEmpty(), "no gap dead letters: " + out.deadLetters);

@@ -18,6 +18,8 @@ import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
 import io.vigil.util.Progress;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -139,14 +141,19 @@ class SeriesTrackerTest {
 
     private static VigilModel calibrated;
 
-    /** The fixture model cross-fitted with four folds (computed once for the tests that need it). */
+    /**
+     * The fixture model cross-fitted with four folds, Bonferroni-corrected so every replayed rule keeps its curve
+     * (computed once for the tests that need it).
+     */
     private static synchronized VigilModel calibrated() {
         if (calibrated == null) {
             calibrated = CrossFitCalibrator.calibrate(
                     EarlyFixtures.CBF_MODEL,
                     EarlyFixtures.CBF.train(),
                     EarlyModelTrainer.Params.defaults(),
-                    CalibrationParams.defaults(1L).withFoldsAndDelta(4, 0.1),
+                    CalibrationParams.defaults(1L)
+                            .withFoldsAndDelta(4, 0.1)
+                            .withGuarantee(Guarantee.PAC, Selection.BONFERRONI),
                     Progress.none());
         }
         return calibrated;

@@ -770,8 +770,9 @@ public final class CrossFitCalibrator {
 
     /**
      * One held-out series observed under {@code pattern} (seeded by its id {@code DATASET/train/INDEX}, as {@code
-     * vigil replay} names the row): per threshold the arrival position at which the rule first decides and its label
-     * ({@link EarlyReplay#arrivalPosition}); thresholds never reached when the values run out take the label of
+     * vigil replay} names the row): per threshold the position at which the rule first decides and its label (the
+     * latest value's position in the time-major order, {@link io.vigil.early.Decision#position()}, as the stream and
+     * {@link EarlyReplay} report t); thresholds never reached when the values run out take the label of
      * {@link EarlyClassifier#decideIncomplete} at the last arrival, as the stream decides a series on its end record.
      */
     private static SeriesReplay replayUnder(
@@ -795,7 +796,7 @@ public final class CrossFitCalibrator {
             int j = order[k];
             c.scoreAt(state, j / channels, j % channels, x[j], ws, score);
             int idx = Math.min(score.index(), m - 1);
-            int at = EarlyReplay.arrivalPosition(pattern, order, k, channels, length);
+            int at = state.latestPosition();
             for (int q = reached + 1; q <= idx; q++) {
                 stopT[q] = at;
                 stopLabel[q] = score.label();
@@ -805,7 +806,7 @@ public final class CrossFitCalibrator {
         if (reached < m - 1) {
             Decision decision = Decision.labelOnly();
             c.decideIncomplete(state, ws, decision);
-            int at = k == 0 ? 0 : EarlyReplay.arrivalPosition(pattern, order, k - 1, channels, length);
+            int at = state.latestPosition();
             for (int q = reached + 1; q < m; q++) {
                 stopT[q] = at;
                 stopLabel[q] = decision.label();

@@ -77,17 +77,18 @@ public final class ConformalRiskControl {
 
     /**
      * How many calibration series would certify α in expectation if the monotonised disagreement rate stayed at
-     * {@code rate}: the smallest N ≤ {@code maxSeries} with (⌊rate·N⌋ + B)/(N + 1) ≤ α; empty when the rate is not
-     * below α or N would exceed {@code maxSeries}.
+     * {@code rate}: the smallest N in [{@code minSeries}, {@code maxSeries}] with (⌊rate·N⌋ + B)/(N + 1) ≤ α; empty
+     * when the rate is not below α or N would exceed {@code maxSeries} (searched from above the replayed series, as
+     * {@link LearnThenTest#seriesNeeded} says why).
      */
-    public static OptionalInt seriesNeeded(double rate, double alpha, int maxSeries) {
+    public static OptionalInt seriesNeeded(double rate, double alpha, int minSeries, int maxSeries) {
         if (!(alpha > 0 && alpha < 1)) {
             throw new IllegalArgumentException("α must lie in (0, 1), got " + alpha);
         }
         if (!(rate >= 0) || rate >= alpha) {
             return OptionalInt.empty();
         }
-        for (int n = 1; n <= maxSeries; n++) {
+        for (int n = Math.max(1, minSeries); n <= maxSeries; n++) {
             if (bound(n, (int) Math.floor(rate * n + 1e-9)) <= alpha) {
                 return OptionalInt.of(n);
             }

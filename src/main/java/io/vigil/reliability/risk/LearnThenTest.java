@@ -97,18 +97,20 @@ public final class LearnThenTest {
 
     /**
      * How many calibration series would certify risk level α at confidence 1 − δ if the disagreement rate stayed at
-     * {@code rate}: the smallest N ≤ {@code maxSeries} with P(Bin(N, α) ≤ ⌊rate·N⌋) ≤ δ; empty when the rate is not
-     * below α (no number of series certifies it) or N would exceed {@code maxSeries}. This is what {@code vigil
-     * train} tells a user whose training set is too small for the target.
+     * {@code rate}: the smallest N in [{@code minSeries}, {@code maxSeries}] with P(Bin(N, α) ≤ ⌊rate·N⌋) ≤ δ; empty
+     * when the rate is not below α (no number of series certifies it) or N would exceed {@code maxSeries}. This is
+     * what {@code vigil train} tells a user whose training set is too small for the target; it searches above the
+     * series the replays had ({@code minSeries} = n + 1), since ⌊rate·N⌋ rounds a rate measured on n series down to
+     * fewer disagreements at some N &lt; n, which would "certify" where n series did not.
      */
-    public static OptionalInt seriesNeeded(double rate, double alpha, double delta, int maxSeries) {
+    public static OptionalInt seriesNeeded(double rate, double alpha, double delta, int minSeries, int maxSeries) {
         if (!(alpha > 0 && alpha < 1) || !(delta > 0 && delta < 1)) {
             throw new IllegalArgumentException("α and δ must lie in (0, 1), got " + alpha + " and " + delta);
         }
         if (!(rate >= 0) || rate >= alpha) {
             return OptionalInt.empty();
         }
-        for (int n = 1; n <= maxSeries; n++) {
+        for (int n = Math.max(1, minSeries); n <= maxSeries; n++) {
             int k = (int) Math.floor(rate * n + 1e-9);
             if (new BinomialDistribution(n, alpha).cumulativeProbability(k) <= delta) {
                 return OptionalInt.of(n);

@@ -28,7 +28,7 @@ public enum Selection {
     /**
      * No choice among curves: only the rule and classifier fixed before training (the default decision rule, the
      * set rule with local QDA) is kept and certified, at δ (or α) itself, or corrected for the τ candidates when the
-     * objective chooses τ (hm, cost).
+     * objective chooses τ (hm, cost). The default of both guarantees.
      */
     FIXED("fixed");
 

@@ -27,16 +27,19 @@ class CalibrationParamsTest {
         assertEquals(7, seven.foldsFor(30, 128));
     }
 
-    /** The default operating point is the earliest certified at reliability 0.9, pac with Bonferroni (issue 28). */
+    /**
+     * The default operating point is the earliest certified at reliability 0.9, pac, certified for the default rule
+     * alone — the correction both guarantees get unless told otherwise.
+     */
     @Test
     void defaultObjectiveIsTheEarliestDecisionCertifiedAtReliabilityNinety() {
         CalibrationParams d = CalibrationParams.defaults(1L);
         assertEquals(CalibrationParams.Objective.EARLIEST_AT_RELIABILITY, d.objective());
         assertEquals(0.9, d.targetReliability());
         assertEquals(io.vigil.reliability.risk.Guarantee.PAC, d.guarantee());
-        assertEquals(io.vigil.reliability.risk.Selection.BONFERRONI, d.selection());
+        assertEquals(io.vigil.reliability.risk.Selection.FIXED, d.selection());
         assertEquals(
-                io.vigil.reliability.risk.Selection.BONFERRONI,
+                io.vigil.reliability.risk.Selection.FIXED,
                 CalibrationParams.defaultSelection(io.vigil.reliability.risk.Guarantee.PAC));
         assertEquals(
                 io.vigil.reliability.risk.Selection.FIXED,

@@ -57,7 +57,10 @@ class CrossFitCalibratorTest {
                 .build();
         VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
         m = EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
-        CalibrationParams cp = CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1);
+        // Bonferroni keeps every replayed rule's curve; the default (fixed) keeps one, tested on its own below.
+        CalibrationParams cp = CalibrationParams.defaults(1L)
+                .withFoldsAndDelta(5, 0.1)
+                .withGuarantee(Guarantee.PAC, Selection.BONFERRONI);
         return CrossFitCalibrator.calibrate(m, DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
     }
 
@@ -72,7 +75,9 @@ class CrossFitCalibratorTest {
     @Test
     void calibrationDoesNotDependOnTheNumberOfThreads() {
         VigilModel base = MODEL.toBuilder().build();
-        CalibrationParams cp = CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1);
+        CalibrationParams cp = CalibrationParams.defaults(1L)
+                .withFoldsAndDelta(5, 0.1)
+                .withGuarantee(Guarantee.PAC, Selection.BONFERRONI);
         CalibrationSection one = CrossFitCalibrator.calibrate(
                         base, DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none(), 1)
                 .section(CalibrationSection.class)
@@ -332,27 +337,33 @@ class CrossFitCalibratorTest {
     }
 
     /**
-     * The fixed correction keeps only the default rule's curve (set rule, local QDA), certified without a correction;
-     * the operating point is on it, and a rule not fixed in advance finds no curve, so it is not certified.
+     * The fixed correction, the default of both guarantees, keeps only the default rule's curve (set rule, local QDA),
+     * certified without a correction; the operating point is on it, and a rule not fixed in advance finds no curve, so
+     * it is not certified.
      */
     @Test
     void fixedSelectionCertifiesOnlyTheDefaultRule() {
-        CalibrationParams cp = CalibrationParams.defaults(1L)
-                .withFoldsAndDelta(5, 0.1)
-                .withGuarantee(Guarantee.EXPECTED, Selection.FIXED);
-        VigilModel m = CrossFitCalibrator.calibrate(
-                MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
-        CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
-        assertEquals(1, cal.curves().size());
-        CalibrationSection.Curve c = cal.curves().get(0);
-        DecisionParams d = DecisionParams.defaults();
-        assertEquals(List.of(d.rule(), d.classifier()), List.of(c.rule(), c.classifier()));
-        assertEquals(1, cal.candidates());
-        CalibrationSection.OperatingPoint p = cal.operatingPoint().orElseThrow();
-        assertEquals(List.of(d.rule(), d.classifier()), List.of(p.rule(), p.classifier()));
-        EarlyClassifier other = EarlyClassifier.of(
-                m, new DecisionParams(0.8, d.set(), d.estimator(), d.classifier(), null, DecisionRule.PROBABILITY));
-        assertFalse(other.thresholds().certified());
+        for (Guarantee g : Guarantee.values()) {
+            CalibrationParams cp = CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1);
+            if (g != cp.guarantee()) {
+                cp = cp.withGuarantee(g, CalibrationParams.defaultSelection(g));
+            }
+            assertEquals(Selection.FIXED, cp.selection(), g.cliName());
+            VigilModel m = CrossFitCalibrator.calibrate(
+                    MODEL.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+            CalibrationSection cal = m.section(CalibrationSection.class).orElseThrow();
+            assertEquals(g, cal.guarantee());
+            assertEquals(1, cal.curves().size(), g.cliName());
+            CalibrationSection.Curve c = cal.curves().get(0);
+            DecisionParams d = DecisionParams.defaults();
+            assertEquals(List.of(d.rule(), d.classifier()), List.of(c.rule(), c.classifier()));
+            assertEquals(1, cal.candidates());
+            CalibrationSection.OperatingPoint p = cal.operatingPoint().orElseThrow();
+            assertEquals(List.of(d.rule(), d.classifier()), List.of(p.rule(), p.classifier()));
+            EarlyClassifier other = EarlyClassifier.of(
+                    m, new DecisionParams(0.8, d.set(), d.estimator(), d.classifier(), null, DecisionRule.PROBABILITY));
+            assertFalse(other.thresholds().certified(), g.cliName());
+        }
     }
 
     /**

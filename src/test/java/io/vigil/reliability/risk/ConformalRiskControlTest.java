@@ -67,10 +67,15 @@ class ConformalRiskControlTest {
      */
     @Test
     void seriesNeededAtAGivenRate() {
-        assertEquals(9, ConformalRiskControl.seriesNeeded(0, 0.1, 1000).getAsInt());
-        assertEquals(9, ConformalRiskControl.seriesNeeded(0.05, 0.1, 1000).getAsInt());
-        assertEquals(19, ConformalRiskControl.seriesNeeded(0.03, 0.05, 1000).getAsInt());
-        assertTrue(ConformalRiskControl.seriesNeeded(0.1, 0.1, 1000).isEmpty());
+        assertEquals(9, ConformalRiskControl.seriesNeeded(0, 0.1, 1, 1000).getAsInt());
+        assertEquals(9, ConformalRiskControl.seriesNeeded(0.05, 0.1, 1, 1000).getAsInt());
+        assertEquals(19, ConformalRiskControl.seriesNeeded(0.03, 0.05, 1, 1000).getAsInt());
+        assertTrue(ConformalRiskControl.seriesNeeded(0.1, 0.1, 1, 1000).isEmpty());
+        // Searched from 10 up: rate 0.05 at α = 0.1 gives (0 + 1)/(N + 1) ≤ 0.1 for N = 10..19, so 10.
+        assertEquals(10, ConformalRiskControl.seriesNeeded(0.05, 0.1, 10, 1000).getAsInt());
+        // 2 of 21 replayed: (2 + 1)/22 > 0.1; from 22 on, ⌊2N/21⌋ = 2 until N = 31: (2 + 1)/(N + 1) ≤ 0.1 at N = 29.
+        assertEquals(
+                29, ConformalRiskControl.seriesNeeded(2.0 / 21, 0.1, 22, 1000).getAsInt());
     }
 
     @Test

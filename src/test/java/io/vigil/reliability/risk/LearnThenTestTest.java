@@ -116,17 +116,40 @@ class LearnThenTestTest {
      */
     @Test
     void seriesNeededAtAGivenRate() {
-        assertEquals(22, LearnThenTest.seriesNeeded(0, 0.1, 0.1, 1000).getAsInt());
-        assertEquals(39, LearnThenTest.seriesNeeded(0, 0.1, 0.1 / 6, 1000).getAsInt());
-        int n = LearnThenTest.seriesNeeded(0.05, 0.1, 0.1, 100_000).getAsInt();
+        assertEquals(22, LearnThenTest.seriesNeeded(0, 0.1, 0.1, 1, 1000).getAsInt());
+        assertEquals(39, LearnThenTest.seriesNeeded(0, 0.1, 0.1 / 6, 1, 1000).getAsInt());
+        int n = LearnThenTest.seriesNeeded(0.05, 0.1, 0.1, 1, 100_000).getAsInt();
         int k = (int) Math.floor(0.05 * n + 1e-9);
         assertTrue(LearnThenTest.certify(n, new int[] {k}, 0.1, 0.1).certified());
         int fewer = n - 1;
         assertFalse(LearnThenTest.certify(fewer, new int[] {(int) Math.floor(0.05 * fewer + 1e-9)}, 0.1, 0.1)
                 .certified());
-        assertTrue(LearnThenTest.seriesNeeded(0.1, 0.1, 0.1, 100_000).isEmpty());
-        assertTrue(LearnThenTest.seriesNeeded(0.2, 0.1, 0.1, 100_000).isEmpty());
-        assertTrue(LearnThenTest.seriesNeeded(0, 0.1, 0.1, 21).isEmpty(), "capped below the 22 needed");
+        assertTrue(LearnThenTest.seriesNeeded(0.1, 0.1, 0.1, 1, 100_000).isEmpty());
+        assertTrue(LearnThenTest.seriesNeeded(0.2, 0.1, 0.1, 1, 100_000).isEmpty());
+        assertTrue(LearnThenTest.seriesNeeded(0, 0.1, 0.1, 1, 21).isEmpty(), "capped below the 22 needed");
+    }
+
+    /**
+     * One disagreement among 23 replayed series does not certify α = 0.1 at δ = 0.1 (P(Bin(23, 0.1) ≤ 1) = 0.315),
+     * yet ⌊23⁻¹·22⌋ = 0 makes 22 series "certify" at that rate; searched above the 23 replayed, the N returned
+     * certifies with the disagreements the rate gives there, and so do the ⌊N/23⌋ ≥ 1 it counts.
+     */
+    @Test
+    void seriesNeededIsSearchedAboveTheReplayedSeries() {
+        double rate = 1.0 / 23;
+        assertFalse(LearnThenTest.certify(23, new int[] {1}, 0.1, 0.1).certified());
+        assertEquals(22, LearnThenTest.seriesNeeded(rate, 0.1, 0.1, 1, 1000).getAsInt(), "the rounding artefact");
+        int n = LearnThenTest.seriesNeeded(rate, 0.1, 0.1, 24, 100_000).getAsInt();
+        assertTrue(n > 23, "more series than replayed: " + n);
+        int k = (int) Math.floor(rate * n + 1e-9);
+        assertTrue(k >= 1, "at least the one disagreement seen: " + k);
+        assertTrue(LearnThenTest.certify(n, new int[] {k}, 0.1, 0.1).certified());
+        for (int m = 24; m < n; m++) {
+            assertFalse(
+                    LearnThenTest.certify(m, new int[] {(int) Math.floor(rate * m + 1e-9)}, 0.1, 0.1)
+                            .certified(),
+                    "N is the first above 23: " + m);
+        }
     }
 
     @Test
