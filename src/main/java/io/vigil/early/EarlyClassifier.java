@@ -85,9 +85,10 @@ public final class EarlyClassifier {
     /** Where each series' search is kept; owned by this classifier, so a state only hands back its own. */
     private final SeriesState.Slot<ClassGaussianSearch> searchSlot = new SeriesState.Slot<>("local QDA search");
     /**
-     * Where each any-order series keeps its local-QDA search: a {@link io.vigil.classify.qda.NeighborCache}, whose
-     * triangle-inequality certificates hold for a query that moves in any direction (m_y after a value in any order)
-     * and which returns exactly the full search's Gaussians.
+     * Where each any-order series keeps its local-QDA search: an {@link io.vigil.classify.qda.AnchorCache}, whose
+     * certificates (bounds about each class centroid from the class's last fully searched query) hold for a query
+     * that moves in any direction (m_y after a value in any order) and which returns exactly the full search's
+     * Gaussians.
      */
     private final SeriesState.Slot<ClassGaussianSearch> subsetSearchSlot =
             new SeriesState.Slot<>("local QDA search, any order");
@@ -687,7 +688,7 @@ public final class EarlyClassifier {
     }
 
     /**
-     * m_y = E[Y | observed] and the discriminants around it into the workspace (local QDA by the series' neighbour
+     * m_y = E[Y | observed] and the discriminants around it into the workspace (local QDA by the series' anchor
      * cache: the full search's Gaussians, bit for bit, with most distances certified instead of computed).
      */
     private void formSubset(SubsetState state, Workspace ws) {
@@ -698,7 +699,7 @@ public final class EarlyClassifier {
         }
         ClassGaussianSearch search = state.accelerator(subsetSearchSlot);
         if (search == null) {
-            search = localQda.newNeighborCache();
+            search = localQda.newAnchorCache();
             state.attach(subsetSearchSlot, search);
         }
         search.find(ws.mean, -1, 0.0, ws.qda, ws.gaussians);

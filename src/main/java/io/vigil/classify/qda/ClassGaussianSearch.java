@@ -6,7 +6,8 @@ import io.vigil.classify.qda.LocalQda.Workspace;
  * Finds local QDA's class Gaussians around a query that moves from sample to sample (the conditional mean m_y of
  * one series, thesis §5.6.1), reusing what the previous query computed. Every implementation returns bit-for-bit
  * the Gaussians of {@link LocalQda#classGaussians} — the same neighbour sets, summed in the same order — and only
- * differs in the work it skips: {@link LocalQda#fullSearch()} none, a {@link NeighborCache} what triangle-inequality
+ * differs in the work it skips: {@link LocalQda#fullSearch()} none, an {@link AnchorCache} what bounds about each
+ * class centroid exclude, a {@link NeighborCache} what triangle-inequality
  * certificates exclude, a {@link DotTracker} what dot-product screening along the known steps of m_y excludes.
  *
  * <p>An instance other than the full search holds per-series state: one series, one thread at a time. It is

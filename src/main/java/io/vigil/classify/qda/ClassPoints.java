@@ -23,6 +23,18 @@ final class ClassPoints {
 
     final int maxClassSize;
 
+    /** Per class: the mean of its points (the centre {@link AnchorCache}'s bounds are taken about). */
+    final double[][] centroids;
+
+    /**
+     * Per class: each point's distance from the class centroid, rounded up by {@link #RADIUS_SLACK}, so that it
+     * bounds the exact distance from the computed centroid.
+     */
+    final double[][] radii;
+
+    /** Relative rounding-up of {@link #radii}, far above the (ℓ + 2)·2⁻⁵³ relative error of a computed norm. */
+    static final double RADIUS_SLACK = 1e-9;
+
     ClassPoints(int dim, double[][] rows, int[] sizes) {
         this.dim = dim;
         this.numClasses = sizes.length;
@@ -46,6 +58,29 @@ final class ClassPoints {
             max = Math.max(max, n);
         }
         this.maxClassSize = max;
+        this.centroids = new double[numClasses][dim];
+        this.radii = new double[numClasses][];
+        for (int g = 0; g < numClasses; g++) {
+            int n = sizes[g];
+            double[] c = centroids[g];
+            for (int i = 0; i < n; i++) {
+                for (int t = 0; t < dim; t++) {
+                    c[t] += rows[g][i * dim + t];
+                }
+            }
+            for (int t = 0; t < dim; t++) {
+                c[t] /= Math.max(1, n);
+            }
+            radii[g] = new double[n];
+            for (int i = 0; i < n; i++) {
+                double s = 0;
+                for (int t = 0; t < dim; t++) {
+                    double e = rows[g][i * dim + t] - c[t];
+                    s += e * e;
+                }
+                radii[g][i] = Math.sqrt(s) * (1 + RADIUS_SLACK) + Double.MIN_NORMAL;
+            }
+        }
     }
 
     /** Longs of a bit mask over the points of the largest class (at least 1). */

@@ -279,6 +279,14 @@ public final class LocalQda {
         return this::newNeighborCache;
     }
 
+    /**
+     * A fresh anchor cache for one series whose query jumps in directions not known in advance (the any-order m_y;
+     * see {@link AnchorCache}).
+     */
+    public AnchorCache newAnchorCache() {
+        return new AnchorCache(this);
+    }
+
     /** A fresh neighbour cache for one series (see {@link NeighborCache}). */
     public NeighborCache newNeighborCache() {
         return new NeighborCache(this, NeighborCache.CACHE_MIN_WORK);

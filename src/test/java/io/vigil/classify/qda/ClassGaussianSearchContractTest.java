@@ -28,12 +28,14 @@ class ClassGaussianSearchContractTest {
         Function<Setup, ClassGaussianSearch> cache = s -> s.model().newNeighborCache(0);
         Function<Setup, ClassGaussianSearch> defaultCache =
                 s -> s.model().searches(null).newSearch();
+        Function<Setup, ClassGaussianSearch> anchored = s -> s.model().newAnchorCache();
         Function<Setup, ClassGaussianSearch> dots =
                 s -> s.model().searches(s.gains()).newSearch();
         return Stream.of(
                 Arguments.of("full search", full),
                 Arguments.of("neighbor cache (bounds for every class)", cache),
                 Arguments.of("neighbor cache (default)", defaultCache),
+                Arguments.of("anchor cache", anchored),
                 Arguments.of("dot screening", dots));
     }
 
