@@ -19,7 +19,21 @@ abstract class AbstractSearch implements ClassGaussianSearch {
     final double[][] variances;
     final boolean[] hasMoments;
 
+    /**
+     * Per class, the set before the last one and its Gaussian (null unless asked for): a query that jitters about
+     * a boundary point (the any-order m_y) often returns to it.
+     */
+    private final long[][] priorMasks;
+
+    private final double[][] priorMeans;
+    private final double[][] priorVariances;
+    private final boolean[] hasPrior;
+
     AbstractSearch(LocalQda model, boolean memoize) {
+        this(model, memoize, false);
+    }
+
+    AbstractSearch(LocalQda model, boolean memoize, boolean memoizePrior) {
         this.model = model;
         this.points = model.points;
         int g = points.numClasses;
@@ -33,6 +47,17 @@ abstract class AbstractSearch implements ClassGaussianSearch {
             this.means = null;
             this.variances = null;
             this.hasMoments = null;
+        }
+        if (memoize && memoizePrior) {
+            this.priorMasks = new long[g][points.maskWords()];
+            this.priorMeans = new double[g][points.dim];
+            this.priorVariances = new double[g][points.dim];
+            this.hasPrior = new boolean[g];
+        } else {
+            this.priorMasks = null;
+            this.priorMeans = null;
+            this.priorVariances = null;
+            this.hasPrior = null;
         }
     }
 
@@ -66,10 +91,20 @@ abstract class AbstractSearch implements ClassGaussianSearch {
                 System.arraycopy(variances[g], 0, out.variances[g], 0, dim);
                 continue;
             }
+            if (priorMasks != null && hasPrior[g] && Arrays.equals(priorMasks[g], ws.mask)) {
+                swapWithPrior(g);
+                System.arraycopy(means[g], 0, out.means[g], 0, dim);
+                System.arraycopy(variances[g], 0, out.variances[g], 0, dim);
+                continue;
+            }
             points.momentsOfMask(g, ws.mask, m, ws.mean, ws.m2);
             for (int t = 0; t < dim; t++) {
                 out.means[g][t] = ws.mean[t];
                 out.variances[g][t] = ws.m2[t] / m + LocalQda.COVARIANCE_RIDGE;
+            }
+            if (priorMasks != null && hasMoments[g]) {
+                swapWithPrior(g);
+                hasPrior[g] = true;
             }
             if (masks != null) {
                 System.arraycopy(ws.mask, 0, masks[g], 0, masks[g].length);
@@ -78,6 +113,19 @@ abstract class AbstractSearch implements ClassGaussianSearch {
                 hasMoments[g] = true;
             }
         }
+    }
+
+    /** Exchanges class g's last set and Gaussian with the one before it (array references only). */
+    private void swapWithPrior(int g) {
+        long[] mask = masks[g];
+        masks[g] = priorMasks[g];
+        priorMasks[g] = mask;
+        double[] mean = means[g];
+        means[g] = priorMeans[g];
+        priorMeans[g] = mean;
+        double[] variance = variances[g];
+        variances[g] = priorVariances[g];
+        priorVariances[g] = variance;
     }
 
     /** Called once per query before the classes are searched. */
