@@ -43,16 +43,11 @@ class SubsetConditionerTest {
 
     @Test
     void randomSubsetsInRandomOrderMatchTheClosedFormForBothForms() {
-        double[] mu = gaussians(D, 1.0);
-        DMatrixRMaj u = new DMatrixRMaj(D, 5, true, gaussians(D * 5, 1.0));
-        double a = 0.5;
-        DMatrixRMaj sigma = new DMatrixRMaj(D, D);
-        CommonOps_DDRM.multTransB(u, u, sigma);
-        for (int i = 0; i < D; i++) {
-            sigma.add(i, i, a);
-        }
-        LowRankGaussian low = LowRankGaussian.fromFactors(mu, a, u, FitInfo.of(Shrinkage.external()));
-        JointGaussian dense = JointGaussian.fromCovariance(mu, sigma, Shrinkage.external());
+        BothForms f = bothForms(5);
+        double[] mu = f.mu();
+        DMatrixRMaj sigma = f.sigma();
+        LowRankGaussian low = f.low();
+        JointGaussian dense = f.dense();
         DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
         double[] x = gaussians(D, 2.0);
         for (SeriesGaussian g : List.of(low, dense)) {
@@ -135,16 +130,11 @@ class SubsetConditionerTest {
 
     @Test
     void aReducedFactorConditionsExactlyOnTheReducedGaussianForBothForms() {
-        double[] mu = gaussians(D, 1.0);
-        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
-        double a = 0.5;
-        DMatrixRMaj sigma = new DMatrixRMaj(D, D);
-        CommonOps_DDRM.multTransB(u, u, sigma);
-        for (int i = 0; i < D; i++) {
-            sigma.add(i, i, a);
-        }
-        LowRankGaussian low = LowRankGaussian.fromFactors(mu, a, u, FitInfo.of(Shrinkage.external()));
-        JointGaussian dense = JointGaussian.fromCovariance(mu, sigma, Shrinkage.external());
+        BothForms f = bothForms(6);
+        double[] mu = f.mu();
+        DMatrixRMaj sigma = f.sigma();
+        LowRankGaussian low = f.low();
+        JointGaussian dense = f.dense();
         DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
         double[] x = gaussians(D, 2.0);
         for (int q : new int[] {1, 3}) {
@@ -256,6 +246,25 @@ class SubsetConditionerTest {
                 assertThrows(IllegalArgumentException.class, () -> ProbabilisticPca.reduce(u.data, D, 6, 0.4, 6));
         assertTrue(q.getMessage().contains("reduced rank q must be in 1..5"), q.getMessage());
     }
+
+    /** One Gaussian, Σ = 0.5·I + UUᵀ with U of the given rank, in the low-rank and the dense form. */
+    private BothForms bothForms(int rank) {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, rank, true, gaussians(D * rank, 1.0));
+        double a = 0.5;
+        DMatrixRMaj sigma = new DMatrixRMaj(D, D);
+        CommonOps_DDRM.multTransB(u, u, sigma);
+        for (int i = 0; i < D; i++) {
+            sigma.add(i, i, a);
+        }
+        return new BothForms(
+                mu,
+                sigma,
+                LowRankGaussian.fromFactors(mu, a, u, FitInfo.of(Shrinkage.external())),
+                JointGaussian.fromCovariance(mu, sigma, Shrinkage.external()));
+    }
+
+    private record BothForms(double[] mu, DMatrixRMaj sigma, LowRankGaussian low, JointGaussian dense) {}
 
     /** σ²I + U_q(Λ_q − σ²I)U_qᵀ from the eigendecomposition of the dense Σ (Tipping &amp; Bishop eqs. 7–8). */
     private static DMatrixRMaj ppca(DMatrixRMaj sigma, int q) {

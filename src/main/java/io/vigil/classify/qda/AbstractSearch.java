@@ -142,6 +142,25 @@ abstract class AbstractSearch implements ClassGaussianSearch {
         KNearest.maskOfSmallest(ws.dist, n, KNearest.kthSmallest(ws.values, n, m), m, ws.mask);
     }
 
+    /**
+     * Completes a bounded search: {@code sure} points are already in {@code ws.mask} and the set still needs m −
+     * sure of the {@code b} band points (increasing index order) nearest to q, chosen on exact distances as the full
+     * search would. False when the band cannot hold them — impossible while the caller's bounds hold — so the caller
+     * falls back to {@link #fullSearch}.
+     */
+    final boolean completeFromBand(double[] q, int g, int m, int sure, int[] band, int b, Workspace ws) {
+        int need = m - sure;
+        if (need == 0) {
+            return true;
+        }
+        if (need > b) {
+            return false;
+        }
+        points.exactDistances(q, g, band, b, ws.dist);
+        KNearest.selectBand(ws.dist, band, b, need, ws.values, ws.mask, null, null);
+        return true;
+    }
+
     /** The search without memory: every query searches every class in full. Stateless, so one is shared. */
     static final class Full extends AbstractSearch {
         Full(LocalQda model) {

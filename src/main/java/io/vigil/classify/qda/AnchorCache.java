@@ -149,16 +149,7 @@ public final class AnchorCache extends AbstractSearch {
                 band[b++] = i;
             }
         }
-        int need = m - sure;
-        if (need == 0) {
-            return true;
-        }
-        if (need > b) {
-            return false; // impossible when the bounds hold; the full search is the safe answer
-        }
-        points.exactDistances(q, g, band, b, ws.dist);
-        KNearest.selectBand(ws.dist, band, b, need, ws.values, mask, null, null);
-        return true;
+        return completeFromBand(q, g, m, sure, band, b, ws);
     }
 
     /** Full search of class g at q, which becomes the class's anchor. */

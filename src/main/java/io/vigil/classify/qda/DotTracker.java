@@ -255,15 +255,6 @@ public final class DotTracker extends AbstractSearch {
             band[b] = i;
             b += (in == 0 && a <= outCut) ? 1 : 0;
         }
-        int need = m - sure;
-        if (need == 0) {
-            return true;
-        }
-        if (need > b) {
-            return false; // impossible when the bound holds; the full search is the safe answer
-        }
-        points.exactDistances(q, g, band, b, ws.dist);
-        KNearest.selectBand(ws.dist, band, b, need, vals, mask, null, null);
-        return true;
+        return completeFromBand(q, g, m, sure, band, b, ws);
     }
 }
