@@ -46,11 +46,9 @@ class SubsetConditionerTest {
         BothForms f = bothForms(5);
         double[] mu = f.mu();
         DMatrixRMaj sigma = f.sigma();
-        LowRankGaussian low = f.low();
-        JointGaussian dense = f.dense();
-        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
-        double[] x = gaussians(D, 2.0);
-        for (SeriesGaussian g : List.of(low, dense)) {
+        DMatrixRMaj b = f.basis();
+        double[] x = f.x();
+        for (SeriesGaussian g : f.forms()) {
             SubsetConditioner c = SubsetConditioner.of(g, b);
             SubsetState s = c.newState();
             for (int trial = 0; trial < 20; trial++) {
@@ -133,13 +131,11 @@ class SubsetConditionerTest {
         BothForms f = bothForms(6);
         double[] mu = f.mu();
         DMatrixRMaj sigma = f.sigma();
-        LowRankGaussian low = f.low();
-        JointGaussian dense = f.dense();
-        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
-        double[] x = gaussians(D, 2.0);
+        DMatrixRMaj b = f.basis();
+        double[] x = f.x();
         for (int q : new int[] {1, 3}) {
             DMatrixRMaj reducedSigma = ppca(sigma, q);
-            for (SeriesGaussian g : List.of(low, dense)) {
+            for (SeriesGaussian g : f.forms()) {
                 SubsetConditioner c = SubsetConditioner.of(g, b, q);
                 assertEquals(q, c.rank());
                 DMatrixRMaj own = c.covariance();
@@ -247,7 +243,7 @@ class SubsetConditionerTest {
         assertTrue(q.getMessage().contains("reduced rank q must be in 1..5"), q.getMessage());
     }
 
-    /** One Gaussian, Σ = 0.5·I + UUᵀ with U of the given rank, in the low-rank and the dense form. */
+    /** One Gaussian, Σ = 0.5·I + UUᵀ with U of the given rank, in the low-rank and the dense form, with B and x. */
     private BothForms bothForms(int rank) {
         double[] mu = gaussians(D, 1.0);
         DMatrixRMaj u = new DMatrixRMaj(D, rank, true, gaussians(D * rank, 1.0));
@@ -257,14 +253,16 @@ class SubsetConditionerTest {
         for (int i = 0; i < D; i++) {
             sigma.add(i, i, a);
         }
-        return new BothForms(
-                mu,
-                sigma,
+        List<SeriesGaussian> forms = List.of(
                 LowRankGaussian.fromFactors(mu, a, u, FitInfo.of(Shrinkage.external())),
                 JointGaussian.fromCovariance(mu, sigma, Shrinkage.external()));
+        DMatrixRMaj basis = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        return new BothForms(mu, sigma, forms, basis, gaussians(D, 2.0));
     }
 
-    private record BothForms(double[] mu, DMatrixRMaj sigma, LowRankGaussian low, JointGaussian dense) {}
+    /** The Gaussian in both forms, an LDG basis B and a complete series x to observe from. */
+    private record BothForms(
+            double[] mu, DMatrixRMaj sigma, List<SeriesGaussian> forms, DMatrixRMaj basis, double[] x) {}
 
     /** σ²I + U_q(Λ_q − σ²I)U_qᵀ from the eigendecomposition of the dense Σ (Tipping &amp; Bishop eqs. 7–8). */
     private static DMatrixRMaj ppca(DMatrixRMaj sigma, int q) {
