@@ -240,7 +240,22 @@ class RunProcessTest {
                     .filter(r -> r.label.equals(StreamFixtures.TEST.labelOf(
                             Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1)))))
                     .count();
-            assertEquals(correct, second.sum(OPERATOR + "truthCorrect"));
+            // Said in full when it fails (it did once in CI, 4 against 2, unexplained): what Kafka holds, what was
+            // compared.
+            String seen = decided.stream()
+                    .map(r -> StreamJson.readDecision(r.value()))
+                    .map(r -> r.series + "=" + r.label + "/" + r.t + " (true "
+                            + StreamFixtures.TEST.labelOf(
+                                    Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1)))
+                            + ")")
+                    .toList()
+                    .toString();
+            assertEquals(
+                    correct,
+                    second.sum(OPERATOR + "truthCorrect"),
+                    decided.size() + " decision records " + seen + "; compared per subtask "
+                            + second.byLabels(OPERATOR + "truthDecisions") + ", correct "
+                            + second.byLabels(OPERATOR + "truthCorrect"));
             // Each subtask reports its own ratios (the series are spread over the agreement operator's subtasks):
             // pair them with that subtask's counters. Exact up to one division's rounding.
             Map<Map<String, String>, Double> compared = second.byLabels(OPERATOR + "truthDecisions");
