@@ -240,8 +240,7 @@ class RunProcessTest {
                     .filter(r -> r.label.equals(StreamFixtures.TEST.labelOf(
                             Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1)))))
                     .count();
-            // Said in full when it fails (it did once in CI, 4 against 2, unexplained): what Kafka holds, what was
-            // compared.
+            // On failure, say what Kafka holds and what the job compared, per subtask.
             String seen = decided.stream()
                     .map(r -> StreamJson.readDecision(r.value()))
                     .map(r -> r.series + "=" + r.label + "/" + r.t + " (true "
