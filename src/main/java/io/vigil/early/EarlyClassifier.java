@@ -418,7 +418,7 @@ public final class EarlyClassifier {
             throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
         }
         int t = state.time();
-        double v = standardizer == null ? rawValue : standardizer.apply(t, rawValue);
+        double v = standardized(t, rawValue);
         estimator.update(state, v);
         if (!DecisionStride.checks(t + 1, stride, length)) {
             return false;
@@ -595,7 +595,7 @@ public final class EarlyClassifier {
         if (deferAt(state, t, channel, rawValue)) {
             SeriesState prefix = state.prefix();
             int i = prefix.time();
-            estimator.update(prefix, standardizer == null ? rawValue : standardizer.apply(i, rawValue));
+            estimator.update(prefix, standardized(i, rawValue));
             return;
         }
         conditionAt(state, t, channel, rawValue);
@@ -658,16 +658,20 @@ public final class EarlyClassifier {
         if (!state.onPrefix() || index != state.observedCount()) {
             return false;
         }
-        subsetConditioner().defer(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
+        subsetConditioner().defer(state, index, standardized(index, rawValue));
         return true;
     }
 
     /** Checks and standardises the value and conditions the state on it; returns the observed count. */
     private int conditionAt(SubsetState state, int t, int channel, double rawValue) {
         int index = checkedIndex(state, t, channel, rawValue);
-        subsetConditioner()
-                .observe(state, index, standardizer == null ? rawValue : standardizer.apply(index, rawValue));
+        subsetConditioner().observe(state, index, standardized(index, rawValue));
         return state.observedCount();
+    }
+
+    /** The value at time-major index {@code index} on the scale the model was fitted on (as is without standardiser). */
+    private double standardized(int index, double rawValue) {
+        return standardizer == null ? rawValue : standardizer.apply(index, rawValue);
     }
 
     /** The time-major index of (t, channel), checked to be in the series, not yet observed, with a finite value. */

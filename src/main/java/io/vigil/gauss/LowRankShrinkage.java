@@ -1,10 +1,7 @@
 package io.vigil.gauss;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
-import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 
 /**
  * The shrinkage covariance of {@link ShrinkageCovariance} — Σ̂ = (1 − δ)S + δμI, S the maximum-likelihood sample
@@ -98,11 +95,11 @@ final class LowRankShrinkage {
                     "all " + n + " series are identical: the sample covariance is zero, nothing to shrink toward");
         }
         double traceSq = frobG / ((double) n * n);
-        Spectrum spec = Spectrum.of(gram);
+        GramSpectrum spec = GramSpectrum.of(gram);
         int m = Math.min(n, d);
         double dist2 = (double) (d - m) * mu * mu;
         for (int i = 0; i < m; i++) {
-            double v = spec.values[i] / n - mu;
+            double v = spec.values()[i] / n - mu;
             dist2 += v * v;
         }
         double delta =
@@ -239,19 +236,19 @@ final class LowRankShrinkage {
     }
 
     /** Ledoit–Wolf δ = min(b̄², d̂²)/d̂² with b̄² = n⁻² Σ_k ‖y_k y_kᵀ − Λ/n‖²_F (4). */
-    private static double ledoitWolfIntensity(Spectrum spec, int n, double dist2) {
+    private static double ledoitWolfIntensity(GramSpectrum spec, int n, double dist2) {
         if (dist2 == 0.0) {
             return 0.0;
         }
         double[] lambdaOverN = new double[n];
         for (int i = 0; i < n; i++) {
-            lambdaOverN[i] = spec.values[i] / n;
+            lambdaOverN[i] = spec.values()[i] / n;
         }
         double[] y = new double[n];
         double sum = 0.0;
         for (int k = 0; k < n; k++) {
             for (int i = 0; i < n; i++) {
-                y[i] = spec.vectors.data[k * n + i] * Math.sqrt(spec.values[i]);
+                y[i] = spec.vectors().data[k * n + i] * Math.sqrt(spec.values()[i]);
             }
             double rowSum = 0.0;
             for (int i = 0; i < n; i++) {
@@ -279,33 +276,5 @@ final class LowRankShrinkage {
         double num = (1.0 - 2.0 / p) * traceSq + trace * trace;
         double den = (n + 1.0 - 2.0 / p) * dist2;
         return Math.min(1.0, Math.max(0.0, num / den));
-    }
-
-    /** Eigenvalues (descending, clamped at 0: G is positive semidefinite) and eigenvectors (columns) of G. */
-    private record Spectrum(double[] values, DMatrixRMaj vectors) {
-        static Spectrum of(DMatrixRMaj g) {
-            int n = g.numRows;
-            EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(n, true, true);
-            if (!eig.decompose(g.copy())) {
-                throw new CovarianceFitException("eigendecomposition of the " + n + "×" + n + " Gram matrix failed");
-            }
-            Integer[] order = new Integer[n];
-            double[] raw = new double[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-                raw[i] = eig.getEigenvalue(i).real;
-            }
-            Arrays.sort(order, (p, q) -> Double.compare(raw[q], raw[p]));
-            double[] values = new double[n];
-            DMatrixRMaj vectors = new DMatrixRMaj(n, n);
-            for (int c = 0; c < n; c++) {
-                values[c] = Math.max(0.0, raw[order[c]]);
-                DMatrixRMaj v = eig.getEigenVector(order[c]);
-                for (int k = 0; k < n; k++) {
-                    vectors.data[k * n + c] = v.data[k];
-                }
-            }
-            return new Spectrum(values, vectors);
-        }
     }
 }

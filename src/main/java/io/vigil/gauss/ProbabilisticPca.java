@@ -1,10 +1,7 @@
 package io.vigil.gauss;
 
-import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
-import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
-import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 
 /**
  * The reduced-rank (probabilistic-PCA) form σ²·I + W_q W_qᵀ of a Gaussian covariance Σ = a·I + W Wᵀ, W of size D×r:
@@ -44,32 +41,22 @@ final class ProbabilisticPca {
         DMatrixRMaj wm = DMatrixRMaj.wrap(d, r, w);
         DMatrixRMaj gram = new DMatrixRMaj(r, r);
         CommonOps_DDRM.multInner(wm, gram);
-        EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(r, true, true);
-        if (!eig.decompose(gram)) {
-            throw new IllegalStateException("eigendecomposition of the " + r + "×" + r + " Gram matrix WᵀW failed");
-        }
-        Integer[] byValue = new Integer[r];
-        double[] lambda = new double[r];
-        for (int i = 0; i < r; i++) {
-            byValue[i] = i;
-            lambda[i] = Math.max(0.0, eig.getEigenvalue(i).real);
-        }
-        Arrays.sort(byValue, (x, y) -> Double.compare(lambda[y], lambda[x]));
+        GramSpectrum spec = GramSpectrum.of(gram);
+        double[] lambda = spec.values();
         double discarded = 0.0;
         for (int i = q; i < r; i++) {
-            discarded += lambda[byValue[i]];
+            discarded += lambda[i];
         }
         double extra = discarded / (d - q);
+        double[] v = spec.vectors().data;
         double[] out = new double[d * q];
         for (int k = 0; k < q; k++) {
-            int i = byValue[k];
-            DMatrixRMaj v = eig.getEigenVector(i);
-            double scale = lambda[i] > 0.0 ? Math.sqrt(Math.max(0.0, lambda[i] - extra) / lambda[i]) : 0.0;
+            double scale = lambda[k] > 0.0 ? Math.sqrt(Math.max(0.0, lambda[k] - extra) / lambda[k]) : 0.0;
             for (int j = 0; j < d; j++) {
                 double s = 0.0;
                 int row = j * r;
                 for (int m = 0; m < r; m++) {
-                    s += w[row + m] * v.data[m];
+                    s += w[row + m] * v[m * r + k];
                 }
                 out[j * q + k] = s * scale;
             }
