@@ -290,17 +290,24 @@ class RunProcessTest {
         return s.sum(OPERATOR + "decisionsEarly") + s.sum(OPERATOR + "decisionsComplete");
     }
 
-    /** Scrapes {@code url} until {@code done} holds (metrics are read at scrape time; counters lag records). */
+    /**
+     * Scrapes {@code url} until {@code done} holds in two consecutive scrapes and returns the second. Metrics are read at
+     * scrape time, one after another, so a scrape is no atomic snapshot: comparisons made while it runs can leave a
+     * counter read before them beside one read after (CI saw {@code truthCorrect} 2 beside {@code truthDecisions} 5, and
+     * {@code truthAccuracy} 4/4 beside 5 compared). Once the job has nothing left to count, the next scrape is consistent.
+     */
     private static PrometheusScrape scrapeUntil(String url, java.util.function.Predicate<PrometheusScrape> done)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_S);
+        PrometheusScrape previous = null;
         PrometheusScrape s = PrometheusScrape.of(url);
-        while (!done.test(s)) {
+        while (previous == null || !done.test(previous) || !done.test(s)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the scrape never showed what was expected: "
                         + s.families().keySet());
             }
             Thread.sleep(200);
+            previous = s;
             s = PrometheusScrape.of(url);
         }
         return s;
