@@ -272,10 +272,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
 
     /** Attaches the cached conditioned state to a session read from the keyed state, counting hits and rebuilds. */
     private void attachConditioned(String key, SeriesSession s) {
-        switch (conditioned.attach(key, s)) {
-            case HIT -> conditionedHits.inc();
-            case REBUILD -> conditionedRebuilds.inc();
-            case NONE -> {}
+        ConditionedStates.Lookup l = conditioned.attach(key, s);
+        if (l == ConditionedStates.Lookup.HIT) {
+            conditionedHits.inc();
+        } else if (l == ConditionedStates.Lookup.REBUILD) {
+            conditionedRebuilds.inc();
         }
     }
 
