@@ -46,24 +46,6 @@ class ConditionedStatesOperatorTest {
         return new Run(fn, h);
     }
 
-    /** Series 0..n−1 under 20 % missing, shuffled, round-robin over the series; every other one with its end record. */
-    private static List<SampleEvent> interleaved(int n) {
-        List<List<SampleEvent>> each = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            each.add(MultiChannelFixtures.events(i, MultiChannelFixtures.PATTERN, 1_000L * i, i % 2 == 0));
-        }
-        int total = each.stream().mapToInt(List::size).sum();
-        List<SampleEvent> out = new ArrayList<>();
-        for (int k = 0; out.size() < total; k++) {
-            for (List<SampleEvent> l : each) {
-                if (k < l.size()) {
-                    out.add(l.get(k));
-                }
-            }
-        }
-        return out;
-    }
-
     /** Feeds {@code events}, then lets every series left expire; returns the records. */
     private static List<DecisionRecord> feedAndExpire(Run r, List<SampleEvent> events) throws Exception {
         for (SampleEvent e : events) {
@@ -94,7 +76,7 @@ class ConditionedStatesOperatorTest {
 
     @Test
     void onRocksDbWithTheCacheSeriesDecideAsOnTheHeapBackend() throws Exception {
-        List<SampleEvent> events = interleaved(SERIES);
+        List<SampleEvent> events = MultiChannelFixtures.interleaved(SERIES, i -> i % 2 == 0);
         List<DecisionRecord> heap = straight(false, events);
         Run r = harness(true);
         List<DecisionRecord> rocks;
@@ -117,7 +99,7 @@ class ConditionedStatesOperatorTest {
 
     @Test
     void restoredFromASnapshotWithAColdCacheSeriesDecideAsStraight() throws Exception {
-        List<SampleEvent> events = interleaved(SERIES);
+        List<SampleEvent> events = MultiChannelFixtures.interleaved(SERIES, i -> i % 2 == 0);
         List<DecisionRecord> want = straight(true, events);
         int cut = events.size() / 3;
         OperatorSubtaskState snapshot;
@@ -148,13 +130,8 @@ class ConditionedStatesOperatorTest {
     void anExpiredSeriesLeavesNoEntryAndItsIdReusedDecidesAsANewSeries() throws Exception {
         String id = MultiChannelFixtures.id(0);
         List<SampleEvent> first = MultiChannelFixtures.events(0, MultiChannelFixtures.PATTERN, 0, false);
-        List<SampleEvent> second = new ArrayList<>();
-        for (SampleEvent e : MultiChannelFixtures.events(1, MultiChannelFixtures.PATTERN, 500, true)) {
-            second.add(
-                    e.end
-                            ? MultiChannelFixtures.end(id, e.offset)
-                            : MultiChannelFixtures.event(id, e.t, e.channel, e.value, e.offset));
-        }
+        List<SampleEvent> second = MultiChannelFixtures.underId(
+                MultiChannelFixtures.events(1, MultiChannelFixtures.PATTERN, 500, true), id);
         List<DecisionRecord> fresh = straight(true, second);
         Run r = harness(true);
         try (var h = r.h()) {

@@ -13,7 +13,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -93,23 +92,6 @@ class ConditionedStatesTest {
         }
     }
 
-    /** Every test series under 20 % missing, shuffled, round-robin over the series, then their end records. */
-    private static List<SampleEvent> interleaved(int series) {
-        List<List<SampleEvent>> each = new ArrayList<>();
-        for (int i = 0; i < series; i++) {
-            each.add(MultiChannelFixtures.events(i, MultiChannelFixtures.PATTERN, 1_000L * i, true));
-        }
-        List<SampleEvent> out = new ArrayList<>();
-        for (int k = 0; out.size() < each.stream().mapToInt(List::size).sum(); k++) {
-            for (List<SampleEvent> l : each) {
-                if (k < l.size()) {
-                    out.add(l.get(k));
-                }
-            }
-        }
-        return out;
-    }
-
     private Store run(List<SampleEvent> events, long budget, boolean serialising) {
         Store s = new Store(budget, serialising);
         events.forEach(s::process);
@@ -118,7 +100,7 @@ class ConditionedStatesTest {
 
     @Test
     void sessionsReadBackPerRecordDecideAsWithoutTheCacheAndAsSessionsKeptAsObjects() {
-        List<SampleEvent> events = interleaved(MultiChannelFixtures.TEST.size());
+        List<SampleEvent> events = MultiChannelFixtures.interleaved(MultiChannelFixtures.TEST.size(), i -> true);
         Store objects = run(events, ConditionedStates.DEFAULT_BUDGET_BYTES, false);
         Store rebuilt = run(events, 0, true);
         Store cached = run(events, ConditionedStates.DEFAULT_BUDGET_BYTES, true);
@@ -137,7 +119,7 @@ class ConditionedStatesTest {
 
     @Test
     void whenFullNewSeriesAreNotAdmittedAndAreRebuiltAsWithoutTheCache() {
-        List<SampleEvent> events = interleaved(3);
+        List<SampleEvent> events = MultiChannelFixtures.interleaved(3, i -> true);
         Store rebuilt = run(events, 0, true);
         long one = tracker.conditionedStateBytes();
         Store full = new Store(one, true);
@@ -190,13 +172,8 @@ class ConditionedStatesTest {
         String id = MultiChannelFixtures.id(0);
         List<SampleEvent> first = MultiChannelFixtures.events(0, MultiChannelFixtures.PATTERN, 0, false);
         // The values of test series 1 under series 0's id, after series 0 ended on its end record.
-        List<SampleEvent> second = new ArrayList<>();
-        for (SampleEvent e : MultiChannelFixtures.events(1, MultiChannelFixtures.PATTERN, 500, true)) {
-            second.add(
-                    e.end
-                            ? MultiChannelFixtures.end(id, e.offset)
-                            : MultiChannelFixtures.event(id, e.t, e.channel, e.value, e.offset));
-        }
+        List<SampleEvent> second = MultiChannelFixtures.underId(
+                MultiChannelFixtures.events(1, MultiChannelFixtures.PATTERN, 500, true), id);
         Store s = new Store(ConditionedStates.DEFAULT_BUDGET_BYTES, true);
         first.subList(0, 40).forEach(s::process);
         assertEquals(1, s.cache.size());
