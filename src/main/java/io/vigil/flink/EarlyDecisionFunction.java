@@ -197,7 +197,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         StreamModel initial = load(modelBytes, "the job's model");
         models = new LiveModels<>(Live.of(initial), initial.tag());
         sessions = getRuntimeContext().getState(stateDescriptor());
-        conditioned = new ConditionedStates(ConditionedStates.DEFAULT_BUDGET_BYTES);
+        conditioned = new ConditionedStates(settings.anyOrderCache());
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         conditionedHits = metrics.counter("conditionedStateHits");
         conditionedRebuilds = metrics.counter("conditionedStateRebuilds");

@@ -20,7 +20,7 @@ import java.util.Map;
  * no session to keep).
  */
 public final class ConditionedStates {
-    /** Default budget per subtask: 64 MiB, ≈ 1,000 series of 3 × 315 values (q = 32). */
+    /** Default budget per subtask ({@code --any-order-cache}): 64 MiB, over 1,000 series of 3 × 315 values (q = 32, ℓ = 12). */
     public static final long DEFAULT_BUDGET_BYTES = 64L << 20;
 
     /** What {@link #attach} did for a session. */
