@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A bounded cache of the conditioned states of series observed in any order, for one thread (one keyed-stage
  * subtask), in front of a session store that keeps only their values. A session read back from a serialising store
- * (RocksDB; the heap backend's copy-on-write after a checkpoint) has its values but not their conditioned state,
+ * (RocksDB; the heap backend, which hands out a copy while a checkpoint of it is being written) has its values but not their conditioned state,
  * which the tracker would otherwise rebuild from all of them at every record. The store stays the source of truth:
  * an entry is used only for a session holding exactly the values it was built from — the same model tag and the same
  * (index, value) pairs in the same arrival order, compared in full, bit for bit — so no entry can be stale: a series
