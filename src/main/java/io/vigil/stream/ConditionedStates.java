@@ -6,12 +6,12 @@ import java.util.Map;
 /**
  * A bounded cache of the conditioned states of series observed in any order, for one thread (one keyed-stage
  * subtask), in front of a session store that keeps only their values. A session read back from a serialising store
- * (RocksDB; the heap backend, which hands out a copy while a checkpoint of it is being written) has its values but not their conditioned state,
- * which the tracker would otherwise rebuild from all of them at every record. The store stays the source of truth:
- * an entry is used only for a session holding exactly the values it was built from — the same model tag and the same
- * (index, value) pairs in the same arrival order, compared in full, bit for bit — so no entry can be stale: a series
- * id reused after its session ended, a restore or rollback to earlier state, or a model upgrade all miss and rebuild,
- * and decisions are those of a rebuild.
+ * (RocksDB; the heap backend, which hands out a copy while a checkpoint of it is being written) has its values but
+ * not their conditioned state, which the tracker would otherwise rebuild from all of them at every record. The store
+ * stays the source of truth: an entry is used only for a session holding exactly the values it was built from — the
+ * same model tag and the same (index, value) pairs in the same arrival order, compared in full, bit for bit — so no
+ * entry can be stale: a series id reused after its session ended, a restore or rollback to earlier state, or a model
+ * upgrade all miss and rebuild, and decisions are those of a rebuild.
  *
  * <p>Bounded by an estimate of the bytes of its entries ({@link SeriesTracker#conditionedStateBytes}). While full, a
  * series not yet in it is not admitted and is rebuilt per record as without a cache: series arriving round-robin (as
@@ -20,7 +20,7 @@ import java.util.Map;
  * no session to keep).
  */
 public final class ConditionedStates {
-    /** Default budget per subtask ({@code --any-order-cache}): 64 MiB, over 1,000 series of 3 × 315 values (q = 32, ℓ = 12). */
+    /** Default budget per subtask ({@code --any-order-cache}): 64 MiB, over 1,000 series of 3 × 315 values. */
     public static final long DEFAULT_BUDGET_BYTES = 64L << 20;
 
     /** What {@link #attach} did for a session. */
