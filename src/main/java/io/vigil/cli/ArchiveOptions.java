@@ -6,7 +6,9 @@ import io.vigil.data.TrainTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options the archive experiments ({@code experiment reliability}, {@code fig58}, {@code table54}, {@code
@@ -33,9 +35,25 @@ public final class ArchiveOptions {
     @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
     boolean json;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec command;
+
     /** {@code --datasets}, or every dataset directory under {@code --data}, sorted. */
     List<String> names() throws IOException {
         return datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+    }
+
+    /**
+     * {@link #names()} for an experiment that needs at least one dataset.
+     *
+     * @throws CommandLine.ParameterException (a usage error) when there is none
+     */
+    List<String> requireNames() throws IOException {
+        List<String> names = names();
+        if (names.isEmpty()) {
+            throw new CommandLine.ParameterException(command.commandLine(), "no datasets under " + dataDir);
+        }
+        return names;
     }
 
     /** The standard train/test split of one dataset of the archive. */

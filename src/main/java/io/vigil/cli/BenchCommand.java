@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -454,26 +455,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--kind", defaultValue = "cbf", description = "generated data (default: ${DEFAULT-VALUE})")
         String kind;
 
-        @Option(names = "--train", defaultValue = "100", description = "training series (default: ${DEFAULT-VALUE})")
-        int train;
-
         @Option(
                 names = "--series",
                 defaultValue = "8000",
                 description = "test series published (samples = series x d; default: ${DEFAULT-VALUE})")
         int series;
-
-        @Option(
-                names = "--partitions",
-                defaultValue = "2",
-                description = "topic partitions (default: ${DEFAULT-VALUE})")
-        int partitions;
-
-        @Option(
-                names = "--parallelism",
-                defaultValue = "2",
-                description = "Flink parallelism (default: ${DEFAULT-VALUE})")
-        int parallelism;
 
         @Option(
                 names = "--latency-seconds",
@@ -486,9 +472,6 @@ public final class BenchCommand implements Runnable {
                 description = "z-normalise each generated series over its whole length, as the UCR archive does "
                         + "(a stream cannot: prefix values then carry the future; default: raw values)")
         boolean zNormalize;
-
-        @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
-        long seed;
 
         @Option(
                 names = "--dashboard",
@@ -504,14 +487,19 @@ public final class BenchCommand implements Runnable {
                         + "(default: 3 with --dashboard, else 1).")
         Integer repeat;
 
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        GeneratedJobOptions job;
 
         @Override
         public Integer call() throws Exception {
             CommandLine cl = spec.commandLine();
             int pairs = repeat == null ? StreamBenchmark.Settings.defaultRepeat(dashboard) : repeat;
-            if (series < 1 || train < 2 || partitions < 1 || parallelism < 1 || !(latencySeconds > 0) || pairs < 1) {
+            if (series < 1
+                    || job.train < 2
+                    || job.partitions < 1
+                    || job.parallelism < 1
+                    || !(latencySeconds > 0)
+                    || pairs < 1) {
                 throw new CommandLine.ParameterException(
                         cl,
                         "--series, --partitions, --parallelism, --latency-seconds, --repeat must be positive, "
@@ -527,12 +515,12 @@ public final class BenchCommand implements Runnable {
             StreamBenchmark.Result r = StreamBenchmark.run(
                     new StreamBenchmark.Settings(
                             k,
-                            train,
+                            job.train,
                             series,
-                            partitions,
-                            parallelism,
+                            job.partitions,
+                            job.parallelism,
                             latencySeconds,
-                            seed,
+                            job.seed,
                             !zNormalize,
                             dashboard,
                             pairs),
@@ -541,14 +529,14 @@ public final class BenchCommand implements Runnable {
                         err.flush();
                     });
             PrintWriter out = cl.getOut();
-            if (json) {
+            if (job.json) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("benchmark", "stream");
                 m.put("samples", r.samples());
                 m.put("length", r.length());
                 m.put("dims", r.dims());
-                m.put("partitions", partitions);
-                m.put("parallelism", parallelism);
+                m.put("partitions", job.partitions);
+                m.put("parallelism", job.parallelism);
                 m.put("kafka_produce_samples_per_s", r.produceRate());
                 m.put("kafka_consume_samples_per_s", r.consumeRate());
                 m.put("passthrough_samples_per_s", r.passThroughRate());

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -75,26 +76,14 @@ final class BenchScaleCommand implements Callable<Integer> {
             description = "checkpoint interval, e.g. 5s or 500ms (default: ${DEFAULT-VALUE})")
     String checkpointInterval;
 
-    @Option(names = "--partitions", defaultValue = "2", description = "topic partitions (default: ${DEFAULT-VALUE})")
-    int partitions;
-
-    @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE})")
-    int parallelism;
-
     @Option(
             names = "--producers",
             defaultValue = "2",
             description = "producer threads of the produce phase (default: ${DEFAULT-VALUE})")
     int producers;
 
-    @Option(names = "--train", defaultValue = "100", description = "training series (default: ${DEFAULT-VALUE})")
-    int train;
-
-    @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    GeneratedJobOptions job;
 
     @Override
     public Integer call() throws Exception {
@@ -117,11 +106,11 @@ final class BenchScaleCommand implements Callable<Integer> {
                     memory,
                     tau,
                     interval,
-                    partitions,
-                    parallelism,
+                    job.partitions,
+                    job.parallelism,
                     producers,
-                    train,
-                    seed);
+                    job.train,
+                    job.seed);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
@@ -131,7 +120,7 @@ final class BenchScaleCommand implements Callable<Integer> {
             err.flush();
         });
         PrintWriter out = cl.getOut();
-        if (json) {
+        if (job.json) {
             out.println(Json.line(json(settings, r)));
         } else {
             table(out, settings, r);

@@ -332,39 +332,33 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         o.put("taus", ts);
         o.put("method", r.method().cliName());
-        if (!r.isVigil()) {
+        if (r.isVigil()) {
+            o.put("set", r.params().set().cliName());
+            o.put("estimator", r.params().estimator().id());
+            o.put("classifier", r.params().classifier().cliName());
+            o.put("class_of_interest", r.params().classOfInterest());
+            o.put("rule", r.params().rule().cliName());
+            o.put("pattern", ObservationOptions.json(pattern));
+            o.put(
+                    "calibrated_pattern",
+                    model.section(CalibrationSection.class)
+                            .map(c -> ObservationOptions.json(c.pattern()))
+                            .orElse(null));
+            o.put(
+                    "operating_point",
+                    DecisionOptions.operatingPoint(model)
+                            .map(p -> {
+                                Map<String, Object> m = new LinkedHashMap<>();
+                                m.put("tau", p.tau());
+                                m.put("objective", p.objective());
+                                m.put("rule", p.rule().cliName());
+                                return m;
+                            })
+                            .orElse(null));
+        } else {
             o.put("description", r.description());
             o.put("method_params", r.methodParams());
-            o.put("model", modelFile.toString());
-            o.put("fingerprint", model.fingerprint());
-            o.put("baselines", baselinesJson(r));
-            if (report != null) {
-                o.put("report", report.toString());
-            }
-            return o;
         }
-        o.put("set", r.params().set().cliName());
-        o.put("estimator", r.params().estimator().id());
-        o.put("classifier", r.params().classifier().cliName());
-        o.put("class_of_interest", r.params().classOfInterest());
-        o.put("rule", r.params().rule().cliName());
-        o.put("pattern", ObservationOptions.json(pattern));
-        o.put(
-                "calibrated_pattern",
-                model.section(CalibrationSection.class)
-                        .map(c -> ObservationOptions.json(c.pattern()))
-                        .orElse(null));
-        o.put(
-                "operating_point",
-                DecisionOptions.operatingPoint(model)
-                        .map(p -> {
-                            Map<String, Object> m = new LinkedHashMap<>();
-                            m.put("tau", p.tau());
-                            m.put("objective", p.objective());
-                            m.put("rule", p.rule().cliName());
-                            return m;
-                        })
-                        .orElse(null));
         o.put("model", modelFile.toString());
         o.put("fingerprint", model.fingerprint());
         o.put("baselines", baselinesJson(r));

@@ -1,7 +1,6 @@
 package io.vigil.cli;
 
 import io.vigil.data.DatasetFiles;
-import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.experiment.SplitCache;
 import io.vigil.experiment.Table33Experiment;
@@ -19,7 +18,6 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +87,7 @@ public final class ExperimentCommand implements Runnable {
 
         @Override
         void afterReport(Map<String, List<DatasetResult>> columns) throws IOException {
-            new Table35Report(columns).write(out);
+            new Table35Report(columns).write(resplit.out);
         }
     }
 
@@ -124,9 +122,6 @@ public final class ExperimentCommand implements Runnable {
                 "LDG + 3-NN test accuracy beside the thesis's figures."
             })
     static class Table33 implements Callable<Integer> {
-        @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
-        Path dataDir;
-
         @Option(
                 names = "--datasets",
                 split = ",",
@@ -150,8 +145,8 @@ public final class ExperimentCommand implements Runnable {
                         "g-1: Table 3.3 (dims = G-1); cv: Table 3.4 (dims by 3-NN CV). Default: ${DEFAULT-VALUE}.")
         String dims;
 
-        @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-        Path out;
+        @CommandLine.Mixin
+        ResplitOptions resplit;
 
         @CommandLine.Mixin
         SelectionOptions selection;
@@ -169,23 +164,6 @@ public final class ExperimentCommand implements Runnable {
                                 + "is the main column (instead of --reducer); every other gets a column with a paired "
                                 + "t-test mark against it, or nc where its problem is ill-posed (plain FDA with n-G < d).")
         List<String> reducers;
-
-        @Option(
-                names = "--seed",
-                defaultValue = "1",
-                paramLabel = "S",
-                description = "Base seed (default: ${DEFAULT-VALUE}).")
-        long seed;
-
-        @Option(
-                names = "--threads",
-                defaultValue = "2",
-                paramLabel = "N",
-                description = "Splits run in parallel (default: ${DEFAULT-VALUE}); results do not depend on it.")
-        int threads;
-
-        @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-        boolean json;
 
         @Option(
                 names = "--no-resume",
@@ -266,8 +244,8 @@ public final class ExperimentCommand implements Runnable {
                     throw new IllegalArgumentException(
                             "table33 compares reducers on one domain; transfer-ldg needs a source domain (vigil train)");
                 }
-                if (threads < 1) {
-                    throw new IllegalArgumentException("--threads must be ≥ 1, got " + threads);
+                if (resplit.threads < 1) {
+                    throw new IllegalArgumentException("--threads must be ≥ 1, got " + resplit.threads);
                 }
                 if (splits < 2) {
                     throw new IllegalArgumentException(
@@ -276,24 +254,24 @@ public final class ExperimentCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
-            Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, seed, params);
+            Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, resplit.seed, params);
             Map<String, List<DatasetResult>> extra = new LinkedHashMap<>();
             for (String k : compared.keySet()) {
                 extra.put(k, new ArrayList<>());
             }
             List<String> names = datasets != null ? datasets : presentDatasets();
             if (names.isEmpty()) {
-                throw new IllegalArgumentException("no Table 3.3 dataset found under " + dataDir);
+                throw new IllegalArgumentException("no Table 3.3 dataset found under " + resplit.dataDir);
             }
             PrintWriter err = spec.commandLine().getErr();
             List<DatasetResult> results = new ArrayList<>();
             long start = System.nanoTime();
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            SplitCache cache = SplitCache.at(out.resolve("cache"), !noResume);
+            ExecutorService pool = Executors.newFixedThreadPool(resplit.threads);
+            SplitCache cache = SplitCache.at(resplit.out.resolve("cache"), !noResume);
             long total = (long) names.size() * splits * (1 + compared.size());
-            try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !json)) {
+            try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !resplit.json)) {
                 for (String name : names) {
-                    TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+                    TrainTest tt = resplit.load(name);
                     long t0 = System.nanoTime();
                     DatasetResult r = Table33Experiment.run(name, tt.train(), tt.test(), config, pool, progress, cache);
                     results.add(r);
@@ -315,12 +293,12 @@ public final class ExperimentCommand implements Runnable {
                                                         tt.train(),
                                                         tt.test(),
                                                         new Table33Experiment.Config(
-                                                                mode, splits, seed, (TrainParams) c.getValue()),
+                                                                mode, splits, resplit.seed, (TrainParams) c.getValue()),
                                                         pool,
                                                         progress,
                                                         cache));
                     }
-                    if (!json) {
+                    if (!resplit.json) {
                         err.printf(
                                 Locale.ROOT,
                                 "%-22s %5.1f ± %4.1f  (thesis %s)  %.1f s%n",
@@ -341,20 +319,20 @@ public final class ExperimentCommand implements Runnable {
                 pool.shutdownNow();
             }
             double wall = (System.nanoTime() - start) / 1e9;
-            if (cache.reused() > 0 && !json) {
+            if (cache.reused() > 0 && !resplit.json) {
                 err.printf(
                         Locale.ROOT,
                         "resumed %d of %d splits from %s (--no-resume recomputes them)%n",
                         cache.reused(),
                         total,
-                        out.resolve("cache"));
+                        resplit.out.resolve("cache"));
                 err.flush();
             }
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put(
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
-                            + " --seed " + seed + (selection.standardize ? " --standardize" : "")
+                            + " --seed " + resplit.seed + (selection.standardize ? " --standardize" : "")
                             + (reducerNames != null
                                     ? " --reducers " + String.join(",", reducerNames)
                                     : " --reducer " + selection.reducer)
@@ -369,7 +347,7 @@ public final class ExperimentCommand implements Runnable {
                             + " --neighbor-cv "
                             + selection.neighborCv
                             + " --threads "
-                            + threads);
+                            + resplit.threads);
             settings.put(
                     "standardisation",
                     selection.standardize
@@ -402,19 +380,19 @@ public final class ExperimentCommand implements Runnable {
             settings.put("gamma grid", params.gammaGrid().toString());
             settings.put("k grid", params.kGrid().toString());
             settings.put("Vigil version", VigilModel.runtimeVersion());
-            settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, threads));
+            settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, resplit.threads));
             settings.put(
                     "splits taken from the cache",
-                    String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, out.resolve("cache")));
+                    String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, resplit.out.resolve("cache")));
             Table33Report report =
                     new Table33Report(mode, results, settings, params.reducer().cliName(), extra);
-            report.write(out);
+            report.write(resplit.out);
             Map<String, List<DatasetResult>> columns = new LinkedHashMap<>();
             columns.put(params.reducer().cliName(), results);
             columns.putAll(extra);
             afterReport(columns);
             PrintWriter stdout = spec.commandLine().getOut();
-            if (json) {
+            if (resplit.json) {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("dims", mode.cliName());
                 o.put("datasets", results.size());
@@ -433,7 +411,7 @@ public final class ExperimentCommand implements Runnable {
                     o.put("not_computable", report.notComputable());
                 }
                 o.put("wall_seconds", wall);
-                o.put("out", out.toString());
+                o.put("out", resplit.out.toString());
                 stdout.println(Json.line(o));
             } else {
                 stdout.printf(
@@ -444,7 +422,7 @@ public final class ExperimentCommand implements Runnable {
                                 .count(),
                         report.vigilMeanOverThesisDatasets(),
                         report.thesisMean(),
-                        out.resolve("table33.md"));
+                        resplit.out.resolve("table33.md"));
             }
             stdout.flush();
             return 0;
@@ -453,9 +431,9 @@ public final class ExperimentCommand implements Runnable {
         private List<String> presentDatasets() {
             List<String> out = new ArrayList<>();
             for (String name : ThesisTable33.datasets()) {
-                if (Files.isDirectory(dataDir.resolve(name))) {
+                if (Files.isDirectory(resplit.dataDir.resolve(name))) {
                     try {
-                        DatasetFiles.resolve(dataDir, name);
+                        DatasetFiles.resolve(resplit.dataDir, name);
                         out.add(name);
                     } catch (IOException e) {
                         // Not a complete dataset (e.g. the test file is missing): skip it like an absent one.

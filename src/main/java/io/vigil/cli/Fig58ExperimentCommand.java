@@ -69,10 +69,7 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                         spec.commandLine(), "--supports values must lie in [0, 1], got " + s);
             }
         }
-        List<String> names = archive.names();
-        if (names.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
-        }
+        List<String> names = archive.requireNames();
         SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
         List<Fig58Experiment.Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !archive.json)) {

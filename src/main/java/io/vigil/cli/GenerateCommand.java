@@ -63,9 +63,8 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(
             names = "--format",
             paramLabel = "FORMAT",
-            defaultValue = "tsv",
-            description =
-                    "tsv (UCR 2018), ucr2015 (comma-separated .txt), ts (sktime/aeon) or arff (default ${DEFAULT-VALUE}).")
+            description = "tsv (UCR 2018), ucr2015 (comma-separated .txt), ts (sktime/aeon) or arff (default tsv;"
+                    + " ts for multi-cbf, whose channels only ts holds).")
     DataFormat format;
 
     @Option(
@@ -109,7 +108,8 @@ public final class GenerateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--test must be at least 1, got " + nTest);
         }
         int d = length == null ? kind.length() : length;
-        if (kind.channels() > 1 && format != DataFormat.TS) {
+        DataFormat fmt = format != null ? format : kind.channels() > 1 ? DataFormat.TS : DataFormat.TSV;
+        if (kind.channels() > 1 && fmt != DataFormat.TS) {
             throw new ParameterException(
                     spec.commandLine(),
                     "--kind " + kind.cliName() + " has " + kind.channels() + " channels; only --format ts holds"
@@ -122,12 +122,12 @@ public final class GenerateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--length: " + e.getMessage(), e);
         }
         String name = SyntheticData.datasetName(kind, d);
-        String suffix = format.extension() + (gzip ? ".gz" : "");
+        String suffix = fmt.extension() + (gzip ? ".gz" : "");
         Path dir = out.resolve(name);
         Path trainFile = dir.resolve(name + "_TRAIN" + suffix);
         Path testFile = dir.resolve(name + "_TEST" + suffix);
-        DatasetWriter.write(data.train(), trainFile, format, gzip);
-        DatasetWriter.write(data.test(), testFile, format, gzip);
+        DatasetWriter.write(data.train(), trainFile, fmt, gzip);
+        DatasetWriter.write(data.test(), testFile, fmt, gzip);
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("dataset", name);

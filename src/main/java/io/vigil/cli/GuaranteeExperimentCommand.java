@@ -100,10 +100,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        List<String> names = archive.names();
-        if (names.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
-        }
+        List<String> names = archive.requireNames();
         SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
         List<GuaranteeExperiment.DatasetResult> results = new ArrayList<>();
         long start = System.nanoTime();

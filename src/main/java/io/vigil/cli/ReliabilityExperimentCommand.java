@@ -56,10 +56,7 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--delta must lie in (0, 1), got " + delta);
         }
-        List<String> names = archive.names();
-        if (names.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no datasets under " + archive.dataDir);
-        }
+        List<String> names = archive.requireNames();
         List<ReliabilityExperiment.Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("reliability", 4L * names.size(), !archive.json)) {
             for (String name : names) {

@@ -4,6 +4,7 @@ import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
 import io.vigil.stream.SessionSettings;
 import java.time.Duration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -71,6 +72,15 @@ public final class StreamOptions {
     boolean anyOrder;
 
     @Option(
+            names = "--any-order-cache",
+            paramLabel = "SIZE",
+            defaultValue = "64m",
+            description = "Memory per subtask for the conditioned state of undecided multichannel (any-order) series, "
+                    + "e.g. 256m; with --state-backend rocksdb a record of a series not held here rebuilds it from "
+                    + "all the series' values so far (decisions are the same); 0 = none (default: ${DEFAULT-VALUE}).")
+    String anyOrderCache;
+
+    @Option(
             names = "--dead-letter-max-bytes",
             paramLabel = "N",
             defaultValue = "65536",
@@ -92,7 +102,11 @@ public final class StreamOptions {
     SessionSettings session(CommandLine cl) {
         try {
             return new SessionSettings(
-                    reorderWindow, duration(cl, "--idle-timeout", idleTimeout), rangeGuard(cl, rangeGuard), anyOrder);
+                    reorderWindow,
+                    duration(cl, "--idle-timeout", idleTimeout),
+                    rangeGuard(cl, rangeGuard),
+                    anyOrder,
+                    size(cl, "--any-order-cache", anyOrderCache));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -132,6 +146,16 @@ public final class StreamOptions {
                     cl, "--range-guard: '" + text + "' is neither a positive number of standard deviations nor 'off'");
         }
         return k;
+    }
+
+    /** Bytes of a size such as {@code 64m} or {@code 0}. */
+    static long size(CommandLine cl, String option, String text) {
+        try {
+            return MemorySize.parse(text).getBytes();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new CommandLine.ParameterException(
+                    cl, option + ": expected a size such as 64m or 1g (or 0), got '" + text + "'");
+        }
     }
 
     static Duration duration(CommandLine cl, String option, String text) {

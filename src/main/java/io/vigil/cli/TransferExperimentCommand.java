@@ -1,8 +1,6 @@
 package io.vigil.cli;
 
 import io.vigil.data.Dataset;
-import io.vigil.data.DatasetFiles;
-import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.experiment.Resplit;
 import io.vigil.experiment.TransferExperiment;
@@ -10,7 +8,6 @@ import io.vigil.experiment.TransferReport;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,8 +32,8 @@ import picocli.CommandLine.Option;
                     + "--target SonyAIBORobotSurface2 --out out"
         })
 public final class TransferExperimentCommand implements Callable<Integer> {
-    @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
-    Path dataDir;
+    @Mixin
+    ResplitOptions resplit;
 
     @Option(
             names = "--source",
@@ -74,30 +72,10 @@ public final class TransferExperimentCommand implements Callable<Integer> {
     List<Integer> dims;
 
     @Option(
-            names = "--seed",
-            defaultValue = "1",
-            paramLabel = "S",
-            description = "Base seed (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(
-            names = "--threads",
-            defaultValue = "2",
-            paramLabel = "N",
-            description = "Splits run in parallel (default: ${DEFAULT-VALUE}); results do not depend on it.")
-    int threads;
-
-    @Option(
             names = "--standardize",
             description = "Standardise each domain's features with its own statistics first (thesis 4.5.3; the "
                     + "target's from its training part).")
     boolean standardize;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
-
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -109,9 +87,9 @@ public final class TransferExperimentCommand implements Callable<Integer> {
             config = new TransferExperiment.Config(
                     perClass,
                     splits,
-                    seed,
+                    resplit.seed,
                     dims.stream().mapToInt(Integer::intValue).toArray(),
-                    threads,
+                    resplit.threads,
                     standardize);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -119,7 +97,7 @@ public final class TransferExperimentCommand implements Callable<Integer> {
         Dataset src = merged(source);
         Dataset tgt = merged(target);
         TransferExperiment.Result r;
-        try (Progress progress = Progress.bar("transfer " + source + " -> " + target, 0, !json)) {
+        try (Progress progress = Progress.bar("transfer " + source + " -> " + target, 0, !resplit.json)) {
             r = TransferExperiment.run(src, tgt, config, progress);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -128,17 +106,17 @@ public final class TransferExperimentCommand implements Callable<Integer> {
                 Locale.ROOT,
                 "vigil experiment transfer --data %s --source %s --target %s --per-class %d --splits %d --dims %s "
                         + "--seed %d%s",
-                dataDir,
+                resplit.dataDir,
                 source,
                 target,
                 perClass,
                 splits,
                 String.join(",", dims.stream().map(String::valueOf).toList()),
-                seed,
+                resplit.seed,
                 standardize ? " --standardize" : "");
-        TransferReport.write(r, command, out);
+        TransferReport.write(r, command, resplit.out);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (resplit.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("source", r.source());
             m.put("target", r.target());
@@ -158,18 +136,18 @@ public final class TransferExperimentCommand implements Callable<Integer> {
                 dtdkl[j] = r.mean(3, j);
             }
             m.put("dtdkl", dtdkl);
-            m.put("report", out.resolve(TransferReport.MARKDOWN).toString());
+            m.put("report", resplit.out.resolve(TransferReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.print(TransferReport.markdown(r, command));
-            o.println("wrote " + out.resolve(TransferReport.MARKDOWN) + " and " + TransferReport.CSV);
+            o.println("wrote " + resplit.out.resolve(TransferReport.MARKDOWN) + " and " + TransferReport.CSV);
         }
         o.flush();
         return 0;
     }
 
     private Dataset merged(String name) throws IOException {
-        TrainTest tt = DatasetFiles.resolve(dataDir, name).load(ReadOptions.DEFAULT);
+        TrainTest tt = resplit.load(name);
         return Resplit.merge(tt.train(), tt.test());
     }
 }

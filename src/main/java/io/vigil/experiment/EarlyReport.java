@@ -10,11 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -43,9 +40,6 @@ public final class EarlyReport {
 
     /** Harmonic mean of accuracy and earliness against τ. */
     public static final String HM_PNG = "hm-vs-tau.png";
-
-    private static final int WIDTH = 800;
-    private static final int HEIGHT = 560;
 
     private EarlyReport() {}
 
@@ -207,15 +201,7 @@ public final class EarlyReport {
             String what,
             ToDoubleFunction<EarlyEvaluation.TauResult> early,
             ToDoubleFunction<FixedTimeBaselines.Point> baseline) {
-        XYChart chart = new XYChartBuilder()
-                .width(WIDTH)
-                .height(HEIGHT)
-                .title(r.dataset() + ": mean decision time vs test " + what)
-                .xAxisTitle("test " + what)
-                .yAxisTitle("mean decision time t")
-                .build();
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        XYChart chart = ReportCharts.decisionTime(r.dataset(), what);
         double[] x = r.taus().stream().mapToDouble(early).toArray();
         double[] y =
                 r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::meanT).toArray();
@@ -249,16 +235,11 @@ public final class EarlyReport {
 
     /** Announced τ (x) against empirical reliability (y) with its exact 95 % interval, and the diagonal. */
     private static Chart reliabilityDiagram(EarlyEvaluation.Result r) {
-        XYChart chart = new XYChartBuilder()
-                .width(WIDTH)
-                .height(HEIGHT)
-                .title(r.dataset() + ": announced vs empirical reliability ("
-                        + r.params().rule().cliName() + ")")
-                .xAxisTitle("announced τ")
-                .yAxisTitle("test reliability (early label = complete-series label)")
-                .build();
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        XYChart chart = ReportCharts.chart(
+                r.dataset() + ": announced vs empirical reliability ("
+                        + r.params().rule().cliName() + ")",
+                "announced τ",
+                "test reliability (early label = complete-series label)");
         double[] x =
                 r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::tau).toArray();
         double[] y = r.taus().stream()
@@ -284,15 +265,10 @@ public final class EarlyReport {
 
     /** τ (x) against the harmonic mean of accuracy and earliness (y). */
     private static Chart harmonicMeanPlot(EarlyEvaluation.Result r) {
-        XYChart chart = new XYChartBuilder()
-                .width(WIDTH)
-                .height(HEIGHT)
-                .title(r.dataset() + ": harmonic mean of accuracy and earliness vs τ")
-                .xAxisTitle("announced τ")
-                .yAxisTitle("HM = 2·acc·(1 − t/d) / (acc + 1 − t/d)")
-                .build();
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        XYChart chart = ReportCharts.chart(
+                r.dataset() + ": harmonic mean of accuracy and earliness vs τ",
+                "announced τ",
+                "HM = 2·acc·(1 − t/d) / (acc + 1 − t/d)");
         XYSeries s = chart.addSeries(
                 "HM (" + r.params().rule().cliName() + ", "
                         + r.params().classifier().cliName() + ")",
@@ -306,7 +282,7 @@ public final class EarlyReport {
 
     private record Chart(XYChart chart) {
         void save(Path file) throws IOException {
-            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+            ReportCharts.savePng(chart, file);
         }
     }
 }

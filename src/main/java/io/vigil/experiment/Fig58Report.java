@@ -10,11 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -32,9 +29,6 @@ public final class Fig58Report {
 
     static final String HEADER = "dataset,length,test_size,method,setting,mean_t,mean_fraction,reliability,accuracy";
 
-    private static final int WIDTH = 800;
-    private static final int HEIGHT = 560;
-
     private Fig58Report() {}
 
     /** Writes every file into {@code dir} (created if needed). */
@@ -43,10 +37,12 @@ public final class Fig58Report {
         Files.writeString(dir.resolve(CSV), csv(rows), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(MARKDOWN), markdown(rows), StandardCharsets.UTF_8);
         for (Row r : rows) {
-            save(
+            ReportCharts.savePng(
                     plot(r, "reliability", Point::reliability),
                     dir.resolve("fig58-" + SplitCache.safe(r.dataset()) + ".png"));
-            save(plot(r, "accuracy", Point::accuracy), dir.resolve("fig510-" + SplitCache.safe(r.dataset()) + ".png"));
+            ReportCharts.savePng(
+                    plot(r, "accuracy", Point::accuracy),
+                    dir.resolve("fig510-" + SplitCache.safe(r.dataset()) + ".png"));
         }
     }
 
@@ -201,15 +197,7 @@ public final class Fig58Report {
     }
 
     private static XYChart plot(Row r, String what, ToDoubleFunction<Point> y) {
-        XYChart chart = new XYChartBuilder()
-                .width(WIDTH)
-                .height(HEIGHT)
-                .title(r.dataset() + ": mean decision time vs test " + what)
-                .xAxisTitle("test " + what)
-                .yAxisTitle("mean decision time t")
-                .build();
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        XYChart chart = ReportCharts.decisionTime(r.dataset(), what);
         for (String method : List.of(
                 Fig58Experiment.VIGIL,
                 Fig58Experiment.RAW,
@@ -230,9 +218,5 @@ public final class Fig58Report {
             }
         }
         return chart;
-    }
-
-    private static void save(XYChart chart, Path file) throws IOException {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 }

@@ -434,10 +434,7 @@ public final class Table33Experiment {
                         continue;
                     }
                     double[][][] z = lmcaMap(xt, yt, g, g1, kernel, c, width, Folds.rows(x, test));
-                    Knn knn = Knn.fit(z[0], yt, g);
-                    for (int i = 0; i < test.length; i++) {
-                        hits += knn.predict(z[1][i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
-                    }
+                    hits += hits3nn(z[0], yt, g, z[1], y, test);
                 }
                 if (hits > bestHits) {
                     bestHits = hits;
@@ -449,6 +446,29 @@ public final class Table33Experiment {
         double[][][] z = lmcaMap(x, y, g, g1, kernel, bestC, bestWidth, testPart.rows());
         double seconds = (System.nanoTime() - start) / 1e9;
         return knnSplit(split, seed, z[0], y, g, z[1], testPart.classIndices(), seconds);
+    }
+
+    /**
+     * How many held-out rows 3-NN labels right: the training rows {@code xt} (labels {@code yt}) and the held-out rows
+     * {@code xq} both mapped by the first {@code l} columns of {@code w}, see {@link #hits3nn(double[][], int[], int,
+     * double[][], int[], int[])}.
+     */
+    private static int hits3nn(
+            double[][] xt, int[] yt, int g, DMatrixRMaj w, int l, double[][] xq, int[] y, int[] test) {
+        return hits3nn(Reductions.project(xt, w, l), yt, g, Reductions.project(xq, w, l), y, test);
+    }
+
+    /**
+     * How many held-out rows 3-NN labels right: {@code zq[i]}, the mapped row {@code test[i]}, against its label
+     * {@code y[test[i]]}, the neighbours taken from the mapped training rows {@code zt} (labels {@code yt}).
+     */
+    private static int hits3nn(double[][] zt, int[] yt, int g, double[][] zq, int[] y, int[] test) {
+        Knn knn = Knn.fit(zt, yt, g);
+        int hits = 0;
+        for (int i = 0; i < test.length; i++) {
+            hits += knn.predict(zq[i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
+        }
+        return hits;
     }
 
     private static boolean hasSingleton(int[] y, int g) {
@@ -494,11 +514,7 @@ public final class Table33Experiment {
                 int[] yt = Folds.labels(y, train);
                 DMatrixRMaj w = Lfda.fit(xt, yt, g, g1, ridge);
                 int l = Math.min(g1, w.numCols);
-                Knn knn = Knn.fit(Reductions.project(xt, w, l), yt, g);
-                double[][] q = Reductions.project(Folds.rows(x, test), w, l);
-                for (int i = 0; i < test.length; i++) {
-                    hits += knn.predict(q[i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
-                }
+                hits += hits3nn(xt, yt, g, w, l, Folds.rows(x, test), y, test);
             }
             if (hits > bestHits) {
                 bestHits = hits;
@@ -545,11 +561,7 @@ public final class Table33Experiment {
                 if (l < 1 || l > w.numCols) {
                     continue;
                 }
-                Knn knn = Knn.fit(Reductions.project(xt, w, l), yt, g);
-                double[][] q = Reductions.project(Folds.rows(x, test), w, l);
-                for (int i = 0; i < test.length; i++) {
-                    correct[c] += knn.predict(q[i], Trainer.KNN_K) == y[test[i]] ? 1 : 0;
-                }
+                correct[c] += hits3nn(xt, yt, g, w, l, Folds.rows(x, test), y, test);
             }
         }
         int best = -1;

@@ -1,6 +1,7 @@
 package io.vigil.flink;
 
 import io.vigil.early.DecisionParams;
+import io.vigil.stream.ConditionedStates;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.LiveModels;
@@ -52,6 +53,9 @@ import org.slf4j.LoggerFactory;
  * {@code deadLetters_<reason>}, {@code upgradeSessionsRestored} (undecided series of another model found at restore,
  * each to be replayed with its next sample or expiry), {@code upgradeReplays} (those replayed so far),
  * {@code incompatibleStateRestarts} (restored series that could not be replayed and restarted),
+ * {@code conditionedStateHits} and {@code conditionedStateRebuilds} (records of undecided multichannel series whose
+ * conditioned state came from {@link ConditionedStates}, or was rebuilt from the values kept in the session: after a
+ * restore, or for series beyond the cache's budget; the heap backend mostly needs neither),
  * histograms {@code decisionFractionPermille} (1000·t/d per decision), {@code decisionLatencyMs} (per decision: emitted
  * at − Kafka timestamp of the sample that triggered it) and {@code sampleProcessingNanos}.
  */
@@ -79,6 +83,11 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
     private transient LiveModels<Live> models;
 
     private transient ValueState<SeriesSession> sessions;
+    /** Conditioned states of any-order series, so a session read back from RocksDB is not rebuilt per record. */
+    private transient ConditionedStates conditioned;
+
+    private transient Counter conditionedHits;
+    private transient Counter conditionedRebuilds;
     private transient Emitter emitter;
     private transient Counter samplesIn;
     private transient Counter incompatibleRestarts;
@@ -188,7 +197,10 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         StreamModel initial = load(modelBytes, "the job's model");
         models = new LiveModels<>(Live.of(initial), initial.tag());
         sessions = getRuntimeContext().getState(stateDescriptor());
+        conditioned = new ConditionedStates(settings.anyOrderCache());
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        conditionedHits = metrics.counter("conditionedStateHits");
+        conditionedRebuilds = metrics.counter("conditionedStateRebuilds");
         samplesIn = metrics.counter("samplesIn");
         incompatibleRestarts = metrics.counter("incompatibleStateRestarts");
         upgradeReplays = metrics.counter("upgradeReplays");
@@ -207,7 +219,10 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         long now = ctx.timerService().currentProcessingTime();
         emitter.bind(ctx, out);
         Live m = before == null ? models.current() : models.forTag(before.modelTag());
+        String key = ctx.getCurrentKey();
+        attachConditioned(key, before);
         SeriesSession after = m.tracker().onSample(before, e, now, emitter, m.workspace());
+        conditioned.keep(key, after, m.tracker());
         count(before, after);
         if (after == null) {
             if (before != null && before.timerAt() != SeriesSession.NO_TIMER) {
@@ -239,7 +254,10 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         }
         emitter.bind(ctx, out);
         Live m = models.forTag(s.modelTag());
-        SeriesSession alive = m.tracker().onIdle(s, ctx.getCurrentKey(), timestamp, emitter, m.workspace());
+        String key = ctx.getCurrentKey();
+        attachConditioned(key, s);
+        SeriesSession alive = m.tracker().onIdle(s, key, timestamp, emitter, m.workspace());
+        conditioned.keep(key, alive, m.tracker());
         count(s, alive);
         if (alive == null) {
             sessions.clear();
@@ -250,6 +268,21 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         ctx.timerService().registerProcessingTimeTimer(at);
         alive.timerAt(at);
         sessions.update(alive);
+    }
+
+    /** Attaches the cached conditioned state to a session read from the keyed state, counting hits and rebuilds. */
+    private void attachConditioned(String key, SeriesSession s) {
+        ConditionedStates.Lookup l = conditioned.attach(key, s);
+        if (l == ConditionedStates.Lookup.HIT) {
+            conditionedHits.inc();
+        } else if (l == ConditionedStates.Lookup.REBUILD) {
+            conditionedRebuilds.inc();
+        }
+    }
+
+    /** The conditioned-state cache of this parallel instance (after {@link #open}). */
+    ConditionedStates conditionedStates() {
+        return conditioned;
     }
 
     /**
@@ -298,7 +331,9 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         }
         emitter.bind(out, deadLetters);
         Live m = models.forTag(s.modelTag());
+        attachConditioned(key, s);
         m.tracker().onEndOfInput(s, key, now, emitter, m.workspace());
+        conditioned.keep(key, null, m.tracker());
         count(s, null);
         if (s.timerAt() != SeriesSession.NO_TIMER) {
             deleteTimer.accept(s.timerAt());

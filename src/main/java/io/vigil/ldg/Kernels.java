@@ -131,22 +131,7 @@ final class Kernels {
 
     /** Σ a[t]·b[t] with four interleaved partial sums (fixed order, hence deterministic). */
     static double dot(double[] a, double[] b) {
-        int n = a.length;
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        int t = 0;
-        for (; t + 3 < n; t += 4) {
-            s0 += a[t] * b[t];
-            s1 += a[t + 1] * b[t + 1];
-            s2 += a[t + 2] * b[t + 2];
-            s3 += a[t + 3] * b[t + 3];
-        }
-        for (; t < n; t++) {
-            s0 += a[t] * b[t];
-        }
-        return (s0 + s1) + (s2 + s3);
+        return dot(a, b, 0, a.length);
     }
 
     /** y += a·x over the first {@code n} entries (the JIT vectorises this loop). */

@@ -120,27 +120,7 @@ public final class Dtdkl {
             if (dims < 1 || dims > alpha.length) {
                 throw new IllegalArgumentException("dims = " + dims + " but DTDKL has " + alpha.length + " directions");
             }
-            int n = train.length;
-            int d = train[0].length;
-            double[][] out = new double[rows.length][dims];
-            double[] kq = new double[n];
-            for (int q = 0; q < rows.length; q++) {
-                if (rows[q].length != d) {
-                    throw new IllegalArgumentException(
-                            "row " + q + " has " + rows[q].length + " values but the map expects " + d);
-                }
-                for (int i = 0; i < n; i++) {
-                    kq[i] = combined(sigmas, theta, train[i], rows[q]);
-                }
-                for (int c = 0; c < dims; c++) {
-                    double s = 0;
-                    for (int i = 0; i < n; i++) {
-                        s += alpha[c][i] * kq[i];
-                    }
-                    out[q][c] = s;
-                }
-            }
-            return out;
+            return Reductions.projectByKernel(rows, train, alpha, dims, (u, v) -> combined(sigmas, theta, u, v));
         }
     }
 

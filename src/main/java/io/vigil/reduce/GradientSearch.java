@@ -105,6 +105,26 @@ final class GradientSearch {
         return z;
     }
 
+    /**
+     * The factor that scales a start so that the projected series' mean squared distance {@code mean} becomes 1; 1
+     * when {@code mean} is 0 or not finite.
+     */
+    static double startScale(double mean) {
+        return mean > 0 && Double.isFinite(mean) ? 1 / Math.sqrt(mean) : 1;
+    }
+
+    /** The first ℓ columns of {@code w} (d rows) times {@code scale}, as L = ℓ×d row-major: {@link #columns} inverted. */
+    static double[] rows(DMatrixRMaj w, int ell, double scale) {
+        int d = w.numRows;
+        double[] a = new double[ell * d];
+        for (int k = 0; k < ell; k++) {
+            for (int t = 0; t < d; t++) {
+                a[k * d + t] = scale * w.get(t, k);
+            }
+        }
+        return a;
+    }
+
     /** The d×ℓ map whose column k is row k of the row-major ℓ×d {@code a}. */
     static DMatrixRMaj columns(double[] a, int d, int ell) {
         DMatrixRMaj w = new DMatrixRMaj(d, ell);

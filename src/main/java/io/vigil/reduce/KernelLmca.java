@@ -67,27 +67,7 @@ public final class KernelLmca {
             if (dims < 1 || dims > omega.length) {
                 throw new IllegalArgumentException("dims = " + dims + " but the map has " + omega.length + " features");
             }
-            int d = train[0].length;
-            int n = train.length;
-            double[][] out = new double[rows.length][dims];
-            double[] kq = new double[n];
-            for (int q = 0; q < rows.length; q++) {
-                if (rows[q].length != d) {
-                    throw new IllegalArgumentException(
-                            "row " + q + " has " + rows[q].length + " values but the map expects " + d);
-                }
-                for (int i = 0; i < n; i++) {
-                    kq[i] = kernel.of(train[i], rows[q]);
-                }
-                for (int k = 0; k < dims; k++) {
-                    double s = 0;
-                    for (int i = 0; i < n; i++) {
-                        s += omega[k][i] * kq[i];
-                    }
-                    out[q][k] = s;
-                }
-            }
-            return out;
+            return Reductions.projectByKernel(rows, train, omega, dims, kernel::of);
         }
 
         /** Ω, ℓ×n (a copy). */
@@ -196,7 +176,7 @@ public final class KernelLmca {
         int ell = omega0.length / n;
         double[][] z0 = mapped(omega0, k, ell);
         double mean = LargeMargin.meanTargetDistance(z0, targets);
-        double scale = mean > 0 && Double.isFinite(mean) ? 1 / Math.sqrt(mean) : 1;
+        double scale = GradientSearch.startScale(mean);
         for (int i = 0; i < omega0.length; i++) {
             omega0[i] *= scale;
         }

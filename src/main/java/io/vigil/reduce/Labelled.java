@@ -90,15 +90,20 @@ final class Labelled {
         return out;
     }
 
-    /** n×d rows minus the overall mean. */
-    DMatrixRMaj centred() {
-        DMatrixRMaj out = new DMatrixRMaj(n, d);
+    /** The rows minus the overall mean, as n rows of length d. */
+    double[][] centredRows() {
+        double[][] out = new double[n][d];
         for (int i = 0; i < n; i++) {
             for (int t = 0; t < d; t++) {
-                out.data[i * d + t] = x[i][t] - overall[t];
+                out[i][t] = x[i][t] - overall[t];
             }
         }
         return out;
+    }
+
+    /** n×d rows minus the overall mean. */
+    DMatrixRMaj centred() {
+        return new DMatrixRMaj(centredRows());
     }
 
     /** d×present factor B of S<sub>b</sub> = BBᵀ: columns √(n<sub>c</sub>/n)(μ<sub>c</sub> − μ). */

@@ -87,23 +87,12 @@ public final class Lmca {
         Objects.requireNonNull(params, "params");
         Labelled l = Labelled.of(x, y, numClasses, dims, "LMCA");
         int[][] targets = LargeMargin.targets(x, y, numClasses, params.neighbors(), "LMCA");
-        double[][] xc = new double[l.n][l.d];
-        for (int i = 0; i < l.n; i++) {
-            for (int t = 0; t < l.d; t++) {
-                xc[i][t] = x[i][t] - l.overall[t];
-            }
-        }
+        double[][] xc = l.centredRows();
         DMatrixRMaj pca = Pca.directions(xc);
         int ell = Math.min(dims, pca.numCols);
-        double[] a0 = new double[ell * l.d];
         double[][] z0 = Reductions.project(xc, pca, ell);
         double mean = LargeMargin.meanTargetDistance(z0, targets);
-        double scale = mean > 0 && Double.isFinite(mean) ? 1 / Math.sqrt(mean) : 1;
-        for (int k = 0; k < ell; k++) {
-            for (int t = 0; t < l.d; t++) {
-                a0[k * l.d + t] = scale * pca.get(t, k);
-            }
-        }
+        double[] a0 = GradientSearch.rows(pca, ell, GradientSearch.startScale(mean));
         double c = params.c();
         GradientSearch.Result r = GradientSearch.run(
                 a0,

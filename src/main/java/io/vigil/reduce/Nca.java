@@ -80,12 +80,7 @@ public final class Nca {
             }
         }
         Labelled l = Labelled.of(xs, ys, numClasses, dims, "NCA");
-        double[][] xc = new double[l.n][l.d];
-        for (int i = 0; i < l.n; i++) {
-            for (int t = 0; t < l.d; t++) {
-                xc[i][t] = xs[i][t] - l.overall[t];
-            }
-        }
+        double[][] xc = l.centredRows();
         DMatrixRMaj pca = Pca.directions(xc);
         int ell = Math.min(dims, pca.numCols);
         double[] a0 = initial(xc, pca, ell);
@@ -104,7 +99,6 @@ public final class Nca {
 
     /** PCA rows scaled so that the mean squared nearest-neighbour distance of the projected series is 1. */
     private static double[] initial(double[][] xc, DMatrixRMaj pca, int ell) {
-        int d = pca.numRows;
         double[][] z = Reductions.project(xc, pca, ell);
         double sum = 0;
         for (int i = 0; i < z.length; i++) {
@@ -117,14 +111,7 @@ public final class Nca {
             sum += nearest;
         }
         double mean = sum / z.length;
-        double c = mean > 0 && Double.isFinite(mean) ? 1 / Math.sqrt(mean) : 1;
-        double[] a = new double[ell * d];
-        for (int k = 0; k < ell; k++) {
-            for (int t = 0; t < d; t++) {
-                a[k * d + t] = c * pca.get(t, k);
-            }
-        }
-        return a;
+        return GradientSearch.rows(pca, ell, GradientSearch.startScale(mean));
     }
 
     /**

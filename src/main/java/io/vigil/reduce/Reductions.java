@@ -1,8 +1,9 @@
 package io.vigil.reduce;
 
+import java.util.function.ToDoubleBiFunction;
 import org.ejml.data.DMatrixRMaj;
 
-/** Shared shape checks and the projection y = Wᵀx of the linear reductions. */
+/** Shared shape checks, the projection y = Wᵀx of the linear reductions and the expansion of the kernel ones. */
 public final class Reductions {
     private Reductions() {}
 
@@ -71,6 +72,41 @@ public final class Reductions {
                     s += rows[i][t] * w.data[t * w.numCols + k];
                 }
                 out[i][k] = s;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Rows mapped by a kernel expansion over the training series: coordinate c &lt; {@code dims} of a row x is
+     * Σ<sub>i</sub> coef[c][i]·k(train<sub>i</sub>, x). The caller checks {@code dims} against its map.
+     *
+     * @throws IllegalArgumentException when a row's length is not the training series'
+     */
+    static double[][] projectByKernel(
+            double[][] rows,
+            double[][] train,
+            double[][] coef,
+            int dims,
+            ToDoubleBiFunction<double[], double[]> kernel) {
+        int n = train.length;
+        int d = train[0].length;
+        double[][] out = new double[rows.length][dims];
+        double[] kq = new double[n];
+        for (int q = 0; q < rows.length; q++) {
+            if (rows[q].length != d) {
+                throw new IllegalArgumentException(
+                        "row " + q + " has " + rows[q].length + " values but the map expects " + d);
+            }
+            for (int i = 0; i < n; i++) {
+                kq[i] = kernel.applyAsDouble(train[i], rows[q]);
+            }
+            for (int c = 0; c < dims; c++) {
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += coef[c][i] * kq[i];
+                }
+                out[q][c] = s;
             }
         }
         return out;

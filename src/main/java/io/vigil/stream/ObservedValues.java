@@ -14,8 +14,8 @@ import java.util.BitSet;
  * per value — from which the early classifier's conditioned state is rebuilt after a restore or a model upgrade.
  * The conditioned state itself ({@link SubsetState}: q² + ℓq + ℓ² doubles, q ≤ 32, plus the prefix path's state
  * and D doubles for a time-major prefix) is transient: kept beside the values in memory, never
- * serialised, rebuilt by {@link #subset} when absent (one prefix-path update per value while on the prefix, O(q² +
- * ℓq + ℓ²) per value after it).
+ * serialised, rebuilt by the tracker when absent (one prefix-path update per value while on the prefix, O(q² +
+ * ℓq + ℓ²) per value after it) unless {@link ConditionedStates} still holds it for exactly these values.
  *
  * <p><b>Serialised form</b>: int D, the ⌈D/64⌉ words of the arrival bit set, then, while collecting, int n and n
  * pairs (int index, double value).
@@ -187,6 +187,19 @@ final class ObservedValues {
             v.kept = n;
         }
         return v;
+    }
+
+    /**
+     * Whether {@code o} keeps exactly these values in the same arrival order (both collecting): then a conditioned
+     * state built from either is the other's too ({@link ConditionedStates}). Values are compared bit for bit.
+     */
+    boolean sameArrivals(ObservedValues o) {
+        return order != null
+                && o.order != null
+                && length == o.length
+                && kept == o.kept
+                && Arrays.equals(order, 0, kept, o.order, 0, kept)
+                && Arrays.equals(values, 0, kept, o.values, 0, kept);
     }
 
     boolean contentEquals(ObservedValues o) {

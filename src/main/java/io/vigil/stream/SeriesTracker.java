@@ -4,6 +4,7 @@ import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.RangeGuard;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetConditioner;
 import io.vigil.gauss.SubsetState;
 import java.util.List;
 import java.util.Objects;
@@ -87,6 +88,9 @@ public final class SeriesTracker {
     private final int seriesLength;
     /** Whether series are observed in any order ({@link ObservedValues}) rather than as a prefix. */
     private final boolean anyOrder;
+
+    /** {@link #conditionedStateBytes}, once estimated (0 before). */
+    private long stateBytes;
 
     /**
      * A tracker for one classifier.
@@ -385,6 +389,28 @@ public final class SeriesTracker {
             v.subset(state);
         }
         return state;
+    }
+
+    /**
+     * Estimated heap bytes of a collecting any-order session's conditioned state and kept values at their largest (D
+     * values): the reduced Gaussian's q² + ℓq + ℓ² doubles and vectors, the prefix path's state, the time-major
+     * prefix and its working vector (D doubles each) and the kept values (12 bytes each); what {@link
+     * ConditionedStates} charges per series.
+     */
+    long conditionedStateBytes() {
+        if (stateBytes == 0) {
+            SubsetConditioner c = classifier.subsetConditioner();
+            long q = c.rank();
+            long l = c.reducedDimension();
+            SeriesState prefixState = classifier.newState();
+            long g = prefixState.components();
+            stateBytes = Double.BYTES * (q * q + l * q + l * l + 2 * q + 2 * l)
+                    + length / 8
+                    + Double.BYTES * (g * (length + 2 * l + 1) + 2L * length)
+                    + 12L * length
+                    + 512;
+        }
+        return stateBytes;
     }
 
     /**

@@ -16,8 +16,12 @@ import java.util.Objects;
  *     #RANGE_GUARD_OFF} for none
  * @param anyOrder whether univariate series too are observed in any order ({@link ObservedValues}: no reorder
  *     window, a value that never comes is never conditioned on, as for multichannel models), instead of as a prefix
+ * @param anyOrderCache bytes per subtask for the conditioned states of undecided series observed in any order ({@link
+ *     ConditionedStates}), so that a session read back from a serialising state backend is not rebuilt from its values
+ *     at every record; 0 for none
  */
-public record SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder)
+public record SessionSettings(
+        int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder, long anyOrderCache)
         implements Serializable {
     /** Largest reorder window: buffered samples cost memory per series, 64 bounds it. */
     public static final int MAX_REORDER_WINDOW = 64;
@@ -44,6 +48,14 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout, double ra
         if (!(rangeGuard > 0.0)) {
             throw new IllegalArgumentException("the range guard K must be positive (or off), got " + rangeGuard);
         }
+        if (anyOrderCache < 0) {
+            throw new IllegalArgumentException("the any-order cache must be ≥ 0 bytes, got " + anyOrderCache);
+        }
+    }
+
+    /** The settings with the default any-order cache ({@link ConditionedStates#DEFAULT_BUDGET_BYTES}). */
+    public SessionSettings(int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder) {
+        this(reorderWindow, idleTimeout, rangeGuard, anyOrder, ConditionedStates.DEFAULT_BUDGET_BYTES);
     }
 
     /** Univariate series observed as a prefix. */
@@ -63,12 +75,17 @@ public record SessionSettings(int reorderWindow, Duration idleTimeout, double ra
 
     /** These settings with another range guard K ({@link #RANGE_GUARD_OFF} for none). */
     public SessionSettings withRangeGuard(double k) {
-        return new SessionSettings(reorderWindow, idleTimeout, k, anyOrder);
+        return new SessionSettings(reorderWindow, idleTimeout, k, anyOrder, anyOrderCache);
     }
 
     /** These settings with univariate series observed in any order ({@code true}) or as a prefix. */
     public SessionSettings withAnyOrder(boolean value) {
-        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, value);
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, value, anyOrderCache);
+    }
+
+    /** These settings with {@code bytes} per subtask for the any-order cache (0: none). */
+    public SessionSettings withAnyOrderCache(long bytes) {
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, anyOrder, bytes);
     }
 
     /** Whether samples are checked against the training range. */

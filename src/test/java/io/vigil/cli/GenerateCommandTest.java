@@ -40,6 +40,20 @@ class GenerateCommandTest {
     }
 
     @Test
+    void multichannelKindDefaultsToTheTsFormatAndRefusesAnotherByName() throws IOException {
+        assertEquals(
+                0, run("--kind", "multi-cbf", "--train", "6", "--test", "3", "--out", dir.toString()), err.toString());
+        TrainTest back = DatasetFiles.resolve(dir, "MultiCBF").load(ReadOptions.DEFAULT);
+        assertEquals(3, back.train().channels(), "three channels read back from the .ts default");
+        assertTrue(Files.isRegularFile(dir.resolve("MultiCBF/MultiCBF_TEST.ts")));
+
+        assertEquals(
+                2,
+                run("--kind", "multi-cbf", "--format", "tsv", "--train", "6", "--test", "3", "--out", dir.toString()));
+        assertTrue(err.toString().contains("only --format ts holds several channels"), err.toString());
+    }
+
+    @Test
     void writesArchiveLayoutThatDataOptionsReadsBack() throws IOException {
         assertEquals(0, run("--kind", "cbf", "--train", "30", "--test", "90", "--out", dir.toString()), err.toString());
         Path train = dir.resolve("CBF/CBF_TRAIN.tsv");

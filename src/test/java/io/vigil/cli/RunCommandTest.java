@@ -104,6 +104,13 @@ class RunCommandTest {
             assertEquals(2, guard.code(), "--range-guard " + k);
             assertTrue(guard.err().contains("--range-guard"), guard.err());
         }
+        assertEquals(256L << 20, StreamOptions.size(cli, "--any-order-cache", "256m"));
+        assertEquals(0L, StreamOptions.size(cli, "--any-order-cache", "0"));
+        for (String size : new String[] {"lots", "-1m"}) {
+            Outcome cache = run(concat(base, "--any-order-cache", size));
+            assertEquals(2, cache.code(), "--any-order-cache " + size);
+            assertTrue(cache.err().contains("--any-order-cache"), cache.err());
+        }
         Outcome same = run(
                 "run",
                 "--model",

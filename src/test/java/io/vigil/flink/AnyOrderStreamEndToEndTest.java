@@ -36,15 +36,16 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Stream ≡ offline evaluation, series by series, for multichannel data with values missing at random and arrival
  * shuffled: {@code vigil replay}'s publisher sends each series' observed values (one record per value, {@code
  * channel} set) in the pattern's order and an end record for each series that lost values; {@code vigil run
  * --bounded} on an embedded MiniCluster over Apache Kafka's own broker on loopback decides every series exactly as
- * {@link PatternReplay} of the same values in the same order does.
+ * {@link PatternReplay} of the same values in the same order does, on the heap and on the RocksDB state backend.
  */
 class AnyOrderStreamEndToEndTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
@@ -52,8 +53,10 @@ class AnyOrderStreamEndToEndTest {
     @TempDir
     Path dir;
 
-    @Test
-    void missingValuesInShuffledOrderDecideInTheStreamAsOffline() throws Exception {
+    /** On either state backend: under RocksDB every session is read back per record (conditioned-state cache). */
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void missingValuesInShuffledOrderDecideInTheStreamAsOffline(String backend) throws Exception {
         Dataset test = MultiChannelFixtures.TEST;
         // 85 % missing: a mix of series decided early on their few values and series decided incomplete at their end.
         ObservationPattern pattern = ObservationPattern.builder()
@@ -95,7 +98,11 @@ class AnyOrderStreamEndToEndTest {
                     "--checkpoint-interval",
                     "500ms",
                     "--delivery",
-                    "exactly-once");
+                    "exactly-once",
+                    "--state-backend",
+                    backend,
+                    "--state-dir",
+                    dir.resolve("state").toString());
             int n = test.size();
             Map<String, Object> props = new HashMap<>(kafka.clientProperties());
             props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -9,6 +9,7 @@ import io.vigil.kafka.SampleRecord;
 import io.vigil.model.json.ModelFile;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * The generated three-channel model of the early-decision tests as a model file, and helpers to feed its series
@@ -58,6 +59,36 @@ public final class MultiChannelFixtures {
         }
         if (withEnd) {
             out.add(end(id(i), offset));
+        }
+        return out;
+    }
+
+    /**
+     * Test series 0..n−1 under {@link #PATTERN}, round-robin over the series (value k of each in turn, as sensors
+     * report), each followed by its end record when {@code withEnd} holds for it.
+     */
+    public static List<SampleEvent> interleaved(int n, IntPredicate withEnd) {
+        List<List<SampleEvent>> each = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            each.add(events(i, PATTERN, 1_000L * i, withEnd.test(i)));
+        }
+        int total = each.stream().mapToInt(List::size).sum();
+        List<SampleEvent> out = new ArrayList<>();
+        for (int k = 0; out.size() < total; k++) {
+            for (List<SampleEvent> l : each) {
+                if (k < l.size()) {
+                    out.add(l.get(k));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The same values and end records under another series id (a series id reused). */
+    public static List<SampleEvent> underId(List<SampleEvent> events, String series) {
+        List<SampleEvent> out = new ArrayList<>();
+        for (SampleEvent e : events) {
+            out.add(e.end ? end(series, e.offset) : event(series, e.t, e.channel, e.value, e.offset));
         }
         return out;
     }
