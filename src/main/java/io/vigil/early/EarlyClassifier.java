@@ -536,10 +536,11 @@ public final class EarlyClassifier {
      *     not finite
      */
     public boolean observeAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, Decision decision) {
-        if (deferAt(state, t, channel, rawValue)) {
+        int index = checkedIndex(state, t, channel, rawValue);
+        if (deferAt(state, index, rawValue)) {
             return observe(state.prefix(), rawValue, ws, decision);
         }
-        int n = conditionAt(state, t, channel, rawValue);
+        int n = conditionAt(state, index, rawValue);
         decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
         if (!DecisionStride.checks(n, stride, length)) {
             decision.set(NO_DECISION, Double.NaN);
@@ -567,11 +568,12 @@ public final class EarlyClassifier {
      * observation pattern.
      */
     public void scoreAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, SampleScore out) {
-        if (deferAt(state, t, channel, rawValue)) {
+        int index = checkedIndex(state, t, channel, rawValue);
+        if (deferAt(state, index, rawValue)) {
             score(state.prefix(), rawValue, ws, out);
             return;
         }
-        int n = conditionAt(state, t, channel, rawValue);
+        int n = conditionAt(state, index, rawValue);
         if (!DecisionStride.checks(n, stride, length)) {
             out.set(NO_DECISION, -1);
             return;
@@ -592,13 +594,14 @@ public final class EarlyClassifier {
      * @throws IllegalArgumentException as {@link #observeAt}
      */
     public void condition(SubsetState state, int t, int channel, double rawValue) {
-        if (deferAt(state, t, channel, rawValue)) {
+        int index = checkedIndex(state, t, channel, rawValue);
+        if (deferAt(state, index, rawValue)) {
             SeriesState prefix = state.prefix();
             int i = prefix.time();
             estimator.update(prefix, standardized(i, rawValue));
             return;
         }
-        conditionAt(state, t, channel, rawValue);
+        conditionAt(state, index, rawValue);
     }
 
     /**
@@ -648,13 +651,12 @@ public final class EarlyClassifier {
     }
 
     /**
-     * Checks (t, channel) and the value and, when it continues the time-major prefix the state is still on, records
-     * it there without conditioning the factor form: the caller then decides on the attached prefix state, exactly as
+     * When the (checked) value at time-major {@code index} continues the time-major prefix the state is still on,
+     * records it there without conditioning the factor form: the caller then decides on the attached prefix state, exactly as
      * the prefix path ({@link #observe}) does, so a complete time-major arrival costs what a prefix costs and decides
      * what it decides. Returns whether it did.
      */
-    private boolean deferAt(SubsetState state, int t, int channel, double rawValue) {
-        int index = checkedIndex(state, t, channel, rawValue);
+    private boolean deferAt(SubsetState state, int index, double rawValue) {
         if (!state.onPrefix() || index != state.observedCount()) {
             return false;
         }
@@ -662,9 +664,8 @@ public final class EarlyClassifier {
         return true;
     }
 
-    /** Checks and standardises the value and conditions the state on it; returns the observed count. */
-    private int conditionAt(SubsetState state, int t, int channel, double rawValue) {
-        int index = checkedIndex(state, t, channel, rawValue);
+    /** Standardises the (checked) value and conditions the state on it; returns the observed count. */
+    private int conditionAt(SubsetState state, int index, double rawValue) {
         subsetConditioner().observe(state, index, standardized(index, rawValue));
         return state.observedCount();
     }

@@ -125,6 +125,8 @@ final class ThresholdRule {
         }
         s.est = est;
         s.state = state;
+        s.conditioner = null;
+        s.subsetState = null;
         s.subset = false;
     }
 
@@ -140,23 +142,22 @@ final class ThresholdRule {
         s.scale = Math.sqrt(thresholds.inflation(state.observedCount(), length));
         s.seed = state.firstInnovation();
         double r = radii[Math.min(thresholds.index(), radii.length - 1)] * s.scale;
-        c.conditionalCovariance(state, s.dense);
-        SymmetricPacked.pack(s.dense, s.packed);
         if (setKind.usesFullCovariance()) {
+            c.conditionalCovariance(state, s.dense);
             s.set.setFullEllipsoid(m, s.dense, r);
         } else {
-            for (int i = 0; i < dims; i++) {
-                s.diagonal[i] = s.dense.get(i, i);
-            }
+            c.conditionalVariances(state, s.diagonal);
             if (setKind.isBox()) {
                 s.set.setBox(m, s.diagonal, r);
             } else {
                 s.set.setDiagonalEllipsoid(m, s.diagonal, r);
             }
         }
-        s.packedReady = true;
+        s.packedReady = false; // packed only when the probability rule asks for it
         s.est = null;
         s.state = null;
+        s.conditioner = c;
+        s.subsetState = state;
         s.subset = true;
     }
 
@@ -306,7 +307,11 @@ final class ThresholdRule {
                 s.probability.setFactor(factors, (s.state.time() - 1) * SymmetricPacked.size(dims), s.scale * s.scale);
             } else {
                 if (!s.packedReady) {
-                    s.est.conditionalCovariance(s.state, s.packed);
+                    if (s.subset) {
+                        s.conditioner.conditionalCovariance(s.subsetState, s.packed);
+                    } else {
+                        s.est.conditionalCovariance(s.state, s.packed);
+                    }
                     s.packedReady = true;
                 }
                 s.probability.setCovariance(s.packed, s.scale * s.scale);
@@ -344,6 +349,8 @@ final class ThresholdRule {
         private boolean probabilityReady;
         private CompleteSeriesEstimator est;
         private SeriesState state;
+        private SubsetConditioner conditioner;
+        private SubsetState subsetState;
         /** Whether the moments were prepared from an observed subset ({@link #prepareSubset}). */
         private boolean subset;
 

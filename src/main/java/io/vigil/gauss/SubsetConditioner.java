@@ -380,6 +380,33 @@ public final class SubsetConditioner {
         }
     }
 
+    /**
+     * R_y = Cov(Y | observed) into {@code out} in the {@link SymmetricPacked} layout (its lower triangle by rows, the
+     * same values {@link #conditionalCovariance(SubsetState, DMatrixRMaj)} gives).
+     *
+     * @param out at least ℓ(ℓ + 1)/2 values, overwritten from offset 0
+     */
+    public void conditionalCovariance(SubsetState s, double[] out) {
+        requireConditioned(s);
+        int l = reduced;
+        if (out.length < SymmetricPacked.size(l)) {
+            throw new IllegalArgumentException("packed covariance output has " + out.length + " values but ℓ = " + l
+                    + " needs " + SymmetricPacked.size(l));
+        }
+        for (int k = 0, at = 0; k < l; at += ++k) {
+            System.arraycopy(s.cov, k * l, out, at, k + 1);
+        }
+    }
+
+    /** The diagonal of R_y, Var(Y_k | observed), into {@code out} (length ℓ). */
+    public void conditionalVariances(SubsetState s, double[] out) {
+        requireConditioned(s);
+        ConditionalModel.checkLength(out, reduced, "variance output");
+        for (int k = 0; k < reduced; k++) {
+            out[k] = s.cov[k * reduced + k];
+        }
+    }
+
     private static void requireConditioned(SubsetState s) {
         if (s.conditioned != s.count) {
             throw new IllegalStateException("the state's " + s.count + " values are a deferred time-major prefix; its "

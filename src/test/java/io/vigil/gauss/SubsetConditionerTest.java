@@ -221,6 +221,34 @@ class SubsetConditionerTest {
     }
 
     @Test
+    void thePackedCovarianceAndTheVariancesAreTheDenseOnesEntries() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
+        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        SubsetConditioner c = SubsetConditioner.of(low, b, 2);
+        SubsetState s = c.newState();
+        double[] x = gaussians(D, 1.0);
+        for (int j : new int[] {7, 2, 11, 0}) {
+            c.observe(s, j, x[j]);
+        }
+        DMatrixRMaj dense = new DMatrixRMaj(L, L);
+        c.conditionalCovariance(s, dense);
+        double[] packed = new double[SymmetricPacked.size(L)];
+        c.conditionalCovariance(s, packed);
+        double[] variances = new double[L];
+        c.conditionalVariances(s, variances);
+        double[] expected = new double[SymmetricPacked.size(L)];
+        SymmetricPacked.pack(dense, expected);
+        assertArrayEquals(expected, packed, 0.0, "the same values, not merely close");
+        for (int k = 0; k < L; k++) {
+            assertEquals(dense.get(k, k), variances[k], 0.0);
+        }
+        assertThrows(IllegalArgumentException.class, () -> c.conditionalCovariance(s, new double[L]));
+        assertThrows(IllegalArgumentException.class, () -> c.conditionalVariances(s, new double[L + 1]));
+    }
+
+    @Test
     void shapesAndRanksAreCheckedWithClearMessages() {
         double[] mu = gaussians(D, 1.0);
         DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
