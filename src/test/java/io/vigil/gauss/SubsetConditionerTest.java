@@ -104,9 +104,7 @@ class SubsetConditionerTest {
 
     @Test
     void aPrefixGivesTheTabulatedConditionalCovariance() {
-        double[] mu = gaussians(D, 1.0);
-        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
-        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        LowRankGaussian low = rankSix();
         DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
         ConditionalModel tabulated = ConditionalModel.build(low, b);
         SubsetConditioner c = SubsetConditioner.of(low, b);
@@ -189,9 +187,7 @@ class SubsetConditionerTest {
 
     @Test
     void aDeferredPrefixIsConditionedOnWhenTheFirstValueOutOfOrderArrives() {
-        double[] mu = gaussians(D, 1.0);
-        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
-        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        LowRankGaussian low = rankSix();
         DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
         SubsetConditioner c = SubsetConditioner.of(low, b, 2);
         double[] x = gaussians(D, 1.0);
@@ -222,9 +218,7 @@ class SubsetConditionerTest {
 
     @Test
     void thePackedCovarianceAndTheVariancesAreTheDenseOnesEntries() {
-        double[] mu = gaussians(D, 1.0);
-        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
-        LowRankGaussian low = LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
+        LowRankGaussian low = rankSix();
         DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
         SubsetConditioner c = SubsetConditioner.of(low, b, 2);
         SubsetState s = c.newState();
@@ -399,5 +393,12 @@ class SubsetConditionerTest {
             v[i] = scale * rnd.nextGaussian();
         }
         return v;
+    }
+
+    /** A D-dimensional Gaussian with mean and six factor columns drawn N(0, 1), noise variance 0.4. */
+    private LowRankGaussian rankSix() {
+        double[] mu = gaussians(D, 1.0);
+        DMatrixRMaj u = new DMatrixRMaj(D, 6, true, gaussians(D * 6, 1.0));
+        return LowRankGaussian.fromFactors(mu, 0.4, u, FitInfo.of(Shrinkage.external()));
     }
 }
