@@ -127,7 +127,6 @@ final class ThresholdRule {
         s.state = state;
         s.conditioner = null;
         s.subsetState = null;
-        s.subset = false;
     }
 
     /**
@@ -158,7 +157,6 @@ final class ThresholdRule {
         s.state = null;
         s.conditioner = c;
         s.subsetState = state;
-        s.subset = true;
     }
 
     /** The announced label at grid index j (beyond the grid: never early), or {@link Decision#NO_DECISION}. */
@@ -303,11 +301,11 @@ final class ThresholdRule {
 
     private ClassProbability probability(Scratch s) {
         if (!s.probabilityReady) {
-            if (factors != null && !s.subset) {
+            if (factors != null && s.subsetState == null) {
                 s.probability.setFactor(factors, (s.state.time() - 1) * SymmetricPacked.size(dims), s.scale * s.scale);
             } else {
                 if (!s.packedReady) {
-                    if (s.subset) {
+                    if (s.subsetState != null) {
                         s.conditioner.conditionalCovariance(s.subsetState, s.packed);
                     } else {
                         s.est.conditionalCovariance(s.state, s.packed);
@@ -350,9 +348,8 @@ final class ThresholdRule {
         private CompleteSeriesEstimator est;
         private SeriesState state;
         private SubsetConditioner conditioner;
+        /** The observed subset the moments were prepared from ({@link #prepareSubset}); null for a prefix. */
         private SubsetState subsetState;
-        /** Whether the moments were prepared from an observed subset ({@link #prepareSubset}). */
-        private boolean subset;
 
         private Scratch() {}
     }

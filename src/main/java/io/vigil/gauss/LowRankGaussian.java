@@ -186,13 +186,20 @@ public final class LowRankGaussian implements SeriesGaussian {
     /** a·I + U Uᵀ (new d×d matrix; O(d²r), for tests and reports on short series). */
     @Override
     public DMatrixRMaj covariance() {
-        int d = length;
+        return scaledIdentityPlusGram(identityScale, factor, length, rank);
+    }
+
+    /**
+     * a·I + F Fᵀ for a d×r factor F stored row-major, as a new d×d matrix (O(d²r)); shared with {@link
+     * SubsetConditioner#covariance}.
+     */
+    static DMatrixRMaj scaledIdentityPlusGram(double a, double[] factor, int d, int r) {
         DMatrixRMaj out = new DMatrixRMaj(d, d);
         for (int i = 0; i < d; i++) {
             for (int j = 0; j <= i; j++) {
-                double v = SemiseparableLdl.dot(factor, i * rank, factor, j * rank, rank);
+                double v = SemiseparableLdl.dot(factor, i * r, factor, j * r, r);
                 if (i == j) {
-                    v += identityScale;
+                    v += a;
                 }
                 out.data[i * d + j] = v;
                 out.data[j * d + i] = v;

@@ -172,20 +172,7 @@ public final class SubsetConditioner {
      * series).
      */
     public DMatrixRMaj covariance() {
-        int d = length;
-        int r = rank;
-        DMatrixRMaj out = new DMatrixRMaj(d, d);
-        for (int i = 0; i < d; i++) {
-            for (int j = 0; j <= i; j++) {
-                double v = SemiseparableLdl.dot(factor, i * r, factor, j * r, r);
-                if (i == j) {
-                    v += noise;
-                }
-                out.data[i * d + j] = v;
-                out.data[j * d + i] = v;
-            }
-        }
-        return out;
+        return LowRankGaussian.scaledIdentityPlusGram(noise, factor, length, rank);
     }
 
     /** Coordinates D = C·d. */
