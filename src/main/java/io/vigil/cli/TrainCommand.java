@@ -268,11 +268,13 @@ public final class TrainCommand implements Callable<Integer> {
             model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
                     .ifPresent(p -> stdout.printf(
                             Locale.ROOT,
-                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, HM %.3f%s%n",
+                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, estimator %s, HM "
+                                    + "%.3f%s%n",
                             p.objective(),
                             p.tau(),
                             p.rule().cliName(),
                             p.classifier().cliName(),
+                            p.estimator().id(),
                             p.harmonicMean(),
                             p.certified()
                                     ? " (certified, " + c.guarantee().cliName() + ", "

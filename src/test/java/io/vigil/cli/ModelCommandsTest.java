@@ -219,6 +219,9 @@ class ModelCommandsTest {
                 "--estimator",
                 "gmm");
         assertEquals(0, train.exit(), train.err());
+        assertTrue(train.out().contains("estimator gmm"), train.out());
+        Run inspect = run("inspect", out.toString());
+        assertTrue(inspect.out().contains("gmm complete-series model"), inspect.out());
         JsonNode cal = JSON.readTree(Files.readAllBytes(out)).at("/sections/calibration/payload");
         assertEquals("gmm", cal.at("/operating_point/estimator").textValue(), cal.toString());
         for (JsonNode c : cal.get("curves")) {
