@@ -1,6 +1,7 @@
 package io.vigil.cli;
 
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import picocli.CommandLine.Option;
@@ -49,6 +50,16 @@ public final class CalibrationOptions {
                     + "counts when any rule disagrees) or none (valid only for a rule and tau fixed in advance) "
                     + "(default: fixed, with either guarantee).")
     String selectionCorrection;
+
+    @Option(
+            names = "--estimator",
+            paramLabel = "joint|gmm",
+            defaultValue = "joint",
+            description = "Complete-series estimator the calibrated rules condition with, so the certificate and the "
+                    + "stored operating point are for it: joint (one Gaussian, thesis 5.19) or gmm (one Gaussian per "
+                    + "class, 5.20; complete series observed in time order only) (default: ${DEFAULT-VALUE}). It must "
+                    + "be among --estimators.")
+    String estimator;
 
     @Option(
             names = "--target-reliability",
@@ -139,7 +150,8 @@ public final class CalibrationOptions {
         return CalibrationParams.defaults(seed)
                 .withFoldsAndDelta(parseFolds(folds), delta)
                 .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
-                .withGuarantee(g, selection(g));
+                .withGuarantee(g, selection(g))
+                .withEstimator(EstimatorType.fromId(estimator));
     }
 
     /** The given --selection-correction, else the guarantee's default. */

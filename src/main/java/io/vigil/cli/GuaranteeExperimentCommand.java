@@ -4,6 +4,7 @@ import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.experiment.GuaranteeExperiment;
 import io.vigil.experiment.GuaranteeReport;
 import io.vigil.experiment.SplitCache;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
@@ -79,6 +80,14 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
     boolean reselectInFolds;
 
     @Option(
+            names = "--estimator",
+            paramLabel = "joint|gmm",
+            defaultValue = "joint",
+            description = "Complete-series estimator every split's model is calibrated for, as vigil train "
+                    + "--estimator (default: ${DEFAULT-VALUE}).")
+    String estimator;
+
+    @Option(
             names = "--no-resume",
             description = "Recompute every split instead of reusing those an earlier run with the same settings and "
                     + "data kept under --out DIR/cache.")
@@ -96,7 +105,8 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             List<Selection> s = selections == null
                     ? GuaranteeExperiment.Config.defaultSelections(g)
                     : selections.stream().map(Selection::fromCliName).toList();
-            config = new GuaranteeExperiment.Config(resplits, archive.seed, taus, g, s, reselectInFolds);
+            config = new GuaranteeExperiment.Config(
+                    resplits, archive.seed, taus, g, s, reselectInFolds, EstimatorType.fromId(estimator));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -117,7 +127,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                 String.format(
                         Locale.ROOT,
                         "vigil experiment guarantee --data %s%s --resplits %d --taus %s --guarantee %s "
-                                + "--selection-correction %s%s --seed %d --out %s",
+                                + "--selection-correction %s%s%s --seed %d --out %s",
                         archive.dataDir,
                         archive.datasets == null ? "" : " --datasets " + String.join(",", archive.datasets),
                         resplits,
@@ -131,6 +141,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                                 .reduce((a, b) -> a + "," + b)
                                 .orElse(""),
                         reselectInFolds ? " --reselect-in-folds" : "",
+                        config.estimator() == EstimatorType.JOINT ? "" : " --estimator " + estimator,
                         archive.seed,
                         archive.out));
         settings.put(
@@ -148,6 +159,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         if (archive.json) {
             Map<String, Object> m = report.json();
+            m.put("estimator", config.estimator().id());
             m.put("resumed_splits", cache.reused());
             m.put("wall_seconds", wall);
             m.put("report", archive.out.resolve(GuaranteeReport.MARKDOWN).toString());

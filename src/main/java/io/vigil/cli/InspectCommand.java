@@ -360,7 +360,11 @@ public final class InspectCommand implements Callable<Integer> {
                         out,
                         "certificates",
                         c.guarantee().cliName() + ", delta " + c.delta() + ", selection correction "
-                                + c.selection().cliName() + " over " + c.candidates() + " candidates"));
+                                + c.selection().cliName() + " over " + c.candidates() + " candidates"
+                                + c.curves().stream()
+                                        .findFirst()
+                                        .map(k -> ", " + k.estimator().id() + " complete-series model")
+                                        .orElse("")));
         if (!m.ignoredSections().isEmpty()) {
             row(out, "ignored sections", String.join(", ", m.ignoredSections()) + " (unknown to this Vigil, optional)");
         }

@@ -123,6 +123,11 @@ public final class TrainCommand implements Callable<Integer> {
         try {
             earlyParams = completeSeries.params(seed);
             calibrationParams = calibration.params(seed).withPattern(observation.pattern());
+            if (calibration.enabled() && !earlyParams.estimators().contains(calibrationParams.estimator())) {
+                throw new IllegalArgumentException(
+                        "--estimator " + calibrationParams.estimator().id()
+                                + " calibrates an estimator the model would not store; add it to --estimators");
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -196,7 +201,7 @@ public final class TrainCommand implements Callable<Integer> {
             }
             if (model.projection().isLinear()
                     && calibration.enabled()
-                    && earlyParams.estimators().contains(EstimatorType.JOINT)) {
+                    && earlyParams.estimators().contains(calibrationParams.estimator())) {
                 stage = "cross-fit the calibration";
                 model = source == null
                         ? CrossFitCalibrator.calibrateEach(
@@ -263,11 +268,13 @@ public final class TrainCommand implements Callable<Integer> {
             model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
                     .ifPresent(p -> stdout.printf(
                             Locale.ROOT,
-                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, HM %.3f%s%n",
+                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, estimator %s, HM "
+                                    + "%.3f%s%n",
                             p.objective(),
                             p.tau(),
                             p.rule().cliName(),
                             p.classifier().cliName(),
+                            p.estimator().id(),
                             p.harmonicMean(),
                             p.certified()
                                     ? " (certified, " + c.guarantee().cliName() + ", "

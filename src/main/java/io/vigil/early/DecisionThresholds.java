@@ -62,7 +62,7 @@ public final class DecisionThresholds {
     /** The thresholds for these parameters on this model (see the class comment). */
     public static DecisionThresholds of(VigilModel model, DecisionParams params) {
         Optional<CalibrationSection> cal = model.section(CalibrationSection.class);
-        boolean inflate = cal.isPresent() && params.estimator() == io.vigil.gauss.EstimatorType.JOINT;
+        boolean inflate = cal.isPresent() && cal.get().inflates(params.estimator());
         Optional<CalibrationSection.Curve> curve = params.classOfInterest() != null
                 ? Optional.empty()
                 : cal.flatMap(s -> s.curve(params.rule(), params.classifier(), params.set(), params.estimator()));
@@ -100,7 +100,7 @@ public final class DecisionThresholds {
      */
     public static DecisionThresholds forReplay(VigilModel model, DecisionParams params, double[] grid) {
         Optional<CalibrationSection> cal = model.section(CalibrationSection.class);
-        boolean inflate = cal.isPresent() && params.estimator() == io.vigil.gauss.EstimatorType.JOINT;
+        boolean inflate = cal.isPresent() && cal.get().inflates(params.estimator());
         double[] g = grid.clone();
         for (int j = 0; j < g.length; j++) {
             if (!(g[j] > 0 && g[j] <= 1) || (j > 0 && g[j] <= g[j - 1])) {
@@ -170,7 +170,10 @@ public final class DecisionThresholds {
         return pValue;
     }
 
-    /** The variance inflation of R_y at sample t (1-based) of d; 1 without calibration or for the GMM estimator. */
+    /**
+     * The variance inflation of R_y at sample t (1-based) of d; 1 without calibration or for an estimator the section's
+     * inflation was not learned for ({@link CalibrationSection#inflates}).
+     */
     double inflation(int t, int d) {
         return inflate ? section.inflationAt(t, d) : 1.0;
     }

@@ -209,34 +209,47 @@ public final class EarlyClassifier {
     }
 
     /**
-     * As {@link #forReplay(VigilModel, DecisionParams, double[])} with the model's joint complete-series estimator
-     * already built ({@link #jointEstimator}), so replays of several rules and classifiers on one model share it
-     * instead of rebuilding the LDLᵀ generators and R_y table each time (seconds at d = 20,000).
+     * As {@link #forReplay(VigilModel, DecisionParams, double[])} with the model's complete-series estimator already
+     * built ({@link #estimator}), so replays of several rules and classifiers on one model share it instead of
+     * rebuilding the LDLᵀ generators and R_y table each time (seconds at d = 20,000).
      *
-     * @throws IllegalArgumentException when the parameters ask for another estimator or the estimator's shape
-     *     (d, ℓ) differs from the model's
+     * @throws IllegalArgumentException when the parameters ask for another estimator than {@code shared} is, or the
+     *     estimator's shape (d, ℓ) differs from the model's
      */
     public static EarlyClassifier forReplay(
-            VigilModel model, DecisionParams params, double[] grid, JointGaussianEstimator joint) {
+            VigilModel model, DecisionParams params, double[] grid, CompleteSeriesEstimator shared) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(grid, "grid");
-        if (params.estimator() != EstimatorType.JOINT) {
-            throw new IllegalArgumentException("a shared joint estimator serves only --estimator joint, not "
-                    + params.estimator().id());
+        if (params.estimator() != shared.type()) {
+            throw new IllegalArgumentException("a shared " + shared.type().id() + " estimator serves only --estimator "
+                    + shared.type().id() + ", not " + params.estimator().id());
         }
-        if (joint.length() != model.length() || joint.reducedDimension() != model.dims()) {
-            throw new IllegalArgumentException("the estimator has d = " + joint.length() + ", ℓ = "
-                    + joint.reducedDimension() + " but the model d = " + model.length() + ", ℓ = " + model.dims());
+        if (shared.length() != model.length() || shared.reducedDimension() != model.dims()) {
+            throw new IllegalArgumentException("the estimator has d = " + shared.length() + ", ℓ = "
+                    + shared.reducedDimension() + " but the model d = " + model.length() + ", ℓ = " + model.dims());
         }
-        return new EarlyClassifier(model, params, joint, true, grid);
+        return new EarlyClassifier(model, params, shared, true, grid);
     }
 
     /**
-     * The joint complete-series estimator of a model (thesis §5.4, joint Gaussian projected on the LDG basis).
+     * A model's complete-series estimator of the given type (thesis §5.4: the joint Gaussian 5.19 or the per-class
+     * mixture 5.20, projected on the LDG basis).
      *
-     * @throws IllegalArgumentException when the model has no complete_series section or no joint Gaussian
+     * @throws IllegalArgumentException when the model has no complete_series section or not that estimator
      */
+    public static CompleteSeriesEstimator estimator(VigilModel model, EstimatorType type) {
+        Objects.requireNonNull(type, "type");
+        if (type == EstimatorType.JOINT) {
+            return jointEstimator(model);
+        }
+        CompleteSeriesSection section = completeSeries(model);
+        if (section.mixture() == null) {
+            throw missing(section, EstimatorType.GMM);
+        }
+        return GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), model.basis());
+    }
+
     public static JointGaussianEstimator jointEstimator(VigilModel model) {
         CompleteSeriesSection section = completeSeries(model);
         return JointGaussianEstimator.of(
@@ -253,16 +266,7 @@ public final class EarlyClassifier {
     private static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened, double[] grid) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
-        CompleteSeriesSection section = completeSeries(model);
-        if (params.estimator() == EstimatorType.JOINT) {
-            return new EarlyClassifier(model, params, jointEstimator(model), screened, grid);
-        }
-        if (section.mixture() == null) {
-            throw missing(section, EstimatorType.GMM);
-        }
-        CompleteSeriesEstimator est =
-                GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), model.basis());
-        return new EarlyClassifier(model, params, est, screened, grid);
+        return new EarlyClassifier(model, params, estimator(model, params.estimator()), screened, grid);
     }
 
     private static IllegalArgumentException missing(CompleteSeriesSection section, EstimatorType wanted) {

@@ -5,6 +5,7 @@ import io.vigil.data.TrainTest;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionThresholds;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.Guarantee;
@@ -42,6 +43,7 @@ public final class GuaranteeExperiment {
      *     among them, else the first
      * @param reselectInFolds whether each calibration fold selects its own k, γ, ℓ instead of reusing the full
      *     model's
+     * @param estimator the complete-series estimator the models are calibrated for ({@code vigil train --estimator})
      */
     public record Config(
             int resplits,
@@ -49,7 +51,8 @@ public final class GuaranteeExperiment {
             List<Double> taus,
             List<Guarantee> guarantees,
             List<Selection> selections,
-            boolean reselectInFolds) {
+            boolean reselectInFolds,
+            EstimatorType estimator) {
         /** Validates and copies. */
         public Config {
             if (resplits < 1) {
@@ -65,6 +68,18 @@ public final class GuaranteeExperiment {
                     || selections.stream().distinct().count() < selections.size()) {
                 throw new IllegalArgumentException("a guarantee or selection correction is named twice");
             }
+            Objects.requireNonNull(estimator, "estimator");
+        }
+
+        /** As before the estimator could be chosen: the joint Gaussian. */
+        public Config(
+                int resplits,
+                long seed,
+                List<Double> taus,
+                List<Guarantee> guarantees,
+                List<Selection> selections,
+                boolean reselectInFolds) {
+            this(resplits, seed, taus, guarantees, selections, reselectInFolds, EstimatorType.JOINT);
         }
 
         /**
@@ -104,7 +119,8 @@ public final class GuaranteeExperiment {
                             seed,
                             variants(),
                             describe(CalibrationParams.defaults(0)))
-                    + (reselectInFolds ? ";reselect-in-folds" : "");
+                    + (reselectInFolds ? ";reselect-in-folds" : "")
+                    + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id());
         }
     }
 
@@ -292,8 +308,9 @@ public final class GuaranteeExperiment {
         Dataset trainPart = merged.subset(parts[0]);
         Dataset testPart = merged.subset(parts[1]);
         List<Variant> variants = config.variants();
-        List<CalibrationParams> params =
-                variants.stream().map(v -> v.params(seed)).toList();
+        List<CalibrationParams> params = variants.stream()
+                .map(v -> v.params(seed).withEstimator(config.estimator()))
+                .toList();
         List<ReliabilityExperiment.Trained> trained =
                 ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
         // The variants share one cross-fit, so one grid replay per rule and classifier serves all their τ.

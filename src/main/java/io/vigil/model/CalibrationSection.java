@@ -24,7 +24,8 @@ import java.util.OptionalInt;
  * <ul>
  *   <li>a variance inflation of the conditional covariance R_y(t) per band of t/d, learned so that the squared
  *       Mahalanobis distance of held-out series from m_y(t) has its 0.9-quantile at the χ²_ℓ quantile (the model's own
- *       R_y is overconfident because LDG picks the directions in which the training series collapse);
+ *       R_y is overconfident because LDG picks the directions in which the training series collapse), for the one
+ *       complete-series estimator its curves were replayed with ({@link #inflates});
  *   <li>the decision thresholds λ the rules were replayed at (ascending) and, per rule/classifier/set/estimator, how
  *       many held-out series each threshold labelled differently from their complete-series label, how many it
  *       labelled correctly and the sum of their decision times t/d — from which Learn-then-Test certifies a threshold
@@ -114,6 +115,11 @@ public record CalibrationSection(
         }
         curves = List.copyOf(curves);
         for (Curve c : curves) {
+            if (c.estimator() != curves.get(0).estimator()) {
+                throw new IllegalArgumentException(
+                        NAME + ".curves mix the " + curves.get(0).estimator().id() + " and "
+                                + c.estimator().id() + " estimators; one inflation is learned for one estimator");
+            }
             if (c.disagreements().length != thresholds.length) {
                 throw new IllegalArgumentException(NAME + ".curves: " + c.rule().cliName() + "/"
                         + c.classifier().cliName() + " has " + c.disagreements().length + " counts for "
@@ -333,6 +339,15 @@ public record CalibrationSection(
         }
         int band = Math.min(inflation.length - 1, (int) ((long) (t - 1) * inflation.length / d));
         return inflation[band];
+    }
+
+    /**
+     * Whether {@link #inflation} was learned for estimator {@code e}: the one every curve was replayed with (thesis
+     * 5.19 joint in files before the gmm estimator could be calibrated). A section without curves — the per-fold
+     * section of a replay, holding only κ — serves whichever estimator it is replayed with.
+     */
+    public boolean inflates(EstimatorType e) {
+        return curves.isEmpty() || curves.get(0).estimator() == e;
     }
 
     /** The curve replayed with these choices, if any. */

@@ -141,6 +141,21 @@ class GuaranteeExperimentCommandTest {
         JsonNode recomputed = JSON.readTree(fresh.out());
         assertEquals(0, recomputed.get("resumed_splits").asInt());
         assertEquals(o.get("modes"), recomputed.get("modes"), "seeded: recomputing gives the same figures");
+
+        // The mixture's splits are cached apart from the joint Gaussian's: nothing is resumed from them, and resuming
+        // the mixture's run gives its own figures back.
+        Run gmm = ModelCommandsTest.run(args(data, out, "2", "--estimator", "gmm"));
+        assertEquals(0, gmm.exit(), gmm.err());
+        JsonNode mixture = JSON.readTree(gmm.out());
+        assertEquals(0, mixture.get("resumed_splits").asInt(), "the joint Gaussian's cache does not serve gmm");
+        assertEquals("gmm", mixture.get("estimator").asText(), "the report names the estimator");
+        assertEquals("joint", o.get("estimator").asText());
+        Run gmmAgain = ModelCommandsTest.run(args(data, out, "2", "--estimator", "gmm"));
+        JsonNode mixtureAgain = JSON.readTree(gmmAgain.out());
+        assertEquals(4, mixtureAgain.get("resumed_splits").asInt());
+        assertEquals(mixture.get("modes"), mixtureAgain.get("modes"));
+        Run jointAgain = ModelCommandsTest.run(args(data, out, "2"));
+        assertEquals(o.get("modes"), JSON.readTree(jointAgain.out()).get("modes"), "the joint cache is intact");
     }
 
     @Test

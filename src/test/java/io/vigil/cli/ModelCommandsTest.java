@@ -199,6 +199,51 @@ class ModelCommandsTest {
         }
     }
 
+    /**
+     * {@code --estimator gmm} calibrates the per-class mixture (thesis 5.20): the stored curves and operating point
+     * name it; an estimator the model would not store is a usage error naming {@code --estimators}.
+     */
+    @Test
+    void trainCalibratesTheMixtureWhenAsked() throws IOException {
+        Path out = dir.resolve("gmm.json");
+        Run train = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                out.toString(),
+                "--seed",
+                "4",
+                "--estimator",
+                "gmm");
+        assertEquals(0, train.exit(), train.err());
+        assertTrue(train.out().contains("estimator gmm"), train.out());
+        Run inspect = run("inspect", out.toString());
+        assertTrue(inspect.out().contains("gmm complete-series model"), inspect.out());
+        JsonNode cal = JSON.readTree(Files.readAllBytes(out)).at("/sections/calibration/payload");
+        assertEquals("gmm", cal.at("/operating_point/estimator").textValue(), cal.toString());
+        for (JsonNode c : cal.get("curves")) {
+            assertEquals("gmm", c.get("estimator").textValue());
+        }
+        Run refused = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("refused.json").toString(),
+                "--estimator",
+                "gmm",
+                "--estimators",
+                "joint");
+        assertEquals(2, refused.exit(), refused.err());
+        assertTrue(refused.err().contains("add it to --estimators"), refused.err());
+        assertFalse(Files.exists(dir.resolve("refused.json")));
+    }
+
     @Test
     void inspectSummarisesTheModel() throws IOException {
         Run r = run("inspect", model.toString(), "--json");

@@ -84,6 +84,33 @@ class RunCommandTest {
         }
     }
 
+    /** The mixture has no any-order form: asking for it with {@code --any-order} is refused before anything starts. */
+    @Test
+    void mixtureEstimatorWithAnyOrderObservationIsAUsageError() throws Exception {
+        Path model = dir.resolve("m.json");
+        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
+        Outcome o = run(
+                "run",
+                "--model",
+                model.toString(),
+                "--bootstrap",
+                "127.0.0.1:9",
+                "--input",
+                "a",
+                "--output",
+                "b",
+                "--dead-letter",
+                "c",
+                "--skip-preflight",
+                "--state-dir",
+                dir.resolve("state").toString(),
+                "--estimator",
+                "gmm",
+                "--any-order");
+        assertEquals(2, o.code(), o.err());
+        assertTrue(o.err().contains("prefixes only") && o.err().contains("--estimator joint"), o.err());
+    }
+
     /** A complete set of flags (the model file need not exist for usage errors). */
     private static final String[] BASE = {
         "run", "--model", "m.json", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c"

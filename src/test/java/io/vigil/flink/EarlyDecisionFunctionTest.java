@@ -3,12 +3,24 @@ package io.vigil.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyFixtures;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
+import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.early.calibrate.CrossFitCalibrator;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SessionSettings;
 import io.vigil.stream.StreamFixtures;
+import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -279,6 +291,64 @@ class EarlyDecisionFunctionTest {
         }
     }
 
+    /**
+     * A model whose calibration certified the per-class mixture (thesis 5.20, {@code train --estimator gmm}): the job
+     * decides with the mixture at its operating point, and every series gets exactly the offline decision (t, label)
+     * and the same certificate fields as {@code vigil evaluate}.
+     */
+    @Test
+    void mixtureCalibratedModelDecidesAsOfflineWithItsCertificate() throws Exception {
+        VigilModel model = CrossFitCalibrator.calibrate(
+                EarlyFixtures.CBF_MODEL,
+                EarlyFixtures.CBF.train(),
+                EarlyModelTrainer.Params.defaults(),
+                CalibrationParams.defaults(1L)
+                        .withFoldsAndDelta(5, 0.1)
+                        .withObjective(CalibrationParams.Objective.EARLIEST_AT_RELIABILITY, 0.8)
+                        .withEstimator(EstimatorType.GMM),
+                Progress.none());
+        var point = model.section(CalibrationSection.class)
+                .orElseThrow()
+                .operatingPoint()
+                .orElseThrow();
+        assertEquals(EstimatorType.GMM, point.estimator());
+        DecisionParams params =
+                new DecisionParams(point.tau(), point.set(), point.estimator(), point.classifier(), null, point.rule());
+        EarlyClassifier offlineClassifier = EarlyClassifier.of(model, params);
+        assertTrue(offlineClassifier.thresholds().certified(), "60 series certify τ = 0.8 for the mixture");
+        List<SeriesDecision> offline = EarlyReplay.replay(offlineClassifier, StreamFixtures.TEST);
+        byte[] bytes = ModelFile.standard().toBytes(model);
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new EarlyDecisionFunction(bytes, params, SETTINGS)),
+                (SampleEvent e) -> e.series,
+                Types.STRING)) {
+            h.open();
+            int n = 12;
+            List<List<SampleEvent>> series = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                series.add(StreamFixtures.events(i, 1000L * i));
+            }
+            for (int t = 0; t < 128; t++) {
+                for (List<SampleEvent> s : series) {
+                    h.processElement(s.get(t), 0L);
+                }
+            }
+            List<DecisionRecord> out = h.extractOutputValues();
+            assertEquals(n, out.size());
+            boolean early = false;
+            for (DecisionRecord r : out) {
+                int i = Integer.parseInt(r.series.substring(r.series.lastIndexOf('/') + 1));
+                assertEquals(offline.get(i).t(), r.t, r.series);
+                assertEquals(offlineClassifier.classNames().get(offline.get(i).label()), r.label, r.series);
+                assertTrue(r.certified, r.series);
+                assertEquals("pac", r.guarantee, r.series);
+                assertEquals(point.tau(), r.target, r.series);
+                early |= r.t < 128;
+            }
+            assertTrue(early, "some series are decided before t = d");
+        }
+    }
+
     @Test
     void idleSeriesExpireOnTheirTimerAndLeaveNothingBehind() throws Exception {
         try (var h = harness()) {
@@ -446,11 +516,10 @@ class EarlyDecisionFunctionTest {
     }
 
     /** τ = 0.99: decisions later than the fixture's, so a replay under it is told apart from a resumption. */
-    private static final io.vigil.early.DecisionParams STRICT = StreamFixtures.PARAMS.withTau(0.99);
+    private static final DecisionParams STRICT = StreamFixtures.PARAMS.withTau(0.99);
 
     private static List<SeriesDecision> strictOffline() {
-        return io.vigil.early.EarlyReplay.replay(
-                io.vigil.early.EarlyClassifier.of(io.vigil.early.EarlyFixtures.CBF_MODEL, STRICT), StreamFixtures.TEST);
+        return EarlyReplay.replay(EarlyClassifier.of(EarlyFixtures.CBF_MODEL, STRICT), StreamFixtures.TEST);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.vigil.early.calibrate;
 
 import io.vigil.data.ObservationPattern;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * @param rules decision rules to replay
  * @param classifiers classifiers to replay (those without their model section are skipped)
  * @param set the set of the set rule (and, when valid, the probability rule's fast path)
+ * @param estimator the complete-series estimator every replayed curve conditions with (thesis 5.19 joint, the
+ *     default, or 5.20 gmm); the folds refit it and the inflation κ is learned for it
  * @param objective how the operating point is chosen
  * @param targetReliability the target of {@link Objective#EARLIEST_AT_RELIABILITY} (NaN for the others)
  * @param delayCost A of {@link Objective#COST} (NaN for the others)
@@ -38,6 +41,7 @@ public record CalibrationParams(
         List<DecisionRule> rules,
         List<ClassifierKind> classifiers,
         SetKind set,
+        EstimatorType estimator,
         Objective objective,
         double targetReliability,
         double delayCost,
@@ -123,6 +127,12 @@ public record CalibrationParams(
         rules = List.copyOf(rules);
         classifiers = List.copyOf(classifiers);
         Objects.requireNonNull(set, "set");
+        Objects.requireNonNull(estimator, "estimator");
+        if (estimator == EstimatorType.GMM && !pattern.isComplete()) {
+            throw new IllegalArgumentException("the gmm estimator conditions on prefixes only (thesis 5.20), so it "
+                    + "cannot be calibrated for missing, lagged, dropped or shuffled values; use --estimator joint "
+                    + "with an observation pattern");
+        }
         Objects.requireNonNull(objective, "objective");
         if (objective == Objective.EARLIEST_AT_RELIABILITY && !(targetReliability > 0 && targetReliability < 1)) {
             throw new IllegalArgumentException(
@@ -163,6 +173,7 @@ public record CalibrationParams(
                 List.of(DecisionRule.SET, DecisionRule.PROBABILITY),
                 List.of(ClassifierKind.LOCAL_QDA, ClassifierKind.LINEAR_SVM, ClassifierKind.KNN),
                 SetKind.NB_QUADRATIC,
+                EstimatorType.JOINT,
                 Objective.EARLIEST_AT_RELIABILITY,
                 DEFAULT_TARGET_RELIABILITY,
                 Double.NaN,
@@ -186,6 +197,7 @@ public record CalibrationParams(
                 rules,
                 classifiers,
                 set,
+                estimator,
                 objective,
                 targetReliability,
                 delayCost,
@@ -216,6 +228,30 @@ public record CalibrationParams(
         return copy(folds, delta, o, target, cost, guarantee, selection);
     }
 
+    /**
+     * The same with another complete-series estimator for the replayed curves.
+     *
+     * @throws IllegalArgumentException for {@code gmm} under an incomplete observation pattern
+     */
+    public CalibrationParams withEstimator(EstimatorType e) {
+        return new CalibrationParams(
+                folds,
+                seed,
+                delta,
+                bands,
+                thresholds,
+                rules,
+                classifiers,
+                set,
+                Objects.requireNonNull(e, "estimator"),
+                objective,
+                targetReliability,
+                delayCost,
+                guarantee,
+                selection,
+                pattern);
+    }
+
     /** The same with another guarantee and selection correction. */
     public CalibrationParams withGuarantee(Guarantee g, Selection s) {
         return copy(folds, delta, objective, targetReliability, delayCost, g, s);
@@ -233,7 +269,7 @@ public record CalibrationParams(
 
     private CalibrationParams copy(int k, double d, Objective o, double target, double cost, Guarantee g, Selection s) {
         return new CalibrationParams(
-                k, seed, d, bands, thresholds, rules, classifiers, set, o, target, cost, g, s, pattern);
+                k, seed, d, bands, thresholds, rules, classifiers, set, estimator, o, target, cost, g, s, pattern);
     }
 
     @Override

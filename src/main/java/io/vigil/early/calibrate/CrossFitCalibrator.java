@@ -10,8 +10,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SampleScore;
-import io.vigil.gauss.EstimatorType;
-import io.vigil.gauss.JointGaussianEstimator;
+import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.SubsetState;
 import io.vigil.gauss.SymmetricPacked;
@@ -89,10 +88,10 @@ public final class CrossFitCalibrator {
     private CrossFitCalibrator() {}
 
     /**
-     * A fold: its held-out series, the model refitted without them and that model's joint estimator (built once and
-     * shared by both passes and every replayed rule).
+     * A fold: its held-out series, the model refitted without them and that model's complete-series estimator of
+     * {@link CalibrationParams#estimator} (built once and shared by both passes and every replayed rule).
      */
-    private record Fold(int[] heldOut, VigilModel model, JointGaussianEstimator estimator) {}
+    private record Fold(int[] heldOut, VigilModel model, CompleteSeriesEstimator estimator) {}
 
     /** Pass 1 of one fold: per band the ratios D²/χ²_ℓ(0.9), and per sample (band, D², ℓ). */
     record HeldOutDistances(List<List<Double>> ratios, List<double[]> perSample) {}
@@ -232,10 +231,11 @@ public final class CrossFitCalibrator {
                     && q.rules().equals(p.rules())
                     && q.classifiers().equals(p.classifiers())
                     && q.set() == p.set()
+                    && q.estimator() == p.estimator()
                     && q.pattern().equals(p.pattern());
             if (!sameReplays) {
                 throw new IllegalArgumentException("calibration variants must share folds, seed, bands, thresholds, "
-                        + "rules, classifiers, set and observation pattern");
+                        + "rules, classifiers, set, estimator and observation pattern");
             }
         }
         return calibrate(
@@ -274,8 +274,11 @@ public final class CrossFitCalibrator {
         CalibrationParams p = variants.get(0);
         CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
                 .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
-        if (cs.jointGaussian().isEmpty()) {
-            throw new IllegalArgumentException("calibration needs the joint complete-series Gaussian");
+        if (!cs.available().contains(p.estimator())) {
+            throw new IllegalArgumentException(
+                    "calibration with --estimator " + p.estimator().id()
+                            + " needs that complete-series estimator in the model, which holds only "
+                            + cs.available().stream().map(e -> e.id()).toList());
         }
         List<Fold> folds = refitFolds(model, train, refitSections(model, sections, p), p, progress, threads, refit);
         // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
@@ -301,7 +304,7 @@ public final class CrossFitCalibrator {
                 if (missingSvm || (!kind.hasDiscriminants() && rule != DecisionRule.PROBABILITY)) {
                     continue;
                 }
-                specs.add(new CurveSpec(new DecisionParams(0.5, p.set(), EstimatorType.JOINT, kind, null, rule)));
+                specs.add(new CurveSpec(new DecisionParams(0.5, p.set(), p.estimator(), kind, null, rule)));
             }
         }
         progress.extendBy(folds.size());
@@ -408,13 +411,13 @@ public final class CrossFitCalibrator {
         return section(folds, p, kappa, certifyingCurves, point, 1, Selection.SPLIT, coverageBefore, coverageAfter);
     }
 
-    /** Whether a curve is {@link Selection#FIXED}'s: the default decision rule and classifier. */
+    /**
+     * Whether a curve is {@link Selection#FIXED}'s: the default decision rule and classifier (every replayed curve
+     * conditions with the one estimator {@link CalibrationParams#estimator} names).
+     */
     private static boolean isFixed(CalibrationSection.Curve c) {
         DecisionParams d = DecisionParams.defaults();
-        return c.rule() == d.rule()
-                && c.classifier() == d.classifier()
-                && c.set() == d.set()
-                && c.estimator() == d.estimator();
+        return c.rule() == d.rule() && c.classifier() == d.classifier() && c.set() == d.set();
     }
 
     /**
@@ -536,8 +539,8 @@ public final class CrossFitCalibrator {
     }
 
     /**
-     * What the folds refit: the joint complete-series Gaussian only (the replays use no other estimator), and the
-     * linear SVM only when a linear-SVM curve will be replayed.
+     * What the folds refit: the calibrated complete-series estimator only (the replays use no other), and the linear
+     * SVM only when a linear-SVM curve will be replayed.
      */
     private static EarlyModelTrainer.Params refitSections(
             VigilModel model, EarlyModelTrainer.Params sections, CalibrationParams p) {
@@ -546,7 +549,7 @@ public final class CrossFitCalibrator {
         return new EarlyModelTrainer.Params(
                 sections.shrinkage(),
                 sections.covariance(),
-                Set.of(EstimatorType.JOINT),
+                Set.of(p.estimator()),
                 svm ? sections.svmCost() : Double.NaN,
                 sections.seed());
     }
@@ -593,7 +596,7 @@ public final class CrossFitCalibrator {
         }
         return Parallel.map(held, threads, "calibration", h -> {
             VigilModel m = refit.fit(train.subset(Folds.complement(h, n)), sections);
-            Fold f = new Fold(h, m, EarlyClassifier.jointEstimator(m));
+            Fold f = new Fold(h, m, EarlyClassifier.estimator(m, p.estimator()));
             progress.step();
             return f;
         });
@@ -641,7 +644,7 @@ public final class CrossFitCalibrator {
      */
     private static HeldOutDistances distances(Fold f, Dataset train, int bands) {
         VigilModel m = f.model();
-        JointGaussianEstimator est = f.estimator();
+        CompleteSeriesEstimator est = f.estimator();
         int ell = m.dims();
         int d = m.length();
         int stride = DecisionStride.of(d);

@@ -1,0 +1,193 @@
+package io.vigil.early.calibrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
+import io.vigil.data.TrainTest;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.early.DecisionParams;
+import io.vigil.early.EarlyClassifier;
+import io.vigil.early.EarlyModelTrainer;
+import io.vigil.early.EarlyReplay;
+import io.vigil.early.SeriesDecision;
+import io.vigil.gauss.CompleteSeriesEstimator;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SymmetricPacked;
+import io.vigil.ldg.Standardizer;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
+import io.vigil.reliability.ClassifierKind;
+import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.SetKind;
+import io.vigil.select.TrainParams;
+import io.vigil.select.Trainer;
+import io.vigil.util.Progress;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calibrating the per-class mixture (thesis 5.20) instead of the joint Gaussian (5.19): the folds refit the mixture, the
+ * inflation κ is learned from its moments, the curves and the operating point name it, and only rules conditioning
+ * with it are certified and inflated.
+ */
+class GmmCalibrationTest {
+    /** Generated CBF: 120 training series for the model and its cross-fitting, 200 held-out series to check it. */
+    private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
+
+    private static final VigilModel BASE = base();
+
+    private static final VigilModel GMM = calibrate(EstimatorType.GMM);
+
+    private static VigilModel base() {
+        TrainParams p = TrainParams.builder()
+                .gamma(0.3)
+                .dims(6)
+                .neighbors(8)
+                .qdaNeighbors(8)
+                .build();
+        VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
+        return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
+    }
+
+    private static VigilModel calibrate(EstimatorType e) {
+        CalibrationParams cp =
+                CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1).withEstimator(e);
+        return CrossFitCalibrator.calibrate(
+                BASE.toBuilder().build(), DATA.train(), EarlyModelTrainer.Params.defaults(), cp, Progress.none());
+    }
+
+    private static DecisionParams params(double tau, EstimatorType e) {
+        return new DecisionParams(tau, SetKind.NB_QUADRATIC, e, ClassifierKind.LOCAL_QDA, null, DecisionRule.SET);
+    }
+
+    @Test
+    void curvesAndOperatingPointNameTheMixtureAndOnlyItsRulesAreCertified() throws IOException {
+        CalibrationSection cal = GMM.section(CalibrationSection.class).orElseThrow();
+        assertFalse(cal.curves().isEmpty());
+        for (CalibrationSection.Curve c : cal.curves()) {
+            assertEquals(EstimatorType.GMM, c.estimator(), c.toString());
+        }
+        assertEquals(EstimatorType.GMM, cal.operatingPoint().orElseThrow().estimator());
+        assertTrue(cal.inflates(EstimatorType.GMM));
+        assertFalse(cal.inflates(EstimatorType.JOINT), "κ was learned for the mixture's moments");
+        EarlyClassifier gmm = EarlyClassifier.of(GMM, params(0.8, EstimatorType.GMM));
+        assertTrue(gmm.thresholds().calibrated());
+        assertTrue(gmm.thresholds().certified(), "120 series certify τ = 0.8");
+        EarlyClassifier joint = EarlyClassifier.of(GMM, params(0.8, EstimatorType.JOINT));
+        assertFalse(joint.thresholds().calibrated(), "the joint Gaussian was not replayed: no certificate to inherit");
+        ModelFile file = ModelFile.standard();
+        assertEquals(GMM, file.read(file.toBytes(GMM), "memory"), "the gmm curves round-trip");
+    }
+
+    /**
+     * The mixture's κ is its own: learned from the held-out distances of its moment-matched Gaussian, it makes the
+     * inflated 0.9-set cover held-out generated series (never seen by the model or its folds) at 0.9 within sampling
+     * error — the same check, with the same tolerance, as the joint Gaussian's in {@code CrossFitCalibratorTest} — and
+     * it differs from the joint Gaussian's κ on the same folds.
+     */
+    @Test
+    void inflationIsLearnedFromTheMixturesMomentsAndCoversHeldOutSeries() {
+        CalibrationSection cal = GMM.section(CalibrationSection.class).orElseThrow();
+        CalibrationSection jointCal =
+                calibrate(EstimatorType.JOINT).section(CalibrationSection.class).orElseThrow();
+        assertFalse(Arrays.equals(cal.inflation(), jointCal.inflation()), "one κ per estimator");
+        assertEquals(0.9, cal.coverageAfter()[2], 0.02, "cross-fitted coverage at 0.9 is matched by construction");
+        CompleteSeriesEstimator est = EarlyClassifier.estimator(GMM, EstimatorType.GMM);
+        Dataset test = DATA.test();
+        int ell = GMM.dims();
+        int d = GMM.length();
+        double q = new ChiSquaredDistribution(ell).inverseCumulativeProbability(0.9);
+        double[] y = new double[ell];
+        double[] m = new double[ell];
+        double[] packed = new double[SymmetricPacked.size(ell)];
+        double[] work = new double[ell * ell + ell];
+        double[] after = new double[test.size()];
+        Standardizer std = GMM.standardizer().orElse(null);
+        for (int i = 0; i < test.size(); i++) {
+            double[] x = test.series(i);
+            GMM.project(x, y);
+            SeriesState s = est.newState();
+            int in = 0;
+            for (int t = 0; t < d - 1; t++) {
+                est.update(s, std == null ? x[t] : std.apply(t, x[t]));
+                est.conditionalMean(s, m);
+                est.conditionalCovariance(s, packed);
+                double d2 = Mahalanobis.squared(y, m, packed, ell, work);
+                in += d2 / cal.inflationAt(t + 1, d) <= q ? 1 : 0;
+            }
+            after[i] = (double) in / (d - 1);
+        }
+        double mean = Arrays.stream(after).average().orElseThrow();
+        double var = Arrays.stream(after).map(a -> (a - mean) * (a - mean)).sum() / (after.length - 1);
+        assertEquals(0.9, mean, 3 * Math.sqrt(var / after.length) + 0.02, "held-out coverage after inflation");
+    }
+
+    /**
+     * The certified mixture rule on held-out series: an uncertifiable τ waits for every series' end, a certified one
+     * decides earlier on some, and its agreement with the complete-series label is not significantly below τ.
+     */
+    @Test
+    void certifiedMixtureRuleHoldsOnHeldOutSeries() {
+        EarlyClassifier never = EarlyClassifier.of(GMM, params(0.999, EstimatorType.GMM));
+        assertTrue(never.thresholds().neverEarly());
+        for (SeriesDecision d : EarlyReplay.replay(never, DATA.test())) {
+            assertEquals(GMM.length(), d.t());
+        }
+        EarlyClassifier c = EarlyClassifier.of(GMM, params(0.8, EstimatorType.GMM));
+        List<SeriesDecision> ds = EarlyReplay.replay(c, DATA.test());
+        long agree = ds.stream().filter(SeriesDecision::reliable).count();
+        long early = ds.stream().filter(d -> d.t() < GMM.length()).count();
+        assertTrue(early > 0, "a certified τ decides some series early");
+        // One-sided binomial at 5 %: 200 series at rate 0.8 have standard deviation √(200·0.8·0.2) ≈ 5.7, so below
+        // 160 − 1.645·5.7 ≈ 150.7 agreements would be significantly below τ.
+        assertTrue(agree >= 151, agree + " of 200 agree");
+    }
+
+    @Test
+    void mixtureIsCalibratedForPrefixesOnlyAndOneSectionHoldsOneEstimator() {
+        CalibrationParams cp = CalibrationParams.defaults(1L).withEstimator(EstimatorType.GMM);
+        ObservationPattern missing = ObservationPattern.builder().missing(0.2).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> cp.withPattern(missing));
+        assertTrue(e.getMessage().contains("--estimator joint"), e.getMessage());
+        CalibrationSection cal = GMM.section(CalibrationSection.class).orElseThrow();
+        CalibrationSection.Curve gmm = cal.curves().get(0);
+        CalibrationSection.Curve joint = calibrate(EstimatorType.JOINT)
+                .section(CalibrationSection.class)
+                .orElseThrow()
+                .curves()
+                .get(0);
+        assertNotEquals(gmm.estimator(), joint.estimator());
+        IllegalArgumentException mixed = assertThrows(
+                IllegalArgumentException.class,
+                () -> new CalibrationSection(
+                        cal.folds(),
+                        cal.seed(),
+                        cal.delta(),
+                        cal.inflation(),
+                        cal.thresholds(),
+                        List.of(gmm, joint),
+                        cal.coverageTaus(),
+                        cal.coverageBefore(),
+                        cal.coverageAfter(),
+                        cal.operatingPoint(),
+                        cal.guarantee(),
+                        cal.selection(),
+                        cal.candidates(),
+                        new int[0],
+                        new int[0],
+                        cal.pattern()));
+        assertTrue(mixed.getMessage().contains("mix"), mixed.getMessage());
+    }
+}
