@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
@@ -16,11 +15,7 @@ import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
-import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.EstimatorType;
-import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SymmetricPacked;
-import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -34,7 +29,6 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,31 +98,8 @@ class GmmCalibrationTest {
                 calibrate(EstimatorType.JOINT).section(CalibrationSection.class).orElseThrow();
         assertFalse(Arrays.equals(cal.inflation(), jointCal.inflation()), "one κ per estimator");
         assertEquals(0.9, cal.coverageAfter()[2], 0.02, "cross-fitted coverage at 0.9 is matched by construction");
-        CompleteSeriesEstimator est = EarlyClassifier.estimator(GMM, EstimatorType.GMM);
-        Dataset test = DATA.test();
-        int ell = GMM.dims();
-        int d = GMM.length();
-        double q = new ChiSquaredDistribution(ell).inverseCumulativeProbability(0.9);
-        double[] y = new double[ell];
-        double[] m = new double[ell];
-        double[] packed = new double[SymmetricPacked.size(ell)];
-        double[] work = new double[ell * ell + ell];
-        double[] after = new double[test.size()];
-        Standardizer std = GMM.standardizer().orElse(null);
-        for (int i = 0; i < test.size(); i++) {
-            double[] x = test.series(i);
-            GMM.project(x, y);
-            SeriesState s = est.newState();
-            int in = 0;
-            for (int t = 0; t < d - 1; t++) {
-                est.update(s, std == null ? x[t] : std.apply(t, x[t]));
-                est.conditionalMean(s, m);
-                est.conditionalCovariance(s, packed);
-                double d2 = Mahalanobis.squared(y, m, packed, ell, work);
-                in += d2 / cal.inflationAt(t + 1, d) <= q ? 1 : 0;
-            }
-            after[i] = (double) in / (d - 1);
-        }
+        double[] after =
+                HeldOutCoverage.perSeries(GMM, EarlyClassifier.estimator(GMM, EstimatorType.GMM), cal, DATA.test())[1];
         double mean = Arrays.stream(after).average().orElseThrow();
         double var = Arrays.stream(after).map(a -> (a - mean) * (a - mean)).sum() / (after.length - 1);
         assertEquals(0.9, mean, 3 * Math.sqrt(var / after.length) + 0.02, "held-out coverage after inflation");
