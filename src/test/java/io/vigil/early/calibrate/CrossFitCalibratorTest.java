@@ -40,11 +40,12 @@ import org.junit.jupiter.api.Test;
 
 class CrossFitCalibratorTest {
     /** Generated CBF: 120 training series for the model and its cross-fitting, 200 held-out series to check it. */
-    private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
+    static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
 
     private static final VigilModel MODEL = calibrated();
 
-    private static VigilModel calibrated() {
+    /** The model of {@link #DATA}'s training series with its complete-series sections, not yet calibrated. */
+    static VigilModel uncalibrated() {
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)
                 .dims(6)
@@ -52,7 +53,11 @@ class CrossFitCalibratorTest {
                 .qdaNeighbors(8)
                 .build();
         VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
-        m = EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
+        return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
+    }
+
+    private static VigilModel calibrated() {
+        VigilModel m = uncalibrated();
         // Bonferroni keeps every replayed rule's curve; the default (fixed) keeps one, tested on its own below.
         CalibrationParams cp = CalibrationParams.defaults(1L)
                 .withFoldsAndDelta(5, 0.1)

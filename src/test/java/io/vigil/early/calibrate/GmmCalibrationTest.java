@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.TrainTest;
-import io.vigil.data.synthetic.SyntheticData;
-import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
@@ -22,11 +20,8 @@ import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
-import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,22 +33,11 @@ import org.junit.jupiter.api.Test;
  */
 class GmmCalibrationTest {
     /** Generated CBF: 120 training series for the model and its cross-fitting, 200 held-out series to check it. */
-    private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
+    private static final TrainTest DATA = CrossFitCalibratorTest.DATA;
 
-    private static final VigilModel BASE = base();
+    private static final VigilModel BASE = CrossFitCalibratorTest.uncalibrated();
 
     private static final VigilModel GMM = calibrate(EstimatorType.GMM);
-
-    private static VigilModel base() {
-        TrainParams p = TrainParams.builder()
-                .gamma(0.3)
-                .dims(6)
-                .neighbors(8)
-                .qdaNeighbors(8)
-                .build();
-        VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
-        return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
-    }
 
     private static VigilModel calibrate(EstimatorType e) {
         CalibrationParams cp =
