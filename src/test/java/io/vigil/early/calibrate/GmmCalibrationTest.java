@@ -67,6 +67,9 @@ class GmmCalibrationTest {
         assertFalse(joint.thresholds().calibrated(), "the joint Gaussian was not replayed: no certificate to inherit");
         ModelFile file = ModelFile.standard();
         assertEquals(GMM, file.read(file.toBytes(GMM), "memory"), "the gmm curves round-trip");
+        // A Vigil reading calibration version 1 would certify the mixture's curves without their κ: it must refuse.
+        assertEquals(2, calibrationVersion(file.toBytes(GMM)));
+        assertEquals(1, calibrationVersion(file.toBytes(calibrate(EstimatorType.JOINT))), "joint files stay readable");
     }
 
     /**
@@ -108,6 +111,13 @@ class GmmCalibrationTest {
         // One-sided binomial at 5 %: 200 series at rate 0.8 have standard deviation √(200·0.8·0.2) ≈ 5.7, so below
         // 160 − 1.645·5.7 ≈ 150.7 agreements would be significantly below τ.
         assertTrue(agree >= 151, agree + " of 200 agree");
+    }
+
+    private static int calibrationVersion(byte[] file) throws IOException {
+        return new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(file)
+                .at("/sections/calibration/version")
+                .asInt();
     }
 
     @Test
