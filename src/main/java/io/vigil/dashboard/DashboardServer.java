@@ -104,6 +104,11 @@ final class DashboardServer implements AutoCloseable {
         return !clients.isEmpty();
     }
 
+    /** How many clients follow the event stream (registered after their response headers went out). */
+    int clientCount() {
+        return clients.size();
+    }
+
     /** Frames discarded so far, unsent, because their client's queue was full. */
     int skipped() {
         return skipped.get();

@@ -57,11 +57,32 @@ class RunCommandTest {
 
     @Test
     void metricsPortInUseEndsTheRunWithOneLineNamingIt() throws Exception {
-        Path model = dir.resolve("m.json");
-        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
         try (java.net.ServerSocket taken =
                 new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            Outcome o = run(
+            Outcome o = runFixtureModel("--metrics-port", Integer.toString(taken.getLocalPort()));
+            assertEquals(1, o.code(), o.err());
+            assertTrue(
+                    o.err().contains("cannot serve Prometheus metrics on 127.0.0.1:" + taken.getLocalPort()), o.err());
+        }
+    }
+
+    /** The mixture has no any-order form: asking for it with {@code --any-order} is refused before anything starts. */
+    @Test
+    void mixtureEstimatorWithAnyOrderObservationIsAUsageError() throws Exception {
+        Outcome o = runFixtureModel("--estimator", "gmm", "--any-order");
+        assertEquals(2, o.code(), o.err());
+        assertTrue(o.err().contains("prefixes only") && o.err().contains("--estimator joint"), o.err());
+    }
+
+    /**
+     * {@code run} on the fixture model (written to {@code dir}) with loopback endpoints, no preflight and a state
+     * directory in {@code dir}, plus {@code extra}.
+     */
+    private Outcome runFixtureModel(String... extra) throws java.io.IOException {
+        Path model = dir.resolve("m.json");
+        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
+        return run(concat(
+                new String[] {
                     "run",
                     "--model",
                     model.toString(),
@@ -75,40 +96,9 @@ class RunCommandTest {
                     "c",
                     "--skip-preflight",
                     "--state-dir",
-                    dir.resolve("state").toString(),
-                    "--metrics-port",
-                    Integer.toString(taken.getLocalPort()));
-            assertEquals(1, o.code(), o.err());
-            assertTrue(
-                    o.err().contains("cannot serve Prometheus metrics on 127.0.0.1:" + taken.getLocalPort()), o.err());
-        }
-    }
-
-    /** The mixture has no any-order form: asking for it with {@code --any-order} is refused before anything starts. */
-    @Test
-    void mixtureEstimatorWithAnyOrderObservationIsAUsageError() throws Exception {
-        Path model = dir.resolve("m.json");
-        Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
-        Outcome o = run(
-                "run",
-                "--model",
-                model.toString(),
-                "--bootstrap",
-                "127.0.0.1:9",
-                "--input",
-                "a",
-                "--output",
-                "b",
-                "--dead-letter",
-                "c",
-                "--skip-preflight",
-                "--state-dir",
-                dir.resolve("state").toString(),
-                "--estimator",
-                "gmm",
-                "--any-order");
-        assertEquals(2, o.code(), o.err());
-        assertTrue(o.err().contains("prefixes only") && o.err().contains("--estimator joint"), o.err());
+                    dir.resolve("state").toString()
+                },
+                extra));
     }
 
     /** A complete set of flags (the model file need not exist for usage errors). */

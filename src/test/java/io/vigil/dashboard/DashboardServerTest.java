@@ -108,6 +108,9 @@ class DashboardServerTest {
             BufferedReader in =
                     new BufferedReader(new InputStreamReader(reader.getInputStream(), StandardCharsets.UTF_8));
             request(reader, "GET", "/events", host);
+            // A client is registered after its headers went out: publishing before the reader is registered would
+            // leave it waiting for a frame it never gets.
+            awaitClients(server, 2);
             byte[] big = new byte[256 * 1024];
             Arrays.fill(big, (byte) 'x');
             big[0] = '"';
@@ -146,19 +149,31 @@ class DashboardServerTest {
         }
     }
 
-    /** The next event's data (keep-alive comments and chunk-size lines skipped). */
+    /**
+     * The next event's data (keep-alive comments and chunk-size lines skipped). Keep-alives arrive every few seconds, so
+     * the socket's read timeout alone would never end a wait for a frame that is not coming: give up after a minute.
+     */
     private static String readFrame(BufferedReader in) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             int at = line.indexOf("data: ");
             if (at >= 0) {
                 return line.substring(at + "data: ".length());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("no event frame within 60 s, only keep-alives");
             }
         }
         throw new IOException("the event stream ended");
     }
 
     private static void awaitClients(DashboardServer server) throws InterruptedException {
-        while (!server.hasClients()) {
+        awaitClients(server, 1);
+    }
+
+    /** Until at least {@code n} clients follow the event stream (bounded by the class's timeout). */
+    private static void awaitClients(DashboardServer server, int n) throws InterruptedException {
+        while (server.clientCount() < n) {
             Thread.sleep(10);
         }
     }

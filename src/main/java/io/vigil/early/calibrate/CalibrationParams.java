@@ -188,22 +188,7 @@ public record CalibrationParams(
      * that way.
      */
     public CalibrationParams withPattern(ObservationPattern p) {
-        return new CalibrationParams(
-                folds,
-                seed,
-                delta,
-                bands,
-                thresholds,
-                rules,
-                classifiers,
-                set,
-                estimator,
-                objective,
-                targetReliability,
-                delayCost,
-                guarantee,
-                selection,
-                Objects.requireNonNull(p, "pattern"));
+        return copy(folds, delta, objective, targetReliability, delayCost, guarantee, selection, estimator, p);
     }
 
     /**
@@ -234,22 +219,7 @@ public record CalibrationParams(
      * @throws IllegalArgumentException for {@code gmm} under an incomplete observation pattern
      */
     public CalibrationParams withEstimator(EstimatorType e) {
-        return new CalibrationParams(
-                folds,
-                seed,
-                delta,
-                bands,
-                thresholds,
-                rules,
-                classifiers,
-                set,
-                Objects.requireNonNull(e, "estimator"),
-                objective,
-                targetReliability,
-                delayCost,
-                guarantee,
-                selection,
-                pattern);
+        return copy(folds, delta, objective, targetReliability, delayCost, guarantee, selection, e, pattern);
     }
 
     /** The same with another guarantee and selection correction. */
@@ -268,8 +238,35 @@ public record CalibrationParams(
     }
 
     private CalibrationParams copy(int k, double d, Objective o, double target, double cost, Guarantee g, Selection s) {
+        return copy(k, d, o, target, cost, g, s, estimator, pattern);
+    }
+
+    private CalibrationParams copy(
+            int k,
+            double d,
+            Objective o,
+            double target,
+            double cost,
+            Guarantee g,
+            Selection s,
+            EstimatorType e,
+            ObservationPattern p) {
         return new CalibrationParams(
-                k, seed, d, bands, thresholds, rules, classifiers, set, estimator, o, target, cost, g, s, pattern);
+                k,
+                seed,
+                d,
+                bands,
+                thresholds,
+                rules,
+                classifiers,
+                set,
+                Objects.requireNonNull(e, "estimator"),
+                o,
+                target,
+                cost,
+                g,
+                s,
+                Objects.requireNonNull(p, "pattern"));
     }
 
     @Override

@@ -26,7 +26,10 @@ import java.util.Set;
  * optional on read: a file without them certifies as it did when written ({@code pac}, no selection correction, no
  * monotonised counts); {@code nested} is present exactly when the selection is {@code nested}. A
  * section calibrated under an observation pattern adds {@code pattern: {missing, channel_lags, dropped_channels,
- * shuffled, seed}}; without it the replays saw every value in time order.
+ * shuffled, seed}}; without it the replays saw every value in time order. Payload version 2 has the same fields and is
+ * written only for a section whose curves were replayed with the {@code gmm} estimator: a Vigil that reads version 1
+ * would certify such curves without their variance inflation, so it must refuse them; every other section is still
+ * written as version 1.
  */
 public final class CalibrationCodec implements SectionCodec<CalibrationSection> {
     private static final Set<String> FIELDS = Set.of(
@@ -77,7 +80,12 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
 
     @Override
     public int version() {
-        return 1;
+        return 2;
+    }
+
+    @Override
+    public int versionOf(CalibrationSection s) {
+        return s.curves().stream().anyMatch(c -> c.estimator() != EstimatorType.JOINT) ? 2 : 1;
     }
 
     @Override

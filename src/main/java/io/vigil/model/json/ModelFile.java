@@ -266,11 +266,15 @@ public final class ModelFile {
                 throw new IllegalStateException(
                         "no codec registered for model section '" + section.sectionName() + "'");
             }
-            wrapper.put("version", codec.version());
+            wrapper.put("version", versionOf(codec, section));
             wrapper.put("required", section.required());
             writeSection(codec, section, wrapper.putObject("payload"));
         }
         return root;
+    }
+
+    private static <T extends ModelSection> int versionOf(SectionCodec<T> codec, ModelSection s) {
+        return codec.versionOf(codec.type().cast(s));
     }
 
     private static <T extends ModelSection> void writeSection(SectionCodec<T> codec, ModelSection s, ObjectNode out) {

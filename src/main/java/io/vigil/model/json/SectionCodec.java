@@ -22,6 +22,15 @@ public interface SectionCodec<T extends ModelSection> {
     /** The newest payload version this codec writes and reads. */
     int version();
 
+    /**
+     * The payload version {@code section} is written with: by default {@link #version()}; a codec whose newer version
+     * only adds what some sections need writes the others with the older one, so older Vigils keep reading them and
+     * refuse only what they would misread.
+     */
+    default int versionOf(T section) {
+        return version();
+    }
+
     /** Writes the payload into {@code out} (an empty object), fields in a fixed order. */
     void write(T section, ObjectNode out);
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -21,8 +20,6 @@ import io.vigil.early.SeriesDecision;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SymmetricPacked;
-import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.CompleteSeriesSection;
 import io.vigil.model.VigilModel;
@@ -39,16 +36,16 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
-import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 
 class CrossFitCalibratorTest {
     /** Generated CBF: 120 training series for the model and its cross-fitting, 200 held-out series to check it. */
-    private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
+    static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
 
     private static final VigilModel MODEL = calibrated();
 
-    private static VigilModel calibrated() {
+    /** The model of {@link #DATA}'s training series with its complete-series sections, not yet calibrated. */
+    static VigilModel uncalibrated() {
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)
                 .dims(6)
@@ -56,7 +53,11 @@ class CrossFitCalibratorTest {
                 .qdaNeighbors(8)
                 .build();
         VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
-        m = EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
+        return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
+    }
+
+    private static VigilModel calibrated() {
+        VigilModel m = uncalibrated();
         // Bonferroni keeps every replayed rule's curve; the default (fixed) keeps one, tested on its own below.
         CalibrationParams cp = CalibrationParams.defaults(1L)
                 .withFoldsAndDelta(5, 0.1)
@@ -93,41 +94,15 @@ class CrossFitCalibratorTest {
     @Test
     void inflatedGaussianSetCoversHeldOutSeriesAtTau() {
         CalibrationSection cal = MODEL.section(CalibrationSection.class).orElseThrow();
-        Dataset test = DATA.test();
-        int ell = MODEL.dims();
-        int d = MODEL.length();
-        double q = new ChiSquaredDistribution(ell).inverseCumulativeProbability(0.9);
         JointGaussianEstimator est = JointGaussianEstimator.of(
                 MODEL.section(CompleteSeriesSection.class)
                         .orElseThrow()
                         .jointGaussian()
                         .orElseThrow(),
                 MODEL.basis());
-        double[] y = new double[ell];
-        double[] m = new double[ell];
-        double[] packed = new double[SymmetricPacked.size(ell)];
-        double[] work = new double[ell * ell + ell];
-        double[] after = new double[test.size()];
-        double[] before = new double[test.size()];
-        // The estimator works on the model's scale; project(x) standardises by itself.
-        Standardizer std = MODEL.standardizer().orElse(null);
-        for (int i = 0; i < test.size(); i++) {
-            double[] x = test.series(i);
-            MODEL.project(x, y);
-            SeriesState s = est.newState();
-            int inAfter = 0;
-            int inBefore = 0;
-            for (int t = 0; t < d - 1; t++) {
-                est.update(s, std == null ? x[t] : std.apply(t, x[t]));
-                est.conditionalMean(s, m);
-                est.conditionalCovariance(s, packed);
-                double d2 = Mahalanobis.squared(y, m, packed, ell, work);
-                inBefore += d2 <= q ? 1 : 0;
-                inAfter += d2 / cal.inflationAt(t + 1, d) <= q ? 1 : 0;
-            }
-            after[i] = (double) inAfter / (d - 1);
-            before[i] = (double) inBefore / (d - 1);
-        }
+        double[][] coverage = HeldOutCoverage.perSeries(MODEL, est, cal, DATA.test());
+        double[] before = coverage[0];
+        double[] after = coverage[1];
         double mean = mean(after);
         double se = Math.sqrt(variance(after, mean) / after.length);
         assertEquals(0.9, mean, 3 * se + 0.02, "held-out coverage after inflation");

@@ -6,35 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.TrainTest;
-import io.vigil.data.synthetic.SyntheticData;
-import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
-import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.EstimatorType;
-import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SymmetricPacked;
-import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
-import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,22 +33,11 @@ import org.junit.jupiter.api.Test;
  */
 class GmmCalibrationTest {
     /** Generated CBF: 120 training series for the model and its cross-fitting, 200 held-out series to check it. */
-    private static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 120, 200, 11L);
+    private static final TrainTest DATA = CrossFitCalibratorTest.DATA;
 
-    private static final VigilModel BASE = base();
+    private static final VigilModel BASE = CrossFitCalibratorTest.uncalibrated();
 
     private static final VigilModel GMM = calibrate(EstimatorType.GMM);
-
-    private static VigilModel base() {
-        TrainParams p = TrainParams.builder()
-                .gamma(0.3)
-                .dims(6)
-                .neighbors(8)
-                .qdaNeighbors(8)
-                .build();
-        VigilModel m = Trainer.train(DATA.train(), p, Instant.parse("2026-01-01T00:00:00Z"), Progress.none());
-        return EarlyModelTrainer.addSections(m, DATA.train(), EarlyModelTrainer.Params.defaults());
-    }
 
     private static VigilModel calibrate(EstimatorType e) {
         CalibrationParams cp =
@@ -89,6 +67,9 @@ class GmmCalibrationTest {
         assertFalse(joint.thresholds().calibrated(), "the joint Gaussian was not replayed: no certificate to inherit");
         ModelFile file = ModelFile.standard();
         assertEquals(GMM, file.read(file.toBytes(GMM), "memory"), "the gmm curves round-trip");
+        // A Vigil reading calibration version 1 would certify the mixture's curves without their κ: it must refuse.
+        assertEquals(2, calibrationVersion(file.toBytes(GMM)));
+        assertEquals(1, calibrationVersion(file.toBytes(calibrate(EstimatorType.JOINT))), "joint files stay readable");
     }
 
     /**
@@ -104,31 +85,8 @@ class GmmCalibrationTest {
                 calibrate(EstimatorType.JOINT).section(CalibrationSection.class).orElseThrow();
         assertFalse(Arrays.equals(cal.inflation(), jointCal.inflation()), "one κ per estimator");
         assertEquals(0.9, cal.coverageAfter()[2], 0.02, "cross-fitted coverage at 0.9 is matched by construction");
-        CompleteSeriesEstimator est = EarlyClassifier.estimator(GMM, EstimatorType.GMM);
-        Dataset test = DATA.test();
-        int ell = GMM.dims();
-        int d = GMM.length();
-        double q = new ChiSquaredDistribution(ell).inverseCumulativeProbability(0.9);
-        double[] y = new double[ell];
-        double[] m = new double[ell];
-        double[] packed = new double[SymmetricPacked.size(ell)];
-        double[] work = new double[ell * ell + ell];
-        double[] after = new double[test.size()];
-        Standardizer std = GMM.standardizer().orElse(null);
-        for (int i = 0; i < test.size(); i++) {
-            double[] x = test.series(i);
-            GMM.project(x, y);
-            SeriesState s = est.newState();
-            int in = 0;
-            for (int t = 0; t < d - 1; t++) {
-                est.update(s, std == null ? x[t] : std.apply(t, x[t]));
-                est.conditionalMean(s, m);
-                est.conditionalCovariance(s, packed);
-                double d2 = Mahalanobis.squared(y, m, packed, ell, work);
-                in += d2 / cal.inflationAt(t + 1, d) <= q ? 1 : 0;
-            }
-            after[i] = (double) in / (d - 1);
-        }
+        double[] after =
+                HeldOutCoverage.perSeries(GMM, EarlyClassifier.estimator(GMM, EstimatorType.GMM), cal, DATA.test())[1];
         double mean = Arrays.stream(after).average().orElseThrow();
         double var = Arrays.stream(after).map(a -> (a - mean) * (a - mean)).sum() / (after.length - 1);
         assertEquals(0.9, mean, 3 * Math.sqrt(var / after.length) + 0.02, "held-out coverage after inflation");
@@ -153,6 +111,13 @@ class GmmCalibrationTest {
         // One-sided binomial at 5 %: 200 series at rate 0.8 have standard deviation √(200·0.8·0.2) ≈ 5.7, so below
         // 160 − 1.645·5.7 ≈ 150.7 agreements would be significantly below τ.
         assertTrue(agree >= 151, agree + " of 200 agree");
+    }
+
+    private static int calibrationVersion(byte[] file) throws IOException {
+        return new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(file)
+                .at("/sections/calibration/version")
+                .asInt();
     }
 
     @Test
