@@ -1,6 +1,7 @@
 package io.vigil.bench;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -9,6 +10,7 @@ import io.vigil.early.EarlyModelTrainer;
 import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.LocalFlink;
+import io.vigil.flink.LocalState;
 import io.vigil.flink.VigilJob;
 import io.vigil.kafka.Decoded;
 import io.vigil.kafka.LoopbackKafka;
@@ -20,8 +22,11 @@ import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.select.TrainParams;
 import io.vigil.select.Trainer;
+import io.vigil.stream.ConditionedStates;
+import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SeriesSession;
+import io.vigil.stream.SessionSettings;
 import io.vigil.stream.StreamJson;
 import io.vigil.util.Percentiles;
 import io.vigil.util.Progress;
@@ -36,6 +41,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -48,6 +54,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
@@ -56,27 +63,40 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * without and with observability — the Prometheus endpoint ({@code --metrics-port}) served and scraped every second,
  * and with {@link Settings#dashboard} the live dashboard on with one client following it, which also records how late
  * it learns of each decision — reported as medians; then the Vigil job again, unbounded, fed at half of (c)'s rate,
- * for the sample → decision latency.
+ * for the sample → decision latency. After each run of (c) its decision topic is read back: every series published
+ * must have exactly one decision, or the benchmark fails instead of reporting the rate of a job that did not work.
+ *
+ * <p>The data may have several channels (one record per value, channels interleaved by time) and arrive shuffled per
+ * series ({@link Replay} with an {@link ObservationPattern}), the job then observing series in any order; the job's
+ * state backend may be RocksDB. Rates are records per second, one value each.
  *
  * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
  * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
  */
 public final class StreamBenchmark {
     /**
-     * What to run.
+     * What to run ({@link #builder}).
      *
-     * @param kind generated data set
+     * @param kind generated data set; a multichannel kind publishes one record per value with its channel, channels
+     *     interleaved by time, as {@code vigil replay} does
      * @param trainSize training series
-     * @param series test series replayed (samples = series × d)
+     * @param series test series replayed (records = series × C·d)
      * @param partitions partitions of the sample topic
      * @param parallelism Flink parallelism
      * @param latencySeconds how long the latency phase replays
-     * @param seed generator seed
+     * @param seed generator seed, also the seed of the per-series arrival orders with {@code shuffle}
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
      * @param dashboard whether the runs of (c) with the metrics endpoint also have the live dashboard on and a client
      *     following it (and measure how late it shows decisions)
      * @param repeat pairs of runs of (c) without and with observability, after a warm-up run
+     * @param shuffle whether each series' values are published in a random order drawn per series ({@link
+     *     ObservationPattern}, as {@code vigil replay --shuffle}), and the job observes univariate series in any
+     *     order too ({@link SessionSettings#anyOrder})
+     * @param backend the job's keyed-state backend
+     * @param rocksDbMemory RocksDB's managed memory (bytes) with {@link LocalState.Backend#ROCKSDB}
+     * @param anyOrderCache bytes per subtask of the conditioned-state cache of series observed in any order ({@link
+     *     SessionSettings#anyOrderCache})
      */
     public record Settings(
             SyntheticKind kind,
@@ -88,11 +108,20 @@ public final class StreamBenchmark {
             long seed,
             boolean raw,
             boolean dashboard,
-            int repeat) {
+            int repeat,
+            boolean shuffle,
+            LocalState.Backend backend,
+            long rocksDbMemory,
+            long anyOrderCache) {
         /** Validates. */
         public Settings {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(backend, "backend");
             if (repeat < 1) {
                 throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+            }
+            if (anyOrderCache < 0) {
+                throw new IllegalArgumentException("the any-order cache must be >= 0 bytes, got " + anyOrderCache);
             }
         }
 
@@ -100,13 +129,143 @@ public final class StreamBenchmark {
         public static int defaultRepeat(boolean dashboard) {
             return dashboard ? 3 : 1;
         }
+
+        /** A builder with {@code vigil bench stream}'s defaults for {@code kind}. */
+        public static Builder builder(SyntheticKind kind) {
+            return new Builder(kind);
+        }
+
+        /** Whether the job observes the series in any order: multichannel data always, univariate when shuffled. */
+        public boolean anyOrder() {
+            return shuffle || kind.channels() > 1;
+        }
+
+        /** Which values are published in which order: all, in time order or shuffled per series. */
+        public ObservationPattern pattern() {
+            return shuffle
+                    ? ObservationPattern.builder().seed(seed).shuffled(true).build()
+                    : ObservationPattern.complete();
+        }
+
+        /** The job's session settings: the defaults, any order when shuffled, the any-order cache. */
+        SessionSettings session() {
+            return SessionSettings.defaults().withAnyOrder(shuffle).withAnyOrderCache(anyOrderCache);
+        }
+
+        /** Builds {@link Settings}; every field starts at {@code vigil bench stream}'s default. */
+        public static final class Builder {
+            private final SyntheticKind kind;
+            private int trainSize = 100;
+            private int series = 8000;
+            private int partitions = 2;
+            private int parallelism = 2;
+            private double latencySeconds = 20;
+            private long seed = 1;
+            private boolean raw = true;
+            private boolean dashboard;
+            private Integer repeat;
+            private boolean shuffle;
+            private LocalState.Backend backend = LocalState.Backend.HASHMAP;
+            private long rocksDbMemory = LocalState.DEFAULT_ROCKSDB_MEMORY;
+            private long anyOrderCache = ConditionedStates.DEFAULT_BUDGET_BYTES;
+
+            private Builder(SyntheticKind kind) {
+                this.kind = kind;
+            }
+
+            public Builder trainSize(int v) {
+                trainSize = v;
+                return this;
+            }
+
+            public Builder series(int v) {
+                series = v;
+                return this;
+            }
+
+            public Builder partitions(int v) {
+                partitions = v;
+                return this;
+            }
+
+            public Builder parallelism(int v) {
+                parallelism = v;
+                return this;
+            }
+
+            public Builder latencySeconds(double v) {
+                latencySeconds = v;
+                return this;
+            }
+
+            public Builder seed(long v) {
+                seed = v;
+                return this;
+            }
+
+            public Builder raw(boolean v) {
+                raw = v;
+                return this;
+            }
+
+            public Builder dashboard(boolean v) {
+                dashboard = v;
+                return this;
+            }
+
+            /** Pairs of runs of (c); {@link #defaultRepeat} when not set. */
+            public Builder repeat(int v) {
+                repeat = v;
+                return this;
+            }
+
+            public Builder shuffle(boolean v) {
+                shuffle = v;
+                return this;
+            }
+
+            public Builder backend(LocalState.Backend v) {
+                backend = v;
+                return this;
+            }
+
+            public Builder rocksDbMemory(long v) {
+                rocksDbMemory = v;
+                return this;
+            }
+
+            public Builder anyOrderCache(long v) {
+                anyOrderCache = v;
+                return this;
+            }
+
+            /** The settings, validated. */
+            public Settings build() {
+                return new Settings(
+                        kind,
+                        trainSize,
+                        series,
+                        partitions,
+                        parallelism,
+                        latencySeconds,
+                        seed,
+                        raw,
+                        dashboard,
+                        repeat == null ? defaultRepeat(dashboard) : repeat,
+                        shuffle,
+                        backend,
+                        rocksDbMemory,
+                        anyOrderCache);
+            }
+        }
     }
 
     /**
      * The figures.
      *
-     * @param samples samples in the topic
-     * @param length series length d
+     * @param samples samples in the topic: records, one value each (of one channel with several channels)
+     * @param length series length d (samples per channel)
+     * @param channels channels C
      * @param dims LDG dimension ℓ
      * @param produceRate (a) producer samples/s
      * @param consumeRate (a) consumer samples/s, decoding each record
@@ -123,12 +282,16 @@ public final class StreamBenchmark {
      * @param p50Ms median sample → decision latency at that rate
      * @param p99Ms 99th percentile of that latency
      * @param latencyDecisions decisions measured
-     * @param stateBytesMax largest serialised per-series state (collecting, t = d)
+     * @param stateBytesMax largest serialised per-series state (collecting, t = d; any order: all C·d values kept)
      * @param stateBytesDecided serialised per-series state after the decision
+     * @param decidedSeries for each run of (c) in the order run (warm-up first), the series with exactly one decision
+     *     record in its decision topic (the benchmark fails unless that is every series published)
+     * @param deadLetters dead letters of all runs of (c)
      */
     public record Result(
             long samples,
             int length,
+            int channels,
             int dims,
             double produceRate,
             double consumeRate,
@@ -145,7 +308,9 @@ public final class StreamBenchmark {
             double p99Ms,
             int latencyDecisions,
             long stateBytesMax,
-            long stateBytesDecided) {
+            long stateBytesDecided,
+            List<Long> decidedSeries,
+            long deadLetters) {
         /** (c) as a fraction of (b). */
         public double vigilShareOfPassThrough() {
             return vigilRate / passThroughRate;
@@ -172,8 +337,10 @@ public final class StreamBenchmark {
         byte[] modelBytes = ModelFile.standard().toBytes(model);
         Dataset test = data.test();
         long samples = (long) test.size() * test.length();
-        log.accept("model: " + test.name() + ", d = " + test.length() + ", dims = " + model.dims() + "; " + samples
-                + " samples in " + s.partitions() + " partitions");
+        log.accept("model: " + test.name() + ", " + (test.channels() > 1 ? "C = " + test.channels() + ", " : "")
+                + "d = " + test.seriesLength() + ", dims = " + model.dims() + "; " + samples + " samples in "
+                + s.partitions() + " partitions, " + s.pattern() + (s.anyOrder() ? ", observed in any order" : "")
+                + "; state backend " + s.backend().cliName());
         try (LoopbackKafka kafka =
                 LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
             String topic = "bench-samples";
@@ -181,18 +348,19 @@ public final class StreamBenchmark {
             Replay.Summary produced = Replay.run(
                     test,
                     Replay.Split.TEST,
-                    new Replay.Settings(topic, null, 0, 100, 1),
+                    new Replay.Settings(topic, null, 0, 100, 1, s.pattern()),
                     kafka.clientProperties(),
                     Progress.none());
             double produceRate = produced.samplesPerSecond();
             log.accept(String.format("(a) Kafka produce: %.0f samples/s", produceRate));
             double consumeRate = consume(kafka, topic, samples);
             log.accept(String.format("(a) Kafka consume + decode: %.0f samples/s", consumeRate));
-            double passRate = passThrough(kafka, topic, s.parallelism(), s.partitions(), samples);
+            double passRate = passThrough(kafka, topic, s, samples);
             log.accept(String.format("(b) Flink pass-through: %.0f samples/s", passRate));
             JobConfig base = JobConfig.builder(
                             kafka.bootstrapServers(), topic, "bench-decisions", "bench-dead", DecisionParams.defaults())
                     .delivery(Delivery.AT_LEAST_ONCE)
+                    .session(s.session())
                     .parallelism(s.parallelism())
                     .bounded(true)
                     .groupId("bench-vigil")
@@ -200,31 +368,38 @@ public final class StreamBenchmark {
                     .build();
             // Created up front: the first writer to a topic the broker auto-creates timed out under heavy load
             // (OUT_OF_ORDER_SEQUENCE_NUMBER, then a 120 s send timeout) in two runs on a loaded machine.
-            kafka.createTopic(base.output(), s.partitions());
             kafka.createTopic(base.deadLetter(), 1);
+            List<Long> decided = new ArrayList<>();
+            JobConfig first = own(kafka, base, 0, s.partitions());
             // A warm-up run first (the JVM's first pass over the job was up to 2.7x slower than the next), then R
             // pairs of runs without and with observability, alternating, each reading the whole topic with its own
             // consumer group: warm-up and drifting machine load then favour neither side.
-            double warmUpRate =
-                    timed(samples, null, env -> VigilJob.attach(env, group(base, 0), modelBytes, RateProbe::tap));
+            double warmUpRate = timed(s, samples, null, env -> VigilJob.attach(env, first, modelBytes, RateProbe::tap));
+            decided.add(decidedOnce(kafka, first.output(), test.size()));
             log.accept(String.format("(c) warm-up run (not counted): %.0f samples/s", warmUpRate));
             List<Double> without = new ArrayList<>();
             List<Double> with = new ArrayList<>();
             Scrapes scrapes = new Scrapes();
             WatchedDashboard.Lags lags = WatchedDashboard.Lags.create();
             for (int i = 1; i <= s.repeat(); i++) {
-                JobConfig plain = group(base, 2 * i - 1);
-                without.add(timed(samples, null, env -> VigilJob.attach(env, plain, modelBytes, RateProbe::tap)));
+                JobConfig plain = own(kafka, base, 2 * i - 1, s.partitions());
+                without.add(timed(s, samples, null, env -> VigilJob.attach(env, plain, modelBytes, RateProbe::tap)));
+                decided.add(decidedOnce(kafka, plain.output(), test.size()));
                 JobConfig observed = observed(kafka, base, i, s.partitions());
                 with.add(timed(
+                        s,
                         samples,
                         scrapes,
                         env -> VigilJob.attach(env, observed, modelBytes, RateProbe::tap),
                         flink -> s.dashboard() ? WatchedDashboard.start(kafka, observed, flink, lags) : () -> {}));
+                decided.add(decidedOnce(kafka, observed.output(), test.size()));
                 log.accept(String.format(
                         "(c) pair %d of %d: without %.0f, with %s %.0f samples/s",
                         i, s.repeat(), without.get(i - 1), observedWhat(s), with.get(i - 1)));
             }
+            long deadLetters = TopicReader.countCommitted(kafka.clientProperties(), base.deadLetter(), COUNT_TIMEOUT);
+            log.accept("(c) every run decided each of the " + test.size() + " series exactly once; " + deadLetters
+                    + " dead letters");
             double vigilRate = Percentiles.nearestRank(without, 0.5);
             double metricsRate = Percentiles.nearestRank(with, 0.5);
             log.accept(String.format(
@@ -254,10 +429,11 @@ public final class StreamBenchmark {
             log.accept(String.format(
                     "latency at %.0f samples/s: p50 %.1f ms, p99 %.1f ms (%d decisions)",
                     vigilRate / 2, latency[0], latency[1], (int) latency[2]));
-            int d = test.length();
+            int d = test.seriesLength();
             return new Result(
                     samples,
                     d,
+                    test.channels(),
                     model.dims(),
                     produceRate,
                     consumeRate,
@@ -273,8 +449,14 @@ public final class StreamBenchmark {
                     latency[0],
                     latency[1],
                     (int) latency[2],
-                    stateBytes(d, model.dims(), false),
-                    stateBytes(d, model.dims(), true));
+                    s.anyOrder()
+                            ? SeriesSession.anyOrderSizeBytes(test.length(), false)
+                            : stateBytes(d, model.dims(), false),
+                    s.anyOrder()
+                            ? SeriesSession.anyOrderSizeBytes(test.length(), true)
+                            : stateBytes(d, model.dims(), true),
+                    List.copyOf(decided),
+                    deadLetters);
         }
     }
 
@@ -305,8 +487,8 @@ public final class StreamBenchmark {
         return n / ((System.nanoTime() - start) / 1e9);
     }
 
-    private static double passThrough(LoopbackKafka kafka, String topic, int parallelism, int partitions, long samples)
-            throws Exception {
+    private static double passThrough(LoopbackKafka kafka, String topic, Settings s, long samples) throws Exception {
+        int parallelism = s.parallelism();
         JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(), topic, "bench-copy", "bench-copy-dead", DecisionParams.defaults())
                 .delivery(Delivery.AT_LEAST_ONCE)
@@ -316,8 +498,8 @@ public final class StreamBenchmark {
                 .transactionalIdPrefix("bench-pass")
                 .build();
         // Created up front, as the Vigil job's topics are (an auto-created topic's first writer failed under load).
-        kafka.createTopic(cfg.output(), partitions);
-        return timed(samples, env -> {
+        kafka.createTopic(cfg.output(), s.partitions());
+        return timed(s, samples, null, env -> {
             env.setParallelism(parallelism);
             DataStream<SampleEvent> events =
                     env.fromSource(VigilJob.source(cfg), WatermarkStrategy.noWatermarks(), "Kafka samples");
@@ -388,6 +570,55 @@ public final class StreamBenchmark {
         return c;
     }
 
+    /**
+     * {@code base} for the {@code run}-th run without observability (0: the warm-up): its own consumer group and its
+     * own decision topic (created here), whose decisions are counted after the run.
+     */
+    private static JobConfig own(LoopbackKafka kafka, JobConfig base, int run, int partitions) {
+        JobConfig c =
+                group(base, run).toBuilder().output(base.output() + "-" + run).build();
+        kafka.createTopic(c.output(), partitions);
+        return c;
+    }
+
+    /** Longest wait for reading a decision or dead-letter topic of a finished run to its end. */
+    private static final Duration COUNT_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * The series with exactly one decision in {@code topic}, read to its end after a bounded run.
+     *
+     * @throws IllegalStateException unless each of the {@code series} published has exactly one record, a decision
+     */
+    private static long decidedOnce(LoopbackKafka kafka, String topic, int series) {
+        Map<String, Integer> perSeries = new HashMap<>();
+        long records = 0;
+        long decisions = 0;
+        try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(kafka.clientProperties(), topic, false)) {
+            Map<TopicPartition, Long> end = c.endOffsets(c.assignment(), COUNT_TIMEOUT);
+            long deadline = System.nanoTime() + COUNT_TIMEOUT.toNanos();
+            while (end.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "reading " + topic + ": end offsets " + end + " not reached within " + COUNT_TIMEOUT);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    DecisionRecord d = StreamJson.readDecision(r.value());
+                    records++;
+                    if (DecisionRecord.DECIDED.equals(d.status)) {
+                        decisions++;
+                        perSeries.merge(d.series, 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        long once = perSeries.values().stream().filter(n -> n == 1).count();
+        if (records != series || once != series) {
+            throw new IllegalStateException("the job decided " + once + " of " + series + " series exactly once ("
+                    + records + " records in " + topic + ", " + decisions + " decisions)");
+        }
+        return once;
+    }
+
     /** {@code cfg} with consumer group and transactional ids of its own ({@code run}-th run over the same topic). */
     private static JobConfig group(JobConfig cfg, int run) {
         return cfg.toBuilder()
@@ -396,23 +627,19 @@ public final class StreamBenchmark {
                 .build();
     }
 
-    /** Runs a bounded job built by {@code build} and returns the probe's sustained rate. */
-    private static double timed(long expected, Consumer<StreamExecutionEnvironment> build) throws Exception {
-        return timed(expected, null, build);
-    }
-
     /** Scrapes of the metrics endpoint during a timed run. */
     private static final class Scrapes {
         private volatile int count;
     }
 
     /**
-     * {@link #timed(long, Consumer)}, with the Prometheus endpoint served on an ephemeral loopback port and scraped
-     * every second (as Prometheus would, more often than its default) when {@code scrapes} is not null.
+     * Runs a bounded job built by {@code build} on a cluster with {@code s}'s state backend and returns the probe's
+     * sustained rate; with the Prometheus endpoint served on an ephemeral loopback port and scraped every second (as
+     * Prometheus would, more often than its default) when {@code scrapes} is not null.
      */
-    private static double timed(long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build)
+    private static double timed(Settings s, long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build)
             throws Exception {
-        return timed(expected, scrapes, build, flink -> () -> {});
+        return timed(s, expected, scrapes, build, flink -> () -> {});
     }
 
     /** Something that runs beside the timed job on its cluster (the dashboard) and is closed after it. */
@@ -420,12 +647,12 @@ public final class StreamBenchmark {
         AutoCloseable start(LocalFlink flink) throws Exception;
     }
 
-    /** {@link #timed(long, Scrapes, Consumer)} with {@code beside} running on the job's cluster. */
+    /** {@link #timed(Settings, long, Scrapes, Consumer)} with {@code beside} running on the job's cluster. */
     private static double timed(
-            long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build, Beside beside)
+            Settings s, long expected, Scrapes scrapes, Consumer<StreamExecutionEnvironment> build, Beside beside)
             throws Exception {
         long end;
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
+        try (LocalFlink flink = cluster(s);
                 AutoCloseable running = beside.start(flink)) {
             Thread scraper =
                     scrapes == null ? null : scraper(flink.serveMetrics(0).url(), scrapes);
@@ -447,6 +674,11 @@ public final class StreamBenchmark {
             throw new IllegalStateException("the job read " + RateProbe.count() + " of " + expected + " samples");
         }
         return expected / ((end - RateProbe.firstNanos()) / 1e9);
+    }
+
+    /** An embedded cluster with {@code s}'s state backend (checkpoints in its temp directory). */
+    private static LocalFlink cluster(Settings s) {
+        return LocalFlink.start(OptionalInt.empty(), s.backend(), s.rocksDbMemory());
     }
 
     /** A thread that GETs {@code url} every second until interrupted, counting the answers. */
@@ -481,13 +713,13 @@ public final class StreamBenchmark {
     /** Series replayed (at the same rate) and decided before the latency is measured. */
     private static final int WARM_UP_SERIES = 300;
 
-    /** Replays {@code data} at {@code rate} on a new thread. */
-    private static Thread replayAt(LoopbackKafka kafka, Dataset data, String topic, double rate) {
+    /** Replays {@code data} at {@code rate} on a new thread, in {@code s}'s order. */
+    private static Thread replayAt(LoopbackKafka kafka, Dataset data, String topic, double rate, Settings s) {
         Thread t = new Thread(
                 () -> Replay.run(
                         data,
                         Replay.Split.TEST,
-                        new Replay.Settings(topic, null, rate, 100, 1),
+                        new Replay.Settings(topic, null, rate, 100, 1, s.pattern()),
                         kafka.clientProperties(),
                         Progress.none()),
                 "vigil-bench-replay");
@@ -521,13 +753,14 @@ public final class StreamBenchmark {
         JobConfig cfg = JobConfig.builder(
                         kafka.bootstrapServers(), in, out, "bench-live-dead", DecisionParams.defaults())
                 .delivery(Delivery.AT_LEAST_ONCE)
+                .session(s.session())
                 .parallelism(s.parallelism())
                 .checkpointInterval(Duration.ofSeconds(5))
                 .groupId("bench-live")
                 .transactionalIdPrefix("bench-live")
                 .build();
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
-        try (LocalFlink flink = LocalFlink.start(OptionalInt.empty())) {
+        try (LocalFlink flink = cluster(s)) {
             StreamExecutionEnvironment env = flink.environment();
             VigilJob.attach(env, cfg, modelBytes);
             measure(kafka, test, s, rate, env.executeAsync("vigil bench latency"), in, out, n, latencies);
@@ -555,9 +788,9 @@ public final class StreamBenchmark {
             // Warm-up, not measured: until the job runs, samples wait in Kafka and their latency is start-up time.
             Dataset warm =
                     test.subset(IntStream.range(0, Math.min(n, WARM_UP_SERIES)).toArray());
-            replayAt(kafka, warm, in, rate).join();
+            replayAt(kafka, warm, in, rate, s).join();
             collect(c, warm.size(), deadline, new ArrayList<>());
-            Thread replay = replayAt(kafka, part, in, rate);
+            Thread replay = replayAt(kafka, part, in, rate, s);
             collect(c, n, deadline, latencies);
             replay.join();
         } finally {

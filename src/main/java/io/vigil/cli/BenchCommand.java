@@ -6,6 +6,7 @@ import io.vigil.bench.LdgCvBenchmark;
 import io.vigil.bench.LdgFitBenchmark;
 import io.vigil.bench.StreamBenchmark;
 import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.flink.LocalState;
 import io.vigil.ldg.Ldg;
 import io.vigil.ldg.LdgParams;
 import io.vigil.ldg.SparseLdg;
@@ -429,6 +430,27 @@ public final class BenchCommand implements Runnable {
         }
     }
 
+    /**
+     * The first line of {@code bench stream}'s table: the data, the arrival order, the state backend, and that every
+     * run of (c) decided every series once.
+     */
+    static String settingsLine(StreamBenchmark.Settings s, StreamBenchmark.Result r) {
+        return String.format(
+                Locale.ROOT,
+                "%s: %d series of %s%d samples (%s)%s; state backend %s; %d dead letters, each series decided once "
+                        + "in every run of (c)",
+                s.kind().cliName(),
+                s.series(),
+                r.channels() > 1 ? r.channels() + " channels x " : "",
+                r.length(),
+                s.shuffle() ? "shuffled per series, seed " + s.seed() : "in time order",
+                s.anyOrder() ? ", observed in any order (cache " + (s.anyOrderCache() >> 20) + " MiB)" : "",
+                s.backend() == LocalState.Backend.ROCKSDB
+                        ? "rocksdb (" + (s.rocksDbMemory() >> 20) + " MiB managed memory)"
+                        : s.backend().cliName(),
+                r.deadLetters());
+    }
+
     /** Rates as "112,607 / 300,961 / ...". */
     static String rates(List<Double> samplesPerSecond) {
         return samplesPerSecond.stream()
@@ -446,14 +468,37 @@ public final class BenchCommand implements Runnable {
             description = {
                 "In one process and one run: (a) raw Kafka produce/consume, (b) a pass-through Flink job Kafka->Kafka,",
                 "(c) the Vigil job, on the same pre-filled topic; then p50/p99 sample->decision latency of (c) fed at",
-                "50%% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster."
+                "50%% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster.",
+                "Each run of (c) must decide every series exactly once. A multichannel --kind publishes one record per",
+                "value with its channel, interleaved by time (as vigil replay); a sample is then one value.",
+                "Example: vigil bench stream --kind multi-cbf --shuffle --state-backend rocksdb --series 500"
             })
     static final class Stream implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--kind", defaultValue = "cbf", description = "generated data (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--kind",
+                defaultValue = "cbf",
+                description = "generated data: cbf, synthetic-control, two-patterns or multi-cbf (three channels); the "
+                        + "model is trained on its training split (default: ${DEFAULT-VALUE})")
         String kind;
+
+        @Option(
+                names = "--shuffle",
+                description =
+                        "Each series' values arrive in a random order drawn per series from --seed (as vigil "
+                                + "replay --shuffle sends them); the job observes them in any order, as vigil run --any-order "
+                                + "(default: in time order, as a prefix; multichannel series are always observed in any order).")
+        boolean shuffle;
+
+        @Option(
+                names = "--any-order-cache",
+                paramLabel = "SIZE",
+                defaultValue = StreamOptions.ANY_ORDER_CACHE_DEFAULT,
+                description =
+                        "As for vigil run, with --kind multi-cbf or --shuffle: " + StreamOptions.ANY_ORDER_CACHE_HELP)
+        String anyOrderCache;
 
         @Option(
                 names = "--series",
@@ -490,6 +535,9 @@ public final class BenchCommand implements Runnable {
         @Mixin
         GeneratedJobOptions job;
 
+        @Mixin
+        BenchStateOptions state;
+
         @Override
         public Integer call() throws Exception {
             CommandLine cl = spec.commandLine();
@@ -511,23 +559,36 @@ public final class BenchCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
             }
+            if (job.train < k.classes().size()) {
+                throw new CommandLine.ParameterException(
+                        cl,
+                        "--train must be at least " + k.classes().size() + " (one series per class of " + k.cliName()
+                                + "), got " + job.train);
+            }
+            StreamBenchmark.Settings settings = StreamBenchmark.Settings.builder(k)
+                    .trainSize(job.train)
+                    .series(series)
+                    .partitions(job.partitions)
+                    .parallelism(job.parallelism)
+                    .latencySeconds(latencySeconds)
+                    .seed(job.seed)
+                    .raw(!zNormalize)
+                    .dashboard(dashboard)
+                    .repeat(pairs)
+                    .shuffle(shuffle)
+                    .backend(state.backend(cl))
+                    .rocksDbMemory(state.rocksDbMemory(cl))
+                    .anyOrderCache(StreamOptions.size(cl, "--any-order-cache", anyOrderCache))
+                    .build();
+            if (!settings.anyOrder() && cl.getParseResult().hasMatchedOption("--any-order-cache")) {
+                throw new CommandLine.ParameterException(
+                        cl, "--any-order-cache is for series observed in any order: --kind multi-cbf or --shuffle");
+            }
             PrintWriter err = cl.getErr();
-            StreamBenchmark.Result r = StreamBenchmark.run(
-                    new StreamBenchmark.Settings(
-                            k,
-                            job.train,
-                            series,
-                            job.partitions,
-                            job.parallelism,
-                            latencySeconds,
-                            job.seed,
-                            !zNormalize,
-                            dashboard,
-                            pairs),
-                    line -> {
-                        err.println("bench stream: " + line);
-                        err.flush();
-                    });
+            StreamBenchmark.Result r = StreamBenchmark.run(settings, line -> {
+                err.println("bench stream: " + line);
+                err.flush();
+            });
             PrintWriter out = cl.getOut();
             if (job.json) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -535,6 +596,19 @@ public final class BenchCommand implements Runnable {
                 m.put("samples", r.samples());
                 m.put("length", r.length());
                 m.put("dims", r.dims());
+                m.put("kind", k.cliName());
+                m.put("channels", r.channels());
+                m.put("series", series);
+                m.put("shuffle", shuffle);
+                m.put("pattern", ObservationOptions.json(settings.pattern()));
+                m.put("any_order", settings.anyOrder());
+                m.put("state_backend", settings.backend().cliName());
+                m.put(
+                        "rocksdb_memory_bytes",
+                        settings.backend() == LocalState.Backend.ROCKSDB ? settings.rocksDbMemory() : null);
+                m.put("any_order_cache_bytes", settings.anyOrder() ? settings.anyOrderCache() : null);
+                m.put("decided_series_per_run", r.decidedSeries());
+                m.put("dead_letters", r.deadLetters());
                 m.put("partitions", job.partitions);
                 m.put("parallelism", job.parallelism);
                 m.put("kafka_produce_samples_per_s", r.produceRate());
@@ -570,6 +644,7 @@ public final class BenchCommand implements Runnable {
                 m.put("state_bytes_d1024_l30", StreamBenchmark.stateBytes(1024, 30, false));
                 out.println(Json.line(m));
             } else {
+                out.println(settingsLine(settings, r));
                 out.printf(Locale.ROOT, "%-36s %14s%n", "stage", "samples/s");
                 out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka produce", r.produceRate());
                 out.printf(Locale.ROOT, "%-36s %14.0f%n", "(a) Kafka consume + decode", r.consumeRate());
@@ -611,15 +686,26 @@ public final class BenchCommand implements Runnable {
                         r.p50Ms(),
                         r.p99Ms(),
                         r.latencyDecisions());
-                out.printf(
-                        Locale.ROOT,
-                        "per-series state (joint Gaussian): %d bytes max at d = %d, l = %d; %d bytes after the decision; "
-                                + "%d bytes max at d = 1024, l = 30%n",
-                        r.stateBytesMax(),
-                        r.length(),
-                        r.dims(),
-                        r.stateBytesDecided(),
-                        StreamBenchmark.stateBytes(1024, 30, false));
+                if (settings.anyOrder()) {
+                    out.printf(
+                            Locale.ROOT,
+                            "per-series state (values observed in any order): %d bytes max at C x d = %d x %d; %d bytes "
+                                    + "after the decision%n",
+                            r.stateBytesMax(),
+                            r.channels(),
+                            r.length(),
+                            r.stateBytesDecided());
+                } else {
+                    out.printf(
+                            Locale.ROOT,
+                            "per-series state (joint Gaussian): %d bytes max at d = %d, l = %d; %d bytes after the "
+                                    + "decision; %d bytes max at d = 1024, l = 30%n",
+                            r.stateBytesMax(),
+                            r.length(),
+                            r.dims(),
+                            r.stateBytesDecided(),
+                            StreamBenchmark.stateBytes(1024, 30, false));
+                }
             }
             out.flush();
             return 0;

@@ -56,15 +56,6 @@ final class BenchScaleCommand implements Callable<Integer> {
     Integer samples;
 
     @Option(
-            names = "--state-backend",
-            defaultValue = "hashmap",
-            description = "hashmap or rocksdb (default: ${DEFAULT-VALUE})")
-    String backend;
-
-    @Option(names = "--rocksdb-memory", paramLabel = "SIZE", description = StateOptions.ROCKSDB_MEMORY_HELP)
-    String rocksDbMemory;
-
-    @Option(
             names = "--tau",
             defaultValue = "0.999",
             description = "decision threshold; high, so that series stay undecided (default: ${DEFAULT-VALUE})")
@@ -85,18 +76,16 @@ final class BenchScaleCommand implements Callable<Integer> {
     @Mixin
     GeneratedJobOptions job;
 
+    @Mixin
+    BenchStateOptions state;
+
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         ScaleBenchmark.Settings settings;
         Duration interval = StreamOptions.duration(cl, "--checkpoint-interval", checkpointInterval);
-        LocalState.Backend stateBackend;
-        try {
-            stateBackend = LocalState.Backend.fromCliName(backend);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--state-backend: " + e.getMessage(), e);
-        }
-        long memory = StateOptions.rocksDbMemory(cl, rocksDbMemory, stateBackend);
+        LocalState.Backend stateBackend = state.backend(cl);
+        long memory = state.rocksDbMemory(cl);
         try {
             settings = new ScaleBenchmark.Settings(
                     series,

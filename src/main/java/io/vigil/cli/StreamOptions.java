@@ -15,6 +15,14 @@ import picocli.CommandLine.Option;
  * 500ms}, {@code 2s}, {@code 10min}, {@code 1h}).
  */
 public final class StreamOptions {
+    /** Default of {@code --any-order-cache} ({@code vigil run}, {@code vigil demo}, {@code vigil bench stream}). */
+    static final String ANY_ORDER_CACHE_DEFAULT = "64m";
+
+    /** Help text of {@code --any-order-cache}. */
+    static final String ANY_ORDER_CACHE_HELP = "Memory per subtask for the conditioned state of undecided multichannel "
+            + "(any-order) series, e.g. 256m; with --state-backend rocksdb a record of a series not held here rebuilds "
+            + "it from all the series' values so far (decisions are the same); 0 = none (default: ${DEFAULT-VALUE}).";
+
     @Option(
             names = "--delivery",
             paramLabel = "exactly-once|at-least-once",
@@ -74,10 +82,8 @@ public final class StreamOptions {
     @Option(
             names = "--any-order-cache",
             paramLabel = "SIZE",
-            defaultValue = "64m",
-            description = "Memory per subtask for the conditioned state of undecided multichannel (any-order) series, "
-                    + "e.g. 256m; with --state-backend rocksdb a record of a series not held here rebuilds it from "
-                    + "all the series' values so far (decisions are the same); 0 = none (default: ${DEFAULT-VALUE}).")
+            defaultValue = ANY_ORDER_CACHE_DEFAULT,
+            description = ANY_ORDER_CACHE_HELP)
     String anyOrderCache;
 
     @Option(

@@ -131,7 +131,12 @@ final class ObservedValues {
     }
 
     int serializedSizeBytes() {
-        return 4 + 8 * ((length + 63) / 64) + (order == null ? 0 : 4 + 12 * kept);
+        return sizeBytes(length, order == null ? -1 : kept);
+    }
+
+    /** Serialised size for D values with {@code kept} values kept while collecting, or -1 once decided. */
+    static int sizeBytes(int length, int kept) {
+        return 4 + 8 * ((length + 63) / 64) + (kept < 0 ? 0 : 4 + 12 * kept);
     }
 
     void writeTo(DataOutput out) throws IOException {

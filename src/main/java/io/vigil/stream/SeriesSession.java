@@ -74,6 +74,14 @@ public final class SeriesSession {
         return FIXED_BYTES + SeriesState.maxSerializedSizeBytes(length, reducedDimension, components) + 8L * length;
     }
 
+    /**
+     * Largest serialised size of a series of D = C·d values observed in any order, while collecting (all D values
+     * kept, an upper bound: the D-th value ends the series) or after its decision.
+     */
+    public static long anyOrderSizeBytes(int values, boolean decided) {
+        return FIXED_BYTES + ObservedValues.sizeBytes(values, decided ? -1 : values);
+    }
+
     /** Where a series is in its life. */
     public enum Phase {
         /** No decision yet: the classifier state is kept and updated per sample. */

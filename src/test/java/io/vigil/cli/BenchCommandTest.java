@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BenchCommandTest {
@@ -233,5 +235,79 @@ class BenchCommandTest {
     @Test
     void streamRefusesNoRepeats() {
         assertEquals(2, run("bench", "stream", "--repeat", "0").exit());
+    }
+
+    /**
+     * {@code bench stream} on the streams users run: three channels per series, values shuffled per series, RocksDB.
+     * Every run of (c) decides each published series exactly once, and the JSON says what ran.
+     */
+    @Test
+    void streamWithSeveralChannelsShuffledOnRocksDbDecidesEverySeriesOnce() throws Exception {
+        Run r = run(
+                "bench",
+                "stream",
+                "--kind",
+                "multi-cbf",
+                "--shuffle",
+                "--state-backend",
+                "rocksdb",
+                "--series",
+                "12",
+                "--train",
+                "30",
+                "--latency-seconds",
+                "1",
+                "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().strip().lines().count(), r.out());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals("multi-cbf", j.get("kind").asText());
+        assertEquals(3, j.get("channels").asInt());
+        assertEquals(128, j.get("length").asInt());
+        assertEquals(12, j.get("series").asInt());
+        assertEquals(12 * 3 * 128, j.get("samples").asLong(), "one record per value");
+        assertTrue(j.get("shuffle").asBoolean());
+        assertTrue(j.get("pattern").get("shuffled").asBoolean());
+        assertEquals(1, j.get("pattern").get("seed").asLong(), "shuffled with --seed");
+        assertTrue(j.get("any_order").asBoolean());
+        assertEquals("rocksdb", j.get("state_backend").asText());
+        assertEquals(1L << 30, j.get("rocksdb_memory_bytes").asLong());
+        assertEquals(64L << 20, j.get("any_order_cache_bytes").asLong());
+        // The warm-up run and one pair without and with the metrics endpoint: each decided all 12 series once.
+        assertEquals(List.of(12L, 12L, 12L), longs(j.get("decided_series_per_run")), r.out());
+        assertEquals(0, j.get("dead_letters").asLong(), r.out());
+        assertTrue(j.get("latency_decisions").asInt() > 0, r.out());
+        assertTrue(
+                j.get("state_bytes_max").asLong() > j.get("state_bytes_decided").asLong(), r.out());
+    }
+
+    @Test
+    void streamUsageErrorsExitTwoWithOneLine() {
+        Run cache = run("bench", "stream", "--any-order-cache", "128m");
+        assertEquals(2, cache.exit());
+        assertTrue(
+                cache.err()
+                        .startsWith("--any-order-cache is for series observed in any order: --kind multi-cbf or "
+                                + "--shuffle"),
+                cache.err());
+        Run backend = run("bench", "stream", "--state-backend", "memory");
+        assertEquals(2, backend.exit());
+        assertTrue(backend.err().startsWith("--state-backend: "), backend.err());
+        Run memory = run("bench", "stream", "--rocksdb-memory", "2g");
+        assertEquals(2, memory.exit());
+        assertTrue(memory.err().startsWith("--rocksdb-memory is for --state-backend rocksdb"), memory.err());
+        Run train = run("bench", "stream", "--kind", "multi-cbf", "--train", "2");
+        assertEquals(2, train.exit());
+        assertTrue(train.err().startsWith("--train must be at least 3"), train.err());
+        assertEquals(
+                2,
+                run("bench", "stream", "--kind", "multi-cbf", "--any-order-cache", "lots")
+                        .exit());
+    }
+
+    private static List<Long> longs(JsonNode array) {
+        List<Long> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asLong()));
+        return values;
     }
 }

@@ -179,6 +179,10 @@ class AnyOrderTrackerTest {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             s.writeTo(new DataOutputStream(bytes));
             assertEquals(bytes.size(), s.serializedSizeBytes());
+            assertEquals(
+                    SeriesSession.anyOrderSizeBytes(384, false) - 12 * (384 - cut),
+                    bytes.size(),
+                    "the bound keeps all 384 values, 12 bytes each; " + cut + " are kept here");
             assertEquals(SeriesSession.FORMAT_VERSION_ANY_ORDER, bytes.toByteArray()[0]);
             SeriesSession back = SeriesSession.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
             assertTrue(back.contentEquals(s));
@@ -206,6 +210,7 @@ class AnyOrderTrackerTest {
         assertNotNull(s, "decided early");
         assertEquals(SeriesSession.Phase.DECIDED, s.phase());
         assertEquals(SeriesSession.FIXED_BYTES + 4 + 8 * 6, s.serializedSizeBytes(), "marker: 384 arrival bits");
+        assertEquals(SeriesSession.anyOrderSizeBytes(384, true), s.serializedSizeBytes());
         s = eager.onSample(s, events.get(0), 0L, out, w);
         assertEquals("duplicate", out.deadLetters.get(0).reason);
         for (int j = k; j < events.size(); j++) {
