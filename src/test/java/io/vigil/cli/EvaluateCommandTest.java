@@ -324,6 +324,20 @@ class EvaluateCommandTest {
                 "circle");
         assertEquals(2, set.exit());
         assertTrue(set.err().contains("unknown set"), set.err());
+        Run gmmMissing = run(
+                "evaluate",
+                "--model",
+                model.toString(),
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--estimator",
+                "gmm",
+                "--missing",
+                "0.2");
+        assertEquals(2, gmmMissing.exit(), gmmMissing.err());
+        assertTrue(gmmMissing.err().contains("prefixes only"), gmmMissing.err());
         Run missing = run(
                 "evaluate",
                 "--model",
