@@ -54,7 +54,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * {@code vigil bench stream}: in one process and one run, on the same pre-filled sample topic of Apache Kafka's
@@ -591,30 +590,18 @@ public final class StreamBenchmark {
      */
     private static long decidedOnce(LoopbackKafka kafka, String topic, int series) {
         Map<String, Integer> perSeries = new HashMap<>();
-        long records = 0;
-        long decisions = 0;
-        try (KafkaConsumer<byte[], byte[]> c = TopicReader.fromBeginning(kafka.clientProperties(), topic, false)) {
-            Map<TopicPartition, Long> end = c.endOffsets(c.assignment(), COUNT_TIMEOUT);
-            long deadline = System.nanoTime() + COUNT_TIMEOUT.toNanos();
-            while (end.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(
-                            "reading " + topic + ": end offsets " + end + " not reached within " + COUNT_TIMEOUT);
-                }
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    DecisionRecord d = StreamJson.readDecision(r.value());
-                    records++;
-                    if (DecisionRecord.DECIDED.equals(d.status)) {
-                        decisions++;
-                        perSeries.merge(d.series, 1, Integer::sum);
-                    }
-                }
+        long[] decisions = {0};
+        long records = TopicReader.readCommitted(kafka.clientProperties(), topic, COUNT_TIMEOUT, r -> {
+            DecisionRecord d = StreamJson.readDecision(r.value());
+            if (DecisionRecord.DECIDED.equals(d.status)) {
+                decisions[0]++;
+                perSeries.merge(d.series, 1, Integer::sum);
             }
-        }
+        });
         long once = perSeries.values().stream().filter(n -> n == 1).count();
         if (records != series || once != series) {
             throw new IllegalStateException("the job decided " + once + " of " + series + " series exactly once ("
-                    + records + " records in " + topic + ", " + decisions + " decisions)");
+                    + records + " records in " + topic + ", " + decisions[0] + " decisions)");
         }
         return once;
     }

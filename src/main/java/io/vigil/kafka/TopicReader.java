@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -75,6 +77,19 @@ public final class TopicReader {
      * @throws IllegalStateException when the end is not reached within {@code timeout}
      */
     public static long countCommitted(Map<String, Object> clientProps, String topic, Duration timeout) {
+        return readCommitted(clientProps, topic, timeout, r -> {});
+    }
+
+    /**
+     * As {@link #countCommitted}, handing every record read to {@code each}.
+     *
+     * @throws IllegalStateException when the end is not reached within {@code timeout}
+     */
+    public static long readCommitted(
+            Map<String, Object> clientProps,
+            String topic,
+            Duration timeout,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
         try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(clientProps, topic, true)) {
             Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), METADATA_TIMEOUT);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -82,9 +97,12 @@ public final class TopicReader {
             while (!reached(consumer, end)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(
-                            "counting " + topic + ": end offsets " + end + " not reached within " + timeout);
+                            "reading " + topic + ": end offsets " + end + " not reached within " + timeout);
                 }
-                n += consumer.poll(Duration.ofMillis(100)).count();
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    each.accept(r);
+                    n++;
+                }
             }
             return n;
         }
