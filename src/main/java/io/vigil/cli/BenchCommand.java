@@ -453,8 +453,8 @@ public final class BenchCommand implements Runnable {
     }
 
     /**
-     * How the values were observed: "in time order", or e.g. "shuffled per series, 20% missing, channel 1 5 steps
-     * late, channel 2 dropped, seed 1; 2,921 of 4,608 values sent, 12 end records".
+     * How the values were observed: "in time order", or e.g. "shuffled per series, each value missing with P = 0.2,
+     * channel 1 5 steps late, channel 2 dropped, seed 1; 2,921 of 4,608 values sent, 12 end records".
      */
     static String observed(StreamBenchmark.Settings s, StreamBenchmark.Result r) {
         ObservationPattern p = s.pattern();
@@ -466,7 +466,7 @@ public final class BenchCommand implements Runnable {
             parts.add("shuffled per series");
         }
         if (p.missing() > 0) {
-            parts.add(String.format(Locale.ROOT, "%.4g%% missing", 100 * p.missing()));
+            parts.add("each value missing with P = " + p.missing());
         }
         p.lags().forEach((c, k) -> parts.add("channel " + c + " " + k + " steps late"));
         p.dropped().forEach(c -> parts.add("channel " + c + " dropped"));
