@@ -119,6 +119,11 @@ public final class StreamBenchmark {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(backend, "backend");
             Objects.requireNonNull(pattern, "pattern");
+            if (pattern.lags().keySet().stream().anyMatch(c -> c >= kind.channels())
+                    || pattern.dropped().stream().anyMatch(c -> c >= kind.channels())) {
+                throw new IllegalArgumentException("the pattern " + pattern + " names a channel " + kind.cliName()
+                        + " does not have (channels 0.." + (kind.channels() - 1) + ")");
+            }
             if (pattern.dropped().size() >= kind.channels()) {
                 throw new IllegalArgumentException("the pattern drops every channel of " + kind.cliName());
             }
