@@ -65,9 +65,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * for the sample → decision latency. After each run of (c) its decision topic is read back: every series published
  * must have exactly one decision, or the benchmark fails instead of reporting the rate of a job that did not work.
  *
- * <p>The data may have several channels (one record per value, channels interleaved by time) and arrive shuffled per
- * series ({@link Replay} with an {@link ObservationPattern}), the job then observing series in any order; the job's
- * state backend may be RocksDB. Rates are records per second, one value each.
+ * <p>The data may have several channels (one record per value, channels interleaved by time) and be observed under an
+ * {@link ObservationPattern} as {@code vigil replay} sends it ({@link Replay}): values missing at random, channels
+ * late or dropped, arrival shuffled per series; the job then observes series in any order, and a series that lost
+ * values ends with its end record, so it is still decided once. The job's state backend may be RocksDB. Rates are
+ * records per second: one value each, or a series' end record.
  *
  * <p>Flink rates are sustained rates: records counted by a probe right after the source, from its first record
  * to the end of the job (job start-up excluded, drain and shut-down included, so they are conservative).
@@ -83,15 +85,15 @@ public final class StreamBenchmark {
      * @param partitions partitions of the sample topic
      * @param parallelism Flink parallelism
      * @param latencySeconds how long the latency phase replays
-     * @param seed generator seed, also the seed of the per-series arrival orders with {@code shuffle}
+     * @param seed generator seed
      * @param raw true to stream the generator's raw values (what a real stream sees), false to z-normalise each
      *     series over its whole length as the UCR archive does
      * @param dashboard whether the runs of (c) with the metrics endpoint also have the live dashboard on and a client
      *     following it (and measure how late it shows decisions)
      * @param repeat pairs of runs of (c) without and with observability, after a warm-up run
-     * @param shuffle whether each series' values are published in a random order drawn per series ({@link
-     *     ObservationPattern}, as {@code vigil replay --shuffle}), and the job observes univariate series in any
-     *     order too ({@link SessionSettings#anyOrder})
+     * @param pattern which values of each series are published and in what order ({@link ObservationPattern},
+     *     drawn per series as {@code vigil replay} draws them); unless complete, the job observes univariate series
+     *     in any order too ({@link SessionSettings#anyOrder})
      * @param backend the job's keyed-state backend
      * @param rocksDbMemory RocksDB's managed memory (bytes) with {@link LocalState.Backend#ROCKSDB}
      * @param anyOrderCache bytes per subtask of the conditioned-state cache of series observed in any order ({@link
@@ -108,7 +110,7 @@ public final class StreamBenchmark {
             boolean raw,
             boolean dashboard,
             int repeat,
-            boolean shuffle,
+            ObservationPattern pattern,
             LocalState.Backend backend,
             long rocksDbMemory,
             long anyOrderCache) {
@@ -116,6 +118,15 @@ public final class StreamBenchmark {
         public Settings {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(pattern, "pattern");
+            if (pattern.lags().keySet().stream().anyMatch(c -> c >= kind.channels())
+                    || pattern.dropped().stream().anyMatch(c -> c >= kind.channels())) {
+                throw new IllegalArgumentException("the pattern " + pattern + " names a channel " + kind.cliName()
+                        + " does not have (channels 0.." + (kind.channels() - 1) + ")");
+            }
+            if (pattern.dropped().size() >= kind.channels()) {
+                throw new IllegalArgumentException("the pattern drops every channel of " + kind.cliName());
+            }
             if (repeat < 1) {
                 throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
             }
@@ -134,21 +145,24 @@ public final class StreamBenchmark {
             return new Builder(kind);
         }
 
-        /** Whether the job observes the series in any order: multichannel data always, univariate when shuffled. */
+        /**
+         * Whether the job observes the series in any order: multichannel data always, univariate unless every value
+         * arrives in time order.
+         */
         public boolean anyOrder() {
-            return shuffle || kind.channels() > 1;
+            return !pattern.isComplete() || kind.channels() > 1;
         }
 
-        /** Which values are published in which order: all, in time order or shuffled per series. */
-        public ObservationPattern pattern() {
-            return shuffle
-                    ? ObservationPattern.builder().seed(seed).shuffled(true).build()
-                    : ObservationPattern.complete();
+        /** Whether the values are published in a random order drawn per series. */
+        public boolean shuffle() {
+            return pattern.shuffled();
         }
 
-        /** The job's session settings: the defaults, any order when shuffled, the any-order cache. */
+        /** The job's session settings: the defaults, any order unless the pattern is complete, the any-order cache. */
         SessionSettings session() {
-            return SessionSettings.defaults().withAnyOrder(shuffle).withAnyOrderCache(anyOrderCache);
+            return SessionSettings.defaults()
+                    .withAnyOrder(!pattern.isComplete())
+                    .withAnyOrderCache(anyOrderCache);
         }
 
         /** Builds {@link Settings}; every field starts at {@code vigil bench stream}'s default. */
@@ -163,7 +177,7 @@ public final class StreamBenchmark {
             private boolean raw = true;
             private boolean dashboard;
             private Integer repeat;
-            private boolean shuffle;
+            private ObservationPattern pattern = ObservationPattern.complete();
             private LocalState.Backend backend = LocalState.Backend.HASHMAP;
             private long rocksDbMemory = LocalState.DEFAULT_ROCKSDB_MEMORY;
             private long anyOrderCache = ConditionedStates.DEFAULT_BUDGET_BYTES;
@@ -218,8 +232,9 @@ public final class StreamBenchmark {
                 return this;
             }
 
-            public Builder shuffle(boolean v) {
-                shuffle = v;
+            /** Which values are published in which order; complete (every value in time order) when not set. */
+            public Builder pattern(ObservationPattern v) {
+                pattern = v;
                 return this;
             }
 
@@ -251,7 +266,7 @@ public final class StreamBenchmark {
                         raw,
                         dashboard,
                         repeat == null ? defaultRepeat(dashboard) : repeat,
-                        shuffle,
+                        pattern,
                         backend,
                         rocksDbMemory,
                         anyOrderCache);
@@ -262,7 +277,10 @@ public final class StreamBenchmark {
     /**
      * The figures.
      *
-     * @param samples samples in the topic: records, one value each (of one channel with several channels)
+     * @param samples records in the topic, the unit of every rate: {@code valuesSent + endRecords}
+     * @param valuesSent values published, one record each (of one channel with several channels): series × C·d
+     *     unless the pattern loses values
+     * @param endRecords end records published, one per series that lost values
      * @param length series length d (samples per channel)
      * @param channels channels C
      * @param dims LDG dimension ℓ
@@ -284,11 +302,13 @@ public final class StreamBenchmark {
      * @param stateBytesMax largest serialised per-series state (collecting, t = d; any order: all C·d values kept)
      * @param stateBytesDecided serialised per-series state after the decision
      * @param decidedSeries for each run of (c) in the order run (warm-up first), the series with exactly one decision
-     *     record in its decision topic (the benchmark fails unless that is every series published)
+     *     record in its decision topic (the benchmark fails unless that is every series published with a value)
      * @param deadLetters dead letters of all runs of (c)
      */
     public record Result(
             long samples,
+            long valuesSent,
+            long endRecords,
             int length,
             int channels,
             int dims,
@@ -335,21 +355,22 @@ public final class StreamBenchmark {
         model = EarlyModelTrainer.addSections(model, data.train(), EarlyModelTrainer.Params.defaults());
         byte[] modelBytes = ModelFile.standard().toBytes(model);
         Dataset test = data.test();
-        long samples = (long) test.size() * test.length();
+        String topic = "bench-samples";
+        Replay.Settings replay = new Replay.Settings(topic, null, 0, 100, 1, s.pattern());
+        Replay.Counts sent = Replay.counts(test, Replay.Split.TEST, replay);
+        long samples = sent.records();
+        int series = Math.toIntExact(sent.seriesWithValues());
         log.accept("model: " + test.name() + ", " + (test.channels() > 1 ? "C = " + test.channels() + ", " : "")
-                + "d = " + test.seriesLength() + ", dims = " + model.dims() + "; " + samples + " samples in "
-                + s.partitions() + " partitions, " + s.pattern() + (s.anyOrder() ? ", observed in any order" : "")
-                + "; state backend " + s.backend().cliName());
+                + "d = " + test.seriesLength() + ", dims = " + model.dims() + "; " + samples + " records ("
+                + sent.values() + " of " + (long) test.size() * test.length() + " values, " + sent.endRecords()
+                + " end records) in " + s.partitions() + " partitions, " + s.pattern()
+                + (s.anyOrder() ? ", observed in any order" : "") + "; state backend "
+                + s.backend().cliName());
         try (LoopbackKafka kafka =
                 LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
-            String topic = "bench-samples";
             kafka.createTopic(topic, s.partitions());
-            Replay.Summary produced = Replay.run(
-                    test,
-                    Replay.Split.TEST,
-                    new Replay.Settings(topic, null, 0, 100, 1, s.pattern()),
-                    kafka.clientProperties(),
-                    Progress.none());
+            Replay.Summary produced =
+                    Replay.run(test, Replay.Split.TEST, replay, kafka.clientProperties(), Progress.none());
             double produceRate = produced.samplesPerSecond();
             log.accept(String.format("(a) Kafka produce: %.0f samples/s", produceRate));
             double consumeRate = consume(kafka, topic, samples);
@@ -374,7 +395,7 @@ public final class StreamBenchmark {
             // pairs of runs without and with observability, alternating, each reading the whole topic with its own
             // consumer group: warm-up and drifting machine load then favour neither side.
             double warmUpRate = timed(s, samples, null, env -> VigilJob.attach(env, first, modelBytes, RateProbe::tap));
-            decided.add(decidedOnce(kafka, first.output(), test.size()));
+            decided.add(decidedOnce(kafka, first.output(), series));
             log.accept(String.format("(c) warm-up run (not counted): %.0f samples/s", warmUpRate));
             List<Double> without = new ArrayList<>();
             List<Double> with = new ArrayList<>();
@@ -383,7 +404,7 @@ public final class StreamBenchmark {
             for (int i = 1; i <= s.repeat(); i++) {
                 JobConfig plain = own(kafka, base, 2 * i - 1, s.partitions());
                 without.add(timed(s, samples, null, env -> VigilJob.attach(env, plain, modelBytes, RateProbe::tap)));
-                decided.add(decidedOnce(kafka, plain.output(), test.size()));
+                decided.add(decidedOnce(kafka, plain.output(), series));
                 JobConfig observed = observed(kafka, base, i, s.partitions());
                 with.add(timed(
                         s,
@@ -391,13 +412,13 @@ public final class StreamBenchmark {
                         scrapes,
                         env -> VigilJob.attach(env, observed, modelBytes, RateProbe::tap),
                         flink -> s.dashboard() ? WatchedDashboard.start(kafka, observed, flink, lags) : () -> {}));
-                decided.add(decidedOnce(kafka, observed.output(), test.size()));
+                decided.add(decidedOnce(kafka, observed.output(), series));
                 log.accept(String.format(
                         "(c) pair %d of %d: without %.0f, with %s %.0f samples/s",
                         i, s.repeat(), without.get(i - 1), observedWhat(s), with.get(i - 1)));
             }
             long deadLetters = TopicReader.countCommitted(kafka.clientProperties(), base.deadLetter(), COUNT_TIMEOUT);
-            log.accept("(c) every run decided each of the " + test.size() + " series exactly once; " + deadLetters
+            log.accept("(c) every run decided each of the " + series + " series exactly once; " + deadLetters
                     + " dead letters");
             double vigilRate = Percentiles.nearestRank(without, 0.5);
             double metricsRate = Percentiles.nearestRank(with, 0.5);
@@ -431,6 +452,8 @@ public final class StreamBenchmark {
             int d = test.seriesLength();
             return new Result(
                     samples,
+                    sent.values(),
+                    sent.endRecords(),
                     d,
                     test.channels(),
                     model.dims(),
@@ -700,18 +723,18 @@ public final class StreamBenchmark {
     /** Series replayed (at the same rate) and decided before the latency is measured. */
     private static final int WARM_UP_SERIES = 300;
 
-    /** Replays {@code data} at {@code rate} on a new thread, in {@code s}'s order. */
-    private static Thread replayAt(LoopbackKafka kafka, Dataset data, String topic, double rate, Settings s) {
+    /** Replays {@code data} with {@code replay} on a new thread. */
+    private static Thread replayAt(LoopbackKafka kafka, Dataset data, Replay.Settings replay) {
         Thread t = new Thread(
-                () -> Replay.run(
-                        data,
-                        Replay.Split.TEST,
-                        new Replay.Settings(topic, null, rate, 100, 1, s.pattern()),
-                        kafka.clientProperties(),
-                        Progress.none()),
+                () -> Replay.run(data, Replay.Split.TEST, replay, kafka.clientProperties(), Progress.none()),
                 "vigil-bench-replay");
         t.start();
         return t;
+    }
+
+    /** Decisions a replay of {@code data} brings: one per series with a value sent. */
+    private static int decisions(Dataset data, Replay.Settings replay) {
+        return Math.toIntExact(Replay.counts(data, Replay.Split.TEST, replay).seriesWithValues());
     }
 
     /** Reads {@code n} decisions, adding receive time − deciding sample's timestamp (ms) to {@code latencies}. */
@@ -775,11 +798,12 @@ public final class StreamBenchmark {
             // Warm-up, not measured: until the job runs, samples wait in Kafka and their latency is start-up time.
             Dataset warm =
                     test.subset(IntStream.range(0, Math.min(n, WARM_UP_SERIES)).toArray());
-            replayAt(kafka, warm, in, rate, s).join();
-            collect(c, warm.size(), deadline, new ArrayList<>());
-            Thread replay = replayAt(kafka, part, in, rate, s);
-            collect(c, n, deadline, latencies);
-            replay.join();
+            Replay.Settings replay = new Replay.Settings(in, null, rate, 100, 1, s.pattern());
+            replayAt(kafka, warm, replay).join();
+            collect(c, decisions(warm, replay), deadline, new ArrayList<>());
+            Thread running = replayAt(kafka, part, replay);
+            collect(c, decisions(part, replay), deadline, latencies);
+            running.join();
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
         }

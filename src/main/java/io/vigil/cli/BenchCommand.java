@@ -5,6 +5,7 @@ import io.vigil.bench.HeapMeter;
 import io.vigil.bench.LdgCvBenchmark;
 import io.vigil.bench.LdgFitBenchmark;
 import io.vigil.bench.StreamBenchmark;
+import io.vigil.data.ObservationPattern;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.flink.LocalState;
 import io.vigil.ldg.Ldg;
@@ -431,8 +432,8 @@ public final class BenchCommand implements Runnable {
     }
 
     /**
-     * The first line of {@code bench stream}'s table: the data, the arrival order, the state backend, and that every
-     * run of (c) decided every series once.
+     * The first line of {@code bench stream}'s table: the data, the observation pattern, the state backend, and that
+     * every run of (c) decided every series once.
      */
     static String settingsLine(StreamBenchmark.Settings s, StreamBenchmark.Result r) {
         return String.format(
@@ -443,12 +444,44 @@ public final class BenchCommand implements Runnable {
                 s.series(),
                 r.channels() > 1 ? r.channels() + " channels x " : "",
                 r.length(),
-                s.shuffle() ? "shuffled per series, seed " + s.seed() : "in time order",
+                observed(s, r),
                 s.anyOrder() ? ", observed in any order (cache " + (s.anyOrderCache() >> 20) + " MiB)" : "",
                 s.backend() == LocalState.Backend.ROCKSDB
                         ? "rocksdb (" + (s.rocksDbMemory() >> 20) + " MiB managed memory)"
                         : s.backend().cliName(),
                 r.deadLetters());
+    }
+
+    /**
+     * How the values were observed: "in time order", or e.g. "shuffled per series, each value missing with P = 0.2,
+     * channel 1 5 steps late, channel 2 dropped, seed 1; 2,921 of 4,608 values sent, 12 end records".
+     */
+    static String observed(StreamBenchmark.Settings s, StreamBenchmark.Result r) {
+        ObservationPattern p = s.pattern();
+        if (p.isComplete()) {
+            return "in time order";
+        }
+        List<String> parts = new ArrayList<>();
+        if (p.shuffled()) {
+            parts.add("shuffled per series");
+        }
+        if (p.missing() > 0) {
+            parts.add("each value missing with P = " + p.missing());
+        }
+        p.lags().forEach((c, k) -> parts.add("channel " + c + " " + k + " steps late"));
+        p.dropped().forEach(c -> parts.add("channel " + c + " dropped"));
+        return String.join(", ", parts) + ", seed " + p.seed()
+                + String.format(
+                        Locale.ROOT,
+                        "; %,d of %,d values sent, %,d end records",
+                        r.valuesSent(),
+                        valuesComplete(s, r),
+                        r.endRecords());
+    }
+
+    /** Values of every series published: series × C·d. */
+    static long valuesComplete(StreamBenchmark.Settings s, StreamBenchmark.Result r) {
+        return (long) s.series() * r.channels() * r.length();
     }
 
     /** Rates as "112,607 / 300,961 / ...". */
@@ -471,7 +504,10 @@ public final class BenchCommand implements Runnable {
                 "50%% of its maximum rate. Everything runs here: loopback Kafka broker, embedded Flink MiniCluster.",
                 "Each run of (c) must decide every series exactly once. A multichannel --kind publishes one record per",
                 "value with its channel, interleaved by time (as vigil replay); a sample is then one value.",
-                "Example: vigil bench stream --kind multi-cbf --shuffle --state-backend rocksdb --series 500"
+                "--missing, --channel-lag, --drop-channel and --shuffle publish the values vigil replay would, drawn",
+                "per series from --seed; a series that lost values ends with its end record and is still decided once.",
+                "Example: vigil bench stream --kind multi-cbf --shuffle --state-backend rocksdb --series 500",
+                "Example: vigil bench stream --kind multi-cbf --shuffle --missing 0.2 --series 500"
             })
     static final class Stream implements Callable<Integer> {
         @CommandLine.Spec
@@ -492,12 +528,15 @@ public final class BenchCommand implements Runnable {
                                 + "(default: in time order, as a prefix; multichannel series are always observed in any order).")
         boolean shuffle;
 
+        @Mixin
+        ObservedValueOptions values;
+
         @Option(
                 names = "--any-order-cache",
                 paramLabel = "SIZE",
                 defaultValue = StreamOptions.ANY_ORDER_CACHE_DEFAULT,
-                description =
-                        "As for vigil run, with --kind multi-cbf or --shuffle: " + StreamOptions.ANY_ORDER_CACHE_HELP)
+                description = "As for vigil run, with --kind multi-cbf, --shuffle or --missing: "
+                        + StreamOptions.ANY_ORDER_CACHE_HELP)
         String anyOrderCache;
 
         @Option(
@@ -565,6 +604,7 @@ public final class BenchCommand implements Runnable {
                         "--train must be at least " + k.classes().size() + " (one series per class of " + k.cliName()
                                 + "), got " + job.train);
             }
+            ObservationPattern pattern = pattern(cl, k);
             StreamBenchmark.Settings settings = StreamBenchmark.Settings.builder(k)
                     .trainSize(job.train)
                     .series(series)
@@ -575,14 +615,16 @@ public final class BenchCommand implements Runnable {
                     .raw(!zNormalize)
                     .dashboard(dashboard)
                     .repeat(pairs)
-                    .shuffle(shuffle)
+                    .pattern(pattern)
                     .backend(state.backend(cl))
                     .rocksDbMemory(state.rocksDbMemory(cl))
                     .anyOrderCache(StreamOptions.size(cl, "--any-order-cache", anyOrderCache))
                     .build();
             if (!settings.anyOrder() && cl.getParseResult().hasMatchedOption("--any-order-cache")) {
                 throw new CommandLine.ParameterException(
-                        cl, "--any-order-cache is for series observed in any order: --kind multi-cbf or --shuffle");
+                        cl,
+                        "--any-order-cache is for series observed in any order: --kind multi-cbf or --shuffle or "
+                                + "--missing");
             }
             PrintWriter err = cl.getErr();
             StreamBenchmark.Result r = StreamBenchmark.run(settings, line -> {
@@ -594,6 +636,9 @@ public final class BenchCommand implements Runnable {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("benchmark", "stream");
                 m.put("samples", r.samples());
+                m.put("values_sent", r.valuesSent());
+                m.put("values_complete", valuesComplete(settings, r));
+                m.put("end_records", r.endRecords());
                 m.put("length", r.length());
                 m.put("dims", r.dims());
                 m.put("kind", k.cliName());
@@ -709,6 +754,30 @@ public final class BenchCommand implements Runnable {
             }
             out.flush();
             return 0;
+        }
+
+        /**
+         * The observation pattern of {@code --missing}, {@code --channel-lag}, {@code --drop-channel} and {@code
+         * --shuffle}, seeded by {@code --seed}.
+         *
+         * @throws CommandLine.ParameterException on a bad value, a channel {@code kind} does not have, dropping every
+         *     channel, or a channel option with a univariate kind
+         */
+        private ObservationPattern pattern(CommandLine cl, SyntheticKind k) {
+            if (k.channels() == 1 && values.namesChannels()) {
+                throw new CommandLine.ParameterException(
+                        cl,
+                        "--channel-lag and --drop-channel need several channels; --kind " + k.cliName()
+                                + " has one (use --kind multi-cbf)");
+            }
+            try {
+                ObservationPattern p =
+                        values.builder(job.seed).shuffled(shuffle).build();
+                ObservationOptions.checkChannels(p, k.channels());
+                return p;
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.data.ObservationPattern;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -11,25 +12,8 @@ import picocli.CommandLine.Option;
  * same values in the same order). Without any of them every value is observed in time order.
  */
 public final class ObservationOptions {
-    @Option(
-            names = "--missing",
-            paramLabel = "P",
-            description =
-                    "Each value is missing at random with probability P in [0, 1), drawn per series " + "(default: 0).")
-    Double missing;
-
-    @Option(
-            names = "--channel-lag",
-            paramLabel = "C:K[,C:K...]",
-            description = "Channel C (0-based index) arrives K steps late; several as C:K,C:K.")
-    String channelLags;
-
-    @Option(
-            names = "--drop-channel",
-            split = ",",
-            paramLabel = "C",
-            description = "Channel C (0-based index) is never observed; repeat or comma-separate for several.")
-    List<Integer> droppedChannels;
+    @Mixin
+    ObservedValueOptions values;
 
     @Option(names = "--shuffle", description = "Observed values arrive in a random order (drawn per series).")
     boolean shuffle;
@@ -47,29 +31,7 @@ public final class ObservationOptions {
      * @throws IllegalArgumentException naming the option on a bad value (callers turn it into a usage error)
      */
     ObservationPattern pattern() {
-        ObservationPattern.Builder b = ObservationPattern.builder().seed(patternSeed);
-        try {
-            if (missing != null) {
-                b.missing(missing);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--missing: " + e.getMessage(), e);
-        }
-        try {
-            if (channelLags != null) {
-                b.lags(ObservationPattern.parseLags(channelLags));
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--channel-lag: " + e.getMessage(), e);
-        }
-        try {
-            if (droppedChannels != null) {
-                droppedChannels.forEach(b::drop);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--drop-channel: " + e.getMessage(), e);
-        }
-        return b.shuffled(shuffle).build();
+        return values.builder(patternSeed).shuffled(shuffle).build();
     }
 
     /**
@@ -87,7 +49,7 @@ public final class ObservationOptions {
         return o;
     }
 
-    /** Refuses a channel the data do not have, naming the option. */
+    /** Refuses a channel the data do not have, and dropping every channel, naming the option. */
     static void checkChannels(ObservationPattern p, int channels) {
         for (int c : p.lags().keySet()) {
             if (c >= channels) {
@@ -100,6 +62,10 @@ public final class ObservationOptions {
                 throw new IllegalArgumentException("--drop-channel: channel " + c
                         + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
             }
+        }
+        if (p.dropped().size() == channels) {
+            throw new IllegalArgumentException("--drop-channel: dropping every channel of the data (channels 0.."
+                    + (channels - 1) + ") leaves nothing to observe");
         }
     }
 }

@@ -181,19 +181,41 @@ public final class Replay {
      * of each series that lost values.
      */
     public static long records(Dataset data, Split split, Settings settings) {
-        long total = 0;
+        return counts(data, split, settings).records();
+    }
+
+    /**
+     * What a replay sends to the sample topic, counted without sending it.
+     *
+     * @param values observed values sent, one record each (at most series × C·d)
+     * @param endRecords end records, one per series that lost values
+     * @param seriesWithValues series with at least one value sent (a series that lost every value is only its end
+     *     record, which ends nothing a stream has seen)
+     */
+    public record Counts(long values, long endRecords, long seriesWithValues) {
+        /** Records on the sample topic: values and end records. */
+        public long records() {
+            return values + endRecords;
+        }
+    }
+
+    /** The {@link Counts} of a replay of {@code data} with {@code settings}, from its pattern's per-series draws. */
+    public static Counts counts(Dataset data, Split split, Settings settings) {
+        long values = 0;
+        long ends = 0;
+        long withValues = 0;
         int n = data.size();
         for (int ordinal = 0; ordinal < n * settings.repeat(); ordinal++) {
-            if (settings.pattern().isComplete()) {
-                total += data.length();
-                continue;
-            }
-            int observed = settings.pattern()
-                    .order(seriesId(data, split, settings, ordinal), data.channels(), data.length())
-                    .length;
-            total += observed + (observed < data.length() ? 1 : 0);
+            int observed = settings.pattern().isComplete()
+                    ? data.length()
+                    : settings.pattern()
+                            .order(seriesId(data, split, settings, ordinal), data.channels(), data.length())
+                            .length;
+            values += observed;
+            ends += observed < data.length() ? 1 : 0;
+            withValues += observed > 0 ? 1 : 0;
         }
-        return total;
+        return new Counts(values, ends, withValues);
     }
 
     /** The id of the {@code ordinal}-th series a replay sends (all rows of pass 1, then pass 2, …). */

@@ -1,9 +1,14 @@
 package io.vigil.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vigil.data.ObservationPattern;
+import io.vigil.data.synthetic.SyntheticData;
+import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.kafka.SeriesId;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -303,6 +308,125 @@ class BenchCommandTest {
                 2,
                 run("bench", "stream", "--kind", "multi-cbf", "--any-order-cache", "lots")
                         .exit());
+    }
+
+    /**
+     * {@code bench stream} under the patterns users' streams have: a fifth of the values missing at random, shuffled.
+     * The values sent are exactly those {@code vigil replay} would send, each series that lost values ends with its
+     * end record, and every run of (c) still decides each series exactly once.
+     */
+    @Test
+    void streamWithMissingValuesShuffledDecidesEverySeriesOnce() throws Exception {
+        JsonNode j = streamJson("--kind", "multi-cbf", "--missing", "0.2", "--shuffle");
+        ObservationPattern pattern =
+                ObservationPattern.builder().seed(1).missing(0.2).shuffled(true).build();
+        assertEquals(valuesSent(pattern), j.get("values_sent").asLong());
+        assertEquals(12 * 3 * 128, j.get("values_complete").asLong());
+        assertTrue(j.get("values_sent").asLong() < 0.9 * 12 * 3 * 128, j.toString());
+        assertEquals(12, j.get("end_records").asLong(), "every series lost values");
+        assertEquals(
+                j.get("values_sent").asLong() + j.get("end_records").asLong(),
+                j.get("samples").asLong(),
+                "records in the topic");
+        JsonNode p = j.get("pattern");
+        assertEquals(0.2, p.get("missing").asDouble());
+        assertTrue(p.get("shuffled").asBoolean());
+        assertEquals(1, p.get("seed").asLong(), "drawn with --seed");
+        assertEquals(0, p.get("channel_lags").size());
+        assertEquals(0, p.get("dropped_channels").size());
+        assertTrue(j.get("shuffle").asBoolean());
+        assertTrue(j.get("any_order").asBoolean());
+    }
+
+    /** A channel two steps late and another never sent: each series ends on its end record and is decided once. */
+    @Test
+    void streamWithALateAndADroppedChannelDecidesEverySeriesOnce() throws Exception {
+        JsonNode j = streamJson("--kind", "multi-cbf", "--channel-lag", "1:2", "--drop-channel", "2");
+        assertEquals(12 * 2 * 128, j.get("values_sent").asLong(), "channels 0 and 1, every value");
+        assertEquals(12 * 3 * 128, j.get("values_complete").asLong());
+        assertEquals(12, j.get("end_records").asLong());
+        JsonNode p = j.get("pattern");
+        assertEquals(0.0, p.get("missing").asDouble());
+        assertEquals(2, p.get("channel_lags").get("1").asInt());
+        assertEquals(List.of(2L), longs(p.get("dropped_channels")));
+        assertFalse(p.get("shuffled").asBoolean());
+        assertFalse(j.get("shuffle").asBoolean());
+    }
+
+    /**
+     * A small {@code bench stream} on the heap with {@code args}; asserts that it ran the 12 series of three channels
+     * and that its warm-up run and one pair decided each of them exactly once, and returns its JSON.
+     */
+    private static JsonNode streamJson(String... args) throws Exception {
+        List<String> all = new ArrayList<>(
+                List.of("bench", "stream", "--series", "12", "--train", "30", "--latency-seconds", "1", "--json"));
+        all.addAll(List.of(args));
+        Run r = run(all.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1, r.out().strip().lines().count(), r.out());
+        JsonNode j = Json.mapper().readTree(r.out());
+        assertEquals(3, j.get("channels").asInt());
+        assertEquals(12, j.get("series").asInt());
+        assertEquals(List.of(12L, 12L, 12L), longs(j.get("decided_series_per_run")), r.out());
+        assertEquals(0, j.get("dead_letters").asLong(), r.out());
+        assertTrue(j.get("latency_decisions").asInt() > 0, r.out());
+        return j;
+    }
+
+    /** Values of the 12 multi-cbf test series that {@code pattern} observes, drawn per series id. */
+    private static long valuesSent(ObservationPattern pattern) {
+        String name = SyntheticData.generate(SyntheticKind.MULTI_CBF, 3, 1, 1, true)
+                .test()
+                .name();
+        long n = 0;
+        for (int i = 0; i < 12; i++) {
+            n += pattern.order(new SeriesId(name, "test", i, 0).toString(), 3, 3 * 128).length;
+        }
+        return n;
+    }
+
+    @Test
+    void streamPatternUsageErrorsExitTwoWithOneLine() {
+        assertUsage("--missing: missing probability must be in [0, 1), got 1.0", "--missing", "1");
+        assertUsage("--missing: missing probability must be in [0, 1), got -0.1", "--missing", "-0.1");
+        assertUsage(
+                "--channel-lag: channel 3 is not a channel of the data (channels 0..2)",
+                "--kind",
+                "multi-cbf",
+                "--channel-lag",
+                "3:1");
+        assertUsage("--channel-lag: channel lag '1' is not C:K", "--kind", "multi-cbf", "--channel-lag", "1");
+        assertUsage(
+                "--drop-channel: channel 5 is not a channel of the data (channels 0..2)",
+                "--kind",
+                "multi-cbf",
+                "--drop-channel",
+                "5");
+        assertUsage(
+                "--drop-channel: dropping every channel of the data (channels 0..2) leaves nothing to observe",
+                "--kind",
+                "multi-cbf",
+                "--drop-channel",
+                "0,1,2");
+        assertUsage(
+                "--channel-lag and --drop-channel need several channels; --kind cbf has one (use --kind multi-cbf)",
+                "--channel-lag",
+                "0:2");
+        assertUsage(
+                "--channel-lag and --drop-channel need several channels; --kind two-patterns has one",
+                "--kind",
+                "two-patterns",
+                "--drop-channel",
+                "0");
+    }
+
+    /** {@code bench stream args} exits 2 and its first line of stderr starts with {@code message}. */
+    private static void assertUsage(String message, String... args) {
+        List<String> all = new ArrayList<>(List.of("bench", "stream"));
+        all.addAll(List.of(args));
+        Run r = run(all.toArray(String[]::new));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().lines().findFirst().orElse("").startsWith(message), r.err());
     }
 
     private static List<Long> longs(JsonNode array) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -44,5 +46,47 @@ class ReplayTest {
         assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, Double.NaN, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, 0, 0, 1));
         assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, 0, 1, 0));
+    }
+
+    /**
+     * {@link Replay#counts}: the values each series' own pattern observes (ids with their pass), one end record per
+     * series that lost values, and the series with a value at all.
+     */
+    @Test
+    void countsAreThePatternsValuesAndAnEndRecordPerSeriesThatLostValues() {
+        double[][] rows = new double[4][10];
+        Dataset data = Dataset.of("D", rows, new String[] {"a", "b", "a", "b"});
+        assertEquals(
+                new Replay.Counts(80, 0, 8),
+                Replay.counts(data, Replay.Split.TEST, new Replay.Settings("s", null, 0, 1, 2)));
+        ObservationPattern missing =
+                ObservationPattern.builder().seed(3).missing(0.5).build();
+        long values = 0;
+        long ends = 0;
+        for (int pass = 1; pass <= 2; pass++) {
+            for (int i = 0; i < 4; i++) {
+                int observed = missing.order(new SeriesId("D", "train", i, pass).toString(), 1, 10).length;
+                values += observed;
+                ends += observed < 10 ? 1 : 0;
+            }
+        }
+        assertTrue(values > 0 && values < 80 && ends > 0, values + " values, " + ends + " end records");
+        Replay.Counts counts =
+                Replay.counts(data, Replay.Split.TRAIN, new Replay.Settings("s", null, 0, 1, 2, missing));
+        assertEquals(new Replay.Counts(values, ends, 8), counts);
+        assertEquals(values + ends, counts.records());
+        assertEquals(
+                new Replay.Counts(0, 4, 0),
+                Replay.counts(
+                        data,
+                        Replay.Split.TEST,
+                        new Replay.Settings(
+                                "s",
+                                null,
+                                0,
+                                1,
+                                1,
+                                ObservationPattern.builder().drop(0).build())),
+                "a series that lost every value is only its end record");
     }
 }
