@@ -1,6 +1,8 @@
 package io.vigil.bench;
 
+import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.CovarianceForm;
+import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
 import io.vigil.gauss.LowRankGaussian;
 import io.vigil.gauss.SeriesState;
@@ -31,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * JointGaussianEstimator}, low-rank form) at the same D = C·d: the first is O(q² + ℓq + ℓ²) per value with q the
  * factor's rank after the reduction ({@link SubsetConditioner#DEFAULT_RANK}; {@code -p rank=0}: unreduced, q = r = n −
  * 1, the exact conditioner), the second O(min(t + 1, r)). Each call feeds the next value and restarts after D values,
- * so figures average over the whole series.
+ * so figures average over the whole series. With {@code -p classes=G} (G &gt; 1) both are the {@code gmm} estimator's:
+ * one low-rank Gaussian per class (series i in class i mod G), the any-order mixture ({@link
+ * SubsetConditioner#mixture}) against the tabulated {@link GaussianMixtureEstimator}, G times the work per value.
  *
  * <p>Run: {@code java -cp target/vigil.jar org.openjdk.jmh.Main SubsetConditioning -f 1 -wi 2 -i 3}.
  */
@@ -58,9 +62,13 @@ public class SubsetConditioningBenchmark {
     @Param({"32", "0"})
     public int rank;
 
+    /** Gaussian components G: 1 is the joint Gaussian, more the per-class mixture. */
+    @Param({"1"})
+    public int classes;
+
     private SubsetConditioner subset;
     private SubsetState subsetState;
-    private JointGaussianEstimator prefix;
+    private CompleteSeriesEstimator prefix;
     private SeriesState prefixState;
     private int[] order;
     private double[] series;
@@ -87,10 +95,21 @@ public class SubsetConditioningBenchmark {
             throw new IllegalStateException("QR of the random basis failed");
         }
         DMatrixRMaj basis = qr.getQ(null, true);
-        subset = SubsetConditioner.of(
-                LowRankGaussian.fit(rows, ShrinkageParams.defaults()), basis, rank == 0 ? Integer.MAX_VALUE : rank);
+        int maxRank = rank == 0 ? Integer.MAX_VALUE : rank;
+        if (classes == 1) {
+            subset = SubsetConditioner.of(LowRankGaussian.fit(rows, ShrinkageParams.defaults()), basis, maxRank);
+            prefix = JointGaussianEstimator.fit(rows, basis, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK);
+        } else {
+            int[] classOf = new int[train];
+            for (int i = 0; i < train; i++) {
+                classOf[i] = i % classes;
+            }
+            GaussianMixtureEstimator.Components c = GaussianMixtureEstimator.fitComponents(
+                    rows, classOf, classes, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK);
+            subset = SubsetConditioner.mixture(c.weights(), c.gaussians(), basis, maxRank);
+            prefix = GaussianMixtureEstimator.of(c.weights(), c.gaussians(), basis);
+        }
         subsetState = subset.newState();
-        prefix = JointGaussianEstimator.fit(rows, basis, ShrinkageParams.defaults(), CovarianceForm.LOW_RANK);
         prefixState = prefix.newState();
         order = new int[length];
         for (int i = 0; i < length; i++) {

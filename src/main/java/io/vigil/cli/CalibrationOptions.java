@@ -57,7 +57,8 @@ public final class CalibrationOptions {
             defaultValue = "joint",
             description = "Complete-series estimator the calibrated rules condition with, so the certificate and the "
                     + "stored operating point are for it: joint (one Gaussian, thesis 5.19) or gmm (one Gaussian per "
-                    + "class, 5.20; complete series observed in time order only) (default: ${DEFAULT-VALUE}). It must "
+                    + "class, 5.20; conditioned on any observed subset under an observation pattern) "
+                    + "(default: ${DEFAULT-VALUE}). It must "
                     + "be among --estimators.")
     String estimator;
 

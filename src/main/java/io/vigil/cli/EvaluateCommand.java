@@ -8,7 +8,6 @@ import io.vigil.experiment.BaselineEvaluation;
 import io.vigil.experiment.EarlyEvaluation;
 import io.vigil.experiment.EarlyMethod;
 import io.vigil.experiment.EarlyReport;
-import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
@@ -168,11 +167,6 @@ public final class EvaluateCommand implements Callable<Integer> {
             params = decision.resolve(taus.get(0), point);
             pattern = observation.pattern();
             ObservationOptions.checkChannels(pattern, model.channels());
-            if (!pattern.isComplete() && params.estimator() != EstimatorType.JOINT) {
-                throw new IllegalArgumentException("the " + params.estimator().id() + " estimator conditions on "
-                        + "prefixes only (thesis 5.20), so it cannot evaluate missing, lagged, dropped or shuffled "
-                        + "values; use --estimator joint");
-            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }

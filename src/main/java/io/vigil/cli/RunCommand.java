@@ -8,7 +8,6 @@ import io.vigil.flink.LocalFlink;
 import io.vigil.flink.ModelFeed;
 import io.vigil.flink.ProducerFencing;
 import io.vigil.flink.VigilJob;
-import io.vigil.gauss.EstimatorType;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
 import io.vigil.kafka.KafkaPreflight.KafkaSetupException;
@@ -480,18 +479,6 @@ public final class RunCommand implements Callable<Integer> {
             cfg = b.build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
-        if (model != null
-                && params.estimator() != EstimatorType.JOINT
-                && (model.channels() > 1 || cfg.session().anyOrder())) {
-            throw new CommandLine.ParameterException(
-                    cl,
-                    "the " + params.estimator().id() + " estimator conditions on prefixes only (thesis 5.20), but "
-                            + (model.channels() > 1
-                                    ? "this model has " + model.channels() + " channels"
-                                    : "--any-order")
-                            + " observes values in any order; use --estimator joint (and a model trained with "
-                            + "--estimator joint for a certificate)");
         }
         return cfg;
     }

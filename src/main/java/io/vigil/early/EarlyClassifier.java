@@ -41,8 +41,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p><b>Any order.</b> {@link #observeAt} takes one value at (t, channel) of a C-channel series in any order, with
  * values that never come never conditioned on: the moments are those of the complete series given the observed index
- * set (thesis eq. 5.19 on it, {@link SubsetConditioner}, whose Gaussian is the model's reduced to {@link
- * SubsetConditioner#DEFAULT_RANK} directions), the rule and the calibrated thresholds are the same, and {@link
+ * set (thesis eq. 5.19 on it, or the per-class mixture 5.20 with the {@code gmm} estimator, {@link
+ * SubsetConditioner}, each Gaussian the model's reduced to {@link SubsetConditioner#DEFAULT_RANK} directions), the rule and the calibrated thresholds are the same, and {@link
  * #decideIncomplete} labels a series that ended incomplete by the classifier at E[Y | observed]. It keeps its own
  * per-series {@link SubsetState}; the prefix path above is untouched by it, and serves it while the values arrive as
  * a time-major prefix (they are then decided exactly as {@link #observe} decides them), so only values after the first
@@ -481,9 +481,6 @@ public final class EarlyClassifier {
      * A fresh per-series state for observation in any order ({@link #observeAt}): nothing observed. The univariate
      * prefix path ({@link #newState}, {@link #observe}) is separate and unchanged; this one conditions on whatever
      * set of values has arrived (thesis eq. 5.19 on the observed index set, {@link SubsetConditioner}).
-     *
-     * @throws IllegalArgumentException when the decision parameters ask for the GMM estimator, which has no
-     *     any-order form
      */
     public SubsetState newSubsetState() {
         SubsetState s = subsetConditioner().newState();
@@ -497,8 +494,9 @@ public final class EarlyClassifier {
     }
 
     /**
-     * The any-order conditioner of the model's joint complete-series Gaussian on its LDG basis, its factor reduced to
-     * {@link SubsetConditioner#DEFAULT_RANK} directions, built on first use (O(D·r·(r + ℓ)) once per classifier), so
+     * The any-order conditioner of the model's complete-series model on its LDG basis — the joint Gaussian (eq. 5.19)
+     * or, with the {@code gmm} estimator, the per-class mixture (eq. 5.20) — each Gaussian's factor reduced to {@link
+     * SubsetConditioner#DEFAULT_RANK} directions, built on first use (O(G·D·r·(r + ℓ)) once per classifier), so
      * classifiers that only see prefixes never pay for it.
      */
     public SubsetConditioner subsetConditioner() {
@@ -507,15 +505,21 @@ public final class EarlyClassifier {
             synchronized (this) {
                 c = conditioner;
                 if (c == null) {
-                    if (params.estimator() != EstimatorType.JOINT) {
-                        throw new IllegalArgumentException("observation in any order (multichannel data, missing or "
-                                + "out-of-order values) needs --estimator joint, not "
-                                + params.estimator().id());
+                    CompleteSeriesSection section = completeSeries(model);
+                    if (params.estimator() == EstimatorType.GMM) {
+                        if (section.mixture() == null) {
+                            throw missing(section, EstimatorType.GMM);
+                        }
+                        c = SubsetConditioner.mixture(
+                                section.mixtureWeights(),
+                                section.mixture(),
+                                model.basis(),
+                                SubsetConditioner.DEFAULT_RANK);
+                    } else {
+                        SeriesGaussian g =
+                                section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT));
+                        c = SubsetConditioner.of(g, model.basis());
                     }
-                    SeriesGaussian g = completeSeries(model)
-                            .jointGaussian()
-                            .orElseThrow(() -> missing(completeSeries(model), EstimatorType.JOINT));
-                    c = SubsetConditioner.of(g, model.basis());
                     conditioner = c;
                 }
             }

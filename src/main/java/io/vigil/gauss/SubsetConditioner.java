@@ -1,6 +1,7 @@
 package io.vigil.gauss;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.ejml.data.DMatrixRMaj;
 
@@ -45,6 +46,15 @@ import org.ejml.data.DMatrixRMaj;
  * SubsetState#attachPrefix}): while the values arrive as a time-major prefix (index = number observed) the caller
  * decides on that state and only {@link #defer records} the values here, O(1) each; the first value out of that
  * order conditions the factor form on the recorded prefix and then on itself, and the prefix state is no longer used.
+ *
+ * <p><b>Per-class mixture.</b> The {@code gmm} estimator's complete-series model is a mixture Σ_g w_g N(x̄_g, Σ_g)
+ * (thesis eq. 5.20). Given the observed set O it is again a mixture, of the components conditioned on O with weights
+ * p(g | x_O) ∝ w_g N(x_O; x̄_{g,O}, Σ_{g,OO}) (Appendix C). {@link #mixture} conditions one factor form per class on
+ * every value, exactly as above, each accumulating its own log-likelihood log N(x_O; ·) from its innovations; the
+ * posterior is a log-sum-exp over them and the moments are m = Σ_g p_g m_g and R = Σ_g p_g (R_g + (m_g − m)(m_g −
+ * m)ᵀ), the form {@link GaussianMixtureEstimator} uses on prefixes. Work and state are G times the single
+ * Gaussian's, plus O(Gℓ²) for the moments when the rule asks for them. Each class's factor is reduced to its own
+ * q ≤ {@link #DEFAULT_RANK} directions.
  */
 public final class SubsetConditioner {
     /**
@@ -56,54 +66,106 @@ public final class SubsetConditioner {
     public static final int DEFAULT_RANK = 32;
 
     private final int length;
-    private final int rank;
     private final int reduced;
-    private final double noise;
-    private final double[] mean; // x̄, D
-    private final double[] factor; // W, D×r row-major
     private final double[] basis; // B, D×ℓ row-major
-    private final double[] initialG; // BᵀW, ℓ×r row-major
-    private final double[] initialMean; // Bᵀx̄, ℓ
-    private final double[] initialCov; // BᵀΣB, ℓ×ℓ row-major
+    private final Component[] components;
+    private final double[] logWeights; // log w_g
+    private final int largestRank;
 
-    private SubsetConditioner(double[] mean, double noise, double[] factor, int rank, DMatrixRMaj basis) {
-        this.length = mean.length;
-        this.rank = rank;
-        this.reduced = basis.numCols;
-        this.noise = noise;
-        this.mean = mean;
-        this.factor = factor;
-        this.basis = basis.data.clone();
-        int d = length;
-        int l = reduced;
-        int r = rank;
-        this.initialG = new double[l * r];
-        this.initialMean = new double[l];
-        for (int j = 0; j < d; j++) {
+    /** One Gaussian a·I + W Wᵀ around x̄ and its projections on B (immutable). */
+    private static final class Component {
+        final int rank;
+        final double noise;
+        final double[] mean; // x̄, D
+        final double[] factor; // W, D×r row-major
+        final double[] initialG; // BᵀW, ℓ×r row-major
+        final double[] initialMean; // Bᵀx̄, ℓ
+        final double[] initialCov; // BᵀΣB, ℓ×ℓ row-major
+
+        Component(double[] mean, double noise, double[] factor, int rank, double[] basis, int reduced) {
+            int d = mean.length;
+            int l = reduced;
+            int r = rank;
+            this.rank = rank;
+            this.noise = noise;
+            this.mean = mean;
+            this.factor = factor;
+            this.initialG = new double[l * r];
+            this.initialMean = new double[l];
+            for (int j = 0; j < d; j++) {
+                for (int k = 0; k < l; k++) {
+                    double b = basis[j * l + k];
+                    initialMean[k] += b * mean[j];
+                    for (int i = 0; i < r; i++) {
+                        initialG[k * r + i] += b * factor[j * r + i];
+                    }
+                }
+            }
+            this.initialCov = new double[l * l];
             for (int k = 0; k < l; k++) {
-                double b = this.basis[j * l + k];
-                initialMean[k] += b * mean[j];
-                for (int i = 0; i < r; i++) {
-                    initialG[k * r + i] += b * factor[j * r + i];
+                for (int m = 0; m <= k; m++) {
+                    double s = 0;
+                    for (int i = 0; i < r; i++) {
+                        s += initialG[k * r + i] * initialG[m * r + i];
+                    }
+                    double bb = 0;
+                    for (int j = 0; j < d; j++) {
+                        bb += basis[j * l + k] * basis[j * l + m];
+                    }
+                    s += noise * bb;
+                    initialCov[k * l + m] = s;
+                    initialCov[m * l + k] = s;
                 }
             }
         }
-        this.initialCov = new double[l * l];
-        for (int k = 0; k < l; k++) {
-            for (int m = 0; m <= k; m++) {
-                double s = 0;
-                for (int i = 0; i < r; i++) {
-                    s += initialG[k * r + i] * initialG[m * r + i];
+
+        /** The factor form of a complete-series Gaussian in either form, reduced to at most maxRank directions. */
+        static Component of(SeriesGaussian gaussian, double[] basis, int reduced, int maxRank) {
+            int d = gaussian.length();
+            double[] mean;
+            double a;
+            double[] w;
+            int r;
+            if (gaussian instanceof LowRankGaussian low) {
+                DMatrixRMaj u = low.factor();
+                mean = low.mean();
+                a = low.identityScale();
+                w = u.data;
+                r = u.numCols;
+            } else {
+                JointGaussian dense = (JointGaussian) gaussian;
+                w = dense.unitLower().data;
+                double[] diag = dense.innovationVariances();
+                for (int t = 0; t < d; t++) {
+                    double root = Math.sqrt(diag[t]);
+                    for (int s = t; s < d; s++) {
+                        w[s * d + t] *= root;
+                    }
                 }
-                double bb = 0;
-                for (int j = 0; j < d; j++) {
-                    bb += this.basis[j * l + k] * this.basis[j * l + m];
-                }
-                s += noise * bb;
-                initialCov[k * l + m] = s;
-                initialCov[m * l + k] = s;
+                mean = dense.mean();
+                a = 0.0;
+                r = d;
             }
+            if (r > maxRank && maxRank < d) {
+                ProbabilisticPca.Reduced q = ProbabilisticPca.reduce(w, d, r, a, maxRank);
+                return new Component(mean, q.noise(), q.factor(), q.rank(), basis, reduced);
+            }
+            return new Component(mean, a, w, r, basis, reduced);
         }
+    }
+
+    private SubsetConditioner(Component[] components, double[] weights, double[] basis, int length, int reduced) {
+        this.length = length;
+        this.reduced = reduced;
+        this.basis = basis;
+        this.components = components;
+        this.logWeights = new double[components.length];
+        int largest = 0;
+        for (int g = 0; g < components.length; g++) {
+            logWeights[g] = Math.log(weights[g]);
+            largest = Math.max(largest, components[g].rank);
+        }
+        this.largestRank = largest;
     }
 
     /**
@@ -126,53 +188,99 @@ public final class SubsetConditioner {
      */
     public static SubsetConditioner of(SeriesGaussian gaussian, DMatrixRMaj basis, int maxRank) {
         Objects.requireNonNull(gaussian, "gaussian");
-        ConditionalModel.checkBasis(basis, gaussian.length());
-        if (maxRank < 1) {
-            throw new IllegalArgumentException("the rank of the any-order factor must be ≥ 1, got " + maxRank);
-        }
-        int d = gaussian.length();
-        double[] mean;
-        double a;
-        double[] w;
-        int r;
-        if (gaussian instanceof LowRankGaussian low) {
-            DMatrixRMaj u = low.factor();
-            mean = low.mean();
-            a = low.identityScale();
-            w = u.data;
-            r = u.numCols;
-        } else {
-            JointGaussian dense = (JointGaussian) gaussian;
-            w = dense.unitLower().data;
-            double[] diag = dense.innovationVariances();
-            for (int t = 0; t < d; t++) {
-                double root = Math.sqrt(diag[t]);
-                for (int s = t; s < d; s++) {
-                    w[s * d + t] *= root;
-                }
-            }
-            mean = dense.mean();
-            a = 0.0;
-            r = d;
-        }
-        if (r > maxRank && maxRank < d) {
-            ProbabilisticPca.Reduced reduced = ProbabilisticPca.reduce(w, d, r, a, maxRank);
-            return new SubsetConditioner(mean, reduced.noise(), reduced.factor(), reduced.rank(), basis);
-        }
-        return new SubsetConditioner(mean, a, w, r, basis);
-    }
-
-    /** The isotropic part a (σ² after a reduction) of the covariance conditioned on. */
-    public double noise() {
-        return noise;
+        return mixture(new double[] {1.0}, List.of(gaussian), basis, maxRank);
     }
 
     /**
-     * The covariance conditioned on, a·I + W Wᵀ, as a new D×D matrix (O(D²r): for tests and reports on short
-     * series).
+     * The conditioner for the per-class mixture Σ_g w_g N(x̄_g, Σ_g) of the {@code gmm} estimator (thesis eq. 5.20;
+     * the class comment's "Per-class mixture"), each component's factor reduced to at most {@code maxRank}
+     * directions.
+     *
+     * @param weights w_g &gt; 0, summing to 1 within {@link GaussianMixtureEstimator#WEIGHT_SUM_TOLERANCE}; copied
+     * @param gaussians one per class, all with D coordinates, either form
+     * @param basis B, D×ℓ, finite; copied
+     * @param maxRank q ≥ 1
+     * @throws IllegalArgumentException on an empty mixture, mismatched counts or lengths, bad weights, a basis without
+     *     D rows or maxRank &lt; 1
+     */
+    public static SubsetConditioner mixture(
+            double[] weights, List<? extends SeriesGaussian> gaussians, DMatrixRMaj basis, int maxRank) {
+        Objects.requireNonNull(weights, "weights");
+        Objects.requireNonNull(gaussians, "gaussians");
+        int classes = gaussians.size();
+        if (classes < 1) {
+            throw new IllegalArgumentException("a mixture needs at least one component");
+        }
+        if (weights.length != classes) {
+            throw new IllegalArgumentException(weights.length + " weights but " + classes + " components");
+        }
+        if (maxRank < 1) {
+            throw new IllegalArgumentException("the rank of the any-order factor must be ≥ 1, got " + maxRank);
+        }
+        double sum = 0.0;
+        for (int g = 0; g < classes; g++) {
+            if (!(weights[g] > 0.0) || Double.isInfinite(weights[g])) {
+                throw new IllegalArgumentException("weight " + g + " must be finite and > 0, got " + weights[g]);
+            }
+            sum += weights[g];
+        }
+        if (Math.abs(sum - 1.0) > GaussianMixtureEstimator.WEIGHT_SUM_TOLERANCE) {
+            throw new IllegalArgumentException("weights sum to " + sum + ", not 1");
+        }
+        int d = Objects.requireNonNull(gaussians.get(0), "component 0").length();
+        ConditionalModel.checkBasis(basis, d);
+        double[] b = basis.data.clone();
+        Component[] components = new Component[classes];
+        for (int g = 0; g < classes; g++) {
+            SeriesGaussian gaussian = Objects.requireNonNull(gaussians.get(g), "component " + g);
+            if (gaussian.length() != d) {
+                throw new IllegalArgumentException(
+                        "component " + g + " has length " + gaussian.length() + " but component 0 has length " + d);
+            }
+            components[g] = Component.of(gaussian, b, basis.numCols, maxRank);
+        }
+        return new SubsetConditioner(components, weights, b, d, basis.numCols);
+    }
+
+    /** Number of Gaussian components G (1 for the joint Gaussian, the class count for the mixture). */
+    public int components() {
+        return components.length;
+    }
+
+    /** The isotropic part a (σ² after a reduction) of the covariance conditioned on, of component 0. */
+    public double noise() {
+        return noise(0);
+    }
+
+    /** The isotropic part a (σ² after a reduction) of component g's covariance. */
+    public double noise(int g) {
+        return component(g).noise;
+    }
+
+    /**
+     * The covariance conditioned on, a·I + W Wᵀ, of component 0 (the joint Gaussian's), as a new D×D matrix (O(D²r):
+     * for tests and reports on short series).
      */
     public DMatrixRMaj covariance() {
-        return LowRankGaussian.scaledIdentityPlusGram(noise, factor, length, rank);
+        return covariance(0);
+    }
+
+    /** Component g's covariance a·I + W Wᵀ as a new D×D matrix (as {@link #covariance()}). */
+    public DMatrixRMaj covariance(int g) {
+        Component c = component(g);
+        return LowRankGaussian.scaledIdentityPlusGram(c.noise, c.factor, length, c.rank);
+    }
+
+    /** Component g's mean x̄_g (copy). */
+    public double[] mean(int g) {
+        return component(g).mean.clone();
+    }
+
+    private Component component(int g) {
+        if (g < 0 || g >= components.length) {
+            throw new IllegalArgumentException("component " + g + " is outside 0.." + (components.length - 1));
+        }
+        return components[g];
     }
 
     /** Coordinates D = C·d. */
@@ -185,29 +293,56 @@ public final class SubsetConditioner {
         return reduced;
     }
 
-    /** Rank r of the factor W. */
+    /** Rank r of the factor W (the largest over the components of a mixture). */
     public int rank() {
-        return rank;
+        return largestRank;
+    }
+
+    /**
+     * Doubles a state holds for the conditioned moments (not counting the observed set or an attached prefix state):
+     * per component r² + ℓr + ℓ² + r + ℓ, plus the shared scratch and, for a mixture, its moments and posterior.
+     */
+    public long stateDoubles() {
+        long l = reduced;
+        long total = largestRank + l;
+        for (Component c : components) {
+            long r = c.rank;
+            total += r * r + l * r + l * l + r + l;
+        }
+        if (components.length > 1) {
+            total += l * l + l + components.length;
+        }
+        return total;
     }
 
     /** A state with nothing observed. */
     public SubsetState newState() {
-        SubsetState s = new SubsetState(length, rank, reduced);
+        int[] ranks = new int[components.length];
+        for (int g = 0; g < ranks.length; g++) {
+            ranks[g] = components[g].rank;
+        }
+        SubsetState s = new SubsetState(length, ranks, reduced);
         reset(s);
         return s;
     }
 
     /** Back to nothing observed; allocation-free. */
     public void reset(SubsetState s) {
-        s.requireShape(length, rank, reduced);
-        Arrays.fill(s.latentMean, 0.0);
-        Arrays.fill(s.latentCov, 0.0);
-        for (int i = 0; i < rank; i++) {
-            s.latentCov[i * rank + i] = 1.0;
+        requireShape(s);
+        for (int g = 0; g < components.length; g++) {
+            Component c = components[g];
+            SubsetState.Block b = s.blocks[g];
+            int r = c.rank;
+            Arrays.fill(b.latentMean, 0.0);
+            Arrays.fill(b.latentCov, 0.0);
+            for (int i = 0; i < r; i++) {
+                b.latentCov[i * r + i] = 1.0;
+            }
+            System.arraycopy(c.initialG, 0, b.gain, 0, c.initialG.length);
+            System.arraycopy(c.initialMean, 0, b.mean, 0, reduced);
+            System.arraycopy(c.initialCov, 0, b.cov, 0, c.initialCov.length);
+            b.logLikelihood = 0.0;
         }
-        System.arraycopy(initialG, 0, s.gain, 0, initialG.length);
-        System.arraycopy(initialMean, 0, s.mean, 0, reduced);
-        System.arraycopy(initialCov, 0, s.cov, 0, initialCov.length);
         s.observed.clear();
         s.count = 0;
         s.conditioned = 0;
@@ -215,9 +350,22 @@ public final class SubsetConditioner {
         s.logLikelihood = 0.0;
         s.firstInnovation = 0.0;
         s.lastIndex = -1;
+        s.mixtureReady = false;
         if (s.prefix != null) {
             s.prefix.reset();
             s.onPrefix = true;
+        }
+    }
+
+    private void requireShape(SubsetState s) {
+        Objects.requireNonNull(s, "state");
+        boolean same = s.length() == length && s.blocks.length == components.length && s.reduced() == reduced;
+        for (int g = 0; same && g < components.length; g++) {
+            same = s.blocks[g].rank == components[g].rank;
+        }
+        if (!same) {
+            throw new IllegalArgumentException("subset state has another shape than the conditioner (D = " + length
+                    + ", G = " + components.length + ", largest r = " + largestRank + ", ℓ = " + reduced + ")");
         }
     }
 
@@ -231,6 +379,7 @@ public final class SubsetConditioner {
      * @throws IllegalArgumentException when index is not the next coordinate of the prefix, or x is not finite
      */
     public void defer(SubsetState s, int index, double x) {
+        requireShape(s);
         if (!s.onPrefix) {
             throw new IllegalStateException("the state's values are no longer a time-major prefix");
         }
@@ -255,6 +404,7 @@ public final class SubsetConditioner {
      * @throws IllegalArgumentException when the index is outside 0..D−1, already observed, or x is not finite
      */
     public void observe(SubsetState s, int index, double x) {
+        requireShape(s);
         if (index < 0 || index >= length) {
             throw new IllegalArgumentException("coordinate " + index + " is outside 0.." + (length - 1));
         }
@@ -274,17 +424,37 @@ public final class SubsetConditioner {
         s.count++;
     }
 
-    /** One innovation of the factor form (the class comment's steps); allocation-free. */
+    /** One innovation of every component's factor form; allocation-free. */
     private void update(SubsetState s, int index, double x) {
-        int r = rank;
+        for (int g = 0; g < components.length; g++) {
+            double e = update(components[g], s.blocks[g], s.scratchLatent, s.scratchFeature, index, x);
+            if (s.conditioned == 0 && g == 0) {
+                s.firstInnovation = e;
+            }
+        }
+        if (components.length == 1) {
+            s.logLikelihood = s.blocks[0].logLikelihood;
+        } else {
+            s.logLikelihood = posterior(s);
+            s.mixtureReady = false;
+        }
+        s.conditioned++;
+    }
+
+    /**
+     * One innovation of one component's factor form (the class comment's steps); returns the innovation e.
+     * Allocation-free.
+     */
+    private double update(Component c, SubsetState.Block b, double[] p, double[] q, int index, double x) {
+        int r = c.rank;
         int l = reduced;
         int wRow = index * r;
         int bRow = index * l;
-        double[] p = s.scratchLatent;
-        double[] q = s.scratchFeature;
-        double[] cov = s.latentCov;
+        double[] factor = c.factor;
+        double[] cov = b.latentCov;
+        double noise = c.noise;
         double s2 = noise;
-        double predicted = mean[index];
+        double predicted = c.mean[index];
         // P and R_y are kept in their lower triangles only (symmetric by construction, half the downdate work):
         // p = P w_j as the lower triangle's rows, then its strict upper part (row k, column i < k) as axpys.
         for (int i = 0; i < r; i++) {
@@ -304,10 +474,10 @@ public final class SubsetConditioner {
         }
         for (int i = 0; i < r; i++) {
             s2 += factor[wRow + i] * p[i];
-            predicted += factor[wRow + i] * s.latentMean[i];
+            predicted += factor[wRow + i] * b.latentMean[i];
         }
         double e = x - predicted;
-        double[] g = s.gain;
+        double[] g = b.gain;
         for (int k = 0; k < l; k++) {
             double acc = noise * basis[bRow + k];
             int row = k * r;
@@ -319,7 +489,7 @@ public final class SubsetConditioner {
         double inv = 1.0 / s2;
         double step = e * inv;
         for (int i = 0; i < r; i++) {
-            s.latentMean[i] += p[i] * step;
+            b.latentMean[i] += p[i] * step;
             double pi = p[i] * inv;
             int row = i * r;
             for (int k = 0; k <= i; k++) {
@@ -327,40 +497,138 @@ public final class SubsetConditioner {
             }
         }
         for (int k = 0; k < l; k++) {
-            s.mean[k] += q[k] * step;
+            b.mean[k] += q[k] * step;
             double qk = q[k] * inv;
             int row = k * l;
             for (int m = 0; m <= k; m++) {
-                s.cov[row + m] -= qk * q[m];
+                b.cov[row + m] -= qk * q[m];
             }
-            double b = basis[bRow + k];
+            double bk = basis[bRow + k];
             int gRow = k * r;
             for (int i = 0; i < r; i++) {
-                g[gRow + i] -= b * factor[wRow + i];
+                g[gRow + i] -= bk * factor[wRow + i];
             }
         }
-        s.logLikelihood += -0.5 * Math.log(2.0 * Math.PI * s2) - 0.5 * e * step;
-        if (s.conditioned == 0) {
-            s.firstInnovation = e;
+        b.logLikelihood += -0.5 * Math.log(2.0 * Math.PI * s2) - 0.5 * e * step;
+        return e;
+    }
+
+    /**
+     * p(g | x_O) ∝ w_g N(x_O; ·) into the state's posterior by log-sum-exp with the maximum subtracted; returns
+     * log p(x_O) under the mixture.
+     */
+    private double posterior(SubsetState s) {
+        double[] post = s.posterior;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int g = 0; g < components.length; g++) {
+            post[g] = logWeights[g] + s.blocks[g].logLikelihood;
+            max = Math.max(max, post[g]);
         }
-        s.conditioned++;
+        double sum = 0.0;
+        for (int g = 0; g < components.length; g++) {
+            post[g] = Math.exp(post[g] - max);
+            sum += post[g];
+        }
+        double inv = 1.0 / sum;
+        for (int g = 0; g < components.length; g++) {
+            post[g] *= inv;
+        }
+        return max + Math.log(sum);
+    }
+
+    /**
+     * The mixture's m = Σ p_g m_g and the lower triangle of R = Σ p_g (R_g + (m_g − m)(m_g − m)ᵀ) into the state,
+     * once per conditioned value (Appendix C, in the cancellation-free form {@link GaussianMixtureEstimator} uses).
+     */
+    private void mixtureMoments(SubsetState s) {
+        if (s.mixtureReady) {
+            return;
+        }
+        if (s.conditioned == 0) {
+            posterior(s); // nothing observed: the weights
+        }
+        int l = reduced;
+        double[] m = s.mixtureMean;
+        double[] r = s.mixtureCov;
+        double[] diff = s.scratchFeature;
+        Arrays.fill(m, 0.0);
+        Arrays.fill(r, 0.0);
+        for (int g = 0; g < components.length; g++) {
+            double p = s.posterior[g];
+            double[] mg = s.blocks[g].mean;
+            for (int k = 0; k < l; k++) {
+                m[k] += p * mg[k];
+            }
+        }
+        for (int g = 0; g < components.length; g++) {
+            double p = s.posterior[g];
+            SubsetState.Block b = s.blocks[g];
+            for (int k = 0; k < l; k++) {
+                diff[k] = b.mean[k] - m[k];
+            }
+            for (int k = 0; k < l; k++) {
+                int row = k * l;
+                double dk = diff[k];
+                for (int j = 0; j <= k; j++) {
+                    r[row + j] += p * (b.cov[row + j] + dk * diff[j]);
+                }
+            }
+        }
+        s.mixtureReady = true;
+    }
+
+    /** m_y of the state: the single Gaussian's, or the mixture's. */
+    private double[] meanOf(SubsetState s) {
+        if (components.length == 1) {
+            return s.blocks[0].mean;
+        }
+        mixtureMoments(s);
+        return s.mixtureMean;
+    }
+
+    /** R_y of the state, lower triangle of an ℓ×ℓ row-major array: the single Gaussian's, or the mixture's. */
+    private double[] covOf(SubsetState s) {
+        if (components.length == 1) {
+            return s.blocks[0].cov;
+        }
+        mixtureMoments(s);
+        return s.mixtureCov;
+    }
+
+    /**
+     * p(g | observed) of each component into {@code out} (length G; the weights before any value; 1 for the joint
+     * Gaussian).
+     */
+    public void posterior(SubsetState s, double[] out) {
+        requireShape(s);
+        requireConditioned(s);
+        ConditionalModel.checkLength(out, components.length, "posterior output");
+        if (components.length == 1) {
+            out[0] = 1.0;
+            return;
+        }
+        mixtureMoments(s);
+        System.arraycopy(s.posterior, 0, out, 0, components.length);
     }
 
     /** m_y = E[Y | observed] into {@code out} (length ℓ). */
     public void conditionalMean(SubsetState s, double[] out) {
+        requireShape(s);
         requireConditioned(s);
         ConditionalModel.checkLength(out, reduced, "mean output");
-        System.arraycopy(s.mean, 0, out, 0, reduced);
+        System.arraycopy(meanOf(s), 0, out, 0, reduced);
     }
 
     /** R_y = Cov(Y | observed) into {@code out} (ℓ×ℓ). */
     public void conditionalCovariance(SubsetState s, DMatrixRMaj out) {
+        requireShape(s);
         requireConditioned(s);
         ConditionalModel.checkSquare(out, reduced);
+        double[] cov = covOf(s);
         int l = reduced;
         for (int k = 0; k < l; k++) {
             for (int m = 0; m <= k; m++) {
-                double v = s.cov[k * l + m];
+                double v = cov[k * l + m];
                 out.data[k * l + m] = v;
                 out.data[m * l + k] = v;
             }
@@ -374,23 +642,27 @@ public final class SubsetConditioner {
      * @param out at least ℓ(ℓ + 1)/2 values, overwritten from offset 0
      */
     public void conditionalCovariance(SubsetState s, double[] out) {
+        requireShape(s);
         requireConditioned(s);
         int l = reduced;
         if (out.length < SymmetricPacked.size(l)) {
             throw new IllegalArgumentException("packed covariance output has " + out.length + " values but ℓ = " + l
                     + " needs " + SymmetricPacked.size(l));
         }
+        double[] cov = covOf(s);
         for (int k = 0, at = 0; k < l; at += ++k) {
-            System.arraycopy(s.cov, k * l, out, at, k + 1);
+            System.arraycopy(cov, k * l, out, at, k + 1);
         }
     }
 
     /** The diagonal of R_y, Var(Y_k | observed), into {@code out} (length ℓ). */
     public void conditionalVariances(SubsetState s, double[] out) {
+        requireShape(s);
         requireConditioned(s);
         ConditionalModel.checkLength(out, reduced, "variance output");
+        double[] cov = covOf(s);
         for (int k = 0; k < reduced; k++) {
-            out[k] = s.cov[k * reduced + k];
+            out[k] = cov[k * reduced + k];
         }
     }
 

@@ -3,20 +3,45 @@ package io.vigil.gauss;
 import java.util.BitSet;
 
 /**
- * The mutable per-series state of a {@link SubsetConditioner}: which coordinates were observed, the posterior of
- * the latent factors (mean and covariance), B_Uᵀ W_U over the coordinates still unobserved, the conditional moments
- * m_y and R_y, and the log-likelihood of the observed values; optionally the tabulated prefix state of the same
+ * The mutable per-series state of a {@link SubsetConditioner}: which coordinates were observed and, per Gaussian
+ * component (one, or one per class for the mixture), the posterior of the latent factors (mean and covariance), B_Uᵀ
+ * W_U over the coordinates still unobserved, the conditional moments m_y and R_y, and the log-likelihood of the
+ * observed values; optionally the tabulated prefix state of the same
  * series, used while the values arrive as a time-major prefix ({@link #attachPrefix}). Not thread-safe: one series,
  * one thread at a time.
  */
 public final class SubsetState {
-    final double[] latentMean; // f̂, r
-    final double[] latentCov; // P, r×r, lower triangle kept
-    final double[] gain; // G = B_Uᵀ W_U, ℓ×r
-    final double[] mean; // m_y, ℓ
-    final double[] cov; // R_y, ℓ×ℓ, lower triangle kept
-    final double[] scratchLatent; // r
+    /** One Gaussian component's part: the posterior of its latent factors, its gain and its conditional moments. */
+    static final class Block {
+        final int rank;
+        final double[] latentMean; // f̂, r
+        final double[] latentCov; // P, r×r, lower triangle kept
+        final double[] gain; // G = B_Uᵀ W_U, ℓ×r
+        final double[] mean; // m_y, ℓ
+        final double[] cov; // R_y, ℓ×ℓ, lower triangle kept
+        double logLikelihood; // log N(x_O; ·) under this component
+
+        Block(int rank, int reduced) {
+            this.rank = rank;
+            this.latentMean = new double[rank];
+            this.latentCov = new double[rank * rank];
+            this.gain = new double[reduced * rank];
+            this.mean = new double[reduced];
+            this.cov = new double[reduced * reduced];
+        }
+    }
+
+    final Block[] blocks;
+    final double[] scratchLatent; // largest r
     final double[] scratchFeature; // ℓ
+    /** A mixture's p(g | x_O), m_y and R_y (lower triangle); empty for a single Gaussian. */
+    final double[] posterior;
+
+    final double[] mixtureMean;
+    final double[] mixtureCov;
+    /** Whether the mixture moments are those of the values conditioned on. */
+    boolean mixtureReady;
+
     final BitSet observed;
     private final int length;
     /** The tabulated prefix state (null when none is attached) and the prefix's standardised values, D. */
@@ -36,16 +61,29 @@ public final class SubsetState {
     double firstInnovation;
     int lastIndex = -1;
 
-    SubsetState(int length, int rank, int reduced) {
+    SubsetState(int length, int[] ranks, int reduced) {
         this.length = length;
-        this.latentMean = new double[rank];
-        this.latentCov = new double[rank * rank];
-        this.gain = new double[reduced * rank];
-        this.mean = new double[reduced];
-        this.cov = new double[reduced * reduced];
-        this.scratchLatent = new double[rank];
+        this.blocks = new Block[ranks.length];
+        int largest = 0;
+        for (int g = 0; g < ranks.length; g++) {
+            blocks[g] = new Block(ranks[g], reduced);
+            largest = Math.max(largest, ranks[g]);
+        }
+        boolean mixture = ranks.length > 1;
+        this.posterior = new double[mixture ? ranks.length : 0];
+        this.mixtureMean = new double[mixture ? reduced : 0];
+        this.mixtureCov = new double[mixture ? reduced * reduced : 0];
+        this.scratchLatent = new double[largest];
         this.scratchFeature = new double[reduced];
         this.observed = new BitSet(length);
+    }
+
+    int length() {
+        return length;
+    }
+
+    int reduced() {
+        return scratchFeature.length;
     }
 
     /**
@@ -105,8 +143,9 @@ public final class SubsetState {
     }
 
     /**
-     * The innovation x_j − E[x_j] of the first value observed (0 before any): a number every replay of the same
-     * values in the same order reproduces bit for bit, so it can seed per-series randomness.
+     * The innovation x_j − E[x_j] of the first value observed (under the first component for a mixture; 0 before
+     * any): a number every replay of the same values in the same order reproduces bit for bit, so it can seed
+     * per-series randomness.
      */
     public double firstInnovation() {
         return firstInnovation;
@@ -122,15 +161,8 @@ public final class SubsetState {
         return observed.length();
     }
 
-    /** log p(x_O), the Gaussian log-density of the observed values (0 before any). */
+    /** log p(x_O), the log-density of the observed values under the Gaussian or the mixture (0 before any). */
     public double logLikelihood() {
         return logLikelihood;
-    }
-
-    void requireShape(int d, int r, int l) {
-        if (d != length || r * r != latentCov.length || l != mean.length) {
-            throw new IllegalArgumentException("subset state has another shape than the conditioner (D = " + d
-                    + ", r = " + r + ", ℓ = " + l + ")");
-        }
     }
 }

@@ -393,18 +393,18 @@ public final class SeriesTracker {
 
     /**
      * Estimated heap bytes of a collecting any-order session's conditioned state and kept values at their largest (D
-     * values): the reduced Gaussian's q² + ℓq + ℓ² doubles and vectors, the prefix path's state, the time-major
+     * values): the reduced Gaussians' q² + ℓq + ℓ² doubles and vectors each ({@link SubsetConditioner#stateDoubles}),
+     * the prefix path's state, the time-major
      * prefix and its working vector (D doubles each) and the kept values (12 bytes each); what {@link
      * ConditionedStates} charges per series.
      */
     long conditionedStateBytes() {
         if (stateBytes == 0) {
             SubsetConditioner c = classifier.subsetConditioner();
-            long q = c.rank();
             long l = c.reducedDimension();
             SeriesState prefixState = classifier.newState();
             long g = prefixState.components();
-            stateBytes = Double.BYTES * (q * q + l * q + l * l + 2 * q + 2 * l)
+            stateBytes = Double.BYTES * c.stateDoubles()
                     + length / 8
                     + Double.BYTES * (g * (length + 2 * l + 1) + 2L * length)
                     + 12L * length

@@ -2,7 +2,6 @@ package io.vigil.stream;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
-import io.vigil.gauss.EstimatorType;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
@@ -48,17 +47,6 @@ public record StreamModel(String id, long tag, SeriesTracker tracker) {
             classifier = EarlyClassifier.of(model, params);
         } catch (IllegalArgumentException e) {
             throw new Unusable(source + ": " + e.getMessage(), e);
-        }
-        if (params.estimator() != EstimatorType.JOINT && (classifier.channels() > 1 || settings.anyOrder())) {
-            // Caught here, not at the series' first value: the mixture has no any-order form (thesis 5.20 conditions
-            // on prefixes), and a model swapped in from the model topic must not fail record by record.
-            throw new Unusable(
-                    source + ": the " + params.estimator().id() + " estimator conditions on prefixes only, but "
-                            + (classifier.channels() > 1
-                                    ? "this model has " + classifier.channels() + " channels"
-                                    : "the job observes values in any order (--any-order)")
-                            + "; use --estimator joint",
-                    null);
         }
         String id = ModelId.of(bytes);
         long tag = ModelId.tag(id, params.estimator());

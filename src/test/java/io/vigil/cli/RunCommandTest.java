@@ -66,14 +66,6 @@ class RunCommandTest {
         }
     }
 
-    /** The mixture has no any-order form: asking for it with {@code --any-order} is refused before anything starts. */
-    @Test
-    void mixtureEstimatorWithAnyOrderObservationIsAUsageError() throws Exception {
-        Outcome o = runFixtureModel("--estimator", "gmm", "--any-order");
-        assertEquals(2, o.code(), o.err());
-        assertTrue(o.err().contains("prefixes only") && o.err().contains("--estimator joint"), o.err());
-    }
-
     /**
      * {@code run} on the fixture model (written to {@code dir}) with loopback endpoints, no preflight and a state
      * directory in {@code dir}, plus {@code extra}.

@@ -11,6 +11,7 @@ import io.vigil.data.ObservationPattern;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SeriesGaussian;
 import io.vigil.gauss.SeriesState;
+import io.vigil.gauss.SubsetConditioner;
 import io.vigil.gauss.SubsetState;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CompleteSeriesSection;
@@ -20,6 +21,8 @@ import java.util.Random;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The early classifier observing values in any order ({@link EarlyClassifier#observeAt}): its conditional mean equals
@@ -97,15 +100,16 @@ class AnyOrderObservationTest {
         assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 5, 1, 1.0, ws, decision), "seen");
     }
 
-    @Test
-    void calibrationScoresAndStreamDecisionsAgreeAcrossTheSwitchFromThePrefix() {
+    @ParameterizedTest
+    @EnumSource(EstimatorType.class)
+    void calibrationScoresAndStreamDecisionsAgreeAcrossTheSwitchFromThePrefix(EstimatorType estimator) {
         // Calibration replays score values (scoreAt), the stream decides them (observeAt): at the announced threshold
         // both must stop at the same value with the same label, before and after the prefix is left.
         int before = 0;
         int after = 0;
         for (double tau : new double[] {0.5, 0.9}) {
-            EarlyClassifier c =
-                    EarlyClassifier.of(model, DecisionParams.defaults().withTau(tau));
+            EarlyClassifier c = EarlyClassifier.of(
+                    model, DecisionParams.defaults().withTau(tau).withEstimator(estimator));
             EarlyClassifier.Workspace ws = c.newWorkspace();
             Decision decision = Decision.labelOnly();
             SampleScore score = new SampleScore();
@@ -161,11 +165,12 @@ class AnyOrderObservationTest {
         return order;
     }
 
-    @Test
-    void theTimeMajorPrefixDecidesWhereAndWhatThePrefixPathDecides() {
+    @ParameterizedTest
+    @EnumSource(EstimatorType.class)
+    void theTimeMajorPrefixDecidesWhereAndWhatThePrefixPathDecides(EstimatorType estimator) {
         for (double tau : new double[] {0.5, 0.9}) {
-            EarlyClassifier c =
-                    EarlyClassifier.of(model, DecisionParams.defaults().withTau(tau));
+            EarlyClassifier c = EarlyClassifier.of(
+                    model, DecisionParams.defaults().withTau(tau).withEstimator(estimator));
             EarlyClassifier.Workspace ws = c.newWorkspace();
             Decision prefix = Decision.withReliability();
             Decision any = Decision.withReliability();
@@ -270,10 +275,61 @@ class AnyOrderObservationTest {
         assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 128, 0, 0.4, ws, decision));
         assertThrows(IllegalArgumentException.class, () -> c.observeAt(state, 6, 0, Double.NaN, ws, decision));
         assertEquals(1, state.observedCount(), "refused values leave the state as it was");
-        EarlyClassifier gmm =
-                EarlyClassifier.of(model, DecisionParams.defaults().withEstimator(EstimatorType.GMM));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, gmm::newSubsetState);
-        assertTrue(e.getMessage().contains("--estimator joint"), e.getMessage());
+    }
+
+    @Test
+    void withTheMixtureTheConditionalMeanIsThePosteriorWeightedMeanOfTheClassesClosedForms() {
+        // Thesis 5.20 on the observed set (Appendix C): m = Σ_g p(g | x_O) m_g, p(g | x_O) ∝ w_g N(x_O; x̄_g,O,
+        // Σ_g,OO),
+        // each class's m_g and density by a dense solve on the Gaussian the conditioner uses for it (reduced to rank
+        // q). While the values are a time-major prefix the gmm prefix path decides; the rest is the mixture's.
+        EarlyClassifier c = EarlyClassifier.of(model, DecisionParams.defaults().withEstimator(EstimatorType.GMM));
+        EarlyClassifier.Workspace ws = c.newWorkspace();
+        Decision decision = Decision.labelOnly();
+        SubsetState state = c.newSubsetState();
+        SubsetConditioner conditioner = c.subsetConditioner();
+        CompleteSeriesSection section =
+                model.section(CompleteSeriesSection.class).orElseThrow();
+        int classes = section.mixture().size();
+        assertEquals(classes, conditioner.components());
+        Brute[] each = new Brute[classes];
+        for (int g = 0; g < classes; g++) {
+            each[g] = new Brute(section.mixture().get(g).mean(), conditioner.covariance(g), model);
+        }
+        double[] weights = section.mixtureWeights();
+        ObservationPattern pattern =
+                ObservationPattern.builder().missing(0.3).shuffled(true).seed(5).build();
+        for (int i = 0; i < 3; i++) {
+            double[] x = test.series(i);
+            int[] order = pattern.order("multi/test/" + i, 3, x.length);
+            c.resetSubsetState(state);
+            for (int k = 0; k < order.length; k++) {
+                int j = order[k];
+                c.observeAt(state, j / 3, j % 3, x[j], ws, decision);
+                if (!state.onPrefix() && (k % 53 == 0 || k == order.length - 1)) {
+                    int[] seen = Arrays.copyOf(order, k + 1);
+                    double[] logPost = new double[classes];
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int g = 0; g < classes; g++) {
+                        logPost[g] = Math.log(weights[g]) + each[g].logDensity(x, seen);
+                        max = Math.max(max, logPost[g]);
+                    }
+                    double sum = 0;
+                    for (int g = 0; g < classes; g++) {
+                        sum += Math.exp(logPost[g] - max);
+                    }
+                    double[] expected = new double[conditioner.reducedDimension()];
+                    for (int g = 0; g < classes; g++) {
+                        double p = Math.exp(logPost[g] - max) / sum;
+                        double[] mg = each[g].conditionalMean(x, seen);
+                        for (int q = 0; q < expected.length; q++) {
+                            expected[q] += p * mg[q];
+                        }
+                    }
+                    assertArrayNear(expected, ws.conditionalMean(), "series " + i + " after " + (k + 1) + " values");
+                }
+            }
+        }
     }
 
     private static void assertArrayNear(double[] expected, double[] actual, String what) {
@@ -290,10 +346,42 @@ class AnyOrderObservationTest {
         private final Standardizer std;
 
         Brute(VigilModel model, DMatrixRMaj sigma) {
-            this.mean = gaussian(model).mean();
+            this(gaussian(model).mean(), sigma, model);
+        }
+
+        /** The Gaussian N(mean, sigma) of the model's standardised complete series, on its basis. */
+        Brute(double[] mean, DMatrixRMaj sigma, VigilModel model) {
+            this.mean = mean;
             this.sigma = sigma;
             this.basis = model.basis();
             this.std = model.standardizer().orElse(null);
+        }
+
+        /** log N(x_O; x̄_O, Σ_OO) of the standardised observed values (dense LU). */
+        double logDensity(double[] raw, int[] observed) {
+            int n = observed.length;
+            DMatrixRMaj soo = new DMatrixRMaj(n, n);
+            DMatrixRMaj e = new DMatrixRMaj(n, 1);
+            for (int a = 0; a < n; a++) {
+                int j = observed[a];
+                double v = std == null ? raw[j] : std.apply(j, raw[j]);
+                e.set(a, 0, v - mean[j]);
+                for (int b = 0; b < n; b++) {
+                    soo.set(a, b, sigma.get(j, observed[b]));
+                }
+            }
+            DMatrixRMaj w = new DMatrixRMaj(n, 1);
+            assertTrue(CommonOps_DDRM.solve(soo, e, w), "Σ_OO is invertible");
+            double quad = CommonOps_DDRM.dot(e, w);
+            org.ejml.interfaces.decomposition.LUDecomposition_F64<DMatrixRMaj> lu =
+                    org.ejml.dense.row.factory.DecompositionFactory_DDRM.lu(n, n);
+            assertTrue(lu.decompose(soo.copy()));
+            double logDet = 0;
+            DMatrixRMaj u = lu.getUpper(null);
+            for (int a = 0; a < n; a++) {
+                logDet += Math.log(Math.abs(u.get(a, a)));
+            }
+            return -0.5 * (n * Math.log(2 * Math.PI) + logDet + quad);
         }
 
         /** Σ of the model's complete-series Gaussian (what the prefix path conditions on). */

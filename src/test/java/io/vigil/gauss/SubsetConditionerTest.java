@@ -91,7 +91,7 @@ class SubsetConditionerTest {
         c.conditionalCovariance(forward, f);
         c.conditionalCovariance(backward, r);
         for (int k = 0; k < L; k++) {
-            assertEquals(forward.mean[k], backward.mean[k], TOL);
+            assertEquals(forward.blocks[0].mean[k], backward.blocks[0].mean[k], TOL);
             for (int m = 0; m < L; m++) {
                 assertEquals(f.get(k, m), r.get(k, m), TOL);
             }
@@ -179,8 +179,8 @@ class SubsetConditionerTest {
         for (int j : shuffled(D)) {
             full.observe(a, j, x[j]);
             exact.observe(e, j, x[j]);
-            assertArrayEquals(e.mean, a.mean, "bit for bit after coordinate " + j);
-            assertArrayEquals(e.cov, a.cov);
+            assertArrayEquals(e.blocks[0].mean, a.blocks[0].mean, "bit for bit after coordinate " + j);
+            assertArrayEquals(e.blocks[0].cov, a.blocks[0].cov);
         }
         assertEquals(e.logLikelihood(), a.logLikelihood());
     }
@@ -207,8 +207,8 @@ class SubsetConditionerTest {
         c.observe(direct, 9, x[9]);
         assertFalse(deferred.onPrefix());
         assertThrows(IllegalStateException.class, () -> c.defer(deferred, 5, 1.0), "the prefix is left");
-        assertArrayEquals(direct.mean, deferred.mean, "the same innovations in the same order");
-        assertArrayEquals(direct.cov, deferred.cov);
+        assertArrayEquals(direct.blocks[0].mean, deferred.blocks[0].mean, "the same innovations in the same order");
+        assertArrayEquals(direct.blocks[0].cov, deferred.blocks[0].cov);
         assertEquals(direct.logLikelihood(), deferred.logLikelihood());
         assertEquals(direct.firstInnovation(), deferred.firstInnovation());
         c.reset(deferred);
@@ -240,6 +240,156 @@ class SubsetConditionerTest {
         }
         assertThrows(IllegalArgumentException.class, () -> c.conditionalCovariance(s, new double[L]));
         assertThrows(IllegalArgumentException.class, () -> c.conditionalVariances(s, new double[L + 1]));
+    }
+
+    @Test
+    void aMixtureConditionsEveryComponentAndWeighsThemByTheirLikelihoodOfTheObservedSet() {
+        // Appendix C on the observed set: p(g | x_O) ∝ w_g N(x_O; μ_g,O, Σ_g,OO), m = Σ p_g m_g,
+        // R = Σ p_g (R_g + (m_g − m)(m_g − m)ᵀ), log p(x_O) = log Σ w_g N(x_O; ·) — each component's closed form by a
+        // dense solve. One dense and two low-rank components of different ranks, weights unequal.
+        BothForms first = bothForms(5);
+        LowRankGaussian second = rankSix();
+        LowRankGaussian third = LowRankGaussian.fromFactors(
+                gaussians(D, 1.5),
+                0.7,
+                new DMatrixRMaj(D, 3, true, gaussians(D * 3, 0.8)),
+                FitInfo.of(Shrinkage.external()));
+        List<SeriesGaussian> parts = List.of(first.forms().get(1), second, third);
+        List<DMatrixRMaj> sigmas = List.of(first.sigma(), second.covariance(), third.covariance());
+        double[] weights = {0.5, 0.3, 0.2};
+        DMatrixRMaj b = first.basis();
+        SubsetConditioner c = SubsetConditioner.mixture(weights, parts, b, D);
+        assertEquals(3, c.components());
+        assertEquals(D, c.rank(), "the dense component keeps all D directions");
+        double[] x = first.x();
+        SubsetState s = c.newState();
+        for (int trial = 0; trial < 20; trial++) {
+            c.reset(s);
+            int[] order = shuffled(D);
+            int k = 1 + rnd.nextInt(D);
+            for (int step = 0; step < k; step++) {
+                c.observe(s, order[step], x[order[step]]);
+            }
+            int[] observed = Arrays.copyOf(order, k);
+            Moments[] each = new Moments[3];
+            for (int g = 0; g < 3; g++) {
+                each[g] = closedForm(parts.get(g).mean(), sigmas.get(g), b, x, observed);
+            }
+            double[] post = new double[3];
+            double max = Double.NEGATIVE_INFINITY;
+            for (int g = 0; g < 3; g++) {
+                post[g] = Math.log(weights[g]) + each[g].logLikelihood();
+                max = Math.max(max, post[g]);
+            }
+            double sum = 0;
+            for (int g = 0; g < 3; g++) {
+                post[g] = Math.exp(post[g] - max);
+                sum += post[g];
+            }
+            double[] m = new double[L];
+            for (int g = 0; g < 3; g++) {
+                post[g] /= sum;
+                for (int i = 0; i < L; i++) {
+                    m[i] += post[g] * each[g].my()[i];
+                }
+            }
+            DMatrixRMaj r = new DMatrixRMaj(L, L);
+            for (int g = 0; g < 3; g++) {
+                for (int i = 0; i < L; i++) {
+                    for (int j = 0; j < L; j++) {
+                        double di = each[g].my()[i] - m[i];
+                        double dj = each[g].my()[j] - m[j];
+                        r.add(i, j, post[g] * (each[g].ry().get(i, j) + di * dj));
+                    }
+                }
+            }
+            String what = "trial " + trial + ", " + k + " observed";
+            assertMoments(new Moments(m, r, max + Math.log(sum)), c, s, what);
+            double[] posterior = new double[3];
+            c.posterior(s, posterior);
+            assertArrayEquals(post, posterior, TOL, what + ": p(g | x_O)");
+        }
+        c.reset(s);
+        double[] prior = new double[3];
+        c.posterior(s, prior);
+        assertArrayEquals(
+                weights, prior, 1e-15, "nothing observed: the weights (exp(log w_g), normalised: a few ulps)");
+    }
+
+    @Test
+    void aMixtureOnAPrefixGivesTheTabulatedMixtureEstimatorsMoments() {
+        // The gmm estimator's prefix path (GaussianMixtureEstimator, tabulated per class) and the any-order mixture at
+        // full rank condition on the same Gaussians: on a time-major prefix their moments and likelihoods agree.
+        List<SeriesGaussian> parts = List.of(rankSix(), bothForms(4).forms().get(1));
+        double[] weights = {0.4, 0.6};
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        GaussianMixtureEstimator tabulated = GaussianMixtureEstimator.of(weights, parts, b);
+        SubsetConditioner c = SubsetConditioner.mixture(weights, parts, b, D);
+        SeriesState prefix = tabulated.newState();
+        SubsetState s = c.newState();
+        double[] x = gaussians(D, 1.0);
+        DMatrixRMaj expected = new DMatrixRMaj(L, L);
+        DMatrixRMaj actual = new DMatrixRMaj(L, L);
+        double[] em = new double[L];
+        double[] am = new double[L];
+        for (int t = 0; t <= D; t++) {
+            tabulated.conditionalMean(prefix, em);
+            c.conditionalMean(s, am);
+            tabulated.conditionalCovariance(prefix, expected);
+            c.conditionalCovariance(s, actual);
+            assertArrayEquals(em, am, TOL, "m_y at t = " + t);
+            assertArrayEquals(expected.data, actual.data, TOL, "R_y at t = " + t);
+            assertEquals(tabulated.logLikelihood(prefix), s.logLikelihood(), TOL, "log p at t = " + t);
+            if (t < D) {
+                tabulated.update(prefix, x[t]);
+                c.observe(s, t, x[t]);
+            }
+        }
+    }
+
+    @Test
+    void aMixtureOfOneIsTheSingleGaussianBitForBit() {
+        LowRankGaussian low = rankSix();
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        SubsetConditioner single = SubsetConditioner.of(low, b);
+        SubsetConditioner one =
+                SubsetConditioner.mixture(new double[] {1.0}, List.of(low), b, SubsetConditioner.DEFAULT_RANK);
+        SubsetState a = single.newState();
+        SubsetState e = one.newState();
+        double[] x = gaussians(D, 1.0);
+        double[] ma = new double[L];
+        double[] me = new double[L];
+        for (int j : shuffled(D)) {
+            single.observe(a, j, x[j]);
+            one.observe(e, j, x[j]);
+            single.conditionalMean(a, ma);
+            one.conditionalMean(e, me);
+            assertArrayEquals(ma, me, 0.0);
+        }
+        assertEquals(a.logLikelihood(), e.logLikelihood(), 0.0);
+        assertEquals(single.stateDoubles(), one.stateDoubles());
+    }
+
+    @Test
+    void mixtureArgumentsAreCheckedWithClearMessages() {
+        LowRankGaussian low = rankSix();
+        DMatrixRMaj b = new DMatrixRMaj(D, L, true, gaussians(D * L, 1.0));
+        IllegalArgumentException sum = assertThrows(
+                IllegalArgumentException.class,
+                () -> SubsetConditioner.mixture(new double[] {0.5, 0.4}, List.of(low, low), b, 4));
+        assertTrue(sum.getMessage().contains("weights sum to 0.9"), sum.getMessage());
+        IllegalArgumentException count = assertThrows(
+                IllegalArgumentException.class,
+                () -> SubsetConditioner.mixture(new double[] {1.0}, List.of(low, low), b, 4));
+        assertTrue(count.getMessage().contains("1 weights but 2 components"), count.getMessage());
+        IllegalArgumentException empty = assertThrows(
+                IllegalArgumentException.class, () -> SubsetConditioner.mixture(new double[0], List.of(), b, 4));
+        assertTrue(empty.getMessage().contains("at least one component"), empty.getMessage());
+        SubsetState single = SubsetConditioner.of(low, b).newState();
+        SubsetConditioner two = SubsetConditioner.mixture(new double[] {0.5, 0.5}, List.of(low, low), b, 6);
+        IllegalArgumentException shape =
+                assertThrows(IllegalArgumentException.class, () -> two.observe(single, 0, 1.0));
+        assertTrue(shape.getMessage().contains("G = 2"), shape.getMessage());
     }
 
     @Test
@@ -335,6 +485,29 @@ class SubsetConditionerTest {
             double[] x,
             int[] observed,
             String what) {
+        assertMoments(closedForm(mu, sigma, b, x, observed), c, s, what);
+    }
+
+    /** The conditioner's m_y, R_y and log p(x_O) against the expected ones. */
+    private static void assertMoments(Moments expected, SubsetConditioner c, SubsetState s, String what) {
+        double[] mean = new double[L];
+        c.conditionalMean(s, mean);
+        DMatrixRMaj cov = new DMatrixRMaj(L, L);
+        c.conditionalCovariance(s, cov);
+        for (int i = 0; i < L; i++) {
+            assertEquals(expected.my()[i], mean[i], TOL, what + ": m_y[" + i + "]");
+            for (int j = 0; j < L; j++) {
+                assertEquals(expected.ry().get(i, j), cov.get(i, j), TOL, what + ": R_y[" + i + "," + j + "]");
+            }
+        }
+        assertEquals(expected.logLikelihood(), s.logLikelihood(), TOL, what + ": log p(x_O)");
+    }
+
+    /** E[BᵀX | x_O], Cov(BᵀX | x_O) and log p(x_O) of one Gaussian or a mixture. */
+    private record Moments(double[] my, DMatrixRMaj ry, double logLikelihood) {}
+
+    /** The closed form of eq. 5.19 on the observed set by dense solves. */
+    private static Moments closedForm(double[] mu, DMatrixRMaj sigma, DMatrixRMaj b, double[] x, int[] observed) {
         int k = observed.length;
         DMatrixRMaj soo = new DMatrixRMaj(k, k);
         DMatrixRMaj sxo = new DMatrixRMaj(D, k);
@@ -369,22 +542,12 @@ class SubsetConditionerTest {
         CommonOps_DDRM.mult(r, b, rb);
         DMatrixRMaj ry = new DMatrixRMaj(L, L);
         CommonOps_DDRM.multTransA(b, rb, ry);
-        double[] mean = new double[L];
-        c.conditionalMean(s, mean);
-        DMatrixRMaj cov = new DMatrixRMaj(L, L);
-        c.conditionalCovariance(s, cov);
-        for (int i = 0; i < L; i++) {
-            assertEquals(my.data[i], mean[i], TOL, what + ": m_y[" + i + "]");
-            for (int j = 0; j < L; j++) {
-                assertEquals(ry.get(i, j), cov.get(i, j), TOL, what + ": R_y[" + i + "," + j + "]");
-            }
-        }
         double quad = 0;
         for (int i = 0; i < k; i++) {
             quad += z.data[i] * alpha.data[i];
         }
         double logLik = -0.5 * (k * Math.log(2 * Math.PI) + Math.log(CommonOps_DDRM.det(soo)) + quad);
-        assertEquals(logLik, s.logLikelihood(), TOL, what + ": log p(x_O)");
+        return new Moments(my.data, ry, logLik);
     }
 
     private double[] gaussians(int n, double scale) {

@@ -11,6 +11,7 @@ import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.PatternReplay;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.gauss.SubsetState;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -20,6 +21,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The tracker with a multichannel model: values of any channel and t in any order, missing values never
@@ -46,6 +49,11 @@ class AnyOrderTrackerTest {
 
     /** What the offline replay of the first {@code n} values of the pattern, in the same order, decides. */
     private Decision offline(int i, ObservationPattern pattern, int n) {
+        return offline(classifier, i, pattern, n);
+    }
+
+    /** As {@link #offline(int, ObservationPattern, int)} with another classifier. */
+    private static Decision offline(EarlyClassifier classifier, int i, ObservationPattern pattern, int n) {
         Decision d = Decision.withReliability();
         SubsetState state = classifier.newSubsetState();
         int[] order = MultiChannelFixtures.order(i, pattern);
@@ -60,6 +68,10 @@ class AnyOrderTrackerTest {
     }
 
     private void assertSameAs(Decision want, DecisionRecord r, String what) {
+        assertSameAs(classifier, want, r, what);
+    }
+
+    private static void assertSameAs(EarlyClassifier classifier, Decision want, DecisionRecord r, String what) {
         assertEquals(classifier.classNames().get(want.label()), r.label, what);
         assertEquals(want.position(), r.t, what + ": latest position");
         assertEquals(want.time() + 1, r.triggerT, what + ": trigger t");
@@ -69,8 +81,13 @@ class AnyOrderTrackerTest {
         assertEquals(384, r.length);
     }
 
-    @Test
-    void missingValuesInShuffledOrderThenTheEndRecordDecideAsOffline() {
+    @ParameterizedTest
+    @EnumSource(EstimatorType.class)
+    void missingValuesInShuffledOrderThenTheEndRecordDecideAsOffline(EstimatorType estimator) {
+        EarlyClassifier classifier =
+                MultiChannelFixtures.classifier(DecisionParams.defaults().withEstimator(estimator));
+        SeriesTracker tracker = new SeriesTracker(classifier, SETTINGS, "model-id", TAG);
+        SeriesTracker.Workspace ws = tracker.newWorkspace();
         int incomplete = 0;
         int early = 0;
         // All observed values, and only the first 12 of them (the end record then comes before the rule decides).
@@ -79,13 +96,20 @@ class AnyOrderTrackerTest {
                 out.decisions.clear();
                 List<SampleEvent> values = MultiChannelFixtures.events(i, MultiChannelFixtures.PATTERN, 0, false);
                 values = values.subList(0, Math.min(cut, values.size()));
-                SeriesSession s = feed(null, values);
+                SeriesSession s = null;
+                for (SampleEvent e : values) {
+                    s = tracker.onSample(s, e, 5L, out, ws);
+                }
                 String id = MultiChannelFixtures.id(i);
                 assertNull(tracker.onSample(s, MultiChannelFixtures.end(id, 999), 5L, out, ws), "ended");
                 assertEquals(1, out.decisions.size(), "one record for series " + i);
                 DecisionRecord r = out.decisions.get(0);
                 assertEquals(DecisionRecord.DECIDED, r.status);
-                assertSameAs(offline(i, MultiChannelFixtures.PATTERN, cut), r, "series " + i + ", cut " + cut);
+                assertSameAs(
+                        classifier,
+                        offline(classifier, i, MultiChannelFixtures.PATTERN, cut),
+                        r,
+                        estimator.id() + ", series " + i + ", cut " + cut);
                 if (r.complete) {
                     assertTrue(r.early || r.t == 384, "series " + i + " decided by the rule: early or on all values");
                 } else {

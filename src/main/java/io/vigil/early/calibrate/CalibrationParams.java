@@ -128,11 +128,6 @@ public record CalibrationParams(
         classifiers = List.copyOf(classifiers);
         Objects.requireNonNull(set, "set");
         Objects.requireNonNull(estimator, "estimator");
-        if (estimator == EstimatorType.GMM && !pattern.isComplete()) {
-            throw new IllegalArgumentException("the gmm estimator conditions on prefixes only (thesis 5.20), so it "
-                    + "cannot be calibrated for missing, lagged, dropped or shuffled values; use --estimator joint "
-                    + "with an observation pattern");
-        }
         Objects.requireNonNull(objective, "objective");
         if (objective == Objective.EARLIEST_AT_RELIABILITY && !(targetReliability > 0 && targetReliability < 1)) {
             throw new IllegalArgumentException(
