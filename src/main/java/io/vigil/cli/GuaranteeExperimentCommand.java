@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.data.TrainTest;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.experiment.GuaranteeExperiment;
 import io.vigil.experiment.GuaranteeReport;
@@ -87,6 +88,9 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     + "--estimator (default: ${DEFAULT-VALUE}).")
     String estimator;
 
+    @Mixin
+    ObservationOptions observation;
+
     @Option(
             names = "--no-resume",
             description = "Recompute every split instead of reusing those an earlier run with the same settings and "
@@ -106,7 +110,14 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     ? GuaranteeExperiment.Config.defaultSelections(g)
                     : selections.stream().map(Selection::fromCliName).toList();
             config = new GuaranteeExperiment.Config(
-                    resplits, archive.seed, taus, g, s, reselectInFolds, EstimatorType.fromId(estimator));
+                    resplits,
+                    archive.seed,
+                    taus,
+                    g,
+                    s,
+                    reselectInFolds,
+                    EstimatorType.fromId(estimator),
+                    observation.pattern());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -117,7 +128,14 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         long total = (long) names.size() * resplits;
         try (Progress progress = Progress.bar("guarantee", total, !archive.json)) {
             for (String name : names) {
-                results.add(GuaranteeExperiment.run(name, archive.load(name), config, progress, cache));
+                TrainTest data = archive.load(name);
+                try {
+                    ObservationOptions.checkChannels(
+                            config.pattern(), data.train().channels());
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), name + ": " + e.getMessage(), e);
+                }
+                results.add(GuaranteeExperiment.run(name, data, config, progress, cache));
             }
         }
         double wall = (System.nanoTime() - start) / 1e9;
@@ -127,7 +145,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                 String.format(
                         Locale.ROOT,
                         "vigil experiment guarantee --data %s%s --resplits %d --taus %s --guarantee %s "
-                                + "--selection-correction %s%s%s --seed %d --out %s",
+                                + "--selection-correction %s%s%s%s --seed %d --out %s",
                         archive.dataDir,
                         archive.datasets == null ? "" : " --datasets " + String.join(",", archive.datasets),
                         resplits,
@@ -142,6 +160,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                                 .orElse(""),
                         reselectInFolds ? " --reselect-in-folds" : "",
                         config.estimator() == EstimatorType.JOINT ? "" : " --estimator " + estimator,
+                        ObservationOptions.flags(config.pattern()),
                         archive.seed,
                         archive.out));
         settings.put(
@@ -149,6 +168,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                 "the defaults of vigil train, objective "
                         + CalibrationParams.defaults(archive.seed).objective().cliName()
                         + ", one cross-fit certified under each guarantee and selection correction");
+        settings.put("observation pattern", config.pattern().toString());
         settings.put("Vigil version", VigilModel.runtimeVersion());
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
@@ -160,6 +180,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         if (archive.json) {
             Map<String, Object> m = report.json();
             m.put("estimator", config.estimator().id());
+            m.put("pattern", ObservationOptions.json(config.pattern()));
             m.put("resumed_splits", cache.reused());
             m.put("wall_seconds", wall);
             m.put("report", archive.out.resolve(GuaranteeReport.MARKDOWN).toString());

@@ -49,6 +49,33 @@ public final class ObservationOptions {
         return o;
     }
 
+    /**
+     * The options that give this pattern, each with a leading space ({@code ""} for the complete pattern), e.g. {@code
+     * " --missing 0.2 --channel-lag 1:3 --drop-channel 2 --shuffle --pattern-seed 7"}: for the command lines reports
+     * print.
+     */
+    static String flags(ObservationPattern p) {
+        if (p.isComplete()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (p.missing() > 0) {
+            b.append(" --missing ").append(p.missing());
+        }
+        if (!p.lags().isEmpty()) {
+            b.append(" --channel-lag ");
+            p.lags().forEach((c, k) -> b.append(c).append(':').append(k).append(','));
+            b.setLength(b.length() - 1);
+        }
+        for (int c : p.dropped()) {
+            b.append(" --drop-channel ").append(c);
+        }
+        if (p.shuffled()) {
+            b.append(" --shuffle");
+        }
+        return b.append(" --pattern-seed ").append(p.seed()).toString();
+    }
+
     /** Refuses a channel the data do not have, and dropping every channel, naming the option. */
     static void checkChannels(ObservationPattern p, int channels) {
         for (int c : p.lags().keySet()) {

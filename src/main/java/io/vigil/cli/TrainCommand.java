@@ -11,6 +11,7 @@ import io.vigil.model.CreationTime;
 import io.vigil.model.ProtocolScores;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
+import io.vigil.reliability.risk.Guarantee;
 import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
@@ -219,6 +220,7 @@ public final class TrainCommand implements Callable<Integer> {
             throw new IOException(memoryMessage(stage, named, earlyParams));
         }
         warnUncertified(model);
+        warnExpectedUnderPattern(model);
         double seconds = (System.nanoTime() - start) / 1e9;
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -462,6 +464,45 @@ public final class TrainCommand implements Callable<Integer> {
                                 + "are decided at t = d and reported \"certified\": "
                                 + "false");
             }
+        });
+    }
+
+    /**
+     * One line on stderr when the {@code expected} guarantee was certified for an incomplete observation pattern:
+     * conformal risk control (Angelopoulos et al. 2022, Theorem 1) assumes the most conservative rule's loss is at most
+     * 1 − τ, which holds for complete series (waiting for the last value gives the complete-series label) but not when
+     * values go missing — a series that ends undecided is labelled at E[x | observed] and may disagree. The line gives
+     * the disagreement rate of the operating point's curve at its strictest threshold on the cross-fitted replays, so
+     * the user sees which τ the premise rules out; {@code pac} needs no such premise (BENCHMARKS.md, "The mixture in
+     * any order", re-splits under 20 % missing).
+     */
+    private void warnExpectedUnderPattern(VigilModel model) {
+        model.section(CalibrationSection.class).ifPresent(c -> {
+            if (c.guarantee() != Guarantee.EXPECTED || c.pattern().isComplete()) {
+                return;
+            }
+            c.operatingPoint()
+                    .flatMap(op -> c.curve(op.rule(), op.classifier(), op.set(), op.estimator()))
+                    .ifPresent(curve -> {
+                        int[] dis = curve.disagreements();
+                        int end = dis[dis.length - 1];
+                        spec.commandLine()
+                                .getErr()
+                                .println(String.format(
+                                        Locale.ROOT,
+                                        "vigil train: warning: --guarantee expected assumes the most conservative rule "
+                                                + "disagrees with the complete-series label on at most 1 - tau of the "
+                                                + "series; under pattern '%s' series that end undecided are labelled "
+                                                + "at E[x | observed], and at the strictest threshold %d of %d "
+                                                + "replayed series (%.3f) still disagree, so the expected guarantee "
+                                                + "is not assured for tau above %.3f; --guarantee pac needs no such "
+                                                + "assumption",
+                                        c.pattern(),
+                                        end,
+                                        curve.series(),
+                                        end / (double) curve.series(),
+                                        1 - end / (double) curve.series()));
+                    });
         });
     }
 

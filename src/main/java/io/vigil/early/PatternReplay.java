@@ -39,4 +39,80 @@ public final class PatternReplay {
         classifier.decideIncomplete(state, ws, decision);
         return false;
     }
+
+    /**
+     * Per threshold of a calibration grid, where the rule first decides a series observed in {@code order} and with
+     * which label, and how it ends when no threshold is reached.
+     *
+     * @param stopT per grid index, the position (in the time-major order, {@link Decision#position()}) of the latest
+     *     value when the rule first decides at that index; thresholds never reached take the end's
+     * @param stopLabel per grid index, the label announced there
+     * @param endT the position at which a rule that never decides early decides: C·d when every value was observed,
+     *     else the latest value's ({@code -1} when not computed)
+     * @param endLabel its label: the complete-series label, or {@link EarlyClassifier#decideIncomplete}'s at
+     *     E[x | observed] ({@code -1} when not computed)
+     */
+    public record Grid(int[] stopT, int[] stopLabel, int endT, int endLabel) {}
+
+    /**
+     * Scores one series observed in {@code order} at every threshold of a grid of {@code m} thresholds ({@link
+     * EarlyClassifier#scoreAt}): what {@link #decide} would decide at each of them, in one pass. Thresholds never
+     * reached when the values run out take the label of {@link EarlyClassifier#decideIncomplete} at the last arrival,
+     * as the stream decides a series on its end record. With {@code toEnd} every observed value is conditioned on
+     * (after the last threshold is reached, without deciding) so that the end of a rule that never decides early is
+     * known too; without it the pass stops once every threshold is reached.
+     *
+     * @param state a subset state of the classifier; reset here
+     * @param x the complete series, time-major (C·d values, raw)
+     * @param order the observed time-major indices in arrival order
+     */
+    public static Grid scoreGrid(
+            EarlyClassifier classifier,
+            SubsetState state,
+            double[] x,
+            int[] order,
+            EarlyClassifier.Workspace ws,
+            SampleScore score,
+            int m,
+            boolean toEnd) {
+        classifier.resetSubsetState(state);
+        int channels = classifier.channels();
+        int[] stopT = new int[m];
+        int[] stopLabel = new int[m];
+        int reached = -1;
+        int k = 0;
+        for (; k < order.length && reached < m - 1; k++) {
+            int j = order[k];
+            classifier.scoreAt(state, j / channels, j % channels, x[j], ws, score);
+            int idx = Math.min(score.index(), m - 1);
+            int at = state.latestPosition();
+            for (int q = reached + 1; q <= idx; q++) {
+                stopT[q] = at;
+                stopLabel[q] = score.label();
+            }
+            reached = Math.max(reached, idx);
+        }
+        Decision decision = Decision.labelOnly();
+        boolean ended = false;
+        if (reached < m - 1) {
+            classifier.decideIncomplete(state, ws, decision);
+            ended = true;
+            int at = state.latestPosition();
+            for (int q = reached + 1; q < m; q++) {
+                stopT[q] = at;
+                stopLabel[q] = decision.label();
+            }
+        }
+        if (!toEnd) {
+            return new Grid(stopT, stopLabel, -1, -1);
+        }
+        if (!ended) {
+            for (; k < order.length; k++) {
+                int j = order[k];
+                classifier.condition(state, j / channels, j % channels, x[j]);
+            }
+            classifier.decideIncomplete(state, ws, decision);
+        }
+        return new Grid(stopT, stopLabel, state.latestPosition(), decision.label());
+    }
 }

@@ -1,6 +1,7 @@
 package io.vigil.experiment;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
 import io.vigil.data.TrainTest;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionThresholds;
@@ -44,6 +45,8 @@ public final class GuaranteeExperiment {
      * @param reselectInFolds whether each calibration fold selects its own k, γ, ℓ instead of reusing the full
      *     model's
      * @param estimator the complete-series estimator the models are calibrated for ({@code vigil train --estimator})
+     * @param pattern how the series are observed, in the calibration replays ({@code vigil train --missing …}) and on
+     *     the test part ({@code vigil evaluate --missing …}), seeded per series by its id
      */
     public record Config(
             int resplits,
@@ -52,7 +55,8 @@ public final class GuaranteeExperiment {
             List<Guarantee> guarantees,
             List<Selection> selections,
             boolean reselectInFolds,
-            EstimatorType estimator) {
+            EstimatorType estimator,
+            ObservationPattern pattern) {
         /** Validates and copies. */
         public Config {
             if (resplits < 1) {
@@ -69,6 +73,27 @@ public final class GuaranteeExperiment {
                 throw new IllegalArgumentException("a guarantee or selection correction is named twice");
             }
             Objects.requireNonNull(estimator, "estimator");
+            Objects.requireNonNull(pattern, "pattern");
+        }
+
+        /** Every value observed in time order. */
+        public Config(
+                int resplits,
+                long seed,
+                List<Double> taus,
+                List<Guarantee> guarantees,
+                List<Selection> selections,
+                boolean reselectInFolds,
+                EstimatorType estimator) {
+            this(
+                    resplits,
+                    seed,
+                    taus,
+                    guarantees,
+                    selections,
+                    reselectInFolds,
+                    estimator,
+                    ObservationPattern.complete());
         }
 
         /** As before the estimator could be chosen: the joint Gaussian. */
@@ -120,7 +145,8 @@ public final class GuaranteeExperiment {
                             variants(),
                             describe(CalibrationParams.defaults(0)))
                     + (reselectInFolds ? ";reselect-in-folds" : "")
-                    + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id());
+                    + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id())
+                    + (pattern.isComplete() ? "" : ";pattern=" + pattern);
         }
     }
 
@@ -287,14 +313,21 @@ public final class GuaranteeExperiment {
     }
 
     /** The decisions at {@code params}' τ: read off the grid replay, or replayed when τ is not on the grid. */
-    private static Point point(String name, VigilModel model, DecisionParams params, GridReplay replay, Dataset test) {
+    private static Point point(
+            String name,
+            VigilModel model,
+            DecisionParams params,
+            GridReplay replay,
+            Dataset test,
+            ObservationPattern pattern) {
         DecisionThresholds th = DecisionThresholds.of(model, params);
         if (th.calibrated()) {
             return replay.at(th);
         }
-        return Point.of(EarlyEvaluation.run(name, model, null, test, List.of(params.tau()), params, Progress.none())
-                .taus()
-                .get(0));
+        return Point.of(
+                EarlyEvaluation.run(name, model, null, test, List.of(params.tau()), params, pattern, Progress.none())
+                        .taus()
+                        .get(0));
     }
 
     private static String file(int split) {
@@ -309,7 +342,7 @@ public final class GuaranteeExperiment {
         Dataset testPart = merged.subset(parts[1]);
         List<Variant> variants = config.variants();
         List<CalibrationParams> params = variants.stream()
-                .map(v -> v.params(seed).withEstimator(config.estimator()))
+                .map(v -> v.params(seed).withEstimator(config.estimator()).withPattern(config.pattern()))
                 .toList();
         List<ReliabilityExperiment.Trained> trained =
                 ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
@@ -319,19 +352,20 @@ public final class GuaranteeExperiment {
         for (int i = 0; i < variants.size(); i++) {
             VigilModel model = trained.get(i).model();
             DecisionParams base = trained.get(i).operatingPoint();
-            GridReplay replay = replays.computeIfAbsent(base.withTau(0.5), p -> GridReplay.run(model, p, testPart));
+            GridReplay replay = replays.computeIfAbsent(
+                    base.withTau(0.5), p -> GridReplay.run(model, p, testPart, config.pattern(), name + "/test/"));
             double lowest =
                     model.section(CalibrationSection.class).orElseThrow().thresholds()[0];
             List<Point> taus = new ArrayList<>();
             for (double tau : config.taus()) {
-                taus.add(point(name, model, base.withTau(tau), replay, testPart));
+                taus.add(point(name, model, base.withTau(tau), replay, testPart, config.pattern()));
             }
             outcomes.add(new Outcome(
                     variants.get(i),
                     base.rule().cliName(),
                     base.classifier().cliName(),
                     replay.fullAccuracy(),
-                    point(name, model, base, replay, testPart),
+                    point(name, model, base, replay, testPart, config.pattern()),
                     // The rule at its least conservative threshold, whatever the certificate: its earliest decision.
                     replay.earliest(lowest),
                     taus));

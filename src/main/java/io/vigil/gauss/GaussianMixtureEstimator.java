@@ -261,16 +261,7 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
         if (weights.length != classCount) {
             throw new IllegalArgumentException(weights.length + " weights but " + classCount + " components");
         }
-        double sum = 0.0;
-        for (int g = 0; g < classCount; g++) {
-            if (!(weights[g] > 0.0) || Double.isInfinite(weights[g])) {
-                throw new IllegalArgumentException("weight " + g + " must be finite and > 0, got " + weights[g]);
-            }
-            sum += weights[g];
-        }
-        if (Math.abs(sum - 1.0) > WEIGHT_SUM_TOLERANCE) {
-            throw new IllegalArgumentException("weights sum to " + sum + ", not 1");
-        }
+        checkWeights(weights);
         int d = gaussians.get(0).length();
         ConditionalModel.checkBasis(basis, d);
         DMatrixRMaj b = basis.copy();
@@ -284,6 +275,24 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
             models[g] = ConditionalModel.build(jg, b);
         }
         return new GaussianMixtureEstimator(models, weights.clone());
+    }
+
+    /**
+     * Checks mixture weights: each finite and &gt; 0, summing to 1 within {@link #WEIGHT_SUM_TOLERANCE}.
+     *
+     * @throws IllegalArgumentException naming the first bad weight or the sum
+     */
+    static void checkWeights(double[] weights) {
+        double sum = 0.0;
+        for (int g = 0; g < weights.length; g++) {
+            if (!(weights[g] > 0.0) || Double.isInfinite(weights[g])) {
+                throw new IllegalArgumentException("weight " + g + " must be finite and > 0, got " + weights[g]);
+            }
+            sum += weights[g];
+        }
+        if (Math.abs(sum - 1.0) > WEIGHT_SUM_TOLERANCE) {
+            throw new IllegalArgumentException("weights sum to " + sum + ", not 1");
+        }
     }
 
     /** The class weights w_g (copy). */

@@ -217,16 +217,7 @@ public final class SubsetConditioner {
         if (maxRank < 1) {
             throw new IllegalArgumentException("the rank of the any-order factor must be ≥ 1, got " + maxRank);
         }
-        double sum = 0.0;
-        for (int g = 0; g < classes; g++) {
-            if (!(weights[g] > 0.0) || Double.isInfinite(weights[g])) {
-                throw new IllegalArgumentException("weight " + g + " must be finite and > 0, got " + weights[g]);
-            }
-            sum += weights[g];
-        }
-        if (Math.abs(sum - 1.0) > GaussianMixtureEstimator.WEIGHT_SUM_TOLERANCE) {
-            throw new IllegalArgumentException("weights sum to " + sum + ", not 1");
-        }
+        GaussianMixtureEstimator.checkWeights(weights);
         int d = Objects.requireNonNull(gaussians.get(0), "component 0").length();
         ConditionalModel.checkBasis(basis, d);
         double[] b = basis.data.clone();

@@ -156,6 +156,23 @@ class GuaranteeExperimentCommandTest {
         assertEquals(mixture.get("modes"), mixtureAgain.get("modes"));
         Run jointAgain = ModelCommandsTest.run(args(data, out, "2"));
         assertEquals(o.get("modes"), JSON.readTree(jointAgain.out()).get("modes"), "the joint cache is intact");
+        assertEquals(0.0, o.get("pattern").get("missing").asDouble(), "every value observed unless asked");
+
+        // Under an observation pattern: calibrated and evaluated with values missing, cached apart, named in the JSON
+        // and in the report's command line.
+        Run missing = ModelCommandsTest.run(args(data, out, "2", "--missing", "0.2", "--pattern-seed", "3"));
+        assertEquals(0, missing.exit(), missing.err());
+        JsonNode m = JSON.readTree(missing.out());
+        assertEquals(0, m.get("resumed_splits").asInt(), "the complete pattern's cache does not serve it");
+        assertEquals(0.2, m.get("pattern").get("missing").asDouble());
+        assertEquals(3, m.get("pattern").get("seed").asLong());
+        assertTrue(m.get("modes").get("pac").get("certified_pairs").asInt() >= 0);
+        assertTrue(
+                Files.readString(out.resolve("guarantee.md")).contains("--missing 0.2 --pattern-seed 3"),
+                "the report's command reproduces the pattern");
+        Run lag = ModelCommandsTest.run(args(data, out, "2", "--channel-lag", "1:3"));
+        assertEquals(2, lag.exit(), lag.err());
+        assertTrue(lag.err().contains("--channel-lag: channel 1"), lag.err());
     }
 
     @Test

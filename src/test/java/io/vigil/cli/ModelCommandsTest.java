@@ -200,6 +200,52 @@ class ModelCommandsTest {
     }
 
     /**
+     * Calibrated for values missing at random under {@code --guarantee expected}, train says in one line that conformal
+     * risk control assumes the most conservative rule's disagreement rate is at most 1 − τ, and gives the replays'
+     * rate at the strictest threshold (series ending undecided are labelled at E[x | observed]); under {@code pac},
+     * or with every value observed, it says nothing of the kind. With the mixture, as with the joint Gaussian.
+     */
+    @Test
+    void expectedUnderAnIncompletePatternIsWarnedAbout() throws IOException {
+        Run expected = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("expected-missing.json").toString(),
+                "--seed",
+                "4",
+                "--estimator",
+                "gmm",
+                "--guarantee",
+                "expected",
+                "--missing",
+                "0.5");
+        assertEquals(0, expected.exit(), expected.err());
+        assertTrue(
+                expected.err().contains("--guarantee expected assumes the most conservative rule")
+                        && expected.err().contains("missing=0.5")
+                        && expected.err().contains("replayed series"),
+                expected.err());
+        Run pac = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("pac-missing.json").toString(),
+                "--seed",
+                "4",
+                "--missing",
+                "0.5");
+        assertEquals(0, pac.exit(), pac.err());
+        assertFalse(pac.err().contains("assumes the most conservative rule"), pac.err());
+    }
+
+    /**
      * {@code --estimator gmm} calibrates the per-class mixture (thesis 5.20): the stored curves and operating point
      * name it; an estimator the model would not store is a usage error naming {@code --estimators}.
      */

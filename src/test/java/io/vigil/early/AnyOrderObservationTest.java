@@ -20,6 +20,8 @@ import java.util.Arrays;
 import java.util.Random;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.LUDecomposition_F64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -362,19 +364,11 @@ class AnyOrderObservationTest {
             int n = observed.length;
             DMatrixRMaj soo = new DMatrixRMaj(n, n);
             DMatrixRMaj e = new DMatrixRMaj(n, 1);
-            for (int a = 0; a < n; a++) {
-                int j = observed[a];
-                double v = std == null ? raw[j] : std.apply(j, raw[j]);
-                e.set(a, 0, v - mean[j]);
-                for (int b = 0; b < n; b++) {
-                    soo.set(a, b, sigma.get(j, observed[b]));
-                }
-            }
+            observedBlock(raw, observed, soo, e, null);
             DMatrixRMaj w = new DMatrixRMaj(n, 1);
             assertTrue(CommonOps_DDRM.solve(soo, e, w), "Σ_OO is invertible");
             double quad = CommonOps_DDRM.dot(e, w);
-            org.ejml.interfaces.decomposition.LUDecomposition_F64<DMatrixRMaj> lu =
-                    org.ejml.dense.row.factory.DecompositionFactory_DDRM.lu(n, n);
+            LUDecomposition_F64<DMatrixRMaj> lu = DecompositionFactory_DDRM.lu(n, n);
             assertTrue(lu.decompose(soo.copy()));
             double logDet = 0;
             DMatrixRMaj u = lu.getUpper(null);
@@ -382,6 +376,24 @@ class AnyOrderObservationTest {
                 logDet += Math.log(Math.abs(u.get(a, a)));
             }
             return -0.5 * (n * Math.log(2 * Math.PI) + logDet + quad);
+        }
+
+        /** Σ_OO, x_O − x̄_O (standardised) and, when {@code sxo} is not null, Σ_{·O}. */
+        private void observedBlock(double[] raw, int[] observed, DMatrixRMaj soo, DMatrixRMaj e, DMatrixRMaj sxo) {
+            int n = observed.length;
+            for (int a = 0; a < n; a++) {
+                int j = observed[a];
+                double v = std == null ? raw[j] : std.apply(j, raw[j]);
+                e.set(a, 0, v - mean[j]);
+                for (int b = 0; b < n; b++) {
+                    soo.set(a, b, sigma.get(j, observed[b]));
+                }
+                if (sxo != null) {
+                    for (int i = 0; i < mean.length; i++) {
+                        sxo.set(i, a, sigma.get(i, j));
+                    }
+                }
+            }
         }
 
         /** Σ of the model's complete-series Gaussian (what the prefix path conditions on). */
@@ -402,17 +414,7 @@ class AnyOrderObservationTest {
             DMatrixRMaj soo = new DMatrixRMaj(n, n);
             DMatrixRMaj sxo = new DMatrixRMaj(d, n);
             DMatrixRMaj e = new DMatrixRMaj(n, 1);
-            for (int a = 0; a < n; a++) {
-                int j = observed[a];
-                double v = std == null ? raw[j] : std.apply(j, raw[j]);
-                e.set(a, 0, v - mean[j]);
-                for (int b = 0; b < n; b++) {
-                    soo.set(a, b, sigma.get(j, observed[b]));
-                }
-                for (int i = 0; i < d; i++) {
-                    sxo.set(i, a, sigma.get(i, j));
-                }
-            }
+            observedBlock(raw, observed, soo, e, sxo);
             DMatrixRMaj w = new DMatrixRMaj(n, 1);
             assertTrue(CommonOps_DDRM.solve(soo, e, w), "Σ_OO is invertible");
             DMatrixRMaj x = new DMatrixRMaj(d, 1);

@@ -3,16 +3,15 @@ package io.vigil.early.calibrate;
 import io.vigil.data.Dataset;
 import io.vigil.data.Folds;
 import io.vigil.data.ObservationPattern;
-import io.vigil.early.Decision;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionStride;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.EarlyReplay;
+import io.vigil.early.PatternReplay;
 import io.vigil.early.SampleScore;
 import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SubsetState;
 import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
 import io.vigil.model.CalibrationSection;
@@ -773,10 +772,10 @@ public final class CrossFitCalibrator {
 
     /**
      * One held-out series observed under {@code pattern} (seeded by its id {@code DATASET/train/INDEX}, as {@code
-     * vigil replay} names the row): per threshold the position at which the rule first decides and its label (the
-     * latest value's position in the time-major order, {@link io.vigil.early.Decision#position()}, as the stream and
-     * {@link EarlyReplay} report t); thresholds never reached when the values run out take the label of
-     * {@link EarlyClassifier#decideIncomplete} at the last arrival, as the stream decides a series on its end record.
+     * vigil replay} names the row): per threshold the position at which the rule first decides and its label ({@link
+     * PatternReplay#scoreGrid}: the latest value's position in the time-major order, as the stream and {@link
+     * EarlyReplay} report t; thresholds never reached when the values run out take the label the stream gives the
+     * series on its end record).
      */
     private static SeriesReplay replayUnder(
             EarlyClassifier c,
@@ -786,36 +785,10 @@ public final class CrossFitCalibrator {
             int i,
             ObservationPattern pattern,
             int m) {
-        int channels = c.channels();
-        int length = c.length();
         double[] x = train.series(i);
-        int[] order = pattern.order(train.name() + "/train/" + i, channels, length);
-        SubsetState state = c.newSubsetState();
-        int[] stopT = new int[m];
-        int[] stopLabel = new int[m];
-        int reached = -1;
-        int k = 0;
-        for (; k < order.length && reached < m - 1; k++) {
-            int j = order[k];
-            c.scoreAt(state, j / channels, j % channels, x[j], ws, score);
-            int idx = Math.min(score.index(), m - 1);
-            int at = state.latestPosition();
-            for (int q = reached + 1; q <= idx; q++) {
-                stopT[q] = at;
-                stopLabel[q] = score.label();
-            }
-            reached = Math.max(reached, idx);
-        }
-        if (reached < m - 1) {
-            Decision decision = Decision.labelOnly();
-            c.decideIncomplete(state, ws, decision);
-            int at = state.latestPosition();
-            for (int q = reached + 1; q < m; q++) {
-                stopT[q] = at;
-                stopLabel[q] = decision.label();
-            }
-        }
-        return new SeriesReplay(stopT, stopLabel, c.completeLabel(x, ws), train.classOf(i), length);
+        int[] order = pattern.order(train.name() + "/train/" + i, c.channels(), c.length());
+        PatternReplay.Grid g = PatternReplay.scoreGrid(c, c.newSubsetState(), x, order, ws, score, m, false);
+        return new SeriesReplay(g.stopT(), g.stopLabel(), c.completeLabel(x, ws), train.classOf(i), c.length());
     }
 
     /** A curve from its replays, in fold order: per threshold, disagreements, correct labels, Σ t/d. */
