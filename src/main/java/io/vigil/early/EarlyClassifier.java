@@ -42,11 +42,12 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Any order.</b> {@link #observeAt} takes one value at (t, channel) of a C-channel series in any order, with
  * values that never come never conditioned on: the moments are those of the complete series given the observed index
  * set (thesis eq. 5.19 on it, or the per-class mixture 5.20 with the {@code gmm} estimator, {@link
- * SubsetConditioner}, each Gaussian the model's reduced to {@link SubsetConditioner#DEFAULT_RANK} directions), the rule and the calibrated thresholds are the same, and {@link
- * #decideIncomplete} labels a series that ended incomplete by the classifier at E[Y | observed]. It keeps its own
- * per-series {@link SubsetState}; the prefix path above is untouched by it, and serves it while the values arrive as
- * a time-major prefix (they are then decided exactly as {@link #observe} decides them), so only values after the first
- * one out of that order are decided on the reduced Gaussian. Calibration replays under a pattern ({@link #scoreAt})
+ * SubsetConditioner}, each Gaussian the model's reduced to {@link SubsetConditioner#DEFAULT_RANK} directions), the
+ * rule and the calibrated thresholds are the same, and {@link #decideIncomplete} labels a series that ended
+ * incomplete by the classifier at E[Y | observed]. It keeps its own per-series {@link SubsetState}; the prefix path
+ * above is untouched by it, and serves it while the values arrive as a time-major prefix (they are then decided
+ * exactly as {@link #observe} decides them), so only values after the first one out of that order are decided on the
+ * reduced Gaussian(s). Calibration replays under a pattern ({@link #scoreAt})
  * take the same route, so the certificate is for what the stream runs.
  *
  * <p>Immutable and thread-safe; the per-series {@link SeriesState}, the per-thread {@link Workspace} and the

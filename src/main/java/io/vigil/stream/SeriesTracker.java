@@ -394,9 +394,8 @@ public final class SeriesTracker {
     /**
      * Estimated heap bytes of a collecting any-order session's conditioned state and kept values at their largest (D
      * values): the reduced Gaussians' q² + ℓq + ℓ² doubles and vectors each ({@link SubsetConditioner#stateDoubles}),
-     * the prefix path's state, the time-major
-     * prefix and its working vector (D doubles each) and the kept values (12 bytes each); what {@link
-     * ConditionedStates} charges per series.
+     * the prefix path's state, the time-major prefix and its working vector (D doubles each) and the kept values (12
+     * bytes each); what {@link ConditionedStates} charges per series.
      */
     long conditionedStateBytes() {
         if (stateBytes == 0) {
