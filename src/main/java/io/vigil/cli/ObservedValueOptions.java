@@ -14,7 +14,7 @@ public final class ObservedValueOptions {
             names = "--missing",
             paramLabel = "P",
             description =
-                    "Each value is missing at random with probability P in [0, 1), drawn per series " + "(default: 0).")
+                    "Each value is missing at random with probability P in [0, 1), drawn per series (default: 0).")
     Double missing;
 
     @Option(
