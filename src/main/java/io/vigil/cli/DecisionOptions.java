@@ -83,6 +83,18 @@ public final class DecisionOptions {
                         : point.map(CalibrationSection.OperatingPoint::rule).orElse(d.rule()));
     }
 
+    /**
+     * The estimator given with {@code --estimator}, else the default (joint): the one a model trained for these options
+     * is calibrated for, so that its decisions are certified.
+     *
+     * @throws IllegalArgumentException on a value that does not parse
+     */
+    EstimatorType estimatorOrDefault() {
+        return estimator != null
+                ? EstimatorType.fromId(estimator)
+                : DecisionParams.defaults().estimator();
+    }
+
     /** The operating point stored in a model, if any. */
     static Optional<CalibrationSection.OperatingPoint> operatingPoint(VigilModel model) {
         return model.section(CalibrationSection.class).flatMap(CalibrationSection::operatingPoint);

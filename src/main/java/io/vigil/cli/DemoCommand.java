@@ -10,6 +10,7 @@ import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
+import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CreationTime;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
@@ -188,6 +189,12 @@ public final class DemoCommand implements Callable<Integer> {
         TrainParams trainParams = trainParams(cl);
         metricsPort.port(cl); // a usage error before training
         OptionalInt dashboardPort = dashboard.port(cl);
+        EstimatorType estimator; // the demo calibrates for it, so its decisions can be certified
+        try {
+            estimator = decision.estimatorOrDefault();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+        }
         TrainTest tt = data.given() ? data.load() : generate(cl);
         timeline.mark("data ready");
         live.printf(
@@ -213,7 +220,7 @@ public final class DemoCommand implements Callable<Integer> {
                         model,
                         tt.train(),
                         EarlyModelTrainer.Params.defaults(),
-                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED),
+                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED).withEstimator(estimator),
                         progress);
             }
             timeline.mark("trained");
