@@ -95,6 +95,24 @@ public final class DecisionOptions {
                 : DecisionParams.defaults().estimator();
     }
 
+    /**
+     * A warning when the model was calibrated for another complete-series estimator than the one the decisions use:
+     * their thresholds are then neither certified nor inflated by a κ learned for them.
+     *
+     * @param what how to name the model in the line (its file)
+     */
+    static Optional<String> otherEstimator(VigilModel model, DecisionParams params, String what) {
+        return model.section(CalibrationSection.class)
+                .filter(c -> !c.curves().isEmpty() && !c.inflates(params.estimator()))
+                .flatMap(CalibrationSection::operatingPoint)
+                .map(op -> "warning: " + what + " was calibrated for --estimator "
+                        + op.estimator().id()
+                        + ", not " + params.estimator().id() + "; its decisions with "
+                        + params.estimator().id()
+                        + " are not certified (retrain with --estimator "
+                        + params.estimator().id() + ")");
+    }
+
     /** The operating point stored in a model, if any. */
     static Optional<CalibrationSection.OperatingPoint> operatingPoint(VigilModel model) {
         return model.section(CalibrationSection.class).flatMap(CalibrationSection::operatingPoint);

@@ -171,6 +171,8 @@ public final class EvaluateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         warnOtherPattern(model);
+        DecisionOptions.otherEstimator(model, params, modelFile.toString())
+                .ifPresent(spec.commandLine().getErr()::println);
         Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;

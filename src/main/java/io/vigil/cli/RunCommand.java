@@ -452,6 +452,10 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
+        if (model != null) {
+            DecisionOptions.otherEstimator(model, params, modelSource)
+                    .ifPresent(w -> cl.getErr().println("vigil run: " + w));
+        }
         KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, jobKafka, jobKafkaOrigin);
         Map<String, String> props = new LinkedHashMap<>(jobKafka);
         if (config != null) {

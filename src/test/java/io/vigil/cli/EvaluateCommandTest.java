@@ -284,6 +284,10 @@ class EvaluateCommandTest {
                 "--no-baselines",
                 "--json");
         assertEquals(0, gmm.exit(), "the mixture's any-order form evaluates missing values: " + gmm.err());
+        assertTrue(
+                gmm.err().contains("was calibrated for --estimator joint, not gmm")
+                        && gmm.err().contains("not certified"),
+                "a model calibrated for the joint Gaussian is not certified for the mixture: " + gmm.err());
         JsonNode g = JSON.readTree(gmm.out());
         assertEquals(0.2, g.get("pattern").get("missing").asDouble());
         assertEquals(40, g.get("test_size").asInt());
