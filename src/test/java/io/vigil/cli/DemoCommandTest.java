@@ -16,13 +16,7 @@ import picocli.CommandLine;
 class DemoCommandTest {
     @Test
     void demoStreamsEverySeriesAndMatchesTheOfflineEvaluation() throws Exception {
-        CommandLine cl = VigilCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(
-                "demo",
+        Outcome o = demo(
                 "--train-size",
                 "40",
                 "--series",
@@ -34,7 +28,9 @@ class DemoCommandTest {
                 "--dashboard",
                 "0",
                 "--json");
-        assertEquals(0, code, () -> "stderr: " + err);
+        StringWriter out = o.out();
+        StringWriter err = o.err();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
         assertTrue(err.toString().contains("dashboard at http://127.0.0.1:"), "the dashboard's address: " + err);
         String[] lines = out.toString().strip().split("\n");
         assertEquals(1, lines.length, "one JSON object on stdout: " + out);
@@ -72,13 +68,7 @@ class DemoCommandTest {
      */
     @Test
     void theMixtureIsCalibratedForAndCertifiedOnAMultichannelStream() throws Exception {
-        CommandLine cl = VigilCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(
-                "demo",
+        Outcome o = demo(
                 "--kind",
                 "multi-cbf",
                 "--estimator",
@@ -92,10 +82,11 @@ class DemoCommandTest {
                 "--print",
                 "60",
                 "--json");
-        assertEquals(0, code, () -> "stderr: " + err);
-        JsonNode j = new ObjectMapper().readTree(out.toString().strip());
+        StringWriter err = o.err();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
+        JsonNode j = new ObjectMapper().readTree(o.out().toString().strip());
         assertEquals("gmm", j.get("estimator").asText());
-        assertTrue(j.get("matches_evaluate").asBoolean(), out.toString());
+        assertTrue(j.get("matches_evaluate").asBoolean(), o.out().toString());
         assertTrue(err.toString().contains("(certified ≥ "), "the mixture's decisions are certified: " + err);
     }
 
@@ -143,5 +134,20 @@ class DemoCommandTest {
         List<String> names = new java.util.ArrayList<>();
         j.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    /** What {@code vigil demo ARGS} returned and printed. */
+    private record Outcome(int code, StringWriter out, StringWriter err) {}
+
+    private static Outcome demo(String... args) {
+        CommandLine cl = VigilCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        String[] all = new String[args.length + 1];
+        all[0] = "demo";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return new Outcome(cl.execute(all), out, err);
     }
 }
