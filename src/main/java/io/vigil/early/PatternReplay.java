@@ -92,27 +92,22 @@ public final class PatternReplay {
             }
             reached = Math.max(reached, idx);
         }
-        Decision decision = Decision.labelOnly();
-        boolean ended = false;
-        if (reached < m - 1) {
-            classifier.decideIncomplete(state, ws, decision);
-            ended = true;
-            int at = state.latestPosition();
-            for (int q = reached + 1; q < m; q++) {
-                stopT[q] = at;
-                stopLabel[q] = decision.label();
-            }
-        }
-        if (!toEnd) {
+        if (reached == m - 1 && !toEnd) {
             return new Grid(stopT, stopLabel, -1, -1);
         }
-        if (!ended) {
-            for (; k < order.length; k++) {
-                int j = order[k];
-                classifier.condition(state, j / channels, j % channels, x[j]);
-            }
-            classifier.decideIncomplete(state, ws, decision);
+        // Every value conditioned on (none is left when a threshold went unreached), then the end's label, which the
+        // thresholds never reached take.
+        for (; k < order.length; k++) {
+            int j = order[k];
+            classifier.condition(state, j / channels, j % channels, x[j]);
         }
-        return new Grid(stopT, stopLabel, state.latestPosition(), decision.label());
+        Decision decision = Decision.labelOnly();
+        classifier.decideIncomplete(state, ws, decision);
+        int at = state.latestPosition();
+        for (int q = reached + 1; q < m; q++) {
+            stopT[q] = at;
+            stopLabel[q] = decision.label();
+        }
+        return toEnd ? new Grid(stopT, stopLabel, at, decision.label()) : new Grid(stopT, stopLabel, -1, -1);
     }
 }

@@ -76,37 +76,6 @@ public final class GuaranteeExperiment {
             Objects.requireNonNull(pattern, "pattern");
         }
 
-        /** Every value observed in time order. */
-        public Config(
-                int resplits,
-                long seed,
-                List<Double> taus,
-                List<Guarantee> guarantees,
-                List<Selection> selections,
-                boolean reselectInFolds,
-                EstimatorType estimator) {
-            this(
-                    resplits,
-                    seed,
-                    taus,
-                    guarantees,
-                    selections,
-                    reselectInFolds,
-                    estimator,
-                    ObservationPattern.complete());
-        }
-
-        /** As before the estimator could be chosen: the joint Gaussian. */
-        public Config(
-                int resplits,
-                long seed,
-                List<Double> taus,
-                List<Guarantee> guarantees,
-                List<Selection> selections,
-                boolean reselectInFolds) {
-            this(resplits, seed, taus, guarantees, selections, reselectInFolds, EstimatorType.JOINT);
-        }
-
         /**
          * The selection correction a guarantee's mode reports: its default ({@link
          * CalibrationParams#defaultSelection}) when that was run, else the first one given.

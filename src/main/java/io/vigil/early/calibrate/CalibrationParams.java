@@ -208,11 +208,7 @@ public record CalibrationParams(
         return copy(folds, delta, o, target, cost, guarantee, selection);
     }
 
-    /**
-     * The same with another complete-series estimator for the replayed curves.
-     *
-     * @throws IllegalArgumentException for {@code gmm} under an incomplete observation pattern
-     */
+    /** The same with another complete-series estimator for the replayed curves (either under any pattern). */
     public CalibrationParams withEstimator(EstimatorType e) {
         return copy(folds, delta, objective, targetReliability, delayCost, guarantee, selection, e, pattern);
     }
