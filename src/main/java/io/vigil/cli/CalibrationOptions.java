@@ -2,8 +2,10 @@ package io.vigil.cli;
 
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.gauss.EstimatorType;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
+import java.security.SecureRandom;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,6 +14,8 @@ import picocli.CommandLine.Option;
  * point, and how the stored operating point is chosen.
  */
 public final class CalibrationOptions {
+    private static final SecureRandom ENTROPY = new SecureRandom();
+
     @Option(
             names = "--objective",
             paramLabel = "hm|earliest-at-reliability|cost",
@@ -38,6 +42,16 @@ public final class CalibrationOptions {
                     + "(Learn-then-Test); expected, its expectation is (conformal risk control, certifies with fewer "
                     + "series) (default: ${DEFAULT-VALUE}).")
     String guarantee;
+
+    @Option(
+            names = "--crc-draw",
+            paramLabel = "random|conservative|U",
+            description = "With --guarantee expected, the draw U in (0, 1] of conformal risk control: a threshold "
+                    + "is certified when (disagreements + U) / (n + 1) <= 1 - tau. random (default) draws U afresh, "
+                    + "so the expected disagreement rate is 1 - tau rather than up to 1/(n + 1) below it; the model "
+                    + "stores U and train prints it; U repeats that draw (reproducing a model); conservative is "
+                    + "U = 1, the form without randomisation.")
+    String crcDraw;
 
     @Option(
             names = "--selection-correction",
@@ -148,11 +162,39 @@ public final class CalibrationOptions {
             throw new IllegalArgumentException("--delay-cost only applies to --objective cost");
         }
         Guarantee g = Guarantee.fromCliName(guarantee);
+        if (g != Guarantee.EXPECTED && crcDraw != null) {
+            throw new IllegalArgumentException("--crc-draw only applies to --guarantee expected");
+        }
         return CalibrationParams.defaults(seed)
                 .withFoldsAndDelta(parseFolds(folds), delta)
                 .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
                 .withGuarantee(g, selection(g))
-                .withEstimator(EstimatorType.fromId(estimator));
+                .withEstimator(EstimatorType.fromId(estimator))
+                .withCrcDraw(g == Guarantee.EXPECTED ? parseDraw(crcDraw) : ConformalRiskControl.CONSERVATIVE);
+    }
+
+    /**
+     * {@code random} (or absent) → a fresh uniform draw in (0, 1] from the system's entropy, independent of the data
+     * and of {@code --seed} (a draw fixed by the seed would be the same for every model trained with the default seed,
+     * and for some training-set sizes that allows one disagreement too many); {@code conservative} → 1; else U itself.
+     */
+    static double parseDraw(String value) {
+        if (value == null || "random".equals(value)) {
+            return 1.0 - ENTROPY.nextDouble();
+        }
+        if ("conservative".equals(value)) {
+            return ConformalRiskControl.CONSERVATIVE;
+        }
+        try {
+            double u = Double.parseDouble(value.strip());
+            if (u > 0 && u <= 1) {
+                return u;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the accepted values
+        }
+        throw new IllegalArgumentException(
+                "--crc-draw must be random, conservative or a number in (0, 1], got '" + value + "'");
     }
 
     /** The given --selection-correction, else the guarantee's default. */

@@ -114,6 +114,9 @@ final class CalibrationReport {
         o.put("folds", c.folds());
         o.put("delta", c.delta());
         o.put("guarantee", c.guarantee().cliName());
+        if (c.guarantee() == Guarantee.EXPECTED) {
+            o.put("crc_draw", c.crcDraw());
+        }
         o.put("selection", c.selection().cliName());
         o.put("candidates", c.candidates());
         o.put("inflation", c.inflation());

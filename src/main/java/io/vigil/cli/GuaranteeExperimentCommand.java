@@ -92,6 +92,15 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
     ObservationOptions observation;
 
     @Option(
+            names = "--crc-draw",
+            paramLabel = "random|conservative",
+            defaultValue = "random",
+            description = "How the expected guarantee draws U, as vigil train --crc-draw: random (one draw per split, "
+                    + "seeded by --seed and the split, as train draws afresh per model) or conservative (U = 1) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String crcDraw;
+
+    @Option(
             names = "--no-resume",
             description = "Recompute every split instead of reusing those an earlier run with the same settings and "
                     + "data kept under --out DIR/cache.")
@@ -99,6 +108,15 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private static boolean randomisedCrc(String value) {
+        return switch (value) {
+            case "random" -> true;
+            case "conservative" -> false;
+            default -> throw new IllegalArgumentException(
+                    "--crc-draw must be random or conservative, got '" + value + "'");
+        };
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -117,7 +135,8 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     s,
                     reselectInFolds,
                     EstimatorType.fromId(estimator),
-                    observation.pattern());
+                    observation.pattern(),
+                    randomisedCrc(crcDraw));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -145,7 +164,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                 String.format(
                         Locale.ROOT,
                         "vigil experiment guarantee --data %s%s --resplits %d --taus %s --guarantee %s "
-                                + "--selection-correction %s%s%s%s --seed %d --out %s",
+                                + "--selection-correction %s%s%s%s%s --seed %d --out %s",
                         archive.dataDir,
                         archive.datasets == null ? "" : " --datasets " + String.join(",", archive.datasets),
                         resplits,
@@ -161,6 +180,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                         reselectInFolds ? " --reselect-in-folds" : "",
                         config.estimator() == EstimatorType.JOINT ? "" : " --estimator " + estimator,
                         ObservationOptions.flags(config.pattern()),
+                        config.randomisedCrc() ? "" : " --crc-draw conservative",
                         archive.seed,
                         archive.out));
         settings.put(
@@ -169,6 +189,11 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                         + CalibrationParams.defaults(archive.seed).objective().cliName()
                         + ", one cross-fit certified under each guarantee and selection correction");
         settings.put("observation pattern", config.pattern().toString());
+        settings.put(
+                "expected guarantee's conformal draw U",
+                config.randomisedCrc()
+                        ? "random, one per split (seeded by --seed and the split), as vigil train draws one per model"
+                        : "1 (--crc-draw conservative: the non-randomised form)");
         settings.put("Vigil version", VigilModel.runtimeVersion());
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
@@ -180,6 +205,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         if (archive.json) {
             Map<String, Object> m = report.json();
             m.put("estimator", config.estimator().id());
+            m.put("crc_draw", config.randomisedCrc() ? "random" : "conservative");
             m.put("pattern", ObservationOptions.json(config.pattern()));
             m.put("resumed_splits", cache.reused());
             m.put("wall_seconds", wall);

@@ -8,6 +8,7 @@ import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
+import io.vigil.reliability.risk.Guarantee;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -359,7 +360,11 @@ public final class InspectCommand implements Callable<Integer> {
                 .ifPresent(c -> row(
                         out,
                         "certificates",
-                        c.guarantee().cliName() + ", delta " + c.delta() + ", selection correction "
+                        c.guarantee().cliName()
+                                + (c.guarantee() == Guarantee.EXPECTED
+                                        ? " (conformal draw U = " + c.crcDraw() + ")"
+                                        : "")
+                                + ", delta " + c.delta() + ", selection correction "
                                 + c.selection().cliName() + " over " + c.candidates() + " candidates"
                                 + c.curves().stream()
                                         .findFirst()

@@ -221,6 +221,7 @@ public final class TrainCommand implements Callable<Integer> {
         }
         warnUncertified(model);
         warnExpectedUnderPattern(model);
+        noteCrcDraw(model);
         double seconds = (System.nanoTime() - start) / 1e9;
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -504,6 +505,20 @@ public final class TrainCommand implements Callable<Integer> {
                                         1 - end / (double) curve.series()));
                     });
         });
+    }
+
+    /**
+     * One line on stderr naming the conformal draw U an {@code expected} certificate was made with (the model stores
+     * it; {@code --crc-draw U} reproduces the model), since the default draws it afresh on every run.
+     */
+    private void noteCrcDraw(VigilModel model) {
+        model.section(CalibrationSection.class)
+                .filter(c -> c.guarantee() == Guarantee.EXPECTED && !c.curves().isEmpty())
+                .ifPresent(c -> spec.commandLine()
+                        .getErr()
+                        .println("vigil train: expected guarantee certified with conformal draw U = " + c.crcDraw()
+                                + (c.crcDraw() == 1.0 ? " (not randomised)" : "")
+                                + "; --crc-draw " + c.crcDraw() + " reproduces this model"));
     }
 
     private TrainParams params() {

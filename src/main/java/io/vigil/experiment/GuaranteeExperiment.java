@@ -9,6 +9,7 @@ import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import io.vigil.util.Progress;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SplittableRandom;
 
 /**
  * Whether certificates hold as stated, over re-splits (issue 28, {@code vigil experiment guarantee}): every dataset is
@@ -31,6 +33,9 @@ import java.util.Optional;
  * before the model is fixed. Finished splits are kept in a {@link SplitCache}, so an interrupted run resumes.
  */
 public final class GuaranteeExperiment {
+    /** Mixed into the base seed for the stream of conformal draws, so it shares no state with the splits' seeds. */
+    private static final long CRC_STREAM = 0x43524344524157L;
+
     private GuaranteeExperiment() {}
 
     /**
@@ -47,6 +52,8 @@ public final class GuaranteeExperiment {
      * @param estimator the complete-series estimator the models are calibrated for ({@code vigil train --estimator})
      * @param pattern how the series are observed, in the calibration replays ({@code vigil train --missing …}) and on
      *     the test part ({@code vigil evaluate --missing …}), seeded per series by its id
+     * @param randomisedCrc whether the expected guarantee certifies in conformal risk control's randomised form, as
+     *     {@code vigil train} does by default ({@link #crcDraw}), or with U = 1 ({@code --crc-draw conservative})
      */
     public record Config(
             int resplits,
@@ -56,7 +63,8 @@ public final class GuaranteeExperiment {
             List<Selection> selections,
             boolean reselectInFolds,
             EstimatorType estimator,
-            ObservationPattern pattern) {
+            ObservationPattern pattern,
+            boolean randomisedCrc) {
         /** Validates and copies. */
         public Config {
             if (resplits < 1) {
@@ -104,6 +112,18 @@ public final class GuaranteeExperiment {
             return v;
         }
 
+        /**
+         * The expected guarantee's draw U on split {@code split}: with {@link #randomisedCrc} uniform in (0, 1] from a
+         * stream of its own, seeded by the base seed and the split index (so a run is reproducible, and the draws are
+         * unrelated to how the split's series were drawn and to the models' seeds), else 1.
+         */
+        public double crcDraw(int split) {
+            if (!randomisedCrc) {
+                return ConformalRiskControl.CONSERVATIVE;
+            }
+            return 1.0 - new SplittableRandom((seed ^ CRC_STREAM) + split * 0x9E3779B97F4A7C15L).nextDouble();
+        }
+
         /** What a split's result depends on besides the data, as cache key text. */
         String settings() {
             return String.format(
@@ -115,7 +135,8 @@ public final class GuaranteeExperiment {
                             describe(CalibrationParams.defaults(0)))
                     + (reselectInFolds ? ";reselect-in-folds" : "")
                     + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id())
-                    + (pattern.isComplete() ? "" : ";pattern=" + pattern);
+                    + (pattern.isComplete() ? "" : ";pattern=" + pattern)
+                    + (randomisedCrc && guarantees.contains(Guarantee.EXPECTED) ? ";crc=randomised" : "");
         }
     }
 
@@ -137,9 +158,11 @@ public final class GuaranteeExperiment {
 
     /** A guarantee under a selection correction. */
     public record Variant(Guarantee guarantee, Selection selection) {
-        /** The calibration defaults with this guarantee and correction. */
-        CalibrationParams params(long seed) {
-            return CalibrationParams.defaults(seed).withGuarantee(guarantee, selection);
+        /** The calibration defaults with this guarantee and correction, and draw U under expected. */
+        CalibrationParams params(long seed, double crcDraw) {
+            return CalibrationParams.defaults(seed)
+                    .withGuarantee(guarantee, selection)
+                    .withCrcDraw(guarantee == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE);
         }
 
         @Override
@@ -311,7 +334,9 @@ public final class GuaranteeExperiment {
         Dataset testPart = merged.subset(parts[1]);
         List<Variant> variants = config.variants();
         List<CalibrationParams> params = variants.stream()
-                .map(v -> v.params(seed).withEstimator(config.estimator()).withPattern(config.pattern()))
+                .map(v -> v.params(seed, config.crcDraw(split))
+                        .withEstimator(config.estimator())
+                        .withPattern(config.pattern()))
                 .toList();
         List<ReliabilityExperiment.Trained> trained =
                 ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());

@@ -61,6 +61,8 @@ import java.util.OptionalInt;
  * @param pattern the observation pattern the replays saw ({@link ObservationPattern}: values missing at random,
  *     channel lags, dropped channels, shuffled arrival), so the certificate is for series observed that way; {@link
  *     ObservationPattern#complete()} (every value, in time order) for files without it
+ * @param crcDraw the draw U ∈ (0, 1] the expected guarantee's conformal risk control certifies with ({@link
+ *     ConformalRiskControl}, "the randomised form"): 1, the non-randomised form, for pac and for files without it
  */
 public record CalibrationSection(
         int folds,
@@ -78,7 +80,8 @@ public record CalibrationSection(
         int candidates,
         int[] nestedDisagreements,
         int[] nestedMonotone,
-        ObservationPattern pattern)
+        ObservationPattern pattern,
+        double crcDraw)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
@@ -151,11 +154,18 @@ public record CalibrationSection(
         nestedDisagreements = nestedDisagreements.clone();
         nestedMonotone = nestedMonotone.clone();
         checkNested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
+        if (!(crcDraw > 0 && crcDraw <= 1)) {
+            throw new IllegalArgumentException(NAME + ".crc_draw must lie in (0, 1], got " + crcDraw);
+        }
+        if (guarantee == Guarantee.PAC && crcDraw != ConformalRiskControl.CONSERVATIVE) {
+            throw new IllegalArgumentException(
+                    NAME + ".crc_draw applies to the expected guarantee only, got " + crcDraw + " under pac");
+        }
     }
 
     /**
      * A section without nested counts (every selection correction but {@link Selection#NESTED}) whose replays saw every
-     * value in time order ({@link ObservationPattern#complete()}).
+     * value in time order ({@link ObservationPattern#complete()}), certifying expected in the non-randomised form.
      */
     public CalibrationSection(
             int folds,
@@ -187,7 +197,8 @@ public record CalibrationSection(
                 candidates,
                 new int[0],
                 new int[0],
-                ObservationPattern.complete());
+                ObservationPattern.complete(),
+                ConformalRiskControl.CONSERVATIVE);
     }
 
     private static void checkNested(List<Curve> curves, int m, Selection selection, int[] raw, int[] monotone) {
@@ -223,7 +234,7 @@ public record CalibrationSection(
      *
      * @param index the threshold index to decide at (the most conservative one when not certified)
      * @param certified whether the τ is certified
-     * @param pValue the Learn-then-Test p-value at {@code index} (pac), or the conformal bound (n·R̂ + 1)/(n + 1)
+     * @param pValue the Learn-then-Test p-value at {@code index} (pac), or the conformal bound (n·R̂ + U)/(n + 1)
      *     (expected)
      */
     public record Certificate(int index, boolean certified, double pValue) {}
@@ -231,7 +242,7 @@ public record CalibrationSection(
     /**
      * Certifies the announced τ on a curve under this section's guarantee and selection correction: Learn-then-Test
      * at δ (δ/K with Bonferroni) for {@code pac}, conformal risk control at α = 1 − τ (α/K with Bonferroni) on the
-     * monotonised counts for {@code expected}. Under {@link Selection#NESTED} the counts are those of the nested
+     * monotonised counts, with this section's draw {@link #crcDraw}, for {@code expected}. Under {@link Selection#NESTED} the counts are those of the nested
      * family (a series counts when any curve disagrees), so every curve gets the same threshold index.
      */
     public Certificate certify(Curve c, double tau) {
@@ -239,7 +250,7 @@ public record CalibrationSection(
         boolean nested = selection == Selection.NESTED;
         if (guarantee == Guarantee.EXPECTED) {
             ConformalRiskControl.Result r = ConformalRiskControl.certify(
-                    c.series(), nested ? nestedMonotone : c.monotoneDisagreements(), alpha / correction());
+                    c.series(), nested ? nestedMonotone : c.monotoneDisagreements(), alpha / correction(), crcDraw);
             return new Certificate(r.index(), r.certified(), r.bound());
         }
         LearnThenTest.Result r = LearnThenTest.certify(
@@ -254,14 +265,14 @@ public record CalibrationSection(
      */
     public OptionalDouble requiredReliability(int n, double tau) {
         return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.requiredReliability(n, (1 - tau) / correction())
+                ? ConformalRiskControl.requiredReliability(n, (1 - tau) / correction(), crcDraw)
                 : LearnThenTest.requiredReliability(n, 1 - tau, delta / correction());
     }
 
     /** The smallest disagreement rate α certifiable on n series with no disagreement, under this section's rules. */
     public double smallestCertifiableAlpha(int n) {
         return guarantee == Guarantee.EXPECTED
-                ? ConformalRiskControl.smallestCertifiableAlpha(n) * correction()
+                ? ConformalRiskControl.smallestCertifiableAlpha(n, crcDraw) * correction()
                 : LearnThenTest.smallestCertifiableAlpha(n, delta / correction());
     }
 
@@ -270,7 +281,7 @@ public record CalibrationSection(
      * disagreement rate at the most conservative threshold — where the fixed sequence of Learn-then-Test starts, and
      * the rate is lowest — stayed what cross-fitting measured: more than the curve's replayed series, which did not
      * certify τ; empty when that rate is not below 1 − τ (no number of series would do) or the number exceeds {@code
-     * maxSeries}.
+     * maxSeries}. Under expected it is counted with U = 1, so it suffices whatever a retrained model draws.
      */
     public OptionalInt seriesNeeded(Curve c, double tau, int maxSeries) {
         int last = thresholds.length - 1;
@@ -282,7 +293,10 @@ public record CalibrationSection(
                 : LearnThenTest.seriesNeeded(rate, alpha, delta / correction(), c.series() + 1, maxSeries);
     }
 
-    /** The same section certifying under another guarantee (curves, correction and operating point unchanged). */
+    /**
+     * The same section certifying under another guarantee (curves, correction and operating point unchanged; the draw
+     * of the expected guarantee kept for expected, 1 under pac).
+     */
     public CalibrationSection withGuarantee(Guarantee g) {
         return new CalibrationSection(
                 folds,
@@ -300,7 +314,8 @@ public record CalibrationSection(
                 candidates,
                 nestedDisagreements,
                 nestedMonotone,
-                pattern);
+                pattern,
+                g == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE);
     }
 
     /** The same section with another operating point. */
@@ -321,7 +336,8 @@ public record CalibrationSection(
                 candidates,
                 nestedDisagreements,
                 nestedMonotone,
-                pattern);
+                pattern,
+                crcDraw);
     }
 
     /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
@@ -433,7 +449,8 @@ public record CalibrationSection(
                 && candidates == s.candidates
                 && Arrays.equals(nestedDisagreements, s.nestedDisagreements)
                 && Arrays.equals(nestedMonotone, s.nestedMonotone)
-                && pattern.equals(s.pattern);
+                && pattern.equals(s.pattern)
+                && Double.compare(crcDraw, s.crcDraw) == 0;
     }
 
     @Override
@@ -445,7 +462,9 @@ public record CalibrationSection(
     public String toString() {
         return "CalibrationSection[K=" + folds + ", " + curves.size() + " curves, "
                 + operatingPoint.map(OperatingPoint::toString).orElse("no operating point") + ", "
-                + guarantee.cliName() + ", selection " + selection.cliName() + " of " + candidates + "]";
+                + guarantee.cliName()
+                + (crcDraw == ConformalRiskControl.CONSERVATIVE ? "" : " (U = " + crcDraw + ")")
+                + ", selection " + selection.cliName() + " of " + candidates + "]";
     }
 
     /**

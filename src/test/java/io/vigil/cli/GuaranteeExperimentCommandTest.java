@@ -170,6 +170,19 @@ class GuaranteeExperimentCommandTest {
         assertTrue(
                 Files.readString(out.resolve("guarantee.md")).contains("--missing 0.2 --pattern-seed 3"),
                 "the report's command reproduces the pattern");
+        // The expected guarantee's randomised form (default) and U = 1 are cached apart; pac does not depend on U.
+        assertEquals("random", o.get("crc_draw").asText());
+        Run conservative = ModelCommandsTest.run(args(data, out, "2", "--crc-draw", "conservative"));
+        assertEquals(0, conservative.exit(), conservative.err());
+        JsonNode c = JSON.readTree(conservative.out());
+        assertEquals(0, c.get("resumed_splits").asInt(), "the randomised form's cache does not serve U = 1");
+        assertEquals("conservative", c.get("crc_draw").asText());
+        assertEquals(o.get("modes").get("pac"), c.get("modes").get("pac"), "pac has no draw");
+        assertTrue(
+                c.get("modes").get("expected").get("certified_pairs").asInt()
+                        <= o.get("modes").get("expected").get("certified_pairs").asInt(),
+                "U = 1 never certifies more than a draw U ≤ 1: " + c.get("modes") + " vs " + o.get("modes"));
+        assertTrue(Files.readString(out.resolve("guarantee.md")).contains("--crc-draw conservative"));
         Run lag = ModelCommandsTest.run(args(data, out, "2", "--channel-lag", "1:3"));
         assertEquals(2, lag.exit(), lag.err());
         assertTrue(lag.err().contains("--channel-lag: channel 1"), lag.err());
@@ -180,6 +193,9 @@ class GuaranteeExperimentCommandTest {
         Run bad = ModelCommandsTest.run(args(dir, dir.resolve("out"), "2", "--guarantee", "pac,sure"));
         assertEquals(2, bad.exit(), bad.err());
         assertTrue(bad.err().contains("sure"), bad.err());
+        Run draw = ModelCommandsTest.run(args(dir, dir.resolve("out"), "2", "--crc-draw", "0.5"));
+        assertEquals(2, draw.exit(), draw.err());
+        assertTrue(draw.err().contains("--crc-draw must be random or conservative"), draw.err());
         Run none = ModelCommandsTest.run(args(dir, dir.resolve("out"), "0"));
         assertEquals(2, none.exit(), none.err());
         assertTrue(none.err().contains("--resplits"), none.err());

@@ -200,6 +200,66 @@ class ModelCommandsTest {
     }
 
     /**
+     * {@code --guarantee expected} certifies in conformal risk control's randomised form: by default U is drawn afresh,
+     * stored in the model and named by train in one line; {@code --crc-draw U} repeats a draw (the same model file),
+     * {@code conservative} is U = 1; the flag is refused under pac and outside (0, 1].
+     */
+    @Test
+    void expectedGuaranteeStoresItsConformalDraw() throws IOException {
+        List<String> base = List.of(
+                "train", "--data", data.toString(), "--dataset", "CBF", "--seed", "4", "--guarantee", "expected");
+        Run fresh = run(concat(base, "--out", dir.resolve("crc-fresh.json").toString()));
+        assertEquals(0, fresh.exit(), fresh.err());
+        double u = crcDraw(dir.resolve("crc-fresh.json"));
+        assertTrue(u > 0 && u <= 1, "U " + u);
+        assertTrue(fresh.err().contains("conformal draw U = " + u + "; --crc-draw " + u), fresh.err());
+        Run again =
+                run(concat(base, "--out", dir.resolve("crc-again.json").toString(), "--crc-draw", String.valueOf(u)));
+        assertEquals(0, again.exit(), again.err());
+        assertEquals(
+                JSON.readTree(Files.readString(dir.resolve("crc-fresh.json")))
+                        .get("sections")
+                        .get("calibration"),
+                JSON.readTree(Files.readString(dir.resolve("crc-again.json")))
+                        .get("sections")
+                        .get("calibration"),
+                "--crc-draw U reproduces the calibration");
+        Run conservative =
+                run(concat(base, "--out", dir.resolve("crc-1.json").toString(), "--crc-draw", "conservative"));
+        assertEquals(0, conservative.exit(), conservative.err());
+        assertEquals(1.0, crcDraw(dir.resolve("crc-1.json")));
+        assertTrue(conservative.err().contains("(not randomised)"), conservative.err());
+        Run pac = run(
+                "train",
+                "--data",
+                data.toString(),
+                "--dataset",
+                "CBF",
+                "--out",
+                dir.resolve("crc-pac.json").toString(),
+                "--crc-draw",
+                "0.5");
+        assertEquals(2, pac.exit(), pac.err());
+        assertTrue(pac.err().contains("--crc-draw only applies to --guarantee expected"), pac.err());
+        Run zero = run(concat(base, "--out", dir.resolve("crc-0.json").toString(), "--crc-draw", "0"));
+        assertEquals(2, zero.exit(), zero.err());
+        assertTrue(zero.err().contains("--crc-draw must be random, conservative or a number in (0, 1]"), zero.err());
+    }
+
+    private static String[] concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all.toArray(String[]::new);
+    }
+
+    /** The draw U inspect reports for a model (the calibration section's {@code crc_draw}). */
+    private static double crcDraw(Path model) throws IOException {
+        Run r = run("inspect", model.toString(), "--json");
+        assertEquals(0, r.exit(), r.err());
+        return JSON.readTree(r.out()).get("calibration").get("crc_draw").asDouble();
+    }
+
+    /**
      * Calibrated for values missing at random under {@code --guarantee expected}, train says in one line that conformal
      * risk control assumes the most conservative rule's disagreement rate is at most 1 − τ, and gives the replays'
      * rate at the strictest threshold (series ending undecided are labelled at E[x | observed]); under {@code pac},

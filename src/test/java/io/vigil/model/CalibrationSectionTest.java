@@ -12,6 +12,7 @@ import io.vigil.model.json.CalibrationCodec;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.List;
@@ -104,13 +105,6 @@ class CalibrationSectionTest {
         return r.certified() ? trueRate(r.index()) : 0.0;
     }
 
-    /**
-     * Over 200 independent draws of the calibration series: pac's certificate is wrong (true rate &gt; 1 − τ) in at
-     * most a δ fraction of draws, and expected's true rate is at most 1 − τ on average. Tolerances: if pac's failure
-     * probability were exactly δ, the failure count is Bin(200, δ) and exceeds its 0.999-quantile with probability
-     * 0.001; expected's mean over 200 draws has standard error sd/√200, and exceeds 1 − τ by 3 of them with
-     * probability about 0.001 when the true mean is exactly 1 − τ. The draws are seeded, so the test is deterministic.
-     */
     @Test
     void theObservationPatternOfTheReplaysSurvivesTheFileAndIsOmittedWhenComplete() {
         CalibrationSection plain =
@@ -137,7 +131,8 @@ class CalibrationSectionTest {
                 plain.candidates(),
                 plain.nestedDisagreements(),
                 plain.nestedMonotone(),
-                pattern);
+                pattern,
+                ConformalRiskControl.CONSERVATIVE);
         CalibrationCodec codec = new CalibrationCodec();
         ObjectNode a = JsonNodeFactory.instance.objectNode();
         codec.write(plain, a);
@@ -152,6 +147,109 @@ class CalibrationSectionTest {
         assertThrows(IllegalArgumentException.class, () -> codec.read(b, 1, null, "calibration"));
     }
 
+    /**
+     * The draw U of the expected guarantee's randomised form survives the file as {@code crc_draw}, is omitted at U = 1
+     * (files without it read as the non-randomised form), and is refused out of (0, 1] or under pac.
+     */
+    @Test
+    void theConformalDrawSurvivesTheFile() {
+        CalibrationSection.Curve c = curve(4, new int[] {1, 0}, new int[] {1, 0});
+        CalibrationSection plain = section(c, Guarantee.EXPECTED, Selection.NONE, 1);
+        CalibrationSection drawn = withDraw(plain, 0.37);
+        CalibrationCodec codec = new CalibrationCodec();
+        ObjectNode a = JsonNodeFactory.instance.objectNode();
+        codec.write(plain, a);
+        assertTrue(!a.has("crc_draw"), "U = 1 is not written");
+        assertEquals(1.0, codec.read(a, 1, null, "calibration").crcDraw());
+        ObjectNode b = JsonNodeFactory.instance.objectNode();
+        codec.write(drawn, b);
+        assertEquals(0.37, b.get("crc_draw").doubleValue());
+        assertEquals(drawn, codec.read(b, 1, null, "calibration"));
+        b.put("crc_draw", 0.0);
+        IllegalArgumentException zero =
+                assertThrows(IllegalArgumentException.class, () -> codec.read(b, 1, null, "calibration"));
+        assertTrue(zero.getMessage().contains("crc_draw"), zero.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> withDraw(section(c, Guarantee.PAC, Selection.NONE, 1), 0.5));
+        assertEquals(1.0, drawn.withGuarantee(Guarantee.PAC).crcDraw(), "pac has no draw");
+        assertEquals(0.37, drawn.withGuarantee(Guarantee.EXPECTED).crcDraw());
+        assertEquals(
+                1.0,
+                drawn.withGuarantee(Guarantee.PAC)
+                        .withGuarantee(Guarantee.EXPECTED)
+                        .crcDraw());
+    }
+
+    private static CalibrationSection withDraw(CalibrationSection s, double u) {
+        return new CalibrationSection(
+                s.folds(),
+                s.seed(),
+                s.delta(),
+                s.inflation(),
+                s.thresholds(),
+                s.curves(),
+                s.coverageTaus(),
+                s.coverageBefore(),
+                s.coverageAfter(),
+                s.operatingPoint(),
+                s.guarantee(),
+                s.selection(),
+                s.candidates(),
+                s.nestedDisagreements(),
+                s.nestedMonotone(),
+                s.pattern(),
+                u);
+    }
+
+    /**
+     * Conformal risk control's randomised form is exact where the non-randomised one is not: on a rule whose series
+     * each stop disagreeing at their own threshold (a continuous critical value on a grid of 2,000, so ties are rare),
+     * n = 23 and τ = 0.8, the true disagreement rate of the chosen threshold has mean 1 − τ = 0.2 over draws of the
+     * calibration series and of U, against ⌊α(n + 1)⌋/(n + 1) = 4/24 = 0.167 with U = 1 (class comment of {@link
+     * ConformalRiskControl}). 4,000 seeded draws: the standard error of each mean is below 0.002, so the tolerance of
+     * 4 standard errors (0.008) cannot mistake one form for the other, 0.033 apart.
+     */
+    @Test
+    void theRandomisedFormIsExactInExpectation() {
+        int n = 23;
+        int m = 2000;
+        double alpha = 0.2;
+        SplittableRandom rnd = new SplittableRandom(34L);
+        double[] sum = new double[2];
+        double[] sumSq = new double[2];
+        int draws = 4000;
+        for (int d = 0; d < draws; d++) {
+            int[] monotone = new int[m];
+            for (int i = 0; i < n; i++) {
+                // Series i disagrees at threshold j exactly when j < its critical index: true rate (m − 1 − j)/m.
+                int critical = (int) (rnd.nextDouble() * m);
+                for (int j = 0; j < critical; j++) {
+                    monotone[j]++;
+                }
+            }
+            double[] u = {1.0 - rnd.nextDouble(), 1.0};
+            for (int form = 0; form < 2; form++) {
+                ConformalRiskControl.Result r = ConformalRiskControl.certify(n, monotone, alpha, u[form]);
+                double rate = r.certified() ? (m - 1.0 - r.index()) / m : 0.0;
+                sum[form] += rate;
+                sumSq[form] += rate * rate;
+            }
+        }
+        double[] mean = new double[2];
+        for (int form = 0; form < 2; form++) {
+            mean[form] = sum[form] / draws;
+            double se = Math.sqrt(Math.max(0, sumSq[form] / draws - mean[form] * mean[form]) / (draws - 1));
+            double target = form == 0 ? alpha : 4.0 / 24;
+            assertEquals(target, mean[form], 4 * se + 1.0 / m, (form == 0 ? "randomised" : "U = 1") + " ± " + se);
+        }
+    }
+
+    /**
+     * Over 200 independent draws of the calibration series: pac's certificate is wrong (true rate &gt; 1 − τ) in at
+     * most a δ fraction of draws, and expected's true rate is at most 1 − τ on average. Tolerances: if pac's failure
+     * probability were exactly δ, the failure count is Bin(200, δ) and exceeds its 0.999-quantile with probability
+     * 0.001; expected's mean over 200 draws has standard error sd/√200, and exceeds 1 − τ by 3 of them with
+     * probability about 0.001 when the true mean is exactly 1 − τ. The draws are seeded, so the test is deterministic.
+     */
     @Test
     void pacFailsInAtMostADeltaFractionAndExpectedHoldsOnAverage() {
         SplittableRandom rnd = new SplittableRandom(28L);
@@ -324,7 +422,8 @@ class CalibrationSectionTest {
                 1,
                 nested ? union : new int[0],
                 nested ? union : new int[0],
-                ObservationPattern.complete());
+                ObservationPattern.complete(),
+                ConformalRiskControl.CONSERVATIVE);
     }
 
     /** The true rate of the curve whose certified threshold comes first (0 when none is certified). */

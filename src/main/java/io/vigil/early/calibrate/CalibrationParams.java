@@ -5,6 +5,7 @@ import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.List;
@@ -31,6 +32,8 @@ import java.util.Objects;
  * @param guarantee what the certificates promise
  * @param selection how the certificate accounts for choosing the operating point on the same replays
  * @param pattern how the held-out series are observed in the replays ({@link #withPattern})
+ * @param crcDraw the draw U ∈ (0, 1] of the expected guarantee's conformal risk control ({@link #withCrcDraw}); 1, the
+ *     non-randomised form, unless set
  */
 public record CalibrationParams(
         int folds,
@@ -47,7 +50,8 @@ public record CalibrationParams(
         double delayCost,
         Guarantee guarantee,
         Selection selection,
-        ObservationPattern pattern) {
+        ObservationPattern pattern,
+        double crcDraw) {
     /** K when the work allows: ten folds, refitting on 90 % of the series. */
     public static final int DEFAULT_FOLDS = 10;
 
@@ -138,6 +142,7 @@ public record CalibrationParams(
         }
         Objects.requireNonNull(guarantee, "guarantee");
         Objects.requireNonNull(selection, "selection");
+        ConformalRiskControl.checkDraw(crcDraw);
     }
 
     /**
@@ -174,7 +179,8 @@ public record CalibrationParams(
                 Double.NaN,
                 Guarantee.PAC,
                 defaultSelection(Guarantee.PAC),
-                ObservationPattern.complete());
+                ObservationPattern.complete(),
+                ConformalRiskControl.CONSERVATIVE);
     }
 
     /**
@@ -218,6 +224,32 @@ public record CalibrationParams(
         return copy(folds, delta, objective, targetReliability, delayCost, g, s);
     }
 
+    /**
+     * The same with another draw U ∈ (0, 1] for the expected guarantee's conformal risk control ({@link
+     * ConformalRiskControl}, "the randomised form"): 1 (the default here) is the non-randomised form; a uniform draw,
+     * fresh for every model, makes the expected disagreement rate α rather than up to 1/(n + 1) below it. Unused by
+     * pac.
+     */
+    public CalibrationParams withCrcDraw(double u) {
+        return new CalibrationParams(
+                folds,
+                seed,
+                delta,
+                bands,
+                thresholds,
+                rules,
+                classifiers,
+                set,
+                estimator,
+                objective,
+                targetReliability,
+                delayCost,
+                guarantee,
+                selection,
+                pattern,
+                u);
+    }
+
     /** The same with other K and δ. */
     public CalibrationParams withFoldsAndDelta(int k, double d) {
         return copy(k, d, objective, targetReliability, delayCost, guarantee, selection);
@@ -257,7 +289,8 @@ public record CalibrationParams(
                 cost,
                 g,
                 s,
-                Objects.requireNonNull(p, "pattern"));
+                Objects.requireNonNull(p, "pattern"),
+                crcDraw);
     }
 
     @Override

@@ -21,6 +21,7 @@ import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import io.vigil.select.Reducer;
@@ -497,6 +498,7 @@ public final class CrossFitCalibrator {
             double[] coverageBefore,
             double[] coverageAfter,
             int[][] nested) {
+        Guarantee g = curves.isEmpty() ? Guarantee.PAC : p.guarantee();
         return new CalibrationSection(
                 folds,
                 p.seed(),
@@ -508,12 +510,13 @@ public final class CrossFitCalibrator {
                 coverageBefore,
                 coverageAfter,
                 point,
-                curves.isEmpty() ? Guarantee.PAC : p.guarantee(),
+                g,
                 selection,
                 candidates,
                 nested[0],
                 nested[1],
-                p.pattern());
+                p.pattern(),
+                g == Guarantee.EXPECTED ? p.crcDraw() : ConformalRiskControl.CONSERVATIVE);
     }
 
     /**

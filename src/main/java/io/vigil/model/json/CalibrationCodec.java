@@ -10,6 +10,7 @@ import io.vigil.model.ModelShape;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
+import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.ArrayList;
@@ -26,7 +27,9 @@ import java.util.Set;
  * optional on read: a file without them certifies as it did when written ({@code pac}, no selection correction, no
  * monotonised counts); {@code nested} is present exactly when the selection is {@code nested}. A
  * section calibrated under an observation pattern adds {@code pattern: {missing, channel_lags, dropped_channels,
- * shuffled, seed}}; without it the replays saw every value in time order. Payload version 2 has the same fields and is
+ * shuffled, seed}}; without it the replays saw every value in time order. An expected guarantee certified in the
+ * randomised form adds {@code crc_draw} (U in (0, 1]; absent means 1, the non-randomised form); a Vigil that does not
+ * know the field refuses the file rather than certify it with another U. Payload version 2 has the same fields and is
  * written only for a section whose curves were replayed with the {@code gmm} estimator: a Vigil that reads version 1
  * would certify such curves without their variance inflation, so it must refuse them; every other section is still
  * written as version 1.
@@ -45,7 +48,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "selection",
             "candidates",
             "nested",
-            "pattern");
+            "pattern",
+            "crc_draw");
     private static final Set<String> CURVE_FIELDS = Set.of(
             "rule",
             "classifier",
@@ -140,6 +144,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
         if (!s.pattern().isComplete()) {
             writePattern(s.pattern(), out.putObject("pattern"));
         }
+        if (s.crcDraw() != ConformalRiskControl.CONSERVATIVE) {
+            out.put("crc_draw", s.crcDraw());
+        }
     }
 
     /** {@code {missing, channel_lags: {"C": K}, dropped_channels: [C], shuffled, seed}}. */
@@ -228,7 +235,10 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                     nestedMonotone,
                     payload.has("pattern")
                             ? readPattern(payload.get("pattern"), ModelJson.join(path, "pattern"))
-                            : ObservationPattern.complete());
+                            : ObservationPattern.complete(),
+                    payload.has("crc_draw")
+                            ? ModelJson.doubleField(payload, "crc_draw", path)
+                            : ConformalRiskControl.CONSERVATIVE);
         } catch (IllegalArgumentException e) {
             throw e.getMessage() != null && e.getMessage().startsWith(path)
                     ? e

@@ -181,7 +181,8 @@ class GmmCalibrationTest {
                         cal.candidates(),
                         new int[0],
                         new int[0],
-                        cal.pattern()));
+                        cal.pattern(),
+                        cal.crcDraw()));
         assertTrue(mixed.getMessage().contains("mix"), mixed.getMessage());
     }
 }

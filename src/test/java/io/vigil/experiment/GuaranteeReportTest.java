@@ -1,0 +1,80 @@
+package io.vigil.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vigil.data.ObservationPattern;
+import io.vigil.experiment.GuaranteeExperiment.Outcome;
+import io.vigil.experiment.GuaranteeExperiment.Point;
+import io.vigil.experiment.GuaranteeExperiment.Split;
+import io.vigil.experiment.GuaranteeExperiment.Variant;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The report's dataset means: over the splits certifying τ, and over every split (what the expected guarantee bounds). */
+class GuaranteeReportTest {
+    private static final double TAU = 0.9;
+    private static final Variant EXPECTED = new Variant(Guarantee.EXPECTED, Selection.FIXED);
+
+    /** One split whose model certifies τ or not, with {@code reliable} of 100 test series agreeing at τ. */
+    private static Split split(int index, boolean certified, int reliable) {
+        Point at = new Point(TAU, certified, 100, reliable, reliable, certified ? 0.4 : 1.0);
+        Point earliest = new Point(0.02, false, 100, 70, 70, 0.1);
+        Outcome o = new Outcome(EXPECTED, "set", "local-qda", 0.9, at, earliest, List.of(at));
+        return new Split(index, index, 30, 1.0, List.of(o), "");
+    }
+
+    /**
+     * "Sometimes": two splits certify τ = 0.9 and reach 0.85; two cannot certify it and decide at t = d (1.0). Over the
+     * certifying splits the mean, 0.85, is below τ − 0.01; over all four, 0.925, it is not — the expected guarantee
+     * bounds the latter. "Always": every split certifies and reaches 0.87, below on both readings. "Never": no split
+     * certifies, so neither reading lists it.
+     */
+    @Test
+    void dataSetMeansOverCertifyingSplitsAndOverAll() {
+        List<GuaranteeExperiment.DatasetResult> results = new ArrayList<>();
+        results.add(new GuaranteeExperiment.DatasetResult(
+                "Sometimes",
+                30,
+                100,
+                50,
+                List.of(split(0, true, 85), split(1, false, 100), split(2, true, 85), split(3, false, 100))));
+        results.add(new GuaranteeExperiment.DatasetResult(
+                "Always", 30, 100, 50, List.of(split(0, true, 87), split(1, true, 87))));
+        results.add(new GuaranteeExperiment.DatasetResult(
+                "Never", 30, 100, 50, List.of(split(0, false, 100), split(1, false, 100))));
+        GuaranteeExperiment.Config config = new GuaranteeExperiment.Config(
+                4,
+                1,
+                List.of(TAU),
+                List.of(Guarantee.EXPECTED),
+                List.of(Selection.FIXED),
+                false,
+                EstimatorType.JOINT,
+                ObservationPattern.complete(),
+                true);
+        GuaranteeReport report = new GuaranteeReport(results, config);
+        List<GuaranteeReport.MeanShortfall> certifying = report.meanShortfalls(EXPECTED, false);
+        assertEquals(
+                List.of("Sometimes", "Always"),
+                certifying.stream().map(GuaranteeReport.MeanShortfall::dataset).toList());
+        assertEquals(0.85, certifying.get(0).meanReliability(), 1e-12);
+        assertEquals(2, certifying.get(0).certifiedSplits());
+        List<GuaranteeReport.MeanShortfall> all = report.meanShortfalls(EXPECTED, true);
+        assertEquals(
+                List.of("Always"),
+                all.stream().map(GuaranteeReport.MeanShortfall::dataset).toList());
+        assertEquals(0.87, all.get(0).meanReliability(), 1e-12);
+        String md = report.markdown(Map.of());
+        assertTrue(md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 over 2), Always"), md);
+        assertTrue(
+                md.contains(
+                        "over all splits (a split that cannot certify τ decides at t = d): Always τ = 0.9 (0.870 over 2)"),
+                md);
+    }
+}
