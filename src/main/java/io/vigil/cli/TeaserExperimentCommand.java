@@ -4,6 +4,8 @@ import io.vigil.experiment.ReliabilityExperiment;
 import io.vigil.experiment.TeaserComparison;
 import io.vigil.experiment.TeaserComparison.Point;
 import io.vigil.experiment.TeaserComparison.Row;
+import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.Guarantee;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -57,8 +60,36 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
             description = "Delay cost of the average cost (1 - accuracy) + A * t/d (default: ${DEFAULT-VALUE}).")
     double alpha;
 
+    @Option(
+            names = "--guarantee",
+            paramLabel = "pac|expected",
+            defaultValue = "pac",
+            description = "Guarantee every model of the curve is certified under, as vigil train --guarantee "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String guarantee;
+
+    @Option(
+            names = "--crc-draw",
+            paramLabel = "random|conservative",
+            defaultValue = "random",
+            description = "With --guarantee expected, conformal risk control's draw U: random (one per dataset, "
+                    + "seeded by --seed and the dataset's name, as vigil train draws one per model) or conservative "
+                    + "(U = 1) (default: ${DEFAULT-VALUE}).")
+    String crcDraw;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /**
+     * The draw U for one dataset: 1 unless expected and random; else uniform in (0, 1] from a stream seeded by the seed
+     * and the dataset's name (reproducible, unrelated to the models' seeds).
+     */
+    private double draw(Guarantee g, String dataset) {
+        if (g != Guarantee.EXPECTED || "conservative".equals(crcDraw)) {
+            return ConformalRiskControl.CONSERVATIVE;
+        }
+        return 1.0 - new SplittableRandom(archive.seed * 0x9E3779B97F4A7C15L ^ dataset.hashCode()).nextDouble();
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -67,19 +98,36 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--alpha must be finite and >= 0, got " + alpha);
         }
+        Guarantee g;
+        try {
+            g = Guarantee.fromCliName(guarantee);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (!"random".equals(crcDraw) && !"conservative".equals(crcDraw)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--crc-draw must be random or conservative, got '" + crcDraw + "'");
+        }
         List<String> names = archive.names();
         List<Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json)) {
             for (String name : names) {
-                rows.add(TeaserComparison.run(archive.load(name), taus, archive.seed, progress));
+                rows.add(TeaserComparison.run(archive.load(name), taus, archive.seed, g, draw(g, name), progress));
             }
         }
-        String md = markdown(rows, alpha);
+        String md = "Every model certified under `" + g.cliName() + "`"
+                + (g == Guarantee.EXPECTED ? " (conformal draw " + crcDraw + ")" : "") + ".\n\n"
+                + markdown(rows, alpha);
         Files.createDirectories(archive.out);
         Files.writeString(archive.out.resolve(MARKDOWN), md);
         PrintWriter o = spec.commandLine().getOut();
         if (archive.json) {
-            o.println(Json.line(json(rows, alpha)));
+            Map<String, Object> m = json(rows, alpha);
+            m.put("guarantee", g.cliName());
+            if (g == Guarantee.EXPECTED) {
+                m.put("crc_draw", crcDraw);
+            }
+            o.println(Json.line(m));
         } else {
             o.print(md);
             o.println("wrote " + archive.out.resolve(MARKDOWN));

@@ -5,6 +5,8 @@ import io.vigil.data.TrainTest;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.DecisionThresholds;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.Guarantee;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -99,11 +101,23 @@ public final class TeaserComparison {
      * @param progress advanced once for the models and once per τ
      */
     public static Row run(TrainTest data, List<Double> taus, long seed, Progress progress) {
+        return run(data, taus, seed, Guarantee.PAC, ConformalRiskControl.CONSERVATIVE, progress);
+    }
+
+    /**
+     * As {@link #run(TrainTest, List, long, Progress)}, every model certified under {@code guarantee} (with its
+     * default selection correction, as {@code vigil train --guarantee}) and, under expected, conformal draw {@code
+     * crcDraw}.
+     */
+    public static Row run(
+            TrainTest data, List<Double> taus, long seed, Guarantee guarantee, double crcDraw, Progress progress) {
         Dataset train = data.train();
         Dataset test = data.test().classNames().equals(train.classNames())
                 ? data.test()
                 : data.test().withClasses(train.classNames());
-        CalibrationParams defaults = CalibrationParams.defaults(seed);
+        CalibrationParams defaults = CalibrationParams.defaults(seed)
+                .withGuarantee(guarantee, CalibrationParams.defaultSelection(guarantee))
+                .withCrcDraw(guarantee == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE);
         List<CalibrationParams> variants = new ArrayList<>();
         variants.add(defaults);
         for (double tau : taus) {

@@ -69,5 +69,35 @@ class TeaserExperimentCommandTest {
         assertTrue(d.get("operating_point").get("tau").asDouble() == 0.9, "the default target");
         String md = Files.readString(out.resolve("teaser.md"));
         assertTrue(md.contains("| CBF | 60 |") && md.contains("No later than TEASER on "), md);
+        assertEquals("pac", o.get("guarantee").asText());
+        assertTrue(md.startsWith("Every model certified under `pac`."), md);
+        // Under expected, every τ pac certifies is certified too (the same replays, a weaker guarantee).
+        Run exp = ModelCommandsTest.run(
+                "experiment",
+                "teaser",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--taus",
+                "0.5,0.8,0.9",
+                "--out",
+                out.toString(),
+                "--json",
+                "--guarantee",
+                "expected");
+        assertEquals(0, exp.exit(), exp.err());
+        JsonNode e = JSON.readTree(exp.out());
+        assertEquals("expected", e.get("guarantee").asText());
+        assertEquals("random", e.get("crc_draw").asText());
+        JsonNode expCurve = e.get("datasets").get(0).get("curve");
+        for (int k = 0; k < curve.size(); k++) {
+            assertTrue(!curve.get(k).get("certified").asBoolean()
+                    || expCurve.get(k).get("certified").asBoolean());
+        }
+        Run bad = ModelCommandsTest.run(
+                "experiment", "teaser", "--data", data.toString(), "--out", out.toString(), "--guarantee", "sure");
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("sure"), bad.err());
     }
 }

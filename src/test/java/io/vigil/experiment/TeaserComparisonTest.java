@@ -9,6 +9,7 @@ import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.experiment.TeaserComparison.Point;
+import io.vigil.reliability.risk.Guarantee;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,5 +58,42 @@ class TeaserComparisonTest {
             }
         }
         assertTrue(shared > 0, "some τ of the grid share a threshold, so the shared evaluation is exercised");
+    }
+
+    /**
+     * Under {@code expected} every curve point is certified at least where pac certifies it (conformal risk control
+     * needs fewer series; U = 0.5 loosens it further), and the default operating point is the model {@code vigil train
+     * --guarantee expected --crc-draw 0.5} writes.
+     */
+    @Test
+    void theExpectedCurveCertifiesWherePacDoes() {
+        TrainTest data = SyntheticData.generate(SyntheticKind.CBF, 45, 30, 5L);
+        List<Double> taus = List.of(0.6, 0.8, 0.9, 0.95);
+        TeaserComparison.Row pac = TeaserComparison.run(data, taus, 3L, Progress.none());
+        TeaserComparison.Row expected = TeaserComparison.run(data, taus, 3L, Guarantee.EXPECTED, 0.5, Progress.none());
+        for (int k = 0; k < taus.size(); k++) {
+            assertTrue(
+                    !pac.curve().get(k).certified() || expected.curve().get(k).certified(), "τ = " + taus.get(k));
+        }
+        ReliabilityExperiment.Trained op = ReliabilityExperiment.trainEach(
+                        data.train(),
+                        3L,
+                        List.of(CalibrationParams.defaults(3L)
+                                .withGuarantee(
+                                        Guarantee.EXPECTED, CalibrationParams.defaultSelection(Guarantee.EXPECTED))
+                                .withCrcDraw(0.5)))
+                .get(0);
+        EarlyEvaluation.TauResult alone = EarlyEvaluation.run(
+                        "CBF",
+                        op.model(),
+                        null,
+                        data.test(),
+                        List.of(op.operatingPoint().tau()),
+                        op.operatingPoint(),
+                        Progress.none())
+                .taus()
+                .get(0);
+        assertEquals(alone.accuracy(), expected.operatingPoint().accuracy(), 0.0);
+        assertEquals(alone.meanFraction(), expected.operatingPoint().earliness(), 0.0);
     }
 }
