@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,8 +207,9 @@ class ModelCommandsTest {
      */
     @Test
     void expectedGuaranteeStoresItsConformalDraw() throws IOException {
-        List<String> base = List.of(
-                "train", "--data", data.toString(), "--dataset", "CBF", "--seed", "4", "--guarantee", "expected");
+        List<String> cbf = List.of("train", "--data", data.toString(), "--dataset", "CBF");
+        List<String> base = Stream.concat(cbf.stream(), Stream.of("--seed", "4", "--guarantee", "expected"))
+                .toList();
         Run fresh = run(concat(base, "--out", dir.resolve("crc-fresh.json").toString()));
         assertEquals(0, fresh.exit(), fresh.err());
         double u = crcDraw(dir.resolve("crc-fresh.json"));
@@ -229,16 +231,7 @@ class ModelCommandsTest {
         assertEquals(0, conservative.exit(), conservative.err());
         assertEquals(1.0, crcDraw(dir.resolve("crc-1.json")));
         assertTrue(conservative.err().contains("(not randomised)"), conservative.err());
-        Run pac = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                dir.resolve("crc-pac.json").toString(),
-                "--crc-draw",
-                "0.5");
+        Run pac = run(concat(cbf, "--out", dir.resolve("crc-pac.json").toString(), "--crc-draw", "0.5"));
         assertEquals(2, pac.exit(), pac.err());
         assertTrue(pac.err().contains("--crc-draw only applies to --guarantee expected"), pac.err());
         Run zero = run(concat(base, "--out", dir.resolve("crc-0.json").toString(), "--crc-draw", "0"));

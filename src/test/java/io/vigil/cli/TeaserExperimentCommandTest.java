@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vigil.cli.ModelCommandsTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,18 +28,7 @@ class TeaserExperimentCommandTest {
                 "generate", "--kind", "cbf", "--train", "60", "--test", "60", "--seed", "8", "--out", data.toString());
         assertEquals(0, gen.exit(), gen.err());
         Path out = dir.resolve("teaser");
-        Run run = ModelCommandsTest.run(
-                "experiment",
-                "teaser",
-                "--data",
-                data.toString(),
-                "--datasets",
-                "CBF",
-                "--taus",
-                "0.5,0.8,0.9",
-                "--out",
-                out.toString(),
-                "--json");
+        Run run = teaser(data, out);
         assertEquals(0, run.exit(), run.err());
         JsonNode o = JSON.readTree(run.out());
         assertEquals(0.01, o.get("alpha").asDouble());
@@ -72,20 +63,7 @@ class TeaserExperimentCommandTest {
         assertEquals("pac", o.get("guarantee").asText());
         assertTrue(md.startsWith("Every model certified under `pac`."), md);
         // Under expected, every τ pac certifies is certified too (the same replays, a weaker guarantee).
-        Run exp = ModelCommandsTest.run(
-                "experiment",
-                "teaser",
-                "--data",
-                data.toString(),
-                "--datasets",
-                "CBF",
-                "--taus",
-                "0.5,0.8,0.9",
-                "--out",
-                out.toString(),
-                "--json",
-                "--guarantee",
-                "expected");
+        Run exp = teaser(data, out, "--guarantee", "expected");
         assertEquals(0, exp.exit(), exp.err());
         JsonNode e = JSON.readTree(exp.out());
         assertEquals("expected", e.get("guarantee").asText());
@@ -99,5 +77,23 @@ class TeaserExperimentCommandTest {
                 "experiment", "teaser", "--data", data.toString(), "--out", out.toString(), "--guarantee", "sure");
         assertEquals(2, bad.exit(), bad.err());
         assertTrue(bad.err().contains("sure"), bad.err());
+    }
+
+    /** {@code experiment teaser} on CBF at τ 0.5, 0.8, 0.9 with {@code --json}, plus {@code extra}. */
+    private static Run teaser(Path data, Path out, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "experiment",
+                "teaser",
+                "--data",
+                data.toString(),
+                "--datasets",
+                "CBF",
+                "--taus",
+                "0.5,0.8,0.9",
+                "--out",
+                out.toString(),
+                "--json"));
+        args.addAll(List.of(extra));
+        return ModelCommandsTest.run(args.toArray(String[]::new));
     }
 }
