@@ -136,10 +136,10 @@ public final class GuaranteeReport {
     public record Repeated(String dataset, double tau, int splitsBelow, int splits) {}
 
     /**
-     * A (dataset, τ) whose mean test reliability is below τ − 0.01, over the {@code certifiedSplits} splits certifying
-     * τ (or over every split, then {@code certifiedSplits} counts them all: {@link #meanShortfalls(Variant, boolean)}).
+     * A (dataset, τ) whose mean test reliability is below τ − 0.01, over {@code splits} splits: those certifying τ, or
+     * every split ({@code overAll}; {@link #meanShortfalls(Variant, boolean)}).
      */
-    public record MeanShortfall(String dataset, double tau, double meanReliability, int certifiedSplits) {}
+    public record MeanShortfall(String dataset, double tau, double meanReliability, int splits, boolean overAll) {}
 
     /** The mean reliability − τ at τ over certified pairs whose earliest decision is less reliable than τ. */
     public record EarlyUnreliable(double tau, int pairs, double meanExcess) {}
@@ -221,7 +221,7 @@ public final class GuaranteeReport {
                     }
                 }
                 if (anyCertified && sum / n < tau - MEAN_TOLERANCE) {
-                    out.add(new MeanShortfall(d.dataset(), tau, sum / n, n));
+                    out.add(new MeanShortfall(d.dataset(), tau, sum / n, n, allSplits));
                 }
             }
         }
@@ -379,7 +379,7 @@ public final class GuaranteeReport {
         m.put("dataset", r.dataset());
         m.put("tau", r.tau());
         m.put("mean_reliability", r.meanReliability());
-        m.put("certified_splits", r.certifiedSplits());
+        m.put(r.overAll() ? "splits" : "certified_splits", r.splits());
         return m;
     }
 
@@ -529,7 +529,7 @@ public final class GuaranteeReport {
                                         r.dataset(),
                                         r.tau(),
                                         r.meanReliability(),
-                                        r.certifiedSplits()))
+                                        r.splits()))
                                 .toList());
     }
 

@@ -64,12 +64,13 @@ class GuaranteeReportTest {
                 List.of("Sometimes", "Always"),
                 certifying.stream().map(GuaranteeReport.MeanShortfall::dataset).toList());
         assertEquals(0.85, certifying.get(0).meanReliability(), 1e-12);
-        assertEquals(2, certifying.get(0).certifiedSplits());
+        assertEquals(2, certifying.get(0).splits());
         List<GuaranteeReport.MeanShortfall> all = report.meanShortfalls(EXPECTED, true);
         assertEquals(
                 List.of("Always"),
                 all.stream().map(GuaranteeReport.MeanShortfall::dataset).toList());
         assertEquals(0.87, all.get(0).meanReliability(), 1e-12);
+        assertTrue(all.get(0).overAll() && !certifying.get(0).overAll());
         String md = report.markdown(Map.of());
         assertTrue(md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 over 2), Always"), md);
         assertTrue(
