@@ -163,7 +163,7 @@ public final class DecisionThresholds {
     }
 
     /**
-     * The Learn-then-Test p-value of the threshold used, or the conformal bound (n·R̂ + 1)/(n + 1) under the expected
+     * The Learn-then-Test p-value of the threshold used, or the conformal bound (n·R̂ + U)/(n + 1) under the expected
      * guarantee (NaN when uncalibrated).
      */
     public double pValue() {
