@@ -109,7 +109,11 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private static boolean randomisedCrc(String value) {
+    /**
+     * {@code --crc-draw} of the experiment commands: {@code random} → true (one seeded draw per split or dataset),
+     * {@code conservative} → false (U = 1); anything else is refused with the accepted values.
+     */
+    static boolean randomisedCrc(String value) {
         return switch (value) {
             case "random" -> true;
             case "conservative" -> false;

@@ -84,8 +84,8 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
      * The draw U for one dataset: 1 unless expected and random; else uniform in (0, 1] from a stream seeded by the seed
      * and the dataset's name (reproducible, unrelated to the models' seeds).
      */
-    private double draw(Guarantee g, String dataset) {
-        if (g != Guarantee.EXPECTED || "conservative".equals(crcDraw)) {
+    private double draw(Guarantee g, boolean randomised, String dataset) {
+        if (g != Guarantee.EXPECTED || !randomised) {
             return ConformalRiskControl.CONSERVATIVE;
         }
         return 1.0 - new SplittableRandom(archive.seed * 0x9E3779B97F4A7C15L ^ dataset.hashCode()).nextDouble();
@@ -104,15 +104,18 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (!"random".equals(crcDraw) && !"conservative".equals(crcDraw)) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--crc-draw must be random or conservative, got '" + crcDraw + "'");
+        boolean randomised;
+        try {
+            randomised = GuaranteeExperimentCommand.randomisedCrc(crcDraw);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         List<String> names = archive.names();
         List<Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json)) {
             for (String name : names) {
-                rows.add(TeaserComparison.run(archive.load(name), taus, archive.seed, g, draw(g, name), progress));
+                rows.add(TeaserComparison.run(
+                        archive.load(name), taus, archive.seed, g, draw(g, randomised, name), progress));
             }
         }
         String md = "Every model certified under `" + g.cliName() + "`"

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -207,16 +206,19 @@ class ModelCommandsTest {
      */
     @Test
     void expectedGuaranteeStoresItsConformalDraw() throws IOException {
-        List<String> cbf = List.of("train", "--data", data.toString(), "--dataset", "CBF");
-        List<String> base = Stream.concat(cbf.stream(), Stream.of("--seed", "4", "--guarantee", "expected"))
-                .toList();
-        Run fresh = run(concat(base, "--out", dir.resolve("crc-fresh.json").toString()));
+        Run fresh = trainCbf(dir.resolve("crc-fresh.json"), "--seed", "4", "--guarantee", "expected");
         assertEquals(0, fresh.exit(), fresh.err());
         double u = crcDraw(dir.resolve("crc-fresh.json"));
         assertTrue(u > 0 && u <= 1, "U " + u);
         assertTrue(fresh.err().contains("conformal draw U = " + u + "; --crc-draw " + u), fresh.err());
-        Run again =
-                run(concat(base, "--out", dir.resolve("crc-again.json").toString(), "--crc-draw", String.valueOf(u)));
+        Run again = trainCbf(
+                dir.resolve("crc-again.json"),
+                "--seed",
+                "4",
+                "--guarantee",
+                "expected",
+                "--crc-draw",
+                String.valueOf(u));
         assertEquals(0, again.exit(), again.err());
         assertEquals(
                 JSON.readTree(Files.readString(dir.resolve("crc-fresh.json")))
@@ -226,23 +228,25 @@ class ModelCommandsTest {
                         .get("sections")
                         .get("calibration"),
                 "--crc-draw U reproduces the calibration");
-        Run conservative =
-                run(concat(base, "--out", dir.resolve("crc-1.json").toString(), "--crc-draw", "conservative"));
+        Run conservative = trainCbf(
+                dir.resolve("crc-1.json"), "--seed", "4", "--guarantee", "expected", "--crc-draw", "conservative");
         assertEquals(0, conservative.exit(), conservative.err());
         assertEquals(1.0, crcDraw(dir.resolve("crc-1.json")));
         assertTrue(conservative.err().contains("(not randomised)"), conservative.err());
-        Run pac = run(concat(cbf, "--out", dir.resolve("crc-pac.json").toString(), "--crc-draw", "0.5"));
+        Run pac = trainCbf(dir.resolve("crc-pac.json"), "--crc-draw", "0.5");
         assertEquals(2, pac.exit(), pac.err());
         assertTrue(pac.err().contains("--crc-draw only applies to --guarantee expected"), pac.err());
-        Run zero = run(concat(base, "--out", dir.resolve("crc-0.json").toString(), "--crc-draw", "0"));
+        Run zero = trainCbf(dir.resolve("crc-0.json"), "--seed", "4", "--guarantee", "expected", "--crc-draw", "0");
         assertEquals(2, zero.exit(), zero.err());
         assertTrue(zero.err().contains("--crc-draw must be random, conservative or a number in (0, 1]"), zero.err());
     }
 
-    private static String[] concat(List<String> head, String... tail) {
-        List<String> all = new ArrayList<>(head);
-        all.addAll(List.of(tail));
-        return all.toArray(String[]::new);
+    /** {@code train} on the generated CBF set, written to {@code out}, with {@code extra} flags. */
+    private Run trainCbf(Path out, String... extra) {
+        List<String> args = new ArrayList<>(
+                List.of("train", "--data", data.toString(), "--dataset", "CBF", "--out", out.toString()));
+        args.addAll(List.of(extra));
+        return run(args.toArray(String[]::new));
     }
 
     /** The draw U inspect reports for a model (the calibration section's {@code crc_draw}). */
@@ -260,14 +264,8 @@ class ModelCommandsTest {
      */
     @Test
     void expectedUnderAnIncompletePatternIsWarnedAbout() throws IOException {
-        Run expected = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                dir.resolve("expected-missing.json").toString(),
+        Run expected = trainCbf(
+                dir.resolve("expected-missing.json"),
                 "--seed",
                 "4",
                 "--estimator",
@@ -282,18 +280,7 @@ class ModelCommandsTest {
                         && expected.err().contains("missing=0.5")
                         && expected.err().contains("replayed series"),
                 expected.err());
-        Run pac = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                dir.resolve("pac-missing.json").toString(),
-                "--seed",
-                "4",
-                "--missing",
-                "0.5");
+        Run pac = trainCbf(dir.resolve("pac-missing.json"), "--seed", "4", "--missing", "0.5");
         assertEquals(0, pac.exit(), pac.err());
         assertFalse(pac.err().contains("assumes the most conservative rule"), pac.err());
     }
@@ -305,18 +292,7 @@ class ModelCommandsTest {
     @Test
     void trainCalibratesTheMixtureWhenAsked() throws IOException {
         Path out = dir.resolve("gmm.json");
-        Run train = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                out.toString(),
-                "--seed",
-                "4",
-                "--estimator",
-                "gmm");
+        Run train = trainCbf(out, "--seed", "4", "--estimator", "gmm");
         assertEquals(0, train.exit(), train.err());
         assertTrue(train.out().contains("estimator gmm"), train.out());
         Run inspect = run("inspect", out.toString());
@@ -326,18 +302,7 @@ class ModelCommandsTest {
         for (JsonNode c : cal.get("curves")) {
             assertEquals("gmm", c.get("estimator").textValue());
         }
-        Run refused = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                dir.resolve("refused.json").toString(),
-                "--estimator",
-                "gmm",
-                "--estimators",
-                "joint");
+        Run refused = trainCbf(dir.resolve("refused.json"), "--estimator", "gmm", "--estimators", "joint");
         assertEquals(2, refused.exit(), refused.err());
         assertTrue(refused.err().contains("add it to --estimators"), refused.err());
         assertFalse(Files.exists(dir.resolve("refused.json")));
