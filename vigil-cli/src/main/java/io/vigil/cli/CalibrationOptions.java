@@ -1,0 +1,206 @@
+package io.vigil.cli;
+
+import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.gauss.EstimatorType;
+import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.Guarantee;
+import io.vigil.reliability.risk.Selection;
+import java.security.SecureRandom;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vigil train}'s options for cross-fitted calibration (docs/method.md §5–§6): how many folds, the confidence δ of
+ * the certified reliability, which guarantee certificates carry and how they account for the choice of the operating
+ * point, and how the stored operating point is chosen.
+ */
+public final class CalibrationOptions {
+    private static final SecureRandom ENTROPY = new SecureRandom();
+
+    @Option(
+            names = "--objective",
+            paramLabel = "hm|earliest-at-reliability|cost",
+            defaultValue = "earliest-at-reliability",
+            description = "How the stored operating point is chosen on cross-fitted training replays: the earliest "
+                    + "decisions certified at --target-reliability, the largest harmonic mean of accuracy and "
+                    + "earliness, or the smallest average cost (1 - accuracy) + A * t/d with A = --delay-cost "
+                    + "(default: ${DEFAULT-VALUE}). When the target cannot be certified, train says what would "
+                    + "certify it and the model decides at the end of each series.")
+    String objective;
+
+    @Option(
+            names = "--delay-cost",
+            paramLabel = "A",
+            description = "Delay cost A >= 0 of --objective cost: a decision at t/d costs A * t/d, a wrong label 1.")
+    Double delayCost;
+
+    @Option(
+            names = "--guarantee",
+            paramLabel = "pac|expected",
+            defaultValue = "pac",
+            description = "What a certified tau promises: pac, the rate of early labels differing from the "
+                    + "complete-series label is at most 1 - tau with probability 1 - D over the training series "
+                    + "(Learn-then-Test); expected, its expectation is (conformal risk control, certifies with fewer "
+                    + "series) (default: ${DEFAULT-VALUE}).")
+    String guarantee;
+
+    @Option(
+            names = "--crc-draw",
+            paramLabel = "random|conservative|U",
+            description = "With --guarantee expected, the draw U in (0, 1] of conformal risk control: a threshold "
+                    + "is certified when (disagreements + U) / (n + 1) <= 1 - tau. random (default) draws U afresh, "
+                    + "so the expected disagreement rate is 1 - tau rather than up to 1/(n + 1) below it; the model "
+                    + "stores U and train prints it; U repeats that draw (reproducing a model); conservative is "
+                    + "U = 1, the form without randomisation.")
+    String crcDraw;
+
+    @Option(
+            names = "--selection-correction",
+            paramLabel = "bonferroni|split|nested|fixed|none",
+            description = "How the certificate accounts for the operating point being chosen among rules and taus "
+                    + "on the same replays: fixed (certify only the default rule, the set rule with local QDA, fixed "
+                    + "before training, so no choice among rules needs correcting), bonferroni (certify at D/K, or "
+                    + "1 - tau over K for expected, K the candidates), split (choose on half the replayed series, "
+                    + "certify on the other half), nested (certify one threshold for all rules at once: a series "
+                    + "counts when any rule disagrees) or none (valid only for a rule and tau fixed in advance) "
+                    + "(default: fixed, with either guarantee).")
+    String selectionCorrection;
+
+    @Option(
+            names = "--estimator",
+            paramLabel = "joint|gmm",
+            defaultValue = "joint",
+            description = "Complete-series estimator the calibrated rules condition with, so the certificate and the "
+                    + "stored operating point are for it: joint (one Gaussian, thesis 5.19) or gmm (one Gaussian per "
+                    + "class, 5.20; conditioned on any observed subset under an observation pattern) "
+                    + "(default: ${DEFAULT-VALUE}). It must "
+                    + "be among --estimators.")
+    String estimator;
+
+    @Option(
+            names = "--target-reliability",
+            paramLabel = "R",
+            description = "Reliability R in (0, 1) the earliest-at-reliability objective must certify (default: 0.9).")
+    Double targetReliability;
+
+    @Option(
+            names = "--calibration-folds",
+            paramLabel = "K|auto",
+            defaultValue = "auto",
+            description = "Folds of the cross-fitted calibration, capped by the smallest class (default: "
+                    + "${DEFAULT-VALUE}: 10, or 5 when series × series × length exceeds 1e9, where each fold's refit "
+                    + "is costly).")
+    String folds;
+
+    @Option(
+            names = "--delta",
+            paramLabel = "D",
+            defaultValue = "0.1",
+            description = "Risk-control confidence: an announced tau is certified when the rate of early labels "
+                    + "differing from the complete-series label is at most 1 - tau with probability 1 - D "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(
+            names = "--reselect-in-folds",
+            description = "Select k, gamma and the dimension afresh in every calibration fold, as for the full model, "
+                    + "instead of reusing the full model's choice (which saw the held-out series); costs one selection "
+                    + "per fold.")
+    boolean reselectInFolds;
+
+    @Option(
+            names = "--no-calibration",
+            description = "Skip cross-fitted calibration: tau is used as the threshold itself, uncertified (as "
+                    + "models of earlier Vigil versions).")
+    boolean skip;
+
+    /** {@code auto} → {@link CalibrationParams#AUTO_FOLDS}, else an integer ≥ 2. */
+    static int parseFolds(String value) {
+        if ("auto".equals(value)) {
+            return CalibrationParams.AUTO_FOLDS;
+        }
+        try {
+            int k = Integer.parseInt(value.strip());
+            if (k >= 2) {
+                return k;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the accepted values
+        }
+        throw new IllegalArgumentException("--calibration-folds must be auto or an integer >= 2, got '" + value + "'");
+    }
+
+    /** The given --target-reliability, its default for earliest-at-reliability, else NaN. */
+    private double target(CalibrationParams.Objective o) {
+        if (targetReliability != null) {
+            return targetReliability;
+        }
+        return o == CalibrationParams.Objective.EARLIEST_AT_RELIABILITY
+                ? CalibrationParams.DEFAULT_TARGET_RELIABILITY
+                : Double.NaN;
+    }
+
+    /** Whether to calibrate. */
+    boolean enabled() {
+        return !skip;
+    }
+
+    /**
+     * The parameters.
+     *
+     * @throws IllegalArgumentException on a value out of range (callers turn it into a usage error)
+     */
+    CalibrationParams params(long seed) {
+        CalibrationParams.Objective o = CalibrationParams.Objective.fromCliName(objective);
+        if (o != CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability != null) {
+            throw new IllegalArgumentException(
+                    "--target-reliability only applies to --objective " + "earliest-at-reliability");
+        }
+        if (o == CalibrationParams.Objective.COST && delayCost == null) {
+            throw new IllegalArgumentException("--objective cost needs --delay-cost A");
+        }
+        if (o != CalibrationParams.Objective.COST && delayCost != null) {
+            throw new IllegalArgumentException("--delay-cost only applies to --objective cost");
+        }
+        Guarantee g = Guarantee.fromCliName(guarantee);
+        if (g != Guarantee.EXPECTED && crcDraw != null) {
+            throw new IllegalArgumentException("--crc-draw only applies to --guarantee expected");
+        }
+        return CalibrationParams.defaults(seed)
+                .withFoldsAndDelta(parseFolds(folds), delta)
+                .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
+                .withGuarantee(g, selection(g))
+                .withEstimator(EstimatorType.fromId(estimator))
+                .withCrcDraw(g == Guarantee.EXPECTED ? parseDraw(crcDraw) : ConformalRiskControl.CONSERVATIVE);
+    }
+
+    /**
+     * {@code random} (or absent) → a fresh uniform draw in (0, 1] from the system's entropy, independent of the data
+     * and of {@code --seed} (a draw fixed by the seed would be the same for every model trained with the default seed,
+     * and for some training-set sizes that allows one disagreement too many); {@code conservative} → 1; else U itself.
+     */
+    static double parseDraw(String value) {
+        if (value == null || "random".equals(value)) {
+            return 1.0 - ENTROPY.nextDouble();
+        }
+        if ("conservative".equals(value)) {
+            return ConformalRiskControl.CONSERVATIVE;
+        }
+        try {
+            double u = Double.parseDouble(value.strip());
+            if (u > 0 && u <= 1) {
+                return u;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the accepted values
+        }
+        throw new IllegalArgumentException(
+                "--crc-draw must be random, conservative or a number in (0, 1], got '" + value + "'");
+    }
+
+    /** The given --selection-correction, else the guarantee's default. */
+    private Selection selection(Guarantee g) {
+        return selectionCorrection == null
+                ? CalibrationParams.defaultSelection(g)
+                : Selection.fromCliName(selectionCorrection);
+    }
+}

@@ -1,0 +1,371 @@
+package io.vigil.cli;
+
+import io.vigil.data.Dataset;
+import io.vigil.data.ObservationPattern;
+import io.vigil.early.DecisionParams;
+import io.vigil.evaluate.BaselineMethods;
+import io.vigil.evaluate.EarlyEvaluation;
+import io.vigil.evaluate.EarlyMethod;
+import io.vigil.flink.cli.DecisionOptions;
+import io.vigil.flink.cli.Json;
+import io.vigil.model.CalibrationSection;
+import io.vigil.model.Projection;
+import io.vigil.model.VigilModel;
+import io.vigil.model.json.ModelFile;
+import io.vigil.report.EarlyReport;
+import io.vigil.util.Progress;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vigil evaluate}: replays every test series sample by sample through the per-series state the stream
+ * job uses and reports, per τ, reliability, accuracy and earliness of the reliable early decisions (thesis
+ * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
+ * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
+ * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
+ * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold}]}, then extras
+ * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
+ * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
+ * that baseline on the training split ({@link BaselineMethods}) and reports it in the same format: one
+ * {@code taus} entry whose {@code tau}, {@code announced}, {@code certified} and {@code threshold} are null, then {@code method}, {@code description} and {@code method_params}
+ * (the settings used, e.g. the cross-validated fraction or v).
+ */
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Evaluate reliable early decisions on a test split (Parrish 2012, ch. 5).",
+            "Per tau: reliability (early label = complete-series label), accuracy, mean decision time, "
+                    + "series decided early, CPU time per sample; fixed-time baselines at 10%%..100%% of d.",
+            "--method ects|fixed-qda|fixed-1nn|teaser evaluates an early-classification baseline trained on the "
+                    + "training split in the same format."
+        })
+public final class EvaluateCommand implements Callable<Integer> {
+    @Option(names = "--model", required = true, paramLabel = "MODEL", description = "Model file from vigil train.")
+    Path modelFile;
+
+    @Mixin
+    DataOptions data;
+
+    @Mixin
+    DecisionOptions decision;
+
+    @Mixin
+    ObservationOptions observation;
+
+    @Option(
+            names = "--tau",
+            split = ",",
+            paramLabel = "T",
+            description = "Reliability levels tau in (0, 1), comma separated (default: the model's operating point, "
+                    + "chosen by vigil train on cross-fitted training replays; 0.9 for models without one; the "
+                    + "thesis's figures use 0.001,0.1,0.25,0.9).")
+    List<Double> taus;
+
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
+            description = "Write report.md, decisions.csv and PNG plots (time vs reliability / accuracy) into DIR.")
+    Path report;
+
+    @Option(names = "--no-baselines", description = "Skip the fixed-time baselines (they need the training split).")
+    boolean noBaselines;
+
+    @Option(names = "--json", description = "Print one JSON object on stdout; no progress bar.")
+    boolean json;
+
+    @Option(
+            names = "--method",
+            paramLabel = "M",
+            defaultValue = "vigil",
+            description = "Early classifier: vigil (default, the reliable rule), ects (Xing et al. 2012), fixed-qda, "
+                    + "fixed-1nn (fixed-time at one fraction of d), teaser (Schaefer & Leser 2020, 1-NN slaves). "
+                    + "Baselines are trained on the training split only.")
+    String method;
+
+    @Option(
+            names = "--ects-support",
+            paramLabel = "S",
+            description = "ECTS minimum support in [0, 1] (default 0, as Xing et al.); only with --method ects.")
+    Double ectsSupport;
+
+    @Option(
+            names = "--fixed-fraction",
+            paramLabel = "F",
+            description = "Fixed-time decision at t = ceil(F*d), F in (0, 1] (default: chosen by 5-fold "
+                    + "cross-validation on the training split, maximising HM); only with --method fixed-qda or "
+                    + "fixed-1nn.")
+    Double fixedFraction;
+
+    @Option(
+            names = "--teaser-prefixes",
+            paramLabel = "S",
+            description = "TEASER's number of prefix lengths, every d/S (default 20); only with --method teaser.")
+    Integer teaserPrefixes;
+
+    @Option(
+            names = "--teaser-v",
+            paramLabel = "V",
+            description = "TEASER's consecutive agreeing accepted predictions, 1..5 (default: chosen by 5-fold "
+                    + "cross-validation on the training split, maximising HM); only with --method teaser.")
+    Integer teaserV;
+
+    @Option(
+            names = "--teaser-master",
+            paramLabel = "rbf|linear",
+            description = "TEASER's master: one-class SVM with a Gaussian kernel as in the paper (rbf, default) or "
+                    + "linear (LIBLINEAR); only with --method teaser.")
+    String teaserMaster;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The observation pattern of this evaluation (complete for baselines). */
+    private ObservationPattern pattern = ObservationPattern.complete();
+
+    @Override
+    public Integer call() throws IOException {
+        EarlyMethod m;
+        try {
+            m = EarlyMethod.parse(method);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--method: " + e.getMessage(), e);
+        }
+        if (m != EarlyMethod.VIGIL) {
+            return callBaseline(m);
+        }
+        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
+        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
+        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
+        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
+        DecisionParams params;
+        VigilModel model = ModelFile.standard().load(modelFile);
+        if (!model.projection().isLinear()) {
+            throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
+        }
+        Optional<CalibrationSection.OperatingPoint> point = DecisionOptions.operatingPoint(model);
+        try {
+            if (taus == null || taus.isEmpty()) {
+                taus = List.of(point.map(CalibrationSection.OperatingPoint::tau).orElse(DecisionParams.DEFAULT_TAU));
+            }
+            for (double t : taus) {
+                if (!(t > 0 && t < 1)) {
+                    throw new IllegalArgumentException("--tau values must lie strictly between 0 and 1, got " + t);
+                }
+            }
+            params = decision.resolve(taus.get(0), point);
+            pattern = observation.pattern();
+            ObservationOptions.checkChannels(pattern, model.channels());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        warnOtherPattern(model);
+        DecisionOptions.otherEstimator(model, params, modelFile.toString())
+                .ifPresent(spec.commandLine().getErr()::println);
+        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset train = noBaselines ? null : trainFor(model);
+        EarlyEvaluation.Result r;
+        try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
+            r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, pattern, progress);
+        }
+        return print(r, model);
+    }
+
+    /** One line on stderr when the model's certificate was calibrated for another observation pattern. */
+    private void warnOtherPattern(VigilModel model) {
+        model.section(CalibrationSection.class)
+                .map(CalibrationSection::pattern)
+                .filter(calibrated -> !calibrated.equals(pattern))
+                .ifPresent(calibrated -> spec.commandLine()
+                        .getErr()
+                        .println("warning: " + modelFile + " was calibrated for observation pattern '" + calibrated
+                                + "' but is evaluated under '" + pattern
+                                + "'; its certificate speaks of the calibrated pattern"));
+    }
+
+    /** {@code --method} other than vigil: validates the options, trains the baseline and reports it. */
+    private int callBaseline(EarlyMethod m) throws IOException {
+        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
+        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
+        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
+        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<CommandLine.Model.OptionSpec> vigilOnly =
+                new ArrayList<>(spec.mixins().get("decision").options());
+        vigilOnly.addAll(spec.mixins().get("observation").options());
+        vigilOnly.add(spec.findOption("--tau"));
+        for (CommandLine.Model.OptionSpec o : vigilOnly) {
+            if (parsed.hasMatchedOption(o)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
+            }
+        }
+        BaselineMethods baselines = BaselineMethods.find()
+                .orElseThrow(() -> usage("--method " + m.cliName() + " needs the research module (vigil-research) "
+                        + "on the class path; vigil.jar has it"));
+        BaselineMethods.Request request =
+                new BaselineMethods.Request(m, ectsSupport, fixedFraction, teaserPrefixes, teaserV, teaserMaster);
+        try {
+            baselines.validate(request);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (!data.hasTrain()) {
+            throw usage("--method " + m.cliName() + " is trained on the training split: give --data/--dataset "
+                    + "or --train with --test");
+        }
+        VigilModel model = ModelFile.standard().load(modelFile);
+        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset train = trainFor(model);
+        EarlyEvaluation.Result r;
+        try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {
+            r = baselines.run(data.datasetName(), model, train, test, request, !noBaselines, progress);
+        }
+        return print(r, model);
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** Rejects a method-specific option given with another method. */
+    private void onlyWith(EarlyMethod m, Object value, String name, EarlyMethod... methods) {
+        if (value == null || List.of(methods).contains(m)) {
+            return;
+        }
+        StringBuilder names = new StringBuilder();
+        for (EarlyMethod allowed : methods) {
+            names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
+        }
+        throw usage(name + " only applies to --method " + names + ", not --method " + m.cliName());
+    }
+
+    private int print(EarlyEvaluation.Result r, VigilModel model) throws IOException {
+        if (report != null) {
+            EarlyReport.write(r, model.classNames(), report);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.line(toJson(r, model)));
+        } else {
+            if (!pattern.isComplete()) {
+                out.println("observation pattern: " + pattern);
+            }
+            out.print(EarlyReport.markdown(r));
+            if (report != null) {
+                out.println("wrote " + report);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The training split in the model's class order, or null when only a test file was given. */
+    private Dataset trainFor(VigilModel model) throws IOException {
+        if (!data.hasTrain()) {
+            return null;
+        }
+        Dataset train = data.loadTrain();
+        if (train.length() != model.length()) {
+            throw new IllegalArgumentException(
+                    "training series have length " + train.length() + " but the model expects " + model.length());
+        }
+        return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
+    }
+
+    private Map<String, Object> toJson(EarlyEvaluation.Result r, VigilModel model) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("dataset", r.dataset());
+        o.put("test_size", r.testSize());
+        o.put("length", r.length());
+        o.put("full_accuracy", r.fullAccuracy());
+        List<Map<String, Object>> ts = new ArrayList<>();
+        for (EarlyEvaluation.TauResult t : r.taus()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("tau", r.isVigil() ? t.tau() : null);
+            m.put("reliability", t.reliability());
+            m.put("accuracy", t.accuracy());
+            m.put("mean_t", t.meanT());
+            m.put("mean_fraction", t.meanFraction());
+            m.put("decided_early", t.decidedEarly());
+            m.put("us_per_sample", t.usPerSample());
+            m.put("harmonic_mean", t.harmonicMean());
+            m.put("announced", r.isVigil() ? t.tau() : null);
+            m.put("certified", r.isVigil() ? t.certified() : null);
+            m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
+            m.put("earliness", t.meanFraction());
+            m.put("guarantee", r.isVigil() ? t.guarantee() : null);
+            m.put("target", r.isVigil() ? t.tau() : null);
+            Map<String, Object> cost = new LinkedHashMap<>();
+            for (double alpha : EarlyEvaluation.AVERAGE_COST_ALPHAS) {
+                cost.put(String.valueOf(alpha), t.averageCost(alpha));
+            }
+            m.put("avg_cost", cost);
+            ts.add(m);
+        }
+        o.put("taus", ts);
+        o.put("method", r.method().cliName());
+        if (r.isVigil()) {
+            o.put("set", r.params().set().cliName());
+            o.put("estimator", r.params().estimator().id());
+            o.put("classifier", r.params().classifier().cliName());
+            o.put("class_of_interest", r.params().classOfInterest());
+            o.put("rule", r.params().rule().cliName());
+            o.put("pattern", ObservationOptions.json(pattern));
+            o.put(
+                    "calibrated_pattern",
+                    model.section(CalibrationSection.class)
+                            .map(c -> ObservationOptions.json(c.pattern()))
+                            .orElse(null));
+            o.put(
+                    "operating_point",
+                    DecisionOptions.operatingPoint(model)
+                            .map(p -> {
+                                Map<String, Object> m = new LinkedHashMap<>();
+                                m.put("tau", p.tau());
+                                m.put("objective", p.objective());
+                                m.put("rule", p.rule().cliName());
+                                return m;
+                            })
+                            .orElse(null));
+        } else {
+            o.put("description", r.description());
+            o.put("method_params", r.methodParams());
+        }
+        o.put("model", modelFile.toString());
+        o.put("fingerprint", model.fingerprint());
+        o.put("baselines", baselinesJson(r));
+        if (report != null) {
+            o.put("report", report.toString());
+        }
+        return o;
+    }
+
+    private static List<Map<String, Object>> baselinesJson(EarlyEvaluation.Result r) {
+        List<Map<String, Object>> bs = new ArrayList<>();
+        for (var p : r.baselines()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("method", p.method());
+            m.put("fraction", p.fraction());
+            m.put("t", p.t());
+            m.put("reliability", p.reliability());
+            m.put("accuracy", p.accuracy());
+            bs.add(m);
+        }
+        return bs;
+    }
+}

@@ -1,0 +1,247 @@
+package io.vigil.cli;
+
+import io.vigil.data.Dataset;
+import io.vigil.flink.cli.Json;
+import io.vigil.flink.cli.KafkaAddress;
+import io.vigil.flink.cli.StreamOptions;
+import io.vigil.kafka.KafkaClientProperties;
+import io.vigil.kafka.KafkaPreflight;
+import io.vigil.kafka.Replay;
+import io.vigil.util.Progress;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code vigil replay}: publishes a data set split to Kafka sample by sample, as a monitored system would
+ * ({@link Replay}), so the streaming job can be fed, tested and benchmarked with labelled data. The record format
+ * is {@link io.vigil.kafka.SampleRecord}'s.
+ */
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Publish each series of a data set split to Kafka sample by sample, K series interleaved at a time.",
+            "Key: the series id DATASET/SPLIT/INDEX (INDEX 0-based; '#PASS' added with --repeat > 1).",
+            "Value: {\"series\":ID,\"t\":T,\"value\":X} with T 1-based. Truth records: {\"series\":ID,\"label\":L,"
+                    + "\"length\":D}.",
+            "Exits once Kafka has acknowledged every record (idempotent producer, acks=all)."
+        })
+public final class ReplayCommand implements Callable<Integer> {
+    /** Default number of series in flight: a monitoring feed has many series arriving side by side. */
+    static final int DEFAULT_CONCURRENCY = 100;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DataOptions data;
+
+    @Mixin
+    ObservationOptions observation;
+
+    @Option(
+            names = "--split",
+            paramLabel = "SPLIT",
+            defaultValue = "test",
+            converter = SplitConverter.class,
+            description = "Which split to publish: test or train (default ${DEFAULT-VALUE}).")
+    Replay.Split split;
+
+    @Option(
+            names = "--bootstrap",
+            required = true,
+            paramLabel = "HOST:PORT",
+            description =
+                    "Kafka bootstrap servers (comma-separated); a different bootstrap.servers in --kafka-properties "
+                            + "is a usage error.")
+    String bootstrap;
+
+    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic for sample records.")
+    String topic;
+
+    @Option(
+            names = "--truth-topic",
+            paramLabel = "T",
+            description = "Also publish each series' true label to this topic (as the series starts).")
+    String truthTopic;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "SAMPLES_PER_S",
+            defaultValue = "0",
+            description = "Total samples per second (token bucket); 0 or omitted: as fast as Kafka takes them.")
+    double rate;
+
+    @Option(
+            names = "--concurrency",
+            paramLabel = "K",
+            defaultValue = "" + DEFAULT_CONCURRENCY,
+            description = "Series interleaved at a time, round-robin; the next starts when one ends "
+                    + "(default ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Publish the split N times (ids get #1..#N) (default ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(
+            names = "--kafka-properties",
+            paramLabel = "FILE",
+            description = "Kafka producer properties passed through (security.protocol, sasl.*, ssl.*, "
+                    + "linger.ms, ...); secret values are never printed.")
+    Path kafkaProperties;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the one-line summary.")
+    boolean json;
+
+    @Option(
+            names = "--preflight-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "15s",
+            description = "How long to wait for a Kafka broker to answer before giving up, and the longest a send "
+                    + "may block on metadata (default ${DEFAULT-VALUE}).")
+    String preflightTimeout;
+
+    /** Parses {@code --split} case-insensitively, naming the valid values on error. */
+    static final class SplitConverter implements CommandLine.ITypeConverter<Replay.Split> {
+        @Override
+        public Replay.Split convert(String value) {
+            for (Replay.Split s : Replay.Split.values()) {
+                if (s.id().equals(value.toLowerCase(Locale.ROOT))) {
+                    return s;
+                }
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a split; use test or train");
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Replay.Settings settings = settings();
+        if (!bootstrap.matches("[^,:\\s]+:\\d{1,5}(,[^,:\\s]+:\\d{1,5})*")) {
+            throw usage("--bootstrap must be HOST:PORT[,HOST:PORT...], got '" + bootstrap + "'");
+        }
+        Map<String, Object> user = kafkaProperties == null ? Map.of() : KafkaClientProperties.load(kafkaProperties);
+        KafkaAddress.requireSame(
+                spec.commandLine(), bootstrap, "--bootstrap", user, "--kafka-properties " + kafkaProperties);
+        Duration timeout = StreamOptions.duration(spec.commandLine(), "--preflight-timeout", preflightTimeout);
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw usage("--preflight-timeout must be positive");
+        }
+        Map<String, Object> config = new HashMap<>(user);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
+        Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
+        try {
+            ObservationOptions.checkChannels(settings.pattern(), ds.channels());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        preflight(user, timeout);
+        long total = Replay.records(ds, split, settings);
+        Replay.Summary summary;
+        try (Progress progress = Progress.bar("replay " + ds.name() + "/" + split.id(), total, !json)) {
+            summary = Replay.run(ds, split, settings, config, progress);
+        }
+        CommandLine cl = spec.commandLine();
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("dataset", ds.name());
+            m.put("split", split.id());
+            m.put("bootstrap", bootstrap);
+            m.put("topic", topic);
+            m.put("truth_topic", truthTopic);
+            m.put("series", summary.series());
+            m.put("length", ds.length());
+            m.put("samples", summary.samples());
+            m.put("truth_records", summary.truthRecords());
+            m.put("elapsed_s", summary.elapsed().toNanos() / 1e9);
+            m.put("samples_per_s", summary.samplesPerSecond());
+            m.put("rate", rate);
+            m.put("concurrency", concurrency);
+            m.put("repeat", repeat);
+            m.put("channels", ds.channels());
+            m.put("pattern", ObservationOptions.json(settings.pattern()));
+            m.put("kafka_properties", KafkaClientProperties.masked(user));
+            cl.getOut().println(Json.line(m));
+        } else {
+            cl.getOut()
+                    .println(String.format(
+                            Locale.ROOT,
+                            "replayed %d series (%d samples%s%s) of %s/%s to %s in %.2f s: %.0f samples/s",
+                            summary.series(),
+                            summary.samples(),
+                            settings.pattern().isComplete() ? "" : ", observed " + settings.pattern(),
+                            truthTopic == null ? "" : ", " + summary.truthRecords() + " labels to " + truthTopic,
+                            ds.name(),
+                            split.id(),
+                            topic,
+                            summary.elapsed().toNanos() / 1e9,
+                            summary.samplesPerSecond()));
+        }
+        cl.getOut().flush();
+        return 0;
+    }
+
+    /**
+     * Checks that a broker answers with these client settings, and that the topics exist or the brokers create
+     * them on first use; each failure is one line (exit 1) within {@code timeout}.
+     */
+    private void preflight(Map<String, Object> user, Duration timeout) {
+        try (KafkaPreflight kafka = KafkaPreflight.connect(bootstrap, user, timeout)) {
+            for (String t : truthTopic == null ? List.of(topic) : List.of(topic, truthTopic)) {
+                if (!kafka.topicExists(t) && !kafka.brokersCreateTopics()) {
+                    throw new KafkaPreflight.KafkaSetupException(
+                            "topic '" + t + "' does not exist at " + bootstrap + " and the brokers do not create "
+                                    + "topics on first use (auto.create.topics.enable=false); create it first",
+                            null);
+                }
+            }
+        }
+    }
+
+    private Replay.Settings settings() {
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw usage("--rate must be >= 0 samples/s (0 = unlimited), got " + rate);
+        }
+        if (concurrency < 1) {
+            throw usage("--concurrency must be at least 1, got " + concurrency);
+        }
+        if (repeat < 1) {
+            throw usage("--repeat must be at least 1, got " + repeat);
+        }
+        if (topic.isBlank()) {
+            throw usage("--topic must not be blank");
+        }
+        if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
+            throw usage("--truth-topic must be non-blank and differ from --topic");
+        }
+        try {
+            return new Replay.Settings(topic, truthTopic, rate, concurrency, repeat, observation.pattern());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,154 @@
+package io.vigil.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.flink.cli.RunCommand;
+import io.vigil.stream.DecisionRecord;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code vigil demo --json} end to end on a small generated data set: broker, training, replay, Flink job. */
+class DemoCommandTest {
+    @Test
+    void demoStreamsEverySeriesAndMatchesTheOfflineEvaluation() throws Exception {
+        Outcome o = demo(
+                "--train-size",
+                "40",
+                "--series",
+                "80",
+                "--checkpoint-interval",
+                "300ms",
+                "--print",
+                "2",
+                "--dashboard",
+                "0",
+                "--json");
+        StringWriter out = o.out();
+        StringWriter err = o.err();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
+        assertTrue(err.toString().contains("dashboard at http://127.0.0.1:"), "the dashboard's address: " + err);
+        String[] lines = out.toString().strip().split("\n");
+        assertEquals(1, lines.length, "one JSON object on stdout: " + out);
+        JsonNode j = new ObjectMapper().readTree(lines[0]);
+        assertEquals(
+                List.of(
+                        "series",
+                        "decided_early",
+                        "mean_fraction",
+                        "reliability",
+                        "accuracy",
+                        "samples_per_s",
+                        "p50_ms",
+                        "p99_ms",
+                        "dead_letters",
+                        "matches_evaluate"),
+                iterate(j).subList(0, 10));
+        assertEquals(80, j.get("series").asInt());
+        assertTrue(j.get("matches_evaluate").asBoolean(), lines[0]);
+        assertEquals(0, j.get("dead_letters").asInt());
+        assertEquals(0, j.get("missing").asInt());
+        assertTrue(j.get("p99_ms").asDouble() >= j.get("p50_ms").asDouble());
+        assertTrue(err.toString().contains("->"), "live decision lines on stderr with --json: " + err);
+        assertEquals(20_000, j.get("rate").asDouble());
+        assertTrue(List.of("processing", "backlog").contains(j.get("latency").asText()), lines[0]);
+        assertTrue(
+                err.toString().contains("(certified ≥ ") || err.toString().contains("(not certified)"),
+                "each decision line says what its label is certified at: " + err);
+    }
+
+    /**
+     * With {@code --estimator gmm} on several channels the demo calibrates the per-class mixture (its any-order form
+     * serves the multichannel stream), so its decisions are certified as the joint Gaussian's are, and the stream
+     * still matches the offline evaluation.
+     */
+    @Test
+    void theMixtureIsCalibratedForAndCertifiedOnAMultichannelStream() throws Exception {
+        Outcome o = demo(
+                "--kind",
+                "multi-cbf",
+                "--estimator",
+                "gmm",
+                "--train-size",
+                "60",
+                "--series",
+                "60",
+                "--checkpoint-interval",
+                "300ms",
+                "--print",
+                "60",
+                "--json");
+        StringWriter err = o.err();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
+        JsonNode j = new ObjectMapper().readTree(o.out().toString().strip());
+        assertEquals("gmm", j.get("estimator").asText());
+        assertTrue(j.get("matches_evaluate").asBoolean(), o.out().toString());
+        assertTrue(err.toString().contains("(certified ≥ "), "the mixture's decisions are certified: " + err);
+    }
+
+    /** A decision line says "certified ≥ 0.93" (the largest certified τ its label passed) or "not certified". */
+    @Test
+    void decisionLinesSayWhatTheLabelIsCertifiedAt() {
+        DecisionRecord certified = DecisionRecord.decided("s", "1", 12, 128, 0.9, 0.93, "m", 1L, 1L)
+                .certificate(true, "pac", 0.9);
+        assertEquals("certified ≥ 0.93", DemoCommand.certificate(certified));
+        DecisionRecord uncertified = DecisionRecord.decided("s", "1", 128, 128, 0.9, 1.0, "m", 1L, 1L)
+                .certificate(false, "none", 0.9);
+        assertEquals("not certified", DemoCommand.certificate(uncertified));
+        DecisionRecord undecided = DecisionRecord.undecided("s", "1", 12, 128, 0.9, 0.0, "m", 1L, 1L)
+                .certificate(true, "pac", 0.9);
+        assertEquals("not certified", DemoCommand.certificate(undecided), "passes no certified τ yet");
+    }
+
+    @Test
+    void trainingOptionsAreCheckedBeforeAnythingStarts() {
+        for (String[] bad :
+                new String[][] {{"--selection", "some"}, {"--cv", "1"}, {"--rate", "-1"}, {"--estimator", "mixture"}}) {
+            CommandLine cl = VigilCli.commandLine();
+            StringWriter err = new StringWriter();
+            cl.setOut(new PrintWriter(new StringWriter()));
+            cl.setErr(new PrintWriter(err));
+            assertEquals(2, cl.execute("demo", bad[0], bad[1]), () -> String.join(" ", bad) + ": " + err);
+        }
+    }
+
+    @Test
+    void checkpointsEverySecondUnlessToldOtherwiseWhileRunKeepsItsDefault() {
+        DemoCommand demo = new DemoCommand();
+        new CommandLine(demo).parseArgs();
+        assertEquals(DemoCommand.DEFAULT_CHECKPOINT_INTERVAL, demo.stream.checkpointInterval);
+        DemoCommand told = new DemoCommand();
+        new CommandLine(told).parseArgs("--checkpoint-interval", "3s");
+        assertEquals("3s", told.stream.checkpointInterval);
+        CommandLine cli = VigilCli.commandLine();
+        cli.parseArgs("run", "--model", "m.json", "--bootstrap", "b:1", "--input", "i", "--output", "o");
+        RunCommand run = cli.getSubcommands().get("run").getCommand();
+        assertEquals("2s", run.stream.checkpointInterval);
+    }
+
+    private static List<String> iterate(JsonNode j) {
+        List<String> names = new java.util.ArrayList<>();
+        j.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** What {@code vigil demo ARGS} returned and printed. */
+    private record Outcome(int code, StringWriter out, StringWriter err) {}
+
+    private static Outcome demo(String... args) {
+        CommandLine cl = VigilCli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        String[] all = new String[args.length + 1];
+        all[0] = "demo";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return new Outcome(cl.execute(all), out, err);
+    }
+}

@@ -1,0 +1,38 @@
+package io.vigil.flink.cli;
+
+import io.vigil.util.Failures;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * The failure handling every Vigil command shares: exit codes 0 success, 2 usage error (picocli's own), 1 failure
+ * with a one-line reason on stderr ({@code VIGIL_DEBUG=1} adds the stack trace).
+ */
+public final class CommandLines {
+    /** Exit code for a failure that is not a usage error. */
+    public static final int EXIT_FAILURE = 1;
+
+    private CommandLines() {}
+
+    /**
+     * A command line for one command alone, with the shared failure handling: what {@code flink run} executes,
+     * where the other subcommands (and their dependencies) are not on the class path.
+     */
+    public static CommandLine standalone(Object command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setExecutionExceptionHandler(CommandLines::onFailure);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
+    /** Prints "vigil COMMAND: reason" for a failure and returns {@link #EXIT_FAILURE}. */
+    public static int onFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        err.println("vigil " + cl.getCommandName() + ": " + Failures.describe(e));
+        if (System.getenv("VIGIL_DEBUG") != null) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return EXIT_FAILURE;
+    }
+}
