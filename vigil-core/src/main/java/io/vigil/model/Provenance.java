@@ -15,9 +15,9 @@ import java.time.Instant;
 public record Provenance(String vigilVersion, Instant created, long seed, SelectionReport selection) {
     /** Checks that every part is present, naming the model-file field. */
     public Provenance {
-        VigilModel.require(vigilVersion, "vigil_version");
-        VigilModel.require(created, "created");
-        VigilModel.require(selection, "selection");
+        ModelChecks.require(vigilVersion, "vigil_version");
+        ModelChecks.require(created, "created");
+        ModelChecks.require(selection, "selection");
         if (selection.gammaDims() < 1) {
             throw new IllegalArgumentException("selection.gamma_dims must be ≥ 1, got " + selection.gammaDims());
         }

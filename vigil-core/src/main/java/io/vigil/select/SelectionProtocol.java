@@ -14,7 +14,7 @@ import io.vigil.util.EnumNames;
  *   <li>{@link #ALL} — each of the four combinations runs the full selection; each one's chosen parameters are
  *       then checked on fresh training folds that no selection used, and the one with the best check is kept (ties
  *       → the earlier in the order off/local-qda, on/local-qda, off/3nn, on/3nn, the thesis's protocol first; the
- *       rule is {@link Trainer}'s {@code trainAuto}). It costs the four selections (the 3nn ones are several times
+ *       rule is {@code ProtocolSearch.trainAuto}). It costs the four selections (the 3nn ones are several times
  *       slower than local-qda) plus a few refits per candidate, and every score is kept in the model;
  *   <li>{@link #GIVEN} — the standardisation and neighbour rule of {@link TrainParams} (by default the thesis's:
  *       none, and local QDA on the input data).
