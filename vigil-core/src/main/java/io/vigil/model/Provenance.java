@@ -3,7 +3,7 @@ package io.vigil.model;
 import java.time.Instant;
 
 /**
- * Where a model came from (Tribuo's provenance, conventions §9): the Vigil version that wrote it, when, the seed of
+ * Where a model came from (Tribuo's provenance; docs/data-and-training.md, "Model files"): the Vigil version that wrote it, when, the seed of
  * every random choice in training, and how its parameters were chosen with every cross-validation score. The data
  * it was fitted on is identified by {@link DatasetInfo#fingerprint()}.
  *

@@ -25,7 +25,7 @@ import java.util.Objects;
  *   <li>optional per-feature standardisation with training statistics ({@link TrainParams#standardize()});
  *   <li>LDG neighbour count k: local-QDA accuracy on the (standardised) input data by seeded stratified
  *       5-fold CV over {1, 2, 4, …, 128} up to the first value ≥ the largest class, i.e. "the whole class"
- *       (ties → larger k, which avoids the noisy k = 1 choices of tiny training sets noted in method notes
+ *       (ties → larger k, which avoids the noisy k = 1 choices of tiny training sets noted in docs/method.md
  *       §1);
  *   <li>γ: 3-NN CV accuracy over the γ grid at ℓ<sub>γ</sub> = G − 1 for small-sample data (n &lt; d + G,
  *       thesis §3.5) or G + 5 otherwise (thesis §3.4), or at the user's ℓ when given; ties → larger γ

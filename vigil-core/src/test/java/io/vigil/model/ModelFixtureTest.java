@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Guards the model-file format (conventions §9): a model written by format version 1 is kept under
+ * Guards the model-file format (docs/data-and-training.md, "Model files"): a model written by format version 1 is kept under
  * {@code src/test/resources/models/} together with query series and the labels it predicted when written.
  * It must keep loading and predicting exactly those labels. Regenerate only on purpose, with {@code mvn
  * test -Dtest=ModelFixtureTest -Dvigil.writeFixtures=true}, and keep the old file as a new fixture.

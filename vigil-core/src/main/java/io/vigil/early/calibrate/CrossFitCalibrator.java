@@ -45,7 +45,7 @@ import java.util.Optional;
  * </ol>
  *
  * The result is the model with a {@link CalibrationSection}; thresholds for any τ follow from it by Learn-then-Test
- * when the model is used. Caveat, measured in the method notes: with very few series the fold models differ from the
+ * when the model is used. Caveat (docs/method.md §5): with very few series the fold models differ from the
  * full one more than a new test series does, so cross-fitted replays err on the late, safe side.
  */
 public final class CrossFitCalibrator {
