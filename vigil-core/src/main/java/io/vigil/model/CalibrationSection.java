@@ -34,7 +34,7 @@ import java.util.OptionalInt;
  *   <li>the operating point chosen on these replays, if any;
  *   <li>which guarantee the certificates carry ({@link Guarantee}) and how they account for the operating point being
  *       chosen among {@code candidates} candidates on the same replays ({@link Selection}); files written before
- *       issue 28 have neither and read as {@code pac} without correction, exactly as they certified before.
+ *       the two guarantees existed have neither and read as {@code pac} without correction, exactly as they certified before.
  * </ul>
  *
  * Optional: a model without it decides exactly as before (τ used as the threshold, uncertified). Immutable.
@@ -405,7 +405,7 @@ public record CalibrationSection(
      * label other than their complete-series label ({@code disagreements}), how many with their true label ({@code
      * correct}), the sum of their decision times t/d, and how many disagree at λ_j or at any more conservative
      * threshold ({@code monotoneDisagreements}, the monotonised loss of conformal risk control; empty in files
-     * written before issue 28).
+     * written before the two guarantees existed).
      */
     public record Curve(
             DecisionRule rule,

@@ -47,7 +47,7 @@ final class ProtocolSearch {
      * <p>Why not the selections' own CV accuracies: each is the maximum over its own search, and the 3nn rule searches
      * k, γ and ℓ jointly on the 3-NN accuracy it would then be compared by (36 combinations against 6), so comparing
      * those maxima favours the larger search. On the Table 3.3 re-splits that choice left Trace at cv 2.8 SE below
-     * the thesis; the fresh-fold check raised both means and left no dataset 2 SE below (BENCHMARKS.md, issue 14).
+     * the thesis; the fresh-fold check raised both means and left no dataset 2 SE below (BENCHMARKS.md, the selection protocol tables).
      */
     static VigilModel trainAuto(Dataset train, TrainParams params, Instant created, Progress progress, int threads) {
         List<Integer> segmentGrid = segmentCandidates(train, params);

@@ -384,8 +384,8 @@ class SeriesTrackerTest {
     }
 
     /**
-     * Issue 25: a single huge value at t = 1 announced a class at once with reliability 0.99 (1e308 with the issue's
-     * model; with this fixture 1e100 does, and 1e308 overflows the projection). The rule is unchanged; the record is
+     * A single huge value at t = 1 used to announce a class at once with reliability 0.99 (1e308 with the model it was
+     * found with; with this fixture 1e100 does, and 1e308 overflows the projection). The rule is unchanged; the record is
      * marked out_of_range and the sample counted, only when the guard is on.
      */
     @Test
