@@ -75,7 +75,7 @@ public final class ClassifierParams {
     }
 
     /** Local QDA on these points with {@link #qdaNeighbors()} (thesis §2.1.2). */
-    public LocalQda fitLocalQda(int numClasses) {
+    LocalQda fitLocalQda(int numClasses) {
         return LocalQda.fit(points, classes, numClasses, qdaNeighbors);
     }
 

@@ -31,7 +31,7 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  * <p>One instance per worker: workspaces are sized for maxDim at construction and reused; the diagonal shapes never
  * allocate. Not thread-safe.
  */
-public final class QuadraticMinMax {
+final class QuadraticMinMax {
     private final int maxDim;
     private final DiagonalTrustRegion trs;
     private final double[] h;
@@ -46,7 +46,7 @@ public final class QuadraticMinMax {
     /**
      * @param maxDim the largest dimension ℓ of the sets this instance will see
      */
-    public QuadraticMinMax(int maxDim) {
+    QuadraticMinMax(int maxDim) {
         if (maxDim < 1) {
             throw new IllegalArgumentException("maxDim must be at least 1, got " + maxDim);
         }
@@ -107,7 +107,7 @@ public final class QuadraticMinMax {
      * Lagrange dual values of the secular iteration. Returns true only on a certified bound ({@code out.bound()} ≥ 0);
      * {@code out.value()} is then an attained value, an upper bound on the minimum.
      */
-    public boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0, MinMaxResult out) {
+    boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0, MinMaxResult out) {
         checkInputs(set, curv, grad, f0, null);
         if (f0 < 0.0) {
             out.value = f0;
