@@ -171,7 +171,7 @@ class GenerateCommandTest {
         assertTrue(out.toString().contains("--kind=KIND"), out.toString());
     }
 
-    // --length (issue 13): long CBF-like series; the default lengths stay as published.
+    // --length: long CBF-like series; the default lengths stay as published.
 
     @Test
     void longCbfIsWrittenUnderItsOwnNameAndStretchesTheShapes() throws IOException {

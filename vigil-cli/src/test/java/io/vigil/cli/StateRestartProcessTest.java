@@ -350,7 +350,7 @@ class StateRestartProcessTest {
     }
 
     /**
-     * The issue's first failure, scaled down: with checkpoints in JobManager memory, state beyond 5 MB failed every
+     * The first failure seen with large state, scaled down: with checkpoints in JobManager memory, state beyond 5 MB failed every
      * checkpoint and, after the tolerated failures, the job. Many series are held in flight with their first samples
      * (pure noise in CBF, so none is decided yet) until a checkpoint of more than 5 MB is on disk; then some of them
      * are completed and get their one committed decision.

@@ -232,7 +232,7 @@ class StreamJobEndToEndTest {
     }
 
     /**
-     * Issue 25: series longer than the model's d dead-letter their tail as t_beyond_length; the run says so in one
+     * Series longer than the model's d dead-letter their tail as t_beyond_length; the run says so in one
      * WARN line naming the counts and the model's d, and the summary counts them.
      */
     @Test
@@ -287,7 +287,7 @@ class StreamJobEndToEndTest {
     }
 
     /**
-     * Issue 25: a bounded run whose input ends before series complete gives every series exactly one record — the
+     * A bounded run whose input ends before series complete gives every series exactly one record — the
      * decision of those decided before the cut, an undecided record (t = samples consumed, the label it would get
      * now) for the others — and dead-letters the sample still waiting in a reorder buffer. A series of one sample far
      * outside the training range is decided and marked out_of_range by the default range guard.
@@ -384,7 +384,7 @@ class StreamJobEndToEndTest {
     }
 
     /**
-     * Issue 12: a non-decodable record of 600 KB and one whose 900 KB key disagrees with its series field become dead
+     * A non-decodable record of 600 KB and one whose 900 KB key disagrees with its series field become dead
      * letters with a bounded copy of the value (plus its size and SHA-256) instead of records the producer refuses,
      * so the bounded exactly-once job finishes and decides every series.
      */

@@ -213,7 +213,7 @@ public final class LinearSvm {
     }
 
     /** f_g(y) = w_gᵀy + b_g. */
-    public double decisionValue(int g, double[] y) {
+    double decisionValue(int g, double[] y) {
         if (y.length != weights[g].length) {
             throw new IllegalArgumentException(
                     "the point has " + y.length + " entries, the SVM has dimension " + weights[g].length);

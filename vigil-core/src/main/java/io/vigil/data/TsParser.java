@@ -50,58 +50,10 @@ final class TsParser {
                 }
                 String[] parts = s.split("\\s+", 2);
                 String tag = parts[0].toLowerCase(Locale.ROOT);
-                String rest = parts.length > 1 ? parts[1].strip() : "";
-                String restLower = rest.toLowerCase(Locale.ROOT);
-                switch (tag) {
-                    case "@data" -> data = true;
-                    case "@timestamps" -> {
-                        if (restLower.startsWith("true")) {
-                            throw new DataFormatException(
-                                    file, lineNo, "timestamped series are not supported (@timeStamps true)");
-                        }
-                    }
-                    case "@univariate", "@equallength" -> {
-                        // Informational: the data lines say how many channels and values each series has.
-                    }
-                    case "@dimension", "@dimensions" -> {
-                        try {
-                            rows.expectChannels(Integer.parseInt(rest), parts[0] + " " + rest, lineNo);
-                        } catch (NumberFormatException e) {
-                            throw new DataFormatException(file, lineNo, parts[0] + " '" + rest + "' is not an integer");
-                        }
-                    }
-                    case "@serieslength" -> {
-                        try {
-                            int d = Integer.parseInt(rest);
-                            rows.expectLength(d, "@seriesLength declares " + d, lineNo);
-                        } catch (NumberFormatException e) {
-                            throw new DataFormatException(
-                                    file, lineNo, "@seriesLength '" + rest + "' is not an integer");
-                        }
-                    }
-                    case "@classlabel" -> {
-                        String[] words = rest.split("\\s+");
-                        if (!words[0].equalsIgnoreCase("true")) {
-                            throw new DataFormatException(
-                                    file,
-                                    lineNo,
-                                    "the file has no class labels (@classLabel " + rest
-                                            + "); a labelled classification file is required");
-                        }
-                        declared = new HashSet<>(Arrays.asList(words).subList(1, words.length));
-                    }
-                    case "@targetlabel" -> {
-                        if (restLower.startsWith("true")) {
-                            throw new DataFormatException(
-                                    file,
-                                    lineNo,
-                                    "regression targets (@targetLabel true) are not supported; class labels"
-                                            + " are required");
-                        }
-                    }
-                    default -> {
-                        // @problemName, @missing and tags of later format versions carry nothing we need.
-                    }
+                if (tag.equals("@data")) {
+                    data = true;
+                } else {
+                    declared = headerTag(tag, parts, file, lineNo, rows, declared);
                 }
                 continue;
             }
@@ -145,6 +97,68 @@ final class TsParser {
         if (!data) {
             throw new DataFormatException(file, 0, "no @data line: not a .ts file or the header is incomplete");
         }
+    }
+
+    /**
+     * One header tag other than {@code @data}: checks what Vigil cannot read (timestamps, regression targets, files
+     * without labels) and passes declared sizes to {@code rows}.
+     *
+     * @return the labels {@code @classLabel} declares, or {@code declared} for any other tag
+     */
+    private static Set<String> headerTag(
+            String tag, String[] parts, Path file, long lineNo, Rows rows, Set<String> declared)
+            throws DataFormatException {
+        String rest = parts.length > 1 ? parts[1].strip() : "";
+        String restLower = rest.toLowerCase(Locale.ROOT);
+        switch (tag) {
+            case "@timestamps" -> {
+                if (restLower.startsWith("true")) {
+                    throw new DataFormatException(
+                            file, lineNo, "timestamped series are not supported (@timeStamps true)");
+                }
+            }
+            case "@univariate", "@equallength" -> {
+                // Informational: the data lines say how many channels and values each series has.
+            }
+            case "@dimension", "@dimensions" -> {
+                try {
+                    rows.expectChannels(Integer.parseInt(rest), parts[0] + " " + rest, lineNo);
+                } catch (NumberFormatException e) {
+                    throw new DataFormatException(file, lineNo, parts[0] + " '" + rest + "' is not an integer");
+                }
+            }
+            case "@serieslength" -> {
+                try {
+                    int d = Integer.parseInt(rest);
+                    rows.expectLength(d, "@seriesLength declares " + d, lineNo);
+                } catch (NumberFormatException e) {
+                    throw new DataFormatException(file, lineNo, "@seriesLength '" + rest + "' is not an integer");
+                }
+            }
+            case "@classlabel" -> {
+                String[] words = rest.split("\\s+");
+                if (!words[0].equalsIgnoreCase("true")) {
+                    throw new DataFormatException(
+                            file,
+                            lineNo,
+                            "the file has no class labels (@classLabel " + rest
+                                    + "); a labelled classification file is required");
+                }
+                return new HashSet<>(Arrays.asList(words).subList(1, words.length));
+            }
+            case "@targetlabel" -> {
+                if (restLower.startsWith("true")) {
+                    throw new DataFormatException(
+                            file,
+                            lineNo,
+                            "regression targets (@targetLabel true) are not supported; class labels" + " are required");
+                }
+            }
+            default -> {
+                // @problemName, @missing and tags of later format versions carry nothing we need.
+            }
+        }
+        return declared;
     }
 
     static String abbreviate(String s) {

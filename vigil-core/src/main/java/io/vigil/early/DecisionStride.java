@@ -5,7 +5,7 @@ package io.vigil.early;
  * state (the innovations of docs/method.md §3.1, O(r) work), but the conditional mean, local QDA's class Gaussians and
  * the rule's set or probability (thesis §5.3) are formed only every s = ⌈d / {@value #MAX_CHECKS}⌉ samples and at
  * t = d. A series is thus checked at most {@value #MAX_CHECKS} times whatever its length, so the cost of a series and
- * of cross-fitted calibration stays that of d ≈ 1,000 at d = 20,000 (issue 13), and the earliness lost is below one
+ * of cross-fitted calibration stays that of d ≈ 1,000 at d = 20,000, and the earliness lost is below one
  * stride, 0.1 % of d. Series of up to {@value #MAX_CHECKS} samples are checked at every sample, as before. Derived
  * from d alone, so evaluate, the stream job and calibration decide at the same samples.
  */

@@ -1,32 +1,22 @@
 package io.vigil.early;
 
-import io.vigil.classify.Knn;
 import io.vigil.classify.qda.ClassGaussianSearch;
 import io.vigil.classify.qda.ClassGaussians;
 import io.vigil.classify.qda.LocalQda;
 import io.vigil.gauss.CompleteSeriesEstimator;
 import io.vigil.gauss.EstimatorType;
-import io.vigil.gauss.GaussianMixtureEstimator;
 import io.vigil.gauss.JointGaussianEstimator;
-import io.vigil.gauss.SeriesGaussian;
 import io.vigil.gauss.SeriesState;
 import io.vigil.gauss.SubsetConditioner;
 import io.vigil.gauss.SubsetState;
-import io.vigil.gauss.SymmetricPacked;
 import io.vigil.ldg.Standardizer;
-import io.vigil.model.CompleteSeriesSection;
-import io.vigil.model.LinearSvmSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.DiagonalQuadraticDiscriminants;
 import io.vigil.reliability.Discriminants;
-import io.vigil.reliability.LinearDiscriminants;
-import io.vigil.reliability.PointClassifier;
-import io.vigil.reliability.probability.ClassProbability;
 import java.util.List;
 import java.util.Objects;
-import org.ejml.data.DMatrixRMaj;
 
 /**
  * Reliable early classification of one series at a time, sample by sample (thesis ch. 5): each sample updates
@@ -62,11 +52,8 @@ public final class EarlyClassifier {
     /** k of {@link ClassifierKind#KNN}: the thesis's 3-NN (§3.4). */
     static final int KNN_K = 3;
 
-    /**
-     * Most doubles of the table of Cholesky factors of R_y(t) the probability rule precomputes for the joint
-     * estimator (d·ℓ(ℓ+1)/2 ≤ 2²⁴, 128 MB; d = 1,024, ℓ = 30 needs 3.8 MB); beyond it each sample factors R_y(t).
-     */
-    static final long MAX_FACTOR_TABLE_DOUBLES = 1L << 24;
+    /** See {@link CompleteSeriesModels#MAX_FACTOR_TABLE_DOUBLES}. */
+    static final long MAX_FACTOR_TABLE_DOUBLES = CompleteSeriesModels.MAX_FACTOR_TABLE_DOUBLES;
 
     /** The label of a {@link Decision} while the decision must wait. */
     public static final int NO_DECISION = Decision.NO_DECISION;
@@ -80,23 +67,10 @@ public final class EarlyClassifier {
     private final Standardizer standardizer;
     private final DecisionThresholds thresholds;
     private final ThresholdRule rule;
-    private final LocalQda localQda;
-    /** Local QDA's searches for new series (null for the linear SVM); see {@link LocalQda#searches}. */
-    private final ClassGaussianSearch.Factory searches;
-    /** Where each series' search is kept; owned by this classifier, so a state only hands back its own. */
-    private final SeriesState.Slot<ClassGaussianSearch> searchSlot = new SeriesState.Slot<>("local QDA search");
-    /**
-     * Where each any-order series keeps its local-QDA search: an {@link io.vigil.classify.qda.AnchorCache}, whose
-     * certificates (bounds about each class centroid from the class's last fully searched query) hold for a query
-     * that moves in any direction (m_y after a value in any order) and which returns exactly the full search's
-     * Gaussians.
-     */
-    private final SeriesState.Slot<ClassGaussianSearch> subsetSearchSlot =
-            new SeriesState.Slot<>("local QDA search, any order");
-
-    private final LinearDiscriminants linear;
-    /** 3-NN in LDG space (only for {@link ClassifierKind#KNN}); labels points for the probability rule. */
-    private final Knn knn;
+    /** The classifier whose discriminants the rule bounds (local QDA, linear SVM) or whose labels it counts (3-NN). */
+    private final ClassifierPart classifier;
+    /** Observation in any order ({@link #observeAt}). */
+    private final AnyOrderPath anyOrder;
 
     private final int classOfInterest;
     private final int length;
@@ -107,9 +81,6 @@ public final class EarlyClassifier {
     private final int numClasses;
     /** Channels C of the model; the input vector is time-major, value (t, c) at t·C + c. */
     private final int channels;
-
-    /** The any-order conditioner, built on first use ({@link #subsetConditioner}); null until then. */
-    private volatile SubsetConditioner conditioner;
 
     private EarlyClassifier(
             VigilModel model,
@@ -129,41 +100,7 @@ public final class EarlyClassifier {
         this.thresholds = replayGrid == null
                 ? DecisionThresholds.of(model, params)
                 : DecisionThresholds.forReplay(model, params, replayGrid);
-        if (params.classifier() == ClassifierKind.LOCAL_QDA) {
-            this.localQda = model.localQda();
-            this.linear = null;
-            this.knn = null;
-        } else if (params.classifier() == ClassifierKind.KNN) {
-            if (params.rule() != DecisionRule.PROBABILITY) {
-                throw new IllegalArgumentException("--classifier knn has no discriminant functions for the set rule "
-                        + "to bound; use --rule probability (or --classifier local-qda / linear-svm)");
-            }
-            this.localQda = null;
-            this.linear = null;
-            this.knn = Knn.fit(model.trainingPoints(), model.trainingClasses(), model.numClasses());
-        } else {
-            LinearSvmSection svm = model.section(LinearSvmSection.class)
-                    .orElseThrow(() -> new IllegalArgumentException("the model has no linear_svm section; retrain it "
-                            + "with this Vigil's `vigil train` to use --classifier linear-svm"));
-            this.localQda = null;
-            this.linear = svm.discriminants();
-            this.knn = null;
-        }
-        if (localQda == null) {
-            this.searches = null;
-        } else if (screened && estimator instanceof JointGaussianEstimator joint) {
-            // The joint estimator's m_y moves by known steps p_t = (BᵀL)[:, t] (docs/method.md §3.1).
-            DMatrixRMaj p = joint.model().projectedFactor();
-            double[][] gains = new double[length][dims];
-            for (int t = 0; t < length; t++) {
-                for (int k = 0; k < dims; k++) {
-                    gains[t][k] = p.get(k, t);
-                }
-            }
-            this.searches = localQda.searches(gains);
-        } else {
-            this.searches = localQda.searches(null);
-        }
+        this.classifier = ClassifierPart.of(model, params, estimator, screened);
         if (params.classOfInterest() == null) {
             this.classOfInterest = -1;
         } else {
@@ -174,12 +111,13 @@ public final class EarlyClassifier {
             }
             this.classOfInterest = c;
         }
-        PointClassifier points = knn == null ? null : y -> knn.predict(y, KNN_K);
         double[] factors = null;
         if (params.rule() == DecisionRule.PROBABILITY && estimator instanceof JointGaussianEstimator joint) {
-            factors = factorTable(joint, length, dims);
+            factors = CompleteSeriesModels.factorTable(joint, length, dims);
         }
-        this.rule = new ThresholdRule(params, thresholds, dims, numClasses, classOfInterest, length, points, factors);
+        this.rule = new ThresholdRule(
+                params, thresholds, dims, numClasses, classOfInterest, length, classifier.points(), factors);
+        this.anyOrder = new AnyOrderPath(this, rule, classifier);
     }
 
     /**
@@ -240,40 +178,22 @@ public final class EarlyClassifier {
      * @throws IllegalArgumentException when the model has no complete_series section or not that estimator
      */
     public static CompleteSeriesEstimator estimator(VigilModel model, EstimatorType type) {
-        Objects.requireNonNull(type, "type");
-        if (type == EstimatorType.JOINT) {
-            return jointEstimator(model);
-        }
-        CompleteSeriesSection section = completeSeries(model);
-        if (section.mixture() == null) {
-            throw missing(section, EstimatorType.GMM);
-        }
-        return GaussianMixtureEstimator.of(section.mixtureWeights(), section.mixture(), model.basis());
+        return CompleteSeriesModels.estimator(model, type);
     }
 
+    /**
+     * The model's joint-Gaussian estimator (thesis eq. 5.19 projected on the LDG basis).
+     *
+     * @throws IllegalArgumentException when the model has no complete_series section or no joint Gaussian in it
+     */
     public static JointGaussianEstimator jointEstimator(VigilModel model) {
-        CompleteSeriesSection section = completeSeries(model);
-        return JointGaussianEstimator.of(
-                section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT)), model.basis());
-    }
-
-    private static CompleteSeriesSection completeSeries(VigilModel model) {
-        return model.section(CompleteSeriesSection.class)
-                .orElseThrow(() -> new IllegalArgumentException("the model has no complete_series section (the "
-                        + "Gaussian of the complete series, thesis §5.4) and cannot decide early; retrain it with "
-                        + "this Vigil's `vigil train`"));
+        return CompleteSeriesModels.jointEstimator(model);
     }
 
     private static EarlyClassifier of(VigilModel model, DecisionParams params, boolean screened, double[] grid) {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(params, "params");
         return new EarlyClassifier(model, params, estimator(model, params.estimator()), screened, grid);
-    }
-
-    private static IllegalArgumentException missing(CompleteSeriesSection section, EstimatorType wanted) {
-        return new IllegalArgumentException("the model's complete_series section holds only "
-                + section.available().stream().map(EstimatorType::id).toList() + ", not the " + wanted.id()
-                + " estimator; retrain with `vigil train --estimator " + wanted.id() + "` (or both)");
     }
 
     /** The model. */
@@ -438,14 +358,9 @@ public final class EarlyClassifier {
      *
      * @param step the index of the sample m_y moved by since the last call for this state, or −1 when unknown
      */
-    private void form(SeriesState state, int step, Workspace ws) {
+    void form(SeriesState state, int step, Workspace ws) {
         estimator.conditionalMean(state, ws.mean);
-        if (searches == null) {
-            ws.discriminants = linear;
-            return;
-        }
-        search(state).find(ws.mean, step, state.innovation(0, state.time() - 1), ws.qda, ws.gaussians);
-        ws.discriminants = quadraticFromClassGaussians(ws);
+        classifier.formPrefix(state, step, ws);
     }
 
     /**
@@ -484,14 +399,14 @@ public final class EarlyClassifier {
      * set of values has arrived (thesis eq. 5.19 on the observed index set, {@link SubsetConditioner}).
      */
     public SubsetState newSubsetState() {
-        SubsetState s = subsetConditioner().newState();
+        SubsetState s = anyOrder.conditioner().newState();
         s.attachPrefix(newState());
         return s;
     }
 
     /** Back to nothing observed, allocation-free (a state of this classifier's shape). */
     public void resetSubsetState(SubsetState state) {
-        subsetConditioner().reset(state);
+        anyOrder.conditioner().reset(state);
     }
 
     /**
@@ -501,31 +416,7 @@ public final class EarlyClassifier {
      * classifiers that only see prefixes never pay for it.
      */
     public SubsetConditioner subsetConditioner() {
-        SubsetConditioner c = conditioner;
-        if (c == null) {
-            synchronized (this) {
-                c = conditioner;
-                if (c == null) {
-                    CompleteSeriesSection section = completeSeries(model);
-                    if (params.estimator() == EstimatorType.GMM) {
-                        if (section.mixture() == null) {
-                            throw missing(section, EstimatorType.GMM);
-                        }
-                        c = SubsetConditioner.mixture(
-                                section.mixtureWeights(),
-                                section.mixture(),
-                                model.basis(),
-                                SubsetConditioner.DEFAULT_RANK);
-                    } else {
-                        SeriesGaussian g =
-                                section.jointGaussian().orElseThrow(() -> missing(section, EstimatorType.JOINT));
-                        c = SubsetConditioner.of(g, model.basis());
-                    }
-                    conditioner = c;
-                }
-            }
-        }
-        return c;
+        return anyOrder.conditioner();
     }
 
     /**
@@ -545,29 +436,7 @@ public final class EarlyClassifier {
      *     not finite
      */
     public boolean observeAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, Decision decision) {
-        int index = checkedIndex(state, t, channel, rawValue);
-        if (deferAt(state, index, rawValue)) {
-            return observe(state.prefix(), rawValue, ws, decision);
-        }
-        int n = conditionAt(state, index, rawValue);
-        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
-        if (!DecisionStride.checks(n, stride, length)) {
-            decision.set(NO_DECISION, Double.NaN);
-            return false;
-        }
-        formSubset(state, ws);
-        if (n == length) {
-            decision.set(labelAt(ws.discriminants, ws.mean), 1.0);
-            return true;
-        }
-        rule.prepareSubset(ws.rule, conditioner, state, ws.mean, ws.discriminants);
-        int label = rule.decideAt(ws.rule, thresholds.index());
-        double reliability = Double.NaN;
-        if (label != NO_DECISION && decision.computesReliability()) {
-            reliability = rule.reliability(ws.rule);
-        }
-        decision.set(label, reliability);
-        return label != NO_DECISION;
+        return anyOrder.observeAt(state, t, channel, rawValue, ws, decision);
     }
 
     /**
@@ -577,23 +446,7 @@ public final class EarlyClassifier {
      * observation pattern.
      */
     public void scoreAt(SubsetState state, int t, int channel, double rawValue, Workspace ws, SampleScore out) {
-        int index = checkedIndex(state, t, channel, rawValue);
-        if (deferAt(state, index, rawValue)) {
-            score(state.prefix(), rawValue, ws, out);
-            return;
-        }
-        int n = conditionAt(state, index, rawValue);
-        if (!DecisionStride.checks(n, stride, length)) {
-            out.set(NO_DECISION, -1);
-            return;
-        }
-        formSubset(state, ws);
-        if (n == length) {
-            out.set(labelAt(ws.discriminants, ws.mean), thresholds.gridSize());
-            return;
-        }
-        rule.prepareSubset(ws.rule, conditioner, state, ws.mean, ws.discriminants);
-        out.set(rule.guess(ws.rule), rule.scoreIndex(ws.rule));
+        anyOrder.scoreAt(state, t, channel, rawValue, ws, out);
     }
 
     /**
@@ -603,14 +456,7 @@ public final class EarlyClassifier {
      * @throws IllegalArgumentException as {@link #observeAt}
      */
     public void condition(SubsetState state, int t, int channel, double rawValue) {
-        int index = checkedIndex(state, t, channel, rawValue);
-        if (deferAt(state, index, rawValue)) {
-            SeriesState prefix = state.prefix();
-            int i = prefix.time();
-            estimator.update(prefix, standardized(i, rawValue));
-            return;
-        }
-        conditionAt(state, index, rawValue);
+        anyOrder.condition(state, t, channel, rawValue);
     }
 
     /**
@@ -624,110 +470,12 @@ public final class EarlyClassifier {
      *     reliability
      */
     public void decideIncomplete(SubsetState state, Workspace ws, Decision decision) {
-        SubsetConditioner c = subsetConditioner();
-        int n = state.observedCount();
-        decision.at(state.lastIndex(), channels, n, state.latestPosition(), length);
-        boolean prefix = state.onPrefix();
-        if (prefix && n == 0) {
-            c.conditionalMean(state, ws.mean); // nothing observed: the prior mean Bᵀx̄ of either form
-            formAround(ws);
-        } else if (prefix) {
-            form(state.prefix(), -1, ws);
-        } else {
-            formSubset(state, ws);
-        }
-        int label = labelAt(ws.discriminants, ws.mean);
-        if (n == length) {
-            decision.set(label, 1.0);
-            return;
-        }
-        double reliability = Double.NaN;
-        if (decision.computesReliability()) {
-            if (prefix && n > 0) {
-                rule.prepare(ws.rule, estimator, state.prefix(), ws.mean, ws.discriminants);
-            } else {
-                rule.prepareSubset(ws.rule, c, state, ws.mean, ws.discriminants);
-            }
-            if (rule.guess(ws.rule) != label) {
-                reliability = 0.0;
-            } else if (rule.decideAt(ws.rule, thresholds.index()) != NO_DECISION) {
-                reliability = rule.reliability(ws.rule);
-            } else {
-                reliability = rule.reliabilityBelowTau(ws.rule);
-            }
-        }
-        decision.set(label, reliability);
-    }
-
-    /**
-     * When the (checked) value at time-major {@code index} continues the time-major prefix the state is still on,
-     * records it there without conditioning the factor form: the caller then decides on the attached prefix state, exactly as
-     * the prefix path ({@link #observe}) does, so a complete time-major arrival costs what a prefix costs and decides
-     * what it decides. Returns whether it did.
-     */
-    private boolean deferAt(SubsetState state, int index, double rawValue) {
-        if (!state.onPrefix() || index != state.observedCount()) {
-            return false;
-        }
-        subsetConditioner().defer(state, index, standardized(index, rawValue));
-        return true;
-    }
-
-    /** Standardises the (checked) value and conditions the state on it; returns the observed count. */
-    private int conditionAt(SubsetState state, int index, double rawValue) {
-        subsetConditioner().observe(state, index, standardized(index, rawValue));
-        return state.observedCount();
+        anyOrder.decideIncomplete(state, ws, decision);
     }
 
     /** The value at time-major index {@code index} on the scale the model was fitted on (as is without standardiser). */
-    private double standardized(int index, double rawValue) {
+    double standardized(int index, double rawValue) {
         return standardizer == null ? rawValue : standardizer.apply(index, rawValue);
-    }
-
-    /** The time-major index of (t, channel), checked to be in the series, not yet observed, with a finite value. */
-    private int checkedIndex(SubsetState state, int t, int channel, double rawValue) {
-        int d = length / channels;
-        if (t < 0 || t >= d || channel < 0 || channel >= channels) {
-            throw new IllegalArgumentException("(t, channel) = (" + t + ", " + channel + ") is outside the series' " + d
-                    + " samples × " + channels + " channels");
-        }
-        int index = t * channels + channel;
-        if (state.isObserved(index)) {
-            throw new IllegalArgumentException("(t, channel) = (" + t + ", " + channel + ") was already observed");
-        }
-        if (!Double.isFinite(rawValue)) {
-            throw new IllegalArgumentException("value at (t, channel) = (" + t + ", " + channel + ") is " + rawValue);
-        }
-        return index;
-    }
-
-    /**
-     * m_y = E[Y | observed] and the discriminants around it into the workspace (local QDA by the series' anchor
-     * cache: the full search's Gaussians, bit for bit, with most distances certified instead of computed).
-     */
-    private void formSubset(SubsetState state, Workspace ws) {
-        conditioner.conditionalMean(state, ws.mean);
-        if (localQda == null) {
-            ws.discriminants = linear;
-            return;
-        }
-        ClassGaussianSearch search = state.accelerator(subsetSearchSlot);
-        if (search == null) {
-            search = localQda.newAnchorCache();
-            state.attach(subsetSearchSlot, search);
-        }
-        search.find(ws.mean, -1, 0.0, ws.qda, ws.gaussians);
-        ws.discriminants = quadraticFromClassGaussians(ws);
-    }
-
-    /** The discriminants around the m_y in the workspace (local QDA by a full search). */
-    private void formAround(Workspace ws) {
-        if (localQda == null) {
-            ws.discriminants = linear;
-            return;
-        }
-        localQda.classGaussians(ws.mean, ws.qda, ws.gaussians);
-        ws.discriminants = quadraticFromClassGaussians(ws);
     }
 
     /**
@@ -738,75 +486,17 @@ public final class EarlyClassifier {
      */
     public int completeLabel(double[] series, Workspace ws) {
         model.project(series, ws.mean);
-        if (localQda == null) {
-            return labelAt(linear, ws.mean);
-        }
-        localQda.classGaussians(ws.mean, ws.qda, ws.gaussians);
-        return argmax(quadraticFromClassGaussians(ws), ws.mean);
-    }
-
-    /**
-     * The local-QDA search kept in the series' state, created on first use and after the state was deserialised or
-     * copied, which drops it. It validates itself against the query and the step it is given, so a reset, restored
-     * or reused state only costs one recomputation.
-     */
-    private ClassGaussianSearch search(SeriesState state) {
-        ClassGaussianSearch s = state.accelerator(searchSlot);
-        if (s == null) {
-            s = searches.newSearch();
-            state.attach(searchSlot, s);
-        }
-        return s;
+        return classifier.completeLabel(ws);
     }
 
     /** The search kept in the state, or null (for tests of the accelerator's life cycle). */
     ClassGaussianSearch searchOf(SeriesState state) {
-        return state.accelerator(searchSlot);
-    }
-
-    private Discriminants quadraticFromClassGaussians(Workspace ws) {
-        ClassGaussians g = ws.gaussians;
-        for (int c = 0; c < numClasses; c++) {
-            ws.quadratic.setClass(c, g.mean(c), g.variance(c), g.logPrior(c));
-        }
-        return ws.quadratic;
-    }
-
-    /**
-     * The lower Cholesky factors of R_y(t), t = 1..d−1, packed one after another: R_y(t) of the joint estimator does
-     * not depend on the observed values (docs/method.md §3.1), so the probability rule factors it once per model
-     * instead of once per sample. Null when the table would exceed {@link #MAX_FACTOR_TABLE_DOUBLES}.
-     */
-    private static double[] factorTable(JointGaussianEstimator joint, int d, int ell) {
-        int size = SymmetricPacked.size(ell);
-        if ((long) d * size > MAX_FACTOR_TABLE_DOUBLES) {
-            return null;
-        }
-        double[] table = new double[d * size];
-        double[] packed = new double[size];
-        for (int t = 1; t < d; t++) {
-            joint.model().conditionalCovariance(t, packed);
-            ClassProbability.choleskyPacked(packed, 0, table, (t - 1) * size, ell);
-        }
-        return table;
+        return classifier.searchOf(state);
     }
 
     /** The classifier's label at y: argmax_g f_g(y), or the 3-NN vote. */
     private int labelAt(Discriminants f, double[] y) {
-        return knn != null ? knn.predict(y, KNN_K) : argmax(f, y);
-    }
-
-    private int argmax(Discriminants f, double[] y) {
-        int best = 0;
-        double bestValue = f.value(0, y);
-        for (int g = 1; g < numClasses; g++) {
-            double v = f.value(g, y);
-            if (v > bestValue) {
-                best = g;
-                bestValue = v;
-            }
-        }
-        return best;
+        return classifier.labelAt(f, y);
     }
 
     /**
@@ -814,13 +504,13 @@ public final class EarlyClassifier {
      * QDA's neighbour search. Not thread-safe.
      */
     public final class Workspace {
-        private final double[] mean = new double[dims];
-        private final ThresholdRule.Scratch rule = EarlyClassifier.this.rule.newScratch();
-        private final LocalQda.Workspace qda = localQda == null ? null : localQda.newWorkspace();
-        private final ClassGaussians gaussians = localQda == null ? null : localQda.newClassGaussians();
-        private final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);
+        final double[] mean = new double[dims];
+        final ThresholdRule.Scratch rule = EarlyClassifier.this.rule.newScratch();
+        final LocalQda.Workspace qda = classifier.newQdaWorkspace();
+        final ClassGaussians gaussians = classifier.newClassGaussians();
+        final DiagonalQuadraticDiscriminants quadratic = new DiagonalQuadraticDiscriminants(numClasses, dims);
         /** The discriminants formed at the last stride point. */
-        private Discriminants discriminants;
+        Discriminants discriminants;
 
         private Workspace() {}
 

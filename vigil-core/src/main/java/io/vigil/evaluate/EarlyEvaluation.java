@@ -25,7 +25,7 @@ import java.util.Objects;
 public final class EarlyEvaluation {
     /**
      * The delay costs α at which {@code evaluate --json} reports ml_edm's average cost. ml_edm's {@code average_cost}
-     * takes α as an argument and the package fixes no grid, so these are the issue's (28) fallback grid.
+     * takes α as an argument and the package fixes no grid, so these four, from coarse to fine, are Vigil's own grid.
      */
     public static final double[] AVERAGE_COST_ALPHAS = {0.001, 0.01, 0.1, 0.5};
 

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The early classifiers {@code vigil evaluate --method} compares (issue 15): Vigil's reliable rule and the
+ * The early classifiers {@code vigil evaluate --method} compares: Vigil's reliable rule and the
  * baselines of {@link io.vigil.baseline}.
  */
 public enum EarlyMethod {

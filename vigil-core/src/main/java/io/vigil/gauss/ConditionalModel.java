@@ -153,7 +153,7 @@ public abstract sealed class ConditionalModel permits DenseConditionalModel, Low
      *
      * @param out length ℓ, overwritten
      */
-    public void initialMean(double[] out) {
+    void initialMean(double[] out) {
         checkLength(out, reduced, "mean output");
         System.arraycopy(initialMean, 0, out, 0, reduced);
     }
@@ -186,7 +186,7 @@ public abstract sealed class ConditionalModel permits DenseConditionalModel, Low
     }
 
     /** The whole R_y table, (d+1)·ℓ(ℓ+1)/2 values, row t = R_y(t) packed (copy; for checks). */
-    public double[] covarianceTable() {
+    double[] covarianceTable() {
         return covTable.clone();
     }
 

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * How a Gaussian of the complete-series model holds its covariance (issue 13; docs/method.md §3.1). Both forms
+ * How a Gaussian of the complete-series model holds its covariance (docs/method.md §3.1). Both forms
  * give the same conditional moments up to rounding; they differ in cost. Persist by {@link #id()}, never by
  * ordinal.
  *

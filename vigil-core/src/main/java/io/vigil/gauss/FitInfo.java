@@ -27,7 +27,7 @@ public record FitInfo(Shrinkage shrinkage, double ridge, String note) {
     }
 
     /** The same record with a note added (joined by "; " to an existing one). */
-    public FitInfo withNote(String extra) {
+    FitInfo withNote(String extra) {
         return new FitInfo(shrinkage, ridge, note.isEmpty() ? extra : note + "; " + extra);
     }
 }

@@ -306,7 +306,7 @@ public final class GaussianMixtureEstimator implements CompleteSeriesEstimator {
     }
 
     /** The conditional model of class g. */
-    public ConditionalModel componentModel(int g) {
+    ConditionalModel componentModel(int g) {
         if (g < 0 || g >= models.length) {
             throw new IllegalArgumentException("component " + g + " is outside 0.." + (models.length - 1));
         }

@@ -256,7 +256,7 @@ public final class JointGaussian implements SeriesGaussian {
     }
 
     /** L as a dense unit lower-triangular d×d matrix (new matrix). */
-    public DMatrixRMaj unitLower() {
+    DMatrixRMaj unitLower() {
         int d = length;
         DMatrixRMaj l = new DMatrixRMaj(d, d);
         for (int s = 0; s < d; s++) {

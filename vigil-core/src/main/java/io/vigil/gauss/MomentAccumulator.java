@@ -11,7 +11,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Only the lower triangle is updated (the update δδᵀ·(n−1)/n is exactly symmetric); {@link
  * #scatter(DMatrixRMaj)} mirrors it. Cost O(d²/2) per vector, memory d² doubles. Not thread-safe.
  */
-public final class MomentAccumulator {
+final class MomentAccumulator {
     private final int dimension;
     private long count;
     private final double[] mean;
@@ -19,7 +19,7 @@ public final class MomentAccumulator {
     private final double[] delta;
 
     /** An empty accumulator for vectors of length {@code dimension} ≥ 1. */
-    public MomentAccumulator(int dimension) {
+    MomentAccumulator(int dimension) {
         if (dimension < 1) {
             throw new IllegalArgumentException("dimension must be ≥ 1, got " + dimension);
         }

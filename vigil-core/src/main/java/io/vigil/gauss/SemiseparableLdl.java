@@ -147,107 +147,149 @@ final class SemiseparableLdl {
             int b = Math.min(BLOCK, d - t0);
             // Everything of this block lives in the leading m×m part of S (identity beyond, class comment).
             int m = span[t0 + b - 1];
-            // f0_j = S₀ᵀ u_j: one pass over the rows of S₀, four j at a time so that each row of S₀ is loaded once per
-            // four outputs (every f0 entry still sums over i in ascending order).
-            java.util.Arrays.fill(f0, 0, b * r, 0.0);
-            for (int i = 0; i < m; i++) {
-                int row = i * r;
-                int j = 0;
-                for (; j + 3 < b; j += 4) {
-                    double c0 = u[(t0 + j) * r + i];
-                    double c1 = u[(t0 + j + 1) * r + i];
-                    double c2 = u[(t0 + j + 2) * r + i];
-                    double c3 = u[(t0 + j + 3) * r + i];
-                    if (c0 != 0.0 || c1 != 0.0 || c2 != 0.0 || c3 != 0.0) {
-                        int f = j * r;
-                        for (int k = 0; k < m; k++) {
-                            double sk = s[row + k];
-                            f0[f + k] += c0 * sk;
-                            f0[f + r + k] += c1 * sk;
-                            f0[f + 2 * r + k] += c2 * sk;
-                            f0[f + 3 * r + k] += c3 * sk;
-                        }
-                    }
-                }
-                for (; j < b; j++) {
-                    double c = u[(t0 + j) * r + i];
-                    if (c != 0.0) {
-                        int fr = j * r;
-                        for (int k = 0; k < m; k++) {
-                            f0[fr + k] += c * s[row + k];
-                        }
-                    }
-                }
-            }
-            // The b sequential steps in S₀'s coordinates.
-            for (int j = 0; j < b; j++) {
-                int jr = j * r;
-                System.arraycopy(f0, jr, ft, jr, m);
-                for (int i = 0; i < j; i++) {
-                    double c = dot(yt, i * r, f0, jr, m);
-                    if (c != 0.0) {
-                        int ir = i * r;
-                        for (int k = 0; k < m; k++) {
-                            ft[jr + k] -= c * ft[ir + k];
-                        }
-                    }
-                }
-                double dt = a + dot(ft, jr, ft, jr, m);
-                diagOut[t0 + j] = dt;
-                inv[j] = 1.0 / dt;
-                beta[j] = 1.0 / (dt + Math.sqrt(a * dt));
-                // q_j = f_j − Σ_{i<j} y_i (f_iᵀ f_j), kept in yt row j for now.
-                System.arraycopy(ft, jr, yt, jr, m);
-                for (int i = 0; i < j; i++) {
-                    double c = dot(ft, i * r, ft, jr, m);
-                    if (c != 0.0) {
-                        int ir = i * r;
-                        for (int k = 0; k < m; k++) {
-                            yt[jr + k] -= c * yt[ir + k];
-                        }
-                    }
-                }
-                for (int k = 0; k < m; k++) {
-                    double q = yt[jr + k];
-                    qt[k * BLOCK + j] = q;
-                    yt[jr + k] = beta[j] * q;
-                }
-            }
-            // Per row i of S₀: (S₀Q)[i,:] by r axpys of length b, gains, then S[i,:] −= Σ_j β_j (S₀Q)[i,j] f_j. (S₀Q)
-            // is
-            // formed for four rows at a time (each q_k row loaded once per four rows; sums still over k ascending).
-            for (int i = 0; i < m; i++) {
-                int row = i * r;
-                int gi = (i & 3) * BLOCK;
-                if ((i & 3) == 0) {
-                    s0q(s, qt, i, Math.min(4, m - i), m, r, b, g);
-                }
-                for (int j = 0; j < b; j++) {
-                    if (gainsOut != null) {
-                        gainsOut[(t0 + j) * r + i] = g[gi + j] * inv[j];
-                    }
-                    h[j] = beta[j] * g[gi + j];
-                }
-                // Four j per pass over the row, subtracted in ascending j as one at a time would.
-                int j = 0;
-                for (; j + 3 < b; j += 4) {
-                    double c0 = h[j];
-                    double c1 = h[j + 1];
-                    double c2 = h[j + 2];
-                    double c3 = h[j + 3];
+            // f0 = S₀ᵀU_b, the b steps in S₀'s coordinates, then the gains and S₀'s downdate row by row.
+            projectBlock(s, u, t0, b, m, r, f0);
+            sequentialSteps(a, t0, b, m, r, f0, ft, yt, qt, beta, inv, diagOut);
+            downdateRows(s, t0, b, m, r, ft, qt, g, h, beta, inv, gainsOut);
+        }
+    }
+
+    /**
+     * f0_j = S₀ᵀ u_j for the b columns j of the block starting at t0 ({@link #potter}'s first phase): one pass over the
+     * rows of S₀, four j at a time so that each row of S₀ is loaded once per four outputs (every f0 entry still sums
+     * over i in ascending order).
+     */
+    private static void projectBlock(double[] s, double[] u, int t0, int b, int m, int r, double[] f0) {
+        java.util.Arrays.fill(f0, 0, b * r, 0.0);
+        for (int i = 0; i < m; i++) {
+            int row = i * r;
+            int j = 0;
+            for (; j + 3 < b; j += 4) {
+                double c0 = u[(t0 + j) * r + i];
+                double c1 = u[(t0 + j + 1) * r + i];
+                double c2 = u[(t0 + j + 2) * r + i];
+                double c3 = u[(t0 + j + 3) * r + i];
+                if (c0 != 0.0 || c1 != 0.0 || c2 != 0.0 || c3 != 0.0) {
                     int f = j * r;
                     for (int k = 0; k < m; k++) {
-                        s[row + k] = (((s[row + k] - c0 * ft[f + k]) - c1 * ft[f + r + k]) - c2 * ft[f + 2 * r + k])
-                                - c3 * ft[f + 3 * r + k];
+                        double sk = s[row + k];
+                        f0[f + k] += c0 * sk;
+                        f0[f + r + k] += c1 * sk;
+                        f0[f + 2 * r + k] += c2 * sk;
+                        f0[f + 3 * r + k] += c3 * sk;
                     }
                 }
-                for (; j < b; j++) {
-                    double c = h[j];
-                    if (c != 0.0) {
-                        int fr = j * r;
-                        for (int k = 0; k < m; k++) {
-                            s[row + k] -= c * ft[fr + k];
-                        }
+            }
+            for (; j < b; j++) {
+                double c = u[(t0 + j) * r + i];
+                if (c != 0.0) {
+                    int fr = j * r;
+                    for (int k = 0; k < m; k++) {
+                        f0[fr + k] += c * s[row + k];
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@link #potter}'s second phase: the b sequential steps of the block in S₀'s coordinates (f_j, D_j, β_j, q_j). */
+    private static void sequentialSteps(
+            double a,
+            int t0,
+            int b,
+            int m,
+            int r,
+            double[] f0,
+            double[] ft,
+            double[] yt,
+            double[] qt,
+            double[] beta,
+            double[] inv,
+            double[] diagOut) {
+        for (int j = 0; j < b; j++) {
+            int jr = j * r;
+            System.arraycopy(f0, jr, ft, jr, m);
+            for (int i = 0; i < j; i++) {
+                double c = dot(yt, i * r, f0, jr, m);
+                if (c != 0.0) {
+                    int ir = i * r;
+                    for (int k = 0; k < m; k++) {
+                        ft[jr + k] -= c * ft[ir + k];
+                    }
+                }
+            }
+            double dt = a + dot(ft, jr, ft, jr, m);
+            diagOut[t0 + j] = dt;
+            inv[j] = 1.0 / dt;
+            beta[j] = 1.0 / (dt + Math.sqrt(a * dt));
+            // q_j = f_j − Σ_{i<j} y_i (f_iᵀ f_j), kept in yt row j for now.
+            System.arraycopy(ft, jr, yt, jr, m);
+            for (int i = 0; i < j; i++) {
+                double c = dot(ft, i * r, ft, jr, m);
+                if (c != 0.0) {
+                    int ir = i * r;
+                    for (int k = 0; k < m; k++) {
+                        yt[jr + k] -= c * yt[ir + k];
+                    }
+                }
+            }
+            for (int k = 0; k < m; k++) {
+                double q = yt[jr + k];
+                qt[k * BLOCK + j] = q;
+                yt[jr + k] = beta[j] * q;
+            }
+        }
+    }
+
+    /**
+     * {@link #potter}'s third phase, per row i of S₀: (S₀Q)[i,:] by r axpys of length b, the gains, then S[i,:] −=
+     * Σ_j β_j (S₀Q)[i,j] f_j. S₀Q is formed for four rows at a time (each q_k row loaded once per four rows; sums still
+     * over k ascending).
+     */
+    private static void downdateRows(
+            double[] s,
+            int t0,
+            int b,
+            int m,
+            int r,
+            double[] ft,
+            double[] qt,
+            double[] g,
+            double[] h,
+            double[] beta,
+            double[] inv,
+            double[] gainsOut) {
+        for (int i = 0; i < m; i++) {
+            int row = i * r;
+            int gi = (i & 3) * BLOCK;
+            if ((i & 3) == 0) {
+                s0q(s, qt, i, Math.min(4, m - i), m, r, b, g);
+            }
+            for (int j = 0; j < b; j++) {
+                if (gainsOut != null) {
+                    gainsOut[(t0 + j) * r + i] = g[gi + j] * inv[j];
+                }
+                h[j] = beta[j] * g[gi + j];
+            }
+            // Four j per pass over the row, subtracted in ascending j as one at a time would.
+            int j = 0;
+            for (; j + 3 < b; j += 4) {
+                double c0 = h[j];
+                double c1 = h[j + 1];
+                double c2 = h[j + 2];
+                double c3 = h[j + 3];
+                int f = j * r;
+                for (int k = 0; k < m; k++) {
+                    s[row + k] = (((s[row + k] - c0 * ft[f + k]) - c1 * ft[f + r + k]) - c2 * ft[f + 2 * r + k])
+                            - c3 * ft[f + 3 * r + k];
+                }
+            }
+            for (; j < b; j++) {
+                double c = h[j];
+                if (c != 0.0) {
+                    int fr = j * r;
+                    for (int k = 0; k < m; k++) {
+                        s[row + k] -= c * ft[fr + k];
                     }
                 }
             }

@@ -127,7 +127,7 @@ public final class SeriesState {
     }
 
     /** The running log-likelihood log p(x_1..x_t | component g) (0 at t = 0). */
-    public double componentLogLikelihood(int component) {
+    double componentLogLikelihood(int component) {
         if (component < 0 || component >= components) {
             throw new IllegalArgumentException("component " + component + " is outside 0.." + (components - 1));
         }
@@ -194,7 +194,7 @@ public final class SeriesState {
      *
      * @throws IllegalArgumentException when the dimensions differ
      */
-    public void copyFrom(SeriesState other) {
+    void copyFrom(SeriesState other) {
         requireSameShape(other.length, other.reduced, other.components);
         System.arraycopy(other.innovations, 0, innovations, 0, innovations.length);
         System.arraycopy(other.meanShift, 0, meanShift, 0, meanShift.length);
@@ -258,7 +258,7 @@ public final class SeriesState {
      *     out-of-range t, non-finite values or a truncated stream ({@link java.io.EOFException}); this
      *     state is unchanged then unless the stream ended or was corrupt midway through the values
      */
-    public void readFrom(DataInput in) throws IOException {
+    void readFrom(DataInput in) throws IOException {
         int[] header = readHeader(in);
         if (header[0] != length || header[1] != reduced || header[2] != components) {
             throw new IOException("stored series state has d = " + header[0] + ", ℓ = " + header[1] + ", G = "

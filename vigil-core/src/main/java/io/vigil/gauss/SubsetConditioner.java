@@ -24,7 +24,7 @@ import org.ejml.data.DMatrixRMaj;
  *   G −= b_j w_jᵀ                                 (j leaves U)
  * </pre>
  *
- * starting from f̂ = 0, P = I, G = BᵀW, m_y = Bᵀx̄ and R_y = BᵀΣB. These are the Gram–Schmidt steps of the notes
+ * starting from f̂ = 0, P = I, G = BᵀW, m_y = Bᵀx̄ and R_y = BᵀΣB. These are the Gram–Schmidt steps of docs/method.md §7
  * (v = Σ_{·j} − Σ_{·O}Σ_{OO}⁻¹Σ_{Oj} = W P w_j + a·e_j, so q = Bᵀv), hence equal to the closed form m = x̄ +
  * Σ_{·O}Σ_{OO}⁻¹(x_O − x̄_O), R = Σ − Σ_{·O}Σ_{OO}⁻¹Σ_{O·} for every O and every order (tested against a dense
  * solve). Work per value O(r² + ℓr + ℓ²), no matrix inverted; per-series state r² + ℓr + ℓ(ℓ + 1) + r + 2ℓ + r
@@ -68,93 +68,11 @@ public final class SubsetConditioner {
     private final int length;
     private final int reduced;
     private final double[] basis; // B, D×ℓ row-major
-    private final Component[] components;
+    private final FactorComponent[] components;
     private final double[] logWeights; // log w_g
     private final int largestRank;
 
-    /** One Gaussian a·I + W Wᵀ around x̄ and its projections on B (immutable). */
-    private static final class Component {
-        final int rank;
-        final double noise;
-        final double[] mean; // x̄, D
-        final double[] factor; // W, D×r row-major
-        final double[] initialG; // BᵀW, ℓ×r row-major
-        final double[] initialMean; // Bᵀx̄, ℓ
-        final double[] initialCov; // BᵀΣB, ℓ×ℓ row-major
-
-        Component(double[] mean, double noise, double[] factor, int rank, double[] basis, int reduced) {
-            int d = mean.length;
-            int l = reduced;
-            int r = rank;
-            this.rank = rank;
-            this.noise = noise;
-            this.mean = mean;
-            this.factor = factor;
-            this.initialG = new double[l * r];
-            this.initialMean = new double[l];
-            for (int j = 0; j < d; j++) {
-                for (int k = 0; k < l; k++) {
-                    double b = basis[j * l + k];
-                    initialMean[k] += b * mean[j];
-                    for (int i = 0; i < r; i++) {
-                        initialG[k * r + i] += b * factor[j * r + i];
-                    }
-                }
-            }
-            this.initialCov = new double[l * l];
-            for (int k = 0; k < l; k++) {
-                for (int m = 0; m <= k; m++) {
-                    double s = 0;
-                    for (int i = 0; i < r; i++) {
-                        s += initialG[k * r + i] * initialG[m * r + i];
-                    }
-                    double bb = 0;
-                    for (int j = 0; j < d; j++) {
-                        bb += basis[j * l + k] * basis[j * l + m];
-                    }
-                    s += noise * bb;
-                    initialCov[k * l + m] = s;
-                    initialCov[m * l + k] = s;
-                }
-            }
-        }
-
-        /** The factor form of a complete-series Gaussian in either form, reduced to at most maxRank directions. */
-        static Component of(SeriesGaussian gaussian, double[] basis, int reduced, int maxRank) {
-            int d = gaussian.length();
-            double[] mean;
-            double a;
-            double[] w;
-            int r;
-            if (gaussian instanceof LowRankGaussian low) {
-                DMatrixRMaj u = low.factor();
-                mean = low.mean();
-                a = low.identityScale();
-                w = u.data;
-                r = u.numCols;
-            } else {
-                JointGaussian dense = (JointGaussian) gaussian;
-                w = dense.unitLower().data;
-                double[] diag = dense.innovationVariances();
-                for (int t = 0; t < d; t++) {
-                    double root = Math.sqrt(diag[t]);
-                    for (int s = t; s < d; s++) {
-                        w[s * d + t] *= root;
-                    }
-                }
-                mean = dense.mean();
-                a = 0.0;
-                r = d;
-            }
-            if (r > maxRank && maxRank < d) {
-                ProbabilisticPca.Reduced q = ProbabilisticPca.reduce(w, d, r, a, maxRank);
-                return new Component(mean, q.noise(), q.factor(), q.rank(), basis, reduced);
-            }
-            return new Component(mean, a, w, r, basis, reduced);
-        }
-    }
-
-    private SubsetConditioner(Component[] components, double[] weights, double[] basis, int length, int reduced) {
+    private SubsetConditioner(FactorComponent[] components, double[] weights, double[] basis, int length, int reduced) {
         this.length = length;
         this.reduced = reduced;
         this.basis = basis;
@@ -221,14 +139,14 @@ public final class SubsetConditioner {
         int d = Objects.requireNonNull(gaussians.get(0), "component 0").length();
         ConditionalModel.checkBasis(basis, d);
         double[] b = basis.data.clone();
-        Component[] components = new Component[classes];
+        FactorComponent[] components = new FactorComponent[classes];
         for (int g = 0; g < classes; g++) {
             SeriesGaussian gaussian = Objects.requireNonNull(gaussians.get(g), "component " + g);
             if (gaussian.length() != d) {
                 throw new IllegalArgumentException(
                         "component " + g + " has length " + gaussian.length() + " but component 0 has length " + d);
             }
-            components[g] = Component.of(gaussian, b, basis.numCols, maxRank);
+            components[g] = FactorComponent.of(gaussian, b, basis.numCols, maxRank);
         }
         return new SubsetConditioner(components, weights, b, d, basis.numCols);
     }
@@ -258,7 +176,7 @@ public final class SubsetConditioner {
 
     /** Component g's covariance a·I + W Wᵀ as a new D×D matrix (as {@link #covariance()}). */
     public DMatrixRMaj covariance(int g) {
-        Component c = component(g);
+        FactorComponent c = component(g);
         return LowRankGaussian.scaledIdentityPlusGram(c.noise, c.factor, length, c.rank);
     }
 
@@ -267,7 +185,7 @@ public final class SubsetConditioner {
         return component(g).mean.clone();
     }
 
-    private Component component(int g) {
+    private FactorComponent component(int g) {
         if (g < 0 || g >= components.length) {
             throw new IllegalArgumentException("component " + g + " is outside 0.." + (components.length - 1));
         }
@@ -296,7 +214,7 @@ public final class SubsetConditioner {
     public long stateDoubles() {
         long l = reduced;
         long total = largestRank + l;
-        for (Component c : components) {
+        for (FactorComponent c : components) {
             long r = c.rank;
             total += r * r + l * r + l * l + r + l;
         }
@@ -321,7 +239,7 @@ public final class SubsetConditioner {
     public void reset(SubsetState s) {
         requireShape(s);
         for (int g = 0; g < components.length; g++) {
-            Component c = components[g];
+            FactorComponent c = components[g];
             SubsetState.Block b = s.blocks[g];
             int r = c.rank;
             Arrays.fill(b.latentMean, 0.0);
@@ -418,7 +336,7 @@ public final class SubsetConditioner {
     /** One innovation of every component's factor form; allocation-free. */
     private void update(SubsetState s, int index, double x) {
         for (int g = 0; g < components.length; g++) {
-            double e = update(components[g], s.blocks[g], s.scratchLatent, s.scratchFeature, index, x);
+            double e = components[g].update(s.blocks[g], s.scratchLatent, s.scratchFeature, index, x);
             if (s.conditioned == 0 && g == 0) {
                 s.firstInnovation = e;
             }
@@ -430,78 +348,6 @@ public final class SubsetConditioner {
             s.mixtureReady = false;
         }
         s.conditioned++;
-    }
-
-    /**
-     * One innovation of one component's factor form (the class comment's steps); returns the innovation e.
-     * Allocation-free.
-     */
-    private double update(Component c, SubsetState.Block b, double[] p, double[] q, int index, double x) {
-        int r = c.rank;
-        int l = reduced;
-        int wRow = index * r;
-        int bRow = index * l;
-        double[] factor = c.factor;
-        double[] cov = b.latentCov;
-        double noise = c.noise;
-        double s2 = noise;
-        double predicted = c.mean[index];
-        // P and R_y are kept in their lower triangles only (symmetric by construction, half the downdate work):
-        // p = P w_j as the lower triangle's rows, then its strict upper part (row k, column i < k) as axpys.
-        for (int i = 0; i < r; i++) {
-            double acc = 0;
-            int row = i * r;
-            for (int k = 0; k <= i; k++) {
-                acc += cov[row + k] * factor[wRow + k];
-            }
-            p[i] = acc;
-        }
-        for (int k = 1; k < r; k++) {
-            double wk = factor[wRow + k];
-            int row = k * r;
-            for (int i = 0; i < k; i++) {
-                p[i] += cov[row + i] * wk;
-            }
-        }
-        for (int i = 0; i < r; i++) {
-            s2 += factor[wRow + i] * p[i];
-            predicted += factor[wRow + i] * b.latentMean[i];
-        }
-        double e = x - predicted;
-        double[] g = b.gain;
-        for (int k = 0; k < l; k++) {
-            double acc = noise * basis[bRow + k];
-            int row = k * r;
-            for (int i = 0; i < r; i++) {
-                acc += g[row + i] * p[i];
-            }
-            q[k] = acc;
-        }
-        double inv = 1.0 / s2;
-        double step = e * inv;
-        for (int i = 0; i < r; i++) {
-            b.latentMean[i] += p[i] * step;
-            double pi = p[i] * inv;
-            int row = i * r;
-            for (int k = 0; k <= i; k++) {
-                cov[row + k] -= pi * p[k];
-            }
-        }
-        for (int k = 0; k < l; k++) {
-            b.mean[k] += q[k] * step;
-            double qk = q[k] * inv;
-            int row = k * l;
-            for (int m = 0; m <= k; m++) {
-                b.cov[row + m] -= qk * q[m];
-            }
-            double bk = basis[bRow + k];
-            int gRow = k * r;
-            for (int i = 0; i < r; i++) {
-                g[gRow + i] -= bk * factor[wRow + i];
-            }
-        }
-        b.logLikelihood += -0.5 * Math.log(2.0 * Math.PI * s2) - 0.5 * e * step;
-        return e;
     }
 
     /**

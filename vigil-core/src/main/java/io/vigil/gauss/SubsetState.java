@@ -162,7 +162,7 @@ public final class SubsetState {
     }
 
     /** log p(x_O), the log-density of the observed values under the Gaussian or the mixture (0 before any). */
-    public double logLikelihood() {
+    double logLikelihood() {
         return logLikelihood;
     }
 }

@@ -30,7 +30,7 @@ public final class SymmetricPacked {
      * @param packed at least {@code n(n+1)/2} values (read from offset 0)
      * @param out n×n, overwritten with both triangles
      */
-    public static void unpack(double[] packed, DMatrixRMaj out) {
+    static void unpack(double[] packed, DMatrixRMaj out) {
         int n = out.numRows;
         if (out.numCols != n) {
             throw new IllegalArgumentException(
@@ -58,7 +58,7 @@ public final class SymmetricPacked {
      * @param in n×n
      * @param out at least {@code n(n+1)/2} values, overwritten from offset 0
      */
-    public static void pack(DMatrixRMaj in, double[] out) {
+    static void pack(DMatrixRMaj in, double[] out) {
         int n = in.numRows;
         if (in.numCols != n) {
             throw new IllegalArgumentException("matrix must be square, got " + in.numRows + "×" + in.numCols);

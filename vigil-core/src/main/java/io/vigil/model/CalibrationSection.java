@@ -34,7 +34,7 @@ import java.util.OptionalInt;
  *   <li>the operating point chosen on these replays, if any;
  *   <li>which guarantee the certificates carry ({@link Guarantee}) and how they account for the operating point being
  *       chosen among {@code candidates} candidates on the same replays ({@link Selection}); files written before
- *       issue 28 have neither and read as {@code pac} without correction, exactly as they certified before.
+ *       the two guarantees existed have neither and read as {@code pac} without correction, exactly as they certified before.
  * </ul>
  *
  * Optional: a model without it decides exactly as before (τ used as the threshold, uncertified). Immutable.
@@ -100,67 +100,28 @@ public record CalibrationSection(
             throw new IllegalArgumentException(NAME + ".delta must lie in (0, 1), got " + delta);
         }
         inflation = inflation.clone();
-        for (int b = 0; b < inflation.length; b++) {
-            if (!(inflation[b] > 0) || !Double.isFinite(inflation[b])) {
-                throw new IllegalArgumentException(
-                        NAME + ".inflation[" + b + "] must be finite and > 0, got " + inflation[b]);
-            }
-        }
+        CalibrationChecks.inflation(inflation);
         thresholds = thresholds.clone();
-        if (thresholds.length == 0) {
-            throw new IllegalArgumentException(NAME + ".thresholds is empty");
-        }
-        for (int j = 0; j < thresholds.length; j++) {
-            if (!(thresholds[j] > 0 && thresholds[j] <= 1) || (j > 0 && thresholds[j] <= thresholds[j - 1])) {
-                throw new IllegalArgumentException(
-                        NAME + ".thresholds must ascend within (0, 1], got " + Arrays.toString(thresholds));
-            }
-        }
+        CalibrationChecks.thresholds(thresholds);
         curves = List.copyOf(curves);
-        for (Curve c : curves) {
-            if (c.estimator() != curves.get(0).estimator()) {
-                throw new IllegalArgumentException(
-                        NAME + ".curves mix the " + curves.get(0).estimator().id() + " and "
-                                + c.estimator().id() + " estimators; one inflation is learned for one estimator");
-            }
-            if (c.disagreements().length != thresholds.length) {
-                throw new IllegalArgumentException(NAME + ".curves: " + c.rule().cliName() + "/"
-                        + c.classifier().cliName() + " has " + c.disagreements().length + " counts for "
-                        + thresholds.length + " thresholds");
-            }
-        }
+        CalibrationChecks.curves(curves, thresholds.length);
         coverageTaus = coverageTaus.clone();
         coverageBefore = coverageBefore.clone();
         coverageAfter = coverageAfter.clone();
         if (coverageBefore.length != coverageTaus.length || coverageAfter.length != coverageTaus.length) {
             throw new IllegalArgumentException(NAME + ".coverage arrays differ in length");
         }
-        VigilModel.requireFinite(coverageTaus, NAME + ".coverage.taus");
+        ModelChecks.requireFinite(coverageTaus, NAME + ".coverage.taus");
         Objects.requireNonNull(guarantee, "guarantee");
         Objects.requireNonNull(selection, "selection");
         if (candidates < 1) {
             throw new IllegalArgumentException(NAME + ".candidates must be ≥ 1, got " + candidates);
         }
-        if (guarantee == Guarantee.EXPECTED) {
-            for (Curve c : curves) {
-                if (c.monotoneDisagreements().length == 0) {
-                    throw new IllegalArgumentException(
-                            NAME + ".curves: " + c.rule().cliName() + "/"
-                                    + c.classifier().cliName() + " has no monotone_disagreements, which the expected "
-                                    + "guarantee needs");
-                }
-            }
-        }
+        CalibrationChecks.expectedCurves(curves, guarantee);
         nestedDisagreements = nestedDisagreements.clone();
         nestedMonotone = nestedMonotone.clone();
-        checkNested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
-        if (!(crcDraw > 0 && crcDraw <= 1)) {
-            throw new IllegalArgumentException(NAME + ".crc_draw must lie in (0, 1], got " + crcDraw);
-        }
-        if (guarantee == Guarantee.PAC && crcDraw != ConformalRiskControl.CONSERVATIVE) {
-            throw new IllegalArgumentException(
-                    NAME + ".crc_draw applies to the expected guarantee only, got " + crcDraw + " under pac");
-        }
+        CalibrationChecks.nested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
+        CalibrationChecks.crcDraw(crcDraw, guarantee);
     }
 
     /**
@@ -199,34 +160,6 @@ public record CalibrationSection(
                 new int[0],
                 ObservationPattern.complete(),
                 ConformalRiskControl.CONSERVATIVE);
-    }
-
-    private static void checkNested(List<Curve> curves, int m, Selection selection, int[] raw, int[] monotone) {
-        boolean wanted = selection == Selection.NESTED && !curves.isEmpty();
-        if (!wanted) {
-            if (raw.length != 0 || monotone.length != 0) {
-                throw new IllegalArgumentException(NAME + ".nested counts need selection nested and curves");
-            }
-            return;
-        }
-        int n = curves.get(0).series();
-        if (raw.length != m || monotone.length != m) {
-            throw new IllegalArgumentException(
-                    NAME + ".nested needs " + m + " counts per array, got " + raw.length + " and " + monotone.length);
-        }
-        for (Curve c : curves) {
-            if (c.series() != n) {
-                throw new IllegalArgumentException(NAME + ".nested needs every curve to replay the same series");
-            }
-        }
-        for (int j = 0; j < m; j++) {
-            boolean increases = j > 0 && monotone[j] > monotone[j - 1];
-            if (raw[j] < 0 || raw[j] > monotone[j] || monotone[j] > n || increases) {
-                throw new IllegalArgumentException(NAME + ".nested counts at threshold " + j + " (" + raw[j] + ", "
-                        + monotone[j] + ") must satisfy 0 ≤ disagreements ≤ monotone ≤ " + n
-                        + " with monotone not increasing with the threshold");
-            }
-        }
     }
 
     /**
@@ -472,7 +405,7 @@ public record CalibrationSection(
      * label other than their complete-series label ({@code disagreements}), how many with their true label ({@code
      * correct}), the sum of their decision times t/d, and how many disagree at λ_j or at any more conservative
      * threshold ({@code monotoneDisagreements}, the monotonised loss of conformal risk control; empty in files
-     * written before issue 28).
+     * written before the two guarantees existed).
      */
     public record Curve(
             DecisionRule rule,

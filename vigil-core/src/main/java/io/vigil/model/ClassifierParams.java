@@ -24,23 +24,23 @@ public final class ClassifierParams {
      * @param qdaNeighbors local QDA's k, 1..2n (k is capped by the class size when used)
      */
     public ClassifierParams(double[][] points, int[] classes, double[] priors, int qdaNeighbors) {
-        VigilModel.require(points, "training_points.points");
-        VigilModel.require(classes, "training_points.classes");
-        VigilModel.require(priors, "local_qda.priors");
+        ModelChecks.require(points, "training_points.points");
+        ModelChecks.require(classes, "training_points.classes");
+        ModelChecks.require(priors, "local_qda.priors");
         this.points = new double[points.length][];
         for (int i = 0; i < points.length; i++) {
-            VigilModel.requireFinite(points[i], "training_points.points row " + i);
+            ModelChecks.requireFinite(points[i], "training_points.points row " + i);
             this.points[i] = points[i].clone();
         }
         this.classes = classes.clone();
-        VigilModel.requireFinite(priors, "local_qda.priors");
+        ModelChecks.requireFinite(priors, "local_qda.priors");
         this.priors = priors.clone();
         if (qdaNeighbors < 1) {
             throw new IllegalArgumentException("local_qda.neighbors must be ≥ 1, got " + qdaNeighbors);
         }
-        if (qdaNeighbors > VigilModel.maxNeighbors(points.length)) {
+        if (qdaNeighbors > ModelChecks.maxNeighbors(points.length)) {
             throw new IllegalArgumentException("local_qda.neighbors is " + qdaNeighbors + " but must be in 1.."
-                    + VigilModel.maxNeighbors(points.length) + " for " + points.length + " training points");
+                    + ModelChecks.maxNeighbors(points.length) + " for " + points.length + " training points");
         }
         this.qdaNeighbors = qdaNeighbors;
     }
@@ -75,7 +75,7 @@ public final class ClassifierParams {
     }
 
     /** Local QDA on these points with {@link #qdaNeighbors()} (thesis §2.1.2). */
-    public LocalQda fitLocalQda(int numClasses) {
+    LocalQda fitLocalQda(int numClasses) {
         return LocalQda.fit(points, classes, numClasses, qdaNeighbors);
     }
 

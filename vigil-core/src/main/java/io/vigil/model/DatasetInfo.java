@@ -38,7 +38,7 @@ public record DatasetInfo(
 
     /** Validates (messages name the model-file field) and copies. */
     public DatasetInfo {
-        VigilModel.require(channelNames, "dataset.channels");
+        ModelChecks.require(channelNames, "dataset.channels");
         channelNames = List.copyOf(channelNames);
         if (channelNames.isEmpty() || new HashSet<>(channelNames).size() != channelNames.size()) {
             throw new IllegalArgumentException(
@@ -48,10 +48,10 @@ public record DatasetInfo(
             throw new IllegalArgumentException("dataset.length " + length + " is not a multiple of the "
                     + channelNames.size() + " dataset.channels");
         }
-        VigilModel.require(name, "dataset.name");
-        VigilModel.require(classNames, "dataset.classes");
-        VigilModel.require(classCounts, "dataset.class_counts");
-        VigilModel.require(fingerprint, "dataset.fingerprint");
+        ModelChecks.require(name, "dataset.name");
+        ModelChecks.require(classNames, "dataset.classes");
+        ModelChecks.require(classCounts, "dataset.class_counts");
+        ModelChecks.require(fingerprint, "dataset.fingerprint");
         classNames = List.copyOf(classNames);
         classCounts = classCounts.clone();
         int g = classNames.size();
@@ -67,7 +67,7 @@ public record DatasetInfo(
         if (trainSize < 1) {
             throw new IllegalArgumentException("dataset.train_size must be ≥ 1, got " + trainSize);
         }
-        VigilModel.sizeCheck("dataset.class_counts", classCounts.length, "entries", "dataset.classes", g);
+        ModelChecks.sizeCheck("dataset.class_counts", classCounts.length, "entries", "dataset.classes", g);
     }
 
     /** Number of channels C. */

@@ -31,9 +31,9 @@ public record LinearSvmSection(double cost, double[][] weights, double[] biases)
         weights = Arrays.stream(weights).map(double[]::clone).toArray(double[][]::new);
         biases = biases.clone();
         for (int g = 0; g < weights.length; g++) {
-            VigilModel.requireFinite(weights[g], "linear_svm.weights row " + g);
+            ModelChecks.requireFinite(weights[g], "linear_svm.weights row " + g);
         }
-        VigilModel.requireFinite(biases, "linear_svm.biases");
+        ModelChecks.requireFinite(biases, "linear_svm.biases");
     }
 
     /** The discriminants f_g for the reliable decision rule. */

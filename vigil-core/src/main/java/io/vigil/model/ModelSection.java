@@ -1,7 +1,7 @@
 package io.vigil.model;
 
 /**
- * An optional, typed part of a model file beyond the core (e.g. issue 3's {@code complete_series}: the
+ * An optional, typed part of a model file beyond the core (e.g. {@code complete_series}: the
  * complete-series Gaussian of thesis §5.4). Sections let the format grow without a version bump: files
  * without a section still load, and a reader that meets a section it does not know skips it when the
  * section is optional and rejects the file when the section is {@linkplain #required() required}. Each

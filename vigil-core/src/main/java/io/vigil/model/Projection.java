@@ -97,8 +97,8 @@ public final class Projection {
             LdgRefinement refinement,
             TransferSource transfer,
             SparseInfo sparse) {
-        VigilModel.require(eigenvalues, "ldg.eigenvalues");
-        VigilModel.require(basis, "ldg.basis");
+        ModelChecks.require(eigenvalues, "ldg.eigenvalues");
+        ModelChecks.require(basis, "ldg.basis");
         this.length = basis.numRows;
         this.dims = basis.numCols;
         if (dims < 1 || dims > length) {
@@ -115,10 +115,10 @@ public final class Projection {
             throw new IllegalArgumentException(
                     "ldg.eigenvalues has " + eigenvalues.length + " values but ldg.dims is " + dims);
         }
-        VigilModel.requireFinite(eigenvalues, "ldg.eigenvalues");
-        VigilModel.requireFinite(basis.data, "ldg.basis");
+        ModelChecks.requireFinite(eigenvalues, "ldg.eigenvalues");
+        ModelChecks.requireFinite(basis.data, "ldg.basis");
         if (standardizer != null) {
-            VigilModel.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
+            ModelChecks.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
         }
         this.standardizer = standardizer;
         this.neighbors = neighbors;
@@ -148,13 +148,13 @@ public final class Projection {
             throw new IllegalArgumentException("ldg.gamma must be finite and in [0, 1], got " + gamma);
         }
         if (standardizer != null) {
-            VigilModel.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
+            ModelChecks.sizeCheck("preprocessing.means", standardizer.dim(), "values", "dataset.length", length);
         }
         this.standardizer = standardizer;
         this.neighbors = neighbors;
         this.gamma = gamma;
         this.eigenvalues = map.eigenvalues();
-        VigilModel.requireFinite(eigenvalues, "ldg.eigenvalues");
+        ModelChecks.requireFinite(eigenvalues, "ldg.eigenvalues");
         this.basis = null;
         this.refinement = null;
         this.transfer = null;

@@ -3,7 +3,7 @@ package io.vigil.model;
 import java.time.Instant;
 
 /**
- * Where a model came from (Tribuo's provenance, conventions §9): the Vigil version that wrote it, when, the seed of
+ * Where a model came from (Tribuo's provenance; docs/data-and-training.md, "Model files"): the Vigil version that wrote it, when, the seed of
  * every random choice in training, and how its parameters were chosen with every cross-validation score. The data
  * it was fitted on is identified by {@link DatasetInfo#fingerprint()}.
  *
@@ -15,9 +15,9 @@ import java.time.Instant;
 public record Provenance(String vigilVersion, Instant created, long seed, SelectionReport selection) {
     /** Checks that every part is present, naming the model-file field. */
     public Provenance {
-        VigilModel.require(vigilVersion, "vigil_version");
-        VigilModel.require(created, "created");
-        VigilModel.require(selection, "selection");
+        ModelChecks.require(vigilVersion, "vigil_version");
+        ModelChecks.require(created, "created");
+        ModelChecks.require(selection, "selection");
         if (selection.gammaDims() < 1) {
             throw new IllegalArgumentException("selection.gamma_dims must be ≥ 1, got " + selection.gammaDims());
         }

@@ -6,7 +6,6 @@ import io.vigil.ldg.LdgRefinement;
 import io.vigil.ldg.Standardizer;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +28,6 @@ public final class VigilModel {
 
     /** The newest model-file format version this Vigil reads and the one it writes. */
     public static final int FORMAT_VERSION = 1;
-
-    /**
-     * Priors are stored as n_g/n; a stored value farther than this from n_g/n computed from the training
-     * classes means a corrupted or hand-edited file. Both sides are one IEEE division, so agreement is
-     * exact unless the file was edited; the slack only absorbs decimal round trips by other tools.
-     */
-    static final double PRIOR_TOLERANCE = 1e-12;
 
     private final Provenance provenance;
     private final DatasetInfo dataset;
@@ -297,34 +289,6 @@ public final class VigilModel {
                 + dims() + ", γ=" + gamma() + "]";
     }
 
-    /** Largest neighbour count a model may record for n training series: any k above a class's size means the whole class, and training never records more than 2n. */
-    static int maxNeighbors(int n) {
-        return Math.max(1, 2 * n);
-    }
-
-    static void require(Object value, String field) {
-        if (value == null) {
-            throw new IllegalArgumentException(field + " is missing");
-        }
-    }
-
-    static void sizeCheck(String field, int actual, String unit, String otherField, int expected) {
-        if (actual != expected) {
-            throw new IllegalArgumentException(
-                    field + " has " + actual + " " + unit + " but " + otherField + " is " + expected);
-        }
-    }
-
-    /** Rejects NaN and ±∞, naming the field and the first bad index. */
-    static void requireFinite(double[] values, String field) {
-        for (int i = 0; i < values.length; i++) {
-            if (!Double.isFinite(values[i])) {
-                throw new IllegalArgumentException(
-                        field + "[" + i + "] is " + values[i] + "; every value must be finite");
-            }
-        }
-    }
-
     /**
      * Collects the parts of a {@link VigilModel}, either whole ({@link #provenance}, {@link #dataset}, {@link
      * #projection}, {@link #classifier}) or field by field; {@link #build()} checks every dimension across the parts
@@ -577,21 +541,22 @@ public final class VigilModel {
                     new DatasetInfo(datasetName, classNames, classCounts, trainSize, length, fingerprint, channelNames);
             Projection proj;
             if (kernelMap != null) {
-                sizeCheck("ldg.training_rows", kernelMap.rows().length, "rows", "dataset.train_size", trainSize);
-                sizeCheck("ldg.training_rows", kernelMap.inputDim(), "columns", "dataset.length", length);
+                ModelChecks.sizeCheck(
+                        "ldg.training_rows", kernelMap.rows().length, "rows", "dataset.train_size", trainSize);
+                ModelChecks.sizeCheck("ldg.training_rows", kernelMap.inputDim(), "columns", "dataset.length", length);
                 dims = kernelMap.dims();
                 proj = Projection.kernel(standardizer, ldgNeighbors, gamma, kernelMap, kernelScores);
             } else {
-                require(eigenvalues, "ldg.eigenvalues");
-                require(basis, "ldg.basis");
+                ModelChecks.require(eigenvalues, "ldg.eigenvalues");
+                ModelChecks.require(basis, "ldg.basis");
                 if (dims < 1 || dims > length) {
                     throw new IllegalArgumentException(
                             "ldg.dims is " + dims + " but must be in 1..dataset.length (" + length + ")");
                 }
-                sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
-                sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
+                ModelChecks.sizeCheck("ldg.basis", basis.numRows, "rows", "dataset.length", length);
+                ModelChecks.sizeCheck("ldg.basis", basis.numCols, "columns", "ldg.dims", dims);
                 if (transfer != null) {
-                    sizeCheck(
+                    ModelChecks.sizeCheck(
                             "ldg.transfer target and source series",
                             transfer.targetSize() + transfer.size(),
                             "series",
@@ -602,44 +567,13 @@ public final class VigilModel {
                                 standardizer, ldgNeighbors, gamma, eigenvalues, basis, refinement, transfer, sparse)
                         .withSegments(segments);
             }
-            if (ldgNeighbors > maxNeighbors(trainSize)) {
+            if (ldgNeighbors > ModelChecks.maxNeighbors(trainSize)) {
                 throw new IllegalArgumentException("ldg.neighbors is " + ldgNeighbors + " but must be in 1.."
-                        + maxNeighbors(trainSize) + " for dataset.train_size " + trainSize);
+                        + ModelChecks.maxNeighbors(trainSize) + " for dataset.train_size " + trainSize);
             }
-            require(trainingPoints, "training_points.points");
-            require(trainingClasses, "training_points.classes");
-            require(priors, "local_qda.priors");
             int g = ds.numClasses();
-            sizeCheck("training_points.points", trainingPoints.length, "rows", "dataset.train_size", trainSize);
-            for (int i = 0; i < trainingPoints.length; i++) {
-                if (trainingPoints[i].length != dims) {
-                    throw new IllegalArgumentException("training_points.points row " + i + " has "
-                            + trainingPoints[i].length + " columns but ldg.dims is " + dims);
-                }
-            }
-            sizeCheck("training_points.classes", trainingClasses.length, "entries", "dataset.train_size", trainSize);
-            int[] counted = new int[g];
-            for (int i = 0; i < trainingClasses.length; i++) {
-                int c = trainingClasses[i];
-                if (c < 0 || c >= g) {
-                    throw new IllegalArgumentException(
-                            "training_points.classes[" + i + "] is " + c + " but dataset.classes has " + g + " labels");
-                }
-                counted[c]++;
-            }
-            if (!Arrays.equals(counted, classCounts)) {
-                throw new IllegalArgumentException("dataset.class_counts " + Arrays.toString(classCounts)
-                        + " do not match training_points.classes " + Arrays.toString(counted));
-            }
-            sizeCheck("local_qda.priors", priors.length, "entries", "dataset.classes", g);
-            for (int c = 0; c < g; c++) {
-                double expected = (double) counted[c] / trainSize;
-                if (!(Math.abs(priors[c] - expected) <= PRIOR_TOLERANCE)) {
-                    throw new IllegalArgumentException("local_qda.priors[" + c + "] is " + priors[c]
-                            + " but class " + classNames.get(c) + " has " + counted[c] + " of " + trainSize
-                            + " training series (" + expected + ")");
-                }
-            }
+            ModelChecks.trainingSet(
+                    g, trainSize, classCounts, classNames, dims, trainingPoints, trainingClasses, priors);
             ClassifierParams cls = new ClassifierParams(trainingPoints, trainingClasses, priors, qdaNeighbors);
             ModelShape shape = new ModelShape(length, dims, g, trainSize);
             for (ModelSection s : sections.values()) {

@@ -142,31 +142,16 @@ final class DiagonalTrustRegion {
 
         if (scale == 0.0) {
             // q ≡ 0.
-            for (int i = 0; i < k; i++) {
-                zBest[i] = 0.0;
-            }
-            primal = 0.0;
-            dual = 0.0;
-            return status = Status.EXACT;
+            return atOrigin(k, 0.0, Status.EXACT);
         }
 
         // Cheap certificates before any iteration: q ≥ ½ min(0, λ₁) r² − ‖γ‖ r, and q(0) = 0.
         double crudeLower = 0.5 * Math.min(0.0, lambda1) * r2 - gnorm * r;
         if (crudeLower >= stopAbove) {
-            for (int i = 0; i < k; i++) {
-                zBest[i] = 0.0;
-            }
-            primal = 0.0;
-            dual = crudeLower;
-            return status = Status.ABOVE;
+            return atOrigin(k, crudeLower, Status.ABOVE);
         }
         if (0.0 < stopBelow) {
-            for (int i = 0; i < k; i++) {
-                zBest[i] = 0.0;
-            }
-            primal = 0.0;
-            dual = crudeLower;
-            return status = Status.BELOW;
+            return atOrigin(k, crudeLower, Status.BELOW);
         }
 
         double sL = Math.max(0.0, lambda1);
@@ -192,6 +177,37 @@ final class DiagonalTrustRegion {
             return closedForm(k, h, gamma, r2, lambda1, jmin, psiL, sumGzL);
         }
 
+        return secular(k, h, gamma, r, r2, sL, lambda1, jmin, gnorm, gapTol, stopBelow, stopAbove);
+    }
+
+    /** z = 0 as the answer (q = 0) with the given dual bound and status. */
+    private Status atOrigin(int k, double dualBound, Status outcome) {
+        for (int i = 0; i < k; i++) {
+            zBest[i] = 0.0;
+        }
+        primal = 0.0;
+        dual = dualBound;
+        return status = outcome;
+    }
+
+    /**
+     * The iterations of {@link #solve} once the unconstrained minimiser is outside the ball: safeguarded Newton on the
+     * secular equation ‖z(s)‖ = r over the bracket [lo, hi] ∋ s, keeping the best feasible point and the best dual
+     * bound, with the early exits of {@code stopBelow} and {@code stopAbove}.
+     */
+    private Status secular(
+            int k,
+            double[] h,
+            double[] gamma,
+            double r,
+            double r2,
+            double sL,
+            double lambda1,
+            int jmin,
+            double gnorm,
+            double gapTol,
+            double stopBelow,
+            double stopAbove) {
         double lo = sL;
         for (int i = 0; i < k; i++) {
             lo = Math.max(lo, Math.abs(gamma[i]) / r - delta[i]);

@@ -5,7 +5,7 @@ package io.vigil.reliability;
  * the value (the minimum or maximum; for {@link QuadraticMinMax#minAtLeastZero} an attained value), the certified
  * bound on it (a lower bound on a minimum, an upper bound on a maximum), and the secular-equation iterations.
  */
-public final class MinMaxResult {
+final class MinMaxResult {
     double value = Double.NaN;
     double bound = Double.NaN;
     int iterations;

@@ -31,7 +31,7 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  * <p>One instance per worker: workspaces are sized for maxDim at construction and reused; the diagonal shapes never
  * allocate. Not thread-safe.
  */
-public final class QuadraticMinMax {
+final class QuadraticMinMax {
     private final int maxDim;
     private final DiagonalTrustRegion trs;
     private final double[] h;
@@ -46,7 +46,7 @@ public final class QuadraticMinMax {
     /**
      * @param maxDim the largest dimension ℓ of the sets this instance will see
      */
-    public QuadraticMinMax(int maxDim) {
+    QuadraticMinMax(int maxDim) {
         if (maxDim < 1) {
             throw new IllegalArgumentException("maxDim must be at least 1, got " + maxDim);
         }
@@ -107,7 +107,7 @@ public final class QuadraticMinMax {
      * Lagrange dual values of the secular iteration. Returns true only on a certified bound ({@code out.bound()} ≥ 0);
      * {@code out.value()} is then an attained value, an upper bound on the minimum.
      */
-    public boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0, MinMaxResult out) {
+    boolean minAtLeastZero(TauSet set, double[] curv, double[] grad, double f0, MinMaxResult out) {
         checkInputs(set, curv, grad, f0, null);
         if (f0 < 0.0) {
             out.value = f0;
@@ -284,37 +284,7 @@ public final class QuadraticMinMax {
             return f0;
         }
         if (gn > 0.0 && stopBelow > Double.NEGATIVE_INFINITY) {
-            // Attained values along the ray u(t) = −t·Eg/‖Cᵀg‖, t ∈ [0, r] (the linear part's minimiser direction):
-            // f = f0 − ‖γ‖t + κt², minimised at t = r or, for κ &gt; 0, at the Cauchy point ‖γ‖/(2κ).
-            double s = -1.0 / gn;
-            double kappa = 0.0;
-            for (int i = 0; i < ell; i++) {
-                double u = 0.0;
-                for (int j = 0; j < k; j++) {
-                    u += c.unsafe_get(i, j) * gamma[j];
-                }
-                u *= s;
-                kappa += curv[i] * u * u;
-            }
-            double best = rayMinimum(f0, gn, kappa, r);
-            // Rays along the columns of E (the images E e_i/sqrt(E_ii) of the coordinate axes, on the boundary at
-            // t = r), signed against the gradient: f0 − |(Eg)_i|/sqrt(E_ii)·t + (Σ_j a_j E_ji²/E_ii)·t². O(ℓ²) for all
-            // i, and they find the negative-curvature directions of local QDA, which are coordinate directions.
-            DMatrixRMaj e = set.covariance();
-            for (int i = 0; i < ell && best >= stopBelow; i++) {
-                double eii = e.unsafe_get(i, i);
-                if (eii <= 0.0) {
-                    continue;
-                }
-                double eg = 0.0;
-                double quad = 0.0;
-                for (int j = 0; j < ell; j++) {
-                    double eji = e.unsafe_get(j, i);
-                    eg += eji * grad[j];
-                    quad += curv[j] * eji * eji;
-                }
-                best = Math.min(best, rayMinimum(f0, Math.abs(eg) / Math.sqrt(eii), quad / eii, r));
-            }
+            double best = attainedOnRays(set, curv, grad, f0, gn, stopBelow);
             if (best < stopBelow) {
                 out.bound = lower;
                 return best;
@@ -367,6 +337,50 @@ public final class QuadraticMinMax {
         }
         out.bound = Math.max(lower, f0 + trs.dual());
         return f0 + trs.primal();
+    }
+
+    /**
+     * The least value of f attained along a few rays from the centre, for {@link #fullEllipsoid}'s early exit below
+     * {@code stopBelow} without the eigendecomposition: the linear part's minimiser direction, then the columns of E
+     * while nothing found is below {@code stopBelow}.
+     */
+    private double attainedOnRays(TauSet set, double[] curv, double[] grad, double f0, double gn, double stopBelow) {
+        int ell = set.dimension();
+        int k = set.numActive();
+        double r = set.radius();
+        DMatrixRMaj c = set.factor();
+        // Attained values along the ray u(t) = −t·Eg/‖Cᵀg‖, t ∈ [0, r] (the linear part's minimiser direction):
+        // f = f0 − ‖γ‖t + κt², minimised at t = r or, for κ &gt; 0, at the Cauchy point ‖γ‖/(2κ).
+        double s = -1.0 / gn;
+        double kappa = 0.0;
+        for (int i = 0; i < ell; i++) {
+            double u = 0.0;
+            for (int j = 0; j < k; j++) {
+                u += c.unsafe_get(i, j) * gamma[j];
+            }
+            u *= s;
+            kappa += curv[i] * u * u;
+        }
+        double best = rayMinimum(f0, gn, kappa, r);
+        // Rays along the columns of E (the images E e_i/sqrt(E_ii) of the coordinate axes, on the boundary at
+        // t = r), signed against the gradient: f0 − |(Eg)_i|/sqrt(E_ii)·t + (Σ_j a_j E_ji²/E_ii)·t². O(ℓ²) for all
+        // i, and they find the negative-curvature directions of local QDA, which are coordinate directions.
+        DMatrixRMaj e = set.covariance();
+        for (int i = 0; i < ell && best >= stopBelow; i++) {
+            double eii = e.unsafe_get(i, i);
+            if (eii <= 0.0) {
+                continue;
+            }
+            double eg = 0.0;
+            double quad = 0.0;
+            for (int j = 0; j < ell; j++) {
+                double eji = e.unsafe_get(j, i);
+                eg += eji * grad[j];
+                quad += curv[j] * eji * eji;
+            }
+            best = Math.min(best, rayMinimum(f0, Math.abs(eg) / Math.sqrt(eii), quad / eii, r));
+        }
+        return best;
     }
 
     /**

@@ -63,12 +63,12 @@ public final class ReliableDecisionRule {
     }
 
     /** The number of min-checks min_A(f_c − f_h) ≥ 0 performed by the last decision call. */
-    public int lastChecks() {
+    int lastChecks() {
         return lastChecks;
     }
 
     /** argmax_g f_g(m) of the last decision call: the label that is announced when the rule decides. */
-    public int lastGuess() {
+    int lastGuess() {
         return lastGuess;
     }
 
@@ -95,7 +95,7 @@ public final class ReliableDecisionRule {
      *
      * @return the class that dominates every other class on A, or {@link #NO_DECISION}
      */
-    public int decideGeneral(Discriminants f, TauSet a) {
+    int decideGeneral(Discriminants f, TauSet a) {
         int numClasses = expandAll(f, a);
         sortAll(numClasses);
         for (int g = 0; g < numClasses; g++) {
@@ -193,7 +193,7 @@ public final class ReliableDecisionRule {
      * @return τ* rounded down to the tolerance (the last τ verified reliable); 0 if not reliable even at τ =
      *     tolerance; 1 if A is the single point m (the series is complete) and the guess is a strict winner there
      */
-    public double largestReliableTau(Discriminants f, TauSet a, SetKind kind, double tolerance) {
+    double largestReliableTau(Discriminants f, TauSet a, SetKind kind, double tolerance) {
         if (!(tolerance > 0.0 && tolerance < 0.5)) {
             throw new IllegalArgumentException("tolerance must lie in (0, 0.5), got " + tolerance);
         }

@@ -69,7 +69,7 @@ public final class SetConstruction {
      * @param out the set to overwrite
      * @throws IllegalArgumentException on mismatched lengths or negative variances
      */
-    public void buildDiagonal(double[] m, double[] variances, TauSet out) {
+    void buildDiagonal(double[] m, double[] variances, TauSet out) {
         if (variances.length != m.length) {
             throw new IllegalArgumentException(
                     "the variance vector has " + variances.length + " entries, the conditional mean m has " + m.length);

@@ -5,7 +5,7 @@ package io.vigil.reliability;
  * chi-square and normal quantiles behind the radii cost a root-finding each; tabulating them once per (kind, τ) keeps
  * them out of the per-sample path. Thread-safe.
  */
-public final class SetRadii {
+final class SetRadii {
     private final SetKind kind;
     private final double tau;
     private final double[] radius;
@@ -44,7 +44,7 @@ public final class SetRadii {
     }
 
     /** The largest tabulated dimension. */
-    public int maxDim() {
+    int maxDim() {
         return radius.length - 1;
     }
 

@@ -102,7 +102,7 @@ public final class TauSet {
     }
 
     /** The largest dimension the buffers hold. */
-    public int maxDim() {
+    int maxDim() {
         return maxDim;
     }
 
@@ -127,7 +127,7 @@ public final class TauSet {
     }
 
     /** Copies the centre m into {@code out[0..ℓ)}. */
-    public void copyCenter(double[] out) {
+    void copyCenter(double[] out) {
         System.arraycopy(center, 0, out, 0, dim);
     }
 

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * count, §3.4) or in LDG space with LDG refitted on each fold's training part (so the left-out points
  * never shape the projection — the pitfall of docs/method.md §1).
  */
-public final class LocalQdaCrossValidation {
+final class LocalQdaCrossValidation {
     private LocalQdaCrossValidation() {}
 
     /**
@@ -60,7 +60,7 @@ public final class LocalQdaCrossValidation {
      *
      * @param threads threads running the folds (results do not depend on it)
      */
-    public static double[] accuracyInLdgSpace(
+    static double[] accuracyInLdgSpace(
             double[][] x,
             int[] y,
             int numClasses,
@@ -74,7 +74,7 @@ public final class LocalQdaCrossValidation {
     }
 
     /** As above in the space of kernel LDG with {@code kernel} (linear LDG when it is null). */
-    public static double[] accuracyInLdgSpace(
+    static double[] accuracyInLdgSpace(
             double[][] x,
             int[] y,
             int numClasses,

@@ -3,7 +3,7 @@ package io.vigil.select;
 import io.vigil.util.EnumNames;
 
 /**
- * Which dimensionality reduction {@code vigil train} fits (issue 14): the thesis's linear LDG (§3.1–3.2), kernel LDG
+ * Which dimensionality reduction {@code vigil train} fits: the thesis's linear LDG (§3.1–3.2), kernel LDG
  * (§3.3.2), a non-linear map that serves classification only — early decisions need the linear B — or transfer LDG
  * (chapter 4), a linear map fitted on a few target-domain series with the help of a labelled source domain, or sparse
  * LDG (§3.3.3), a linear map whose columns read few samples.

@@ -10,11 +10,11 @@ import io.vigil.util.EnumNames;
  *   <li>{@link #AUTO} (default) — as {@link #ALL} for linear LDG when neither standardisation nor the neighbour rule
  *       is fixed and the training set is small enough ({@link #searchesFor}); otherwise as {@link #GIVEN}. The
  *       search chose better than the thesis's protocol on the Table 3.3 re-splits and on the standard splits
- *       (BENCHMARKS.md, issue 14), so it is what users get without asking;
+ *       (BENCHMARKS.md, the selection protocol tables), so it is what users get without asking;
  *   <li>{@link #ALL} — each of the four combinations runs the full selection; each one's chosen parameters are
  *       then checked on fresh training folds that no selection used, and the one with the best check is kept (ties
  *       → the earlier in the order off/local-qda, on/local-qda, off/3nn, on/3nn, the thesis's protocol first; the
- *       rule is {@link Trainer}'s {@code trainAuto}). It costs the four selections (the 3nn ones are several times
+ *       rule is {@code ProtocolSearch.trainAuto}). It costs the four selections (the 3nn ones are several times
  *       slower than local-qda) plus a few refits per candidate, and every score is kept in the model;
  *   <li>{@link #GIVEN} — the standardisation and neighbour rule of {@link TrainParams} (by default the thesis's:
  *       none, and local QDA on the input data).
@@ -53,7 +53,7 @@ public enum SelectionProtocol {
      * is off and the neighbour rule is the default (setting either fixes the protocol, as a fixed value skips its
      * search everywhere in {@link TrainParams}), and n²·d ≤ {@link #AUTO_MAX_WORK}.
      */
-    public static boolean searchesFor(TrainParams params, int n, int d) {
+    static boolean searchesFor(TrainParams params, int n, int d) {
         return switch (params.protocol()) {
             case ALL -> true;
             case GIVEN -> false;

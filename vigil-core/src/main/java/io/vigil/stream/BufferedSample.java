@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param offset Kafka offset
  * @param raw original value bytes
  */
-public record BufferedSample(int t, double value, long timestamp, int partition, long offset, byte[] raw) {
+record BufferedSample(int t, double value, long timestamp, int partition, long offset, byte[] raw) {
     /** Requires the bytes. */
     public BufferedSample {
         Objects.requireNonNull(raw, "raw");

@@ -4,8 +4,6 @@ import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.RangeGuard;
 import io.vigil.gauss.SeriesState;
-import io.vigil.gauss.SubsetConditioner;
-import io.vigil.gauss.SubsetState;
 import java.util.List;
 import java.util.Objects;
 
@@ -84,13 +82,11 @@ public final class SeriesTracker {
     private final int channels;
 
     private final List<String> channelNames;
-    /** Samples per channel d. */
-    private final int seriesLength;
     /** Whether series are observed in any order ({@link ObservedValues}) rather than as a prefix. */
     private final boolean anyOrder;
 
-    /** {@link #conditionedStateBytes}, once estimated (0 before). */
-    private long stateBytes;
+    /** The any-order half: values at (t, channel) in any order. */
+    private final AnyOrderTracking anyOrderPath;
 
     /**
      * A tracker for one classifier.
@@ -111,8 +107,8 @@ public final class SeriesTracker {
         this.guard = settings.rangeGuardOn() ? RangeGuard.of(classifier.model(), settings.rangeGuard()) : null;
         this.channels = classifier.channels();
         this.channelNames = classifier.model().channelNames();
-        this.seriesLength = classifier.seriesLength();
         this.anyOrder = channels > 1 || settings.anyOrder();
+        this.anyOrderPath = new AnyOrderTracking(this, guard, modelId, modelTag);
     }
 
     /** The classifier. */
@@ -178,7 +174,7 @@ public final class SeriesTracker {
             return session;
         }
         if (anyOrder) {
-            return processAnyOrder(session, e, channel, now, out, ws);
+            return anyOrderPath.process(session, e, channel, now, out, ws);
         }
         SeriesSession s = session;
         if (s != null && s.modelTag() != modelTag) {
@@ -242,7 +238,7 @@ public final class SeriesTracker {
      * @return the adopted session, or null when it could not be adopted (format 1, or the prefix reaches this
      *     model's d and the series is complete)
      */
-    private SeriesSession adopt(SeriesSession old, String series, long now, Output out, Workspace ws) {
+    SeriesSession adopt(SeriesSession old, String series, long now, Output out, Workspace ws) {
         if (old.phase() == SeriesSession.Phase.DECIDED) {
             return old.consumed() >= length ? null : old.adopt(modelTag, null);
         }
@@ -252,7 +248,7 @@ public final class SeriesTracker {
         }
         if (anyOrder) {
             SeriesSession s = old.adopt(modelTag, null);
-            redecide(s, series, now, out, ws);
+            anyOrderPath.redecide(s, series, now, out, ws);
             out.replayedUnderNewModel(old);
             return s.consumed() == length ? null : s;
         }
@@ -312,149 +308,6 @@ public final class SeriesTracker {
             return 0;
         }
         return e.channel < channels ? e.channel : -1;
-    }
-
-    /**
-     * A value of a series observed in any order: t &gt; d and a (t, channel) already received are dead-lettered;
-     * otherwise the value is kept and, while undecided, conditioned on ({@link EarlyClassifier#observeAt}). The series
-     * is finished once all C·d values arrived.
-     */
-    private SeriesSession processAnyOrder(
-            SeriesSession session, SampleEvent e, int channel, long now, Output out, Workspace ws) {
-        SeriesSession s = session;
-        if (s != null && s.modelTag() != modelTag) {
-            s = adopt(s, e.series, now, out, ws);
-        }
-        if (s != null && !s.isAnyOrder()) {
-            out.restartedIncompatible(s); // a prefix session restored into a job that now observes in any order
-            s = null;
-        }
-        if (s == null) {
-            s = SeriesSession.startAnyOrder(modelTag, length);
-        }
-        s.touch(now);
-        ObservedValues v = s.observed();
-        int t = e.t > 0 ? e.t : v.highestOn(channel, channels) + 1;
-        if (t > seriesLength) {
-            out.deadLetter(DeadLetter.of(
-                    e,
-                    DeadLetterReason.T_BEYOND_LENGTH,
-                    "t=" + t + " but the model's series length d is " + seriesLength,
-                    t,
-                    now));
-            return s.consumed() == 0 ? null : s;
-        }
-        int index = (t - 1) * channels + channel;
-        if (v.seen(index)) {
-            out.deadLetter(DeadLetter.of(
-                    e,
-                    DeadLetterReason.DUPLICATE,
-                    "t=" + t + ", channel " + channelNames.get(channel) + " was already received (" + v.count() + " of "
-                            + length + " values seen)",
-                    t,
-                    now));
-            return s.consumed() == 0 ? null : s;
-        }
-        SubsetState state = s.phase() == SeriesSession.Phase.COLLECTING ? subsetOf(s) : null;
-        v.add(index, e.value);
-        s.consumedUpTo(v.count());
-        s.seen(v.count());
-        s.lastSampleTime(e.timestamp);
-        if (state != null) {
-            if (guard != null && guard.outside(index + 1, e.value)) {
-                s.markOutOfRange();
-                out.outOfRange(e.series, t, e.value);
-            }
-            Decision d = ws.decision;
-            if (classifier.observeAt(state, t - 1, channel, e.value, ws.classifier, d)) {
-                emitDecided(s, e.series, d, now, e.timestamp, out);
-            }
-        }
-        return v.count() == length ? null : s;
-    }
-
-    /**
-     * The conditioned state of a collecting any-order session, rebuilt from its kept values in arrival order when
-     * absent (after a restore, a copy, or under a new model).
-     */
-    private SubsetState subsetOf(SeriesSession s) {
-        ObservedValues v = s.observed();
-        SubsetState state = v.subset();
-        if (state == null) {
-            state = classifier.newSubsetState();
-            for (int i = 0; i < v.arrivals(); i++) {
-                int j = v.indexAt(i);
-                classifier.condition(state, j / channels, j % channels, v.valueAt(i));
-            }
-            v.subset(state);
-        }
-        return state;
-    }
-
-    /**
-     * Estimated heap bytes of a collecting any-order session's conditioned state and kept values at their largest (D
-     * values): the reduced Gaussians' q² + ℓq + ℓ² doubles and vectors each ({@link SubsetConditioner#stateDoubles}),
-     * the prefix path's state, the time-major prefix and its working vector (D doubles each) and the kept values (12
-     * bytes each); what {@link ConditionedStates} charges per series.
-     */
-    long conditionedStateBytes() {
-        if (stateBytes == 0) {
-            SubsetConditioner c = classifier.subsetConditioner();
-            long l = c.reducedDimension();
-            SeriesState prefixState = classifier.newState();
-            long g = prefixState.components();
-            stateBytes = Double.BYTES * c.stateDoubles()
-                    + length / 8
-                    + Double.BYTES * (g * (length + 2 * l + 1) + 2L * length)
-                    + 12L * length
-                    + 512;
-        }
-        return stateBytes;
-    }
-
-    /**
-     * An undecided any-order session under this tracker's model (a model upgrade): its kept values go through the
-     * new classifier in arrival order, which may decide on them (the record stamped with the last value's time).
-     */
-    private void redecide(SeriesSession s, String series, long now, Output out, Workspace ws) {
-        ObservedValues v = s.observed();
-        if (s.phase() != SeriesSession.Phase.COLLECTING) {
-            return;
-        }
-        SubsetState state = classifier.newSubsetState();
-        v.subset(state);
-        Decision d = ws.decision;
-        for (int i = 0; i < v.arrivals(); i++) {
-            int j = v.indexAt(i);
-            if (guard != null && guard.outside(j + 1, v.valueAt(i))) {
-                s.markOutOfRange();
-            }
-            if (classifier.observeAt(state, j / channels, j % channels, v.valueAt(i), ws.classifier, d)) {
-                emitDecided(s, series, d, now, s.lastSampleTime(), out);
-                return;
-            }
-        }
-    }
-
-    /**
-     * The decision record of an any-order series (with its triggering value) and the session marked decided; its t is
-     * the position of the latest value observed ({@link Decision#position()}), as {@code vigil evaluate} reports it.
-     */
-    private void emitDecided(SeriesSession s, String series, Decision d, long now, long sampleTime, Output out) {
-        out.decision(DecisionRecord.decided(
-                        series,
-                        labels.get(d.label()),
-                        d.position(),
-                        length,
-                        tau,
-                        d.reliability(),
-                        modelId,
-                        now,
-                        sampleTime)
-                .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
-                .outOfRange(s.outOfRange())
-                .certificate(certified, guarantee, tau));
-        s.decided();
     }
 
     /** When a session must expire if nothing else arrives (epoch ms). */
@@ -566,7 +419,7 @@ public final class SeriesTracker {
         if (s.modelTag() != modelTag) {
             out.decision(abandoned(s, series, now));
         } else if (s.isAnyOrder()) {
-            classifier.decideIncomplete(subsetOf(s), ws.classifier, d);
+            classifier.decideIncomplete(anyOrderPath.subsetOf(s), ws.classifier, d);
             DecisionRecord r = ending == Ending.INPUT
                     ? undecided(s, series, d, d.position(), now)
                     : decided(s, series, d, d.position(), now);
@@ -611,6 +464,14 @@ public final class SeriesTracker {
                 .certificate(certified, guarantee, tau);
     }
 
+    /**
+     * Estimated heap bytes of a collecting any-order session's conditioned state and kept values at their largest
+     * ({@link AnyOrderTracking#conditionedStateBytes}); what {@link ConditionedStates} charges per series.
+     */
+    long conditionedStateBytes() {
+        return anyOrderPath.conditionedStateBytes();
+    }
+
     /** Scratch of one thread (one operator instance): the classifier's workspace and the decision storage. */
     public Workspace newWorkspace() {
         return new Workspace(classifier);
@@ -618,8 +479,8 @@ public final class SeriesTracker {
 
     /** Per-thread scratch for {@link #onSample}; see {@link #newWorkspace()}. Not thread-safe. */
     public static final class Workspace {
-        private final EarlyClassifier.Workspace classifier;
-        private final Decision decision = Decision.withReliability();
+        final EarlyClassifier.Workspace classifier;
+        final Decision decision = Decision.withReliability();
 
         private Workspace(EarlyClassifier c) {
             this.classifier = c.newWorkspace();

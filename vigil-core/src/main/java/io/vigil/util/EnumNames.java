@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * Parses the stable external names of enum constants (command-line values, model-file ids): trimmed,
  * case-insensitive, and an unknown name is an error that lists every valid one. Enums are persisted and
- * parsed by these names, never by ordinal (conventions, anti-patterns).
+ * parsed by these names, never by ordinal (docs/data-and-training.md, "Model files").
  */
 public final class EnumNames {
     private EnumNames() {}

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dense and the low-rank covariance forms are the same Gaussians (issue 13): on data where both fit, every
+ * The dense and the low-rank covariance forms are the same Gaussians: on data where both fit, every
  * early decision (t and label) must be identical, for both estimators, several τ and set kinds — after a save →
  * load round trip of each model, so the file format is covered too.
  */

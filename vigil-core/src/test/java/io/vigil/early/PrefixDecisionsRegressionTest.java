@@ -24,13 +24,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The univariate prefix path must stay bit-identical while the data and the conditioning grow to several channels
  * and arbitrary observed subsets: every decision (t, label) and a hash of the bits of m_y after every sample, for
  * both estimators and two τ, equal what the code before multichannel support produced (recorded under {@code
- * src/test/resources/early/}). Regenerate only on purpose, with {@code -Dvigil.writeFixtures=true}.
+ * src/test/resources/early/}). Regenerate only on purpose ({@link FixtureWriter}).
  */
 class PrefixDecisionsRegressionTest {
     private static final String CBF = "/early/prefix-decisions-cbf.txt";
@@ -48,24 +47,16 @@ class PrefixDecisionsRegressionTest {
         assertEquals(resource(GUNPOINT), decisions(data));
     }
 
-    @Test
-    @EnabledIfSystemProperty(named = "vigil.writeFixtures", matches = "true")
-    void writeFixtures() throws IOException {
-        Path dir = Path.of(System.getProperty("vigil.module.dir", "."), "src/test/resources/early");
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("prefix-decisions-cbf.txt"), String.join("\n", decisions(cbf())) + "\n");
-        TrainTest gp = gunPoint();
-        if (gp != null) {
-            Files.writeString(dir.resolve("prefix-decisions-gunpoint.txt"), String.join("\n", decisions(gp)) + "\n");
-        }
-    }
-
-    private static TrainTest cbf() {
+    static TrainTest cbf() {
         return SyntheticData.generate(SyntheticKind.CBF, 40, 30, 26L);
     }
 
-    private static TrainTest gunPoint() throws IOException {
-        Path dir = Path.of(System.getProperty("vigil.ucr", "../shared/ucr"));
+    static TrainTest gunPoint() throws IOException {
+        return gunPoint(Path.of(System.getProperty("vigil.ucr", "../shared/ucr")));
+    }
+
+    /** UCR GunPoint from the archive directory {@code dir}, or null when it is not there. */
+    static TrainTest gunPoint(Path dir) throws IOException {
         if (!Files.isDirectory(dir.resolve("GunPoint"))) {
             return null;
         }
@@ -73,7 +64,7 @@ class PrefixDecisionsRegressionTest {
     }
 
     /** One line per (estimator, τ, series): estimator, τ, index, t, label, hash of m_y's bits after every sample. */
-    private static List<String> decisions(TrainTest data) {
+    static List<String> decisions(TrainTest data) {
         Dataset train = data.train();
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)
@@ -117,7 +108,7 @@ class PrefixDecisionsRegressionTest {
     private static List<String> resource(String name) throws IOException {
         try (InputStream in = PrefixDecisionsRegressionTest.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IOException(name + " is missing; write it with -Dvigil.writeFixtures=true");
+                throw new IOException(name + " is missing; write it with FixtureWriter (docs/getting-started.md)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }

@@ -233,7 +233,7 @@ class SparseLdgTest {
             DMatrixRMaj z = symmetricNoise(3, 1.0, seed);
             CommonOps_DDRM.scale(1.0 / CommonOps_DDRM.elementMaxAbs(z), z);
             double lam = 0.15;
-            SparseLdg.Column col = SparseLdg.solveColumn(z, lam, 1e-8, 20000, null, 1.0);
+            SparseLdgAdmm.Column col = SparseLdgAdmm.solveColumn(z, lam, 1e-8, 20000, null, 1.0);
             assertTrue(col.converged, "seed " + seed);
             DMatrixRMaj x = col.x;
             assertEquals(1.0, CommonOps_DDRM.trace(x), 1e-12, "Tr X");

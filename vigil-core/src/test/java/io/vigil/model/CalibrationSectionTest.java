@@ -438,7 +438,7 @@ class CalibrationSectionTest {
         return best == Integer.MAX_VALUE ? 0.0 : base(best);
     }
 
-    /** Files written before issue 28 carry no monotonised counts; the expected guarantee refuses such curves. */
+    /** Files written before the expected guarantee existed carry no monotonised counts; the expected guarantee refuses such curves. */
     @Test
     void expectedNeedsTheMonotonisedCounts() {
         CalibrationSection.Curve old = curve(10, new int[] {1, 0}, new int[0]);

@@ -28,7 +28,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Model files of any size load (issue 13): matrices are streamed out of their Base64 strings instead of going
+ * Model files of any size load (d = 20,000 and beyond): matrices are streamed out of their Base64 strings instead of going
  * through Jackson's 20 M-character string limit, and the low-rank complete-series section round-trips bit for bit.
  */
 class LargeArraysTest {

@@ -5,31 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vigil.classify.Knn;
 import io.vigil.classify.qda.LocalQda;
-import io.vigil.data.Dataset;
-import io.vigil.data.TrainTest;
-import io.vigil.data.synthetic.SyntheticData;
-import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.model.json.ModelFile;
-import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
-import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Guards the model-file format (conventions §9): a model written by format version 1 is kept under
+ * Guards the model-file format (docs/data-and-training.md, "Model files"): a model written by format version 1 is kept under
  * {@code src/test/resources/models/} together with query series and the labels it predicted when written.
- * It must keep loading and predicting exactly those labels. Regenerate only on purpose, with {@code mvn
- * test -Dtest=ModelFixtureTest -Dvigil.writeFixtures=true}, and keep the old file as a new fixture.
+ * It must keep loading and predicting exactly those labels. Regenerate only on purpose ({@link
+ * io.vigil.early.FixtureWriter}, docs/getting-started.md), and keep the old file as a new fixture.
  */
 class ModelFixtureTest {
     private static final String MODEL = "/models/cbf-format1.json";
@@ -65,36 +52,6 @@ class ModelFixtureTest {
                 bytes,
                 ModelFile.standard().toBytes(model),
                 "the format-1 writer no longer reproduces a format-1 file byte for byte");
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = "vigil.writeFixtures", matches = "true")
-    void writeFixture() throws IOException {
-        TrainTest data = SyntheticData.generate(SyntheticKind.CBF, 30, 20, 2024);
-        Dataset train = data.train();
-        VigilModel model = Trainer.train(
-                train, TrainParams.builder().seed(7).build(), Instant.parse("2025-01-01T00:00:00Z"), Progress.none());
-        Path dir = Path.of(System.getProperty("vigil.module.dir", "."), "src/test/resources/models");
-        Files.createDirectories(dir);
-        ModelFile.standard().save(model, dir.resolve("cbf-format1.json"));
-        Knn knn = Knn.fit(model.trainingPoints(), model.trainingClasses(), model.numClasses());
-        LocalQda.Workspace ws = model.localQda().newWorkspace();
-        double[] y = new double[model.dims()];
-        List<String> lines = new ArrayList<>();
-        Dataset test = data.test();
-        for (int i = 0; i < test.size(); i++) {
-            double[] s = test.series(i);
-            model.project(s, y);
-            StringBuilder b = new StringBuilder();
-            b.append(model.classNames().get(model.localQda().predict(y, ws))).append('\t');
-            b.append(model.classNames().get(knn.predict(y, 3))).append('\t');
-            b.append(model.classNames().get(knn.predict(y, 1)));
-            for (double v : s) {
-                b.append('\t').append(String.format(Locale.ROOT, "%s", v));
-            }
-            lines.add(b.toString());
-        }
-        Files.write(dir.resolve("cbf-format1-queries.tsv"), lines, StandardCharsets.UTF_8);
     }
 
     private static byte[] resource(String name) throws IOException {

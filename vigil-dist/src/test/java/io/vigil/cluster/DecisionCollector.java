@@ -110,6 +110,23 @@ public final class DecisionCollector implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Waits until no record arrived for {@code quiet}; returns whether that happened within {@code timeout}.
+     */
+    public boolean awaitQuiet(Duration quiet, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int last = -1;
+        while (System.nanoTime() < deadline) {
+            int now = size();
+            if (now == last) {
+                return true;
+            }
+            last = now;
+            Thread.sleep(quiet.toMillis());
+        }
+        return false;
+    }
+
     private void check() {
         if (failure != null) {
             throw new IllegalStateException("decision consumer failed", failure);

@@ -29,7 +29,6 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,12 +40,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -236,7 +233,7 @@ class FlinkClusterIT {
             }
             FIGURE_LINES.put(
                     "Whole IT (data, models, broker, cluster, all scenarios)", seconds(System.nanoTime() - classStart));
-            writeFigures();
+            DecisionCheck.writeFigures(FIGURES, FIGURE_LINES, RATE, CONCURRENCY);
         }
     }
 
@@ -260,9 +257,9 @@ class FlinkClusterIT {
             rest.awaitState(job, "FINISHED", JOB_TIMEOUT);
             long ms = rest.job(job).path("duration").asLong();
             assertTrue(out.awaitAtLeast(SERIES, DECISIONS_TIMEOUT), "decisions of the bounded cluster run");
-            Check c = check(out.arrivals(), test, idA);
-            assertEquals(0, c.lost, "lost: " + c.lostExamples);
-            assertEquals(0, c.duplicated, "duplicated");
+            DecisionCheck c = DecisionCheck.of(out.arrivals(), test, OFFLINE, idA);
+            assertEquals(0, c.lost(), "lost: " + c.lostExamples());
+            assertEquals(0, c.duplicated(), "duplicated");
             throughputFigure(
                     "Throughput, 2-TaskManager cluster (bounded, exactly-once, p = 4, job duration)", samples, ms);
         }
@@ -282,9 +279,9 @@ class FlinkClusterIT {
             assertTrue(m.find(), () -> "no run time in: " + stdout);
             long ms = Long.parseLong(m.group(1));
             assertTrue(out.awaitAtLeast(SERIES, DECISIONS_TIMEOUT), "decisions of the MiniCluster run");
-            Check c = check(out.arrivals(), test, idA);
-            assertEquals(0, c.lost, "lost: " + c.lostExamples);
-            assertEquals(0, c.duplicated, "duplicated");
+            DecisionCheck c = DecisionCheck.of(out.arrivals(), test, OFFLINE, idA);
+            assertEquals(0, c.lost(), "lost: " + c.lostExamples());
+            assertEquals(0, c.duplicated(), "duplicated");
             throughputFigure(
                     "Throughput, MiniCluster in the test JVM (same job, same input, p = 4, job run time)", samples, ms);
         }
@@ -293,25 +290,25 @@ class FlinkClusterIT {
     @Test
     @Order(2)
     void exactlyOnceSurvivesAModelHotSwapAndATaskManagerKillWithoutLossOrDuplicates() throws Exception {
-        Check c = killRun("eo", "exactly-once");
-        assertEquals(0, c.lost, () -> "decisions lost after the kill: " + c.lostExamples);
-        assertEquals(0, c.duplicated, () -> "decisions duplicated after the kill: " + c.duplicateExamples);
-        assertEquals(0, c.wrong, () -> "decisions unlike the offline ones: " + c.wrongExamples);
+        DecisionCheck c = killRun("eo", "exactly-once");
+        assertEquals(0, c.lost(), () -> "decisions lost after the kill: " + c.lostExamples());
+        assertEquals(0, c.duplicated(), () -> "decisions duplicated after the kill: " + c.duplicateExamples());
+        assertEquals(0, c.wrong(), () -> "decisions unlike the offline ones: " + c.wrongExamples());
     }
 
     @Test
     @Order(3)
     void atLeastOnceSurvivesATaskManagerKillWithoutLoss() throws Exception {
-        Check c = killRun("alo", "at-least-once");
-        assertEquals(0, c.lost, () -> "decisions lost after the kill: " + c.lostExamples);
-        assertEquals(0, c.wrong, () -> "decisions unlike the offline ones: " + c.wrongExamples);
+        DecisionCheck c = killRun("alo", "at-least-once");
+        assertEquals(0, c.lost(), () -> "decisions lost after the kill: " + c.lostExamples());
+        assertEquals(0, c.wrong(), () -> "decisions unlike the offline ones: " + c.wrongExamples());
     }
 
     /**
      * Replays {@link #SERIES} series while the job runs, kills a TaskManager once decisions flow, starts a
      * replacement, and collects every decision; records recovery time and lost/duplicated counts.
      */
-    private Check killRun(String name, String delivery) throws Exception {
+    private DecisionCheck killRun(String name, String delivery) throws Exception {
         String input = name + "-samples";
         String output = name + "-decisions";
         kafka.createTopic(input, PARTITIONS);
@@ -340,7 +337,7 @@ class FlinkClusterIT {
             cluster.startTaskManager();
             awaitRestart(job, killAt);
             replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            Set<String> all = seriesIds(test);
+            Set<String> all = DecisionCheck.seriesIds(test);
             assertTrue(
                     out.awaitSeries(all, d -> true, DECISIONS_TIMEOUT),
                     () -> "not every series decided after the kill; exceptions: " + rest.exceptions(job));
@@ -355,7 +352,7 @@ class FlinkClusterIT {
             rest.cancel(job);
             rest.awaitState(job, "CANCELED", JOB_TIMEOUT);
             cluster.awaitTaskManagers(2);
-            Check c = check(arrivals, test, idA, idA2);
+            DecisionCheck c = DecisionCheck.of(arrivals, test, OFFLINE, idA, idA2);
             if (swap) {
                 long byA2 = arrivals.stream()
                         .filter(a -> a.decision().model.equals(idA2))
@@ -386,8 +383,8 @@ class FlinkClusterIT {
                             (runningAgain - killAt) / 1e3,
                             (firstNew - killAt) / 1e3,
                             (firstNewSeen - killAt) / 1e3,
-                            c.lost,
-                            c.duplicated,
+                            c.lost(),
+                            c.duplicated(),
                             arrivals.size(),
                             SERIES));
             return c;
@@ -419,13 +416,13 @@ class FlinkClusterIT {
             long resumeMs = (System.nanoTime() - t0) / 1_000_000;
             replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertTrue(
-                    out.awaitSeries(seriesIds(test), d -> true, DECISIONS_TIMEOUT),
+                    out.awaitSeries(DecisionCheck.seriesIds(test), d -> true, DECISIONS_TIMEOUT),
                     () -> "not every series decided after the resume; exceptions: " + rest.exceptions(v2));
             Thread.sleep(3_000);
-            Check same = check(out.arrivals(), test, idA);
-            assertEquals(0, same.lost, () -> "lost across the savepoint: " + same.lostExamples);
-            assertEquals(0, same.duplicated, () -> "duplicated across the savepoint: " + same.duplicateExamples);
-            assertEquals(0, same.wrong, () -> "unlike the offline decisions: " + same.wrongExamples);
+            DecisionCheck same = DecisionCheck.of(out.arrivals(), test, OFFLINE, idA);
+            assertEquals(0, same.lost(), () -> "lost across the savepoint: " + same.lostExamples());
+            assertEquals(0, same.duplicated(), () -> "duplicated across the savepoint: " + same.duplicateExamples());
+            assertEquals(0, same.wrong(), () -> "unlike the offline decisions: " + same.wrongExamples());
             assertEquals(
                     0,
                     rest.vertexMetricSum(v2, "Reliable early decision", "incompatibleStateRestarts", METRIC_TIMEOUT),
@@ -439,8 +436,8 @@ class FlinkClusterIT {
                             atSp1,
                             stopMs / 1e3,
                             resumeMs / 1e3,
-                            same.lost,
-                            same.duplicated));
+                            same.lost(),
+                            same.duplicated()));
 
             modelUpgrade(v2, input, output, out, savepoints);
         }
@@ -459,7 +456,9 @@ class FlinkClusterIT {
                 rest.runJar(jarId, ENTRY_CLASS, jobArgs(modelB, input, output, "exactly-once", "sp"), PARALLELISM, sp2);
         rest.awaitAllTasksRunning(v3, JOB_TIMEOUT);
         replay.get(DECISIONS_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        awaitQuiet(out, Duration.ofSeconds(5));
+        if (!out.awaitQuiet(Duration.ofSeconds(5), DECISIONS_TIMEOUT)) {
+            fail("decisions still arriving after " + DECISIONS_TIMEOUT);
+        }
         long replayed = rest.vertexMetricSum(v3, "Reliable early decision", "upgradeReplays", METRIC_TIMEOUT);
         long restoredToReplay =
                 rest.vertexMetricSum(v3, "Reliable early decision", "upgradeSessionsRestored", METRIC_TIMEOUT);
@@ -485,7 +484,7 @@ class FlinkClusterIT {
                 byB++;
             }
             DecisionRecord expected = OFFLINE.get(d.model).get(d.series);
-            if (!same(expected, d)) {
+            if (!DecisionCheck.same(expected, d)) {
                 wrong.add(d.series + " " + d.model + " t=" + d.t + " " + d.label + " (offline t=" + expected.t + " "
                         + expected.label + ")");
             }
@@ -501,7 +500,7 @@ class FlinkClusterIT {
         assertEquals(0, undecided, "every series decided across the upgrade");
         assertEquals(0, restarted, "no restored session had to be discarded");
         assertTrue(replayed > 0, "series in flight at the upgrade savepoint were replayed: " + replayed);
-        long logged = loggedReplays(v3);
+        long logged = cluster.loggedReplays(v3);
         assertEquals(
                 restoredToReplay,
                 logged,
@@ -526,30 +525,6 @@ class FlinkClusterIT {
                         restoredToReplay,
                         replayed,
                         undecided));
-    }
-
-    /**
-     * Sums the counts the early-decision subtasks of {@code jobId} log at restore ("Subtask i (attempt a, job j) …
-     * will replay N undecided restored series …"), taking each subtask's latest attempt: the metric is per attempt,
-     * and a job that fails over before its first checkpoint restores from the savepoint, and logs, again. Logs of
-     * TaskManagers that have since stopped are read too.
-     */
-    private static long loggedReplays(String jobId) throws IOException {
-        Pattern line = Pattern.compile(
-                "Subtask (\\d+) \\(attempt (\\d+), job (\\p{XDigit}+)\\) .*will replay (\\d+) undecided restored series");
-        Map<Integer, long[]> latest = new HashMap<>();
-        for (FlinkProcessCluster.Node n : cluster.taskManagers()) {
-            for (String text : Files.readAllLines(n.log(), StandardCharsets.UTF_8)) {
-                Matcher m = line.matcher(text);
-                if (m.find() && m.group(3).equals(jobId)) {
-                    long attempt = Long.parseLong(m.group(2));
-                    long count = Long.parseLong(m.group(4));
-                    latest.merge(
-                            Integer.parseInt(m.group(1)), new long[] {attempt, count}, (a, b) -> a[0] >= b[0] ? a : b);
-                }
-            }
-        }
-        return latest.values().stream().mapToLong(a -> a[1]).sum();
     }
 
     /** Publishes a model file to a model topic as {@code vigil publish-model} does. */
@@ -610,74 +585,6 @@ class FlinkClusterIT {
         fail("job not RUNNING again within " + JOB_TIMEOUT + ": " + rest.exceptions(job));
     }
 
-    private static void awaitQuiet(DecisionCollector out, Duration quiet) throws InterruptedException {
-        long deadline = System.nanoTime() + DECISIONS_TIMEOUT.toNanos();
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            int now = out.size();
-            if (now == last) {
-                return;
-            }
-            last = now;
-            Thread.sleep(quiet.toMillis());
-        }
-        fail("decisions still arriving after " + DECISIONS_TIMEOUT);
-    }
-
-    private static Set<String> seriesIds(Dataset d) {
-        Set<String> ids = new TreeSet<>();
-        for (int i = 0; i < d.size(); i++) {
-            ids.add(d.name() + "/test/" + i);
-        }
-        return ids;
-    }
-
-    /** Outcome of comparing received decisions with the offline decisions of one model. */
-    private record Check(
-            int lost,
-            int duplicated,
-            int wrong,
-            List<String> lostExamples,
-            List<String> duplicateExamples,
-            List<String> wrongExamples) {}
-
-    /** Lost, duplicated and wrong decisions; each decision must come from one of {@code modelIds}. */
-    private static Check check(List<DecisionCollector.Arrival> arrivals, Dataset d, String... modelIds) {
-        Map<String, Integer> count = new HashMap<>();
-        List<String> wrong = new ArrayList<>();
-        for (DecisionCollector.Arrival a : arrivals) {
-            DecisionRecord r = a.decision();
-            count.merge(r.series, 1, Integer::sum);
-            DecisionRecord e =
-                    List.of(modelIds).contains(r.model) ? OFFLINE.get(r.model).get(r.series) : null;
-            if (e == null || !same(e, r)) {
-                wrong.add(r.series + ": " + r.status + " " + r.label + " t=" + r.t + " model " + r.model
-                        + (e == null ? " (unknown series)" : " (offline " + e.label + " t=" + e.t + ")"));
-            }
-        }
-        List<String> lost =
-                seriesIds(d).stream().filter(s -> !count.containsKey(s)).toList();
-        List<String> dup = count.entrySet().stream()
-                .filter(e -> e.getValue() > 1)
-                .map(e -> e.getKey() + " x" + e.getValue())
-                .collect(Collectors.toList());
-        return new Check(
-                lost.size(),
-                arrivals.size() - count.size(),
-                wrong.size(),
-                lost.subList(0, Math.min(10, lost.size())),
-                dup.subList(0, Math.min(10, dup.size())),
-                wrong.subList(0, Math.min(10, wrong.size())));
-    }
-
-    private static boolean same(DecisionRecord expected, DecisionRecord actual) {
-        return DecisionRecord.DECIDED.equals(actual.status)
-                && expected.label.equals(actual.label)
-                && expected.t == actual.t
-                && expected.early == actual.early
-                && expected.model.equals(actual.model);
-    }
-
     private static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.0f s", nanos / 1e9);
     }
@@ -687,20 +594,5 @@ class FlinkClusterIT {
                 label,
                 String.format(
                         Locale.ROOT, "%,d samples in %.1f s = %,.0f samples/s", samples, ms / 1e3, samples * 1e3 / ms));
-    }
-
-    private static void writeFigures() throws IOException {
-        StringBuilder b = new StringBuilder("# Cluster and fault tolerance figures (FlinkClusterIT)\n\n");
-        b.append("Command: `mvn -B verify -Pcluster-it`; 1 JobManager + 2 TaskManagers (2 slots each) as separate JVMs")
-                .append(" on 127.0.0.1, loopback Kafka broker, job parallelism 4, checkpoints every 1 s; replay ")
-                .append(String.format(Locale.ROOT, "%,.0f", RATE))
-                .append(" samples/s, ")
-                .append(CONCURRENCY)
-                .append(" series at a time; CBF d = 128.\n\n");
-        FIGURE_LINES.forEach(
-                (k, v) -> b.append("- ").append(k).append(": ").append(v).append('\n'));
-        Files.createDirectories(TARGET);
-        Files.writeString(FIGURES, b.toString(), StandardCharsets.UTF_8);
-        System.out.println(b);
     }
 }

@@ -13,12 +13,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
@@ -447,4 +450,28 @@ public final class FlinkProcessCluster implements AutoCloseable {
             "appender.main.layout.type = PatternLayout",
             "appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
             "");
+
+    /**
+     * Sums the counts the early-decision subtasks of {@code jobId} log at restore ("Subtask i (attempt a, job j) …
+     * will replay N undecided restored series …"), taking each subtask's latest attempt: the metric is per attempt,
+     * and a job that fails over before its first checkpoint restores from the savepoint, and logs, again. Logs of
+     * TaskManagers that have since stopped are read too.
+     */
+    public long loggedReplays(String jobId) throws IOException {
+        Pattern line = Pattern.compile(
+                "Subtask (\\d+) \\(attempt (\\d+), job (\\p{XDigit}+)\\) .*will replay (\\d+) undecided restored series");
+        Map<Integer, long[]> latest = new HashMap<>();
+        for (Node n : taskManagers()) {
+            for (String text : Files.readAllLines(n.log(), StandardCharsets.UTF_8)) {
+                Matcher m = line.matcher(text);
+                if (m.find() && m.group(3).equals(jobId)) {
+                    long attempt = Long.parseLong(m.group(2));
+                    long count = Long.parseLong(m.group(4));
+                    latest.merge(
+                            Integer.parseInt(m.group(1)), new long[] {attempt, count}, (a, b) -> a[0] >= b[0] ? a : b);
+                }
+            }
+        }
+        return latest.values().stream().mapToLong(a -> a[1]).sum();
+    }
 }

@@ -46,11 +46,10 @@ import org.junit.jupiter.api.Test;
 
 /** The keyed function in Flink's operator test harness: state per key, timers, expiry, snapshot and restore. */
 class EarlyDecisionFunctionTest {
-    private static final SessionSettings SETTINGS = new SessionSettings(8, Duration.ofSeconds(30));
+    static final SessionSettings SETTINGS = new SessionSettings(8, Duration.ofSeconds(30));
     private static final long IDLE_MS = SETTINGS.idleTimeout().toMillis();
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, SampleEvent, DecisionRecord> harness()
-            throws Exception {
+    static KeyedOneInputStreamOperatorTestHarness<String, SampleEvent, DecisionRecord> harness() throws Exception {
         EarlyDecisionFunction fn =
                 new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS);
         return new KeyedOneInputStreamOperatorTestHarness<>(
@@ -251,7 +250,7 @@ class EarlyDecisionFunctionTest {
         }
     }
 
-    private static List<DeadLetter> deadLetters(OneInputStreamOperatorTestHarness<?, ?> h) {
+    static List<DeadLetter> deadLetters(OneInputStreamOperatorTestHarness<?, ?> h) {
         ConcurrentLinkedQueue<StreamRecord<DeadLetter>> q = h.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS);
         List<DeadLetter> out = new ArrayList<>();
         if (q != null) {
@@ -505,101 +504,6 @@ class EarlyDecisionFunctionTest {
             assertEquals(0, h.numKeyedStateEntries());
             assertEquals(0, h.numProcessingTimeTimers());
             assertTrue(deadLetters(h).isEmpty());
-        }
-    }
-
-    /** The fixture model file with a trailing newline: another file, hence another model id (and tag). */
-    private static byte[] otherModelBytes() {
-        byte[] other = java.util.Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
-        other[other.length - 1] = (byte) '\n';
-        return other;
-    }
-
-    /** τ = 0.99: decisions later than the fixture's, so a replay under it is told apart from a resumption. */
-    private static final DecisionParams STRICT = StreamFixtures.PARAMS.withTau(0.99);
-
-    private static List<SeriesDecision> strictOffline() {
-        return EarlyReplay.replay(EarlyClassifier.of(EarlyFixtures.CBF_MODEL, STRICT), StreamFixtures.TEST);
-    }
-
-    @Test
-    void stateOfAnotherModelIsReplayedUnderTheNewModelNotMixed() throws Exception {
-        OperatorSubtaskState snapshot;
-        List<SampleEvent> ea = StreamFixtures.events(2, 0);
-        try (var h = harness()) {
-            h.open();
-            for (int t = 0; t < 2; t++) {
-                h.processElement(ea.get(t), 0L);
-            }
-            snapshot = h.snapshot(1L, 0L);
-        }
-        EarlyDecisionFunction fn = new EarlyDecisionFunction(otherModelBytes(), STRICT, SETTINGS);
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(fn), (SampleEvent e) -> e.series, Types.STRING)) {
-            h.setup();
-            h.initializeState(snapshot);
-            h.open();
-            for (SampleEvent e : ea.subList(2, ea.size())) {
-                h.processElement(e, 0L);
-            }
-            List<DecisionRecord> out = h.extractOutputValues();
-            assertEquals(1, out.size());
-            assertEquals(strictOffline().get(2).t(), out.get(0).t, "the new model's decision on the whole series");
-            assertEquals(io.vigil.stream.ModelId.of(otherModelBytes()), out.get(0).model);
-            assertTrue(deadLetters(h).isEmpty(), "the stored prefix was replayed: nothing is missing");
-            assertEquals(0, h.numKeyedStateEntries());
-        }
-    }
-
-    @Test
-    void restoredStateOfAnotherModelIsKeptAtRestoreAndReplayed() throws Exception {
-        OperatorSubtaskState snapshot;
-        List<SampleEvent> ea = StreamFixtures.events(2, 0);
-        List<SampleEvent> eb = StreamFixtures.events(3, 100);
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new EarlyDecisionOperator(
-                        new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS)),
-                (SampleEvent e) -> e.series,
-                Types.STRING)) {
-            h.open();
-            for (int t = 0; t < 2; t++) {
-                h.processElement(ea.get(t), 0L);
-                h.processElement(eb.get(t), 0L);
-            }
-            assertTrue(h.extractOutputValues().isEmpty());
-            assertEquals(2, h.numKeyedStateEntries());
-            snapshot = h.snapshot(1L, 0L);
-        }
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new EarlyDecisionOperator(new EarlyDecisionFunction(otherModelBytes(), STRICT, SETTINGS)),
-                (SampleEvent e) -> e.series,
-                Types.STRING)) {
-            h.setup();
-            h.initializeState(snapshot);
-            h.open();
-            assertEquals(2, h.numKeyedStateEntries(), "both sessions kept at restore, to be replayed");
-            for (SampleEvent e : ea.subList(2, ea.size())) {
-                h.processElement(e, 0L);
-            }
-            List<DecisionRecord> out = h.extractOutputValues();
-            assertEquals(1, out.size());
-            assertEquals(strictOffline().get(2).t(), out.get(0).t);
-        }
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new EarlyDecisionOperator(
-                        new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS)),
-                (SampleEvent e) -> e.series,
-                Types.STRING)) {
-            h.setup();
-            h.initializeState(snapshot);
-            h.open();
-            assertEquals(2, h.numKeyedStateEntries(), "same model: sessions kept");
-            for (int t = 2; t < ea.size(); t++) {
-                h.processElement(ea.get(t), 0L);
-            }
-            List<DecisionRecord> out = h.extractOutputValues();
-            assertEquals(1, out.size());
-            assertEquals(StreamFixtures.offlineDecisions().get(2).t(), out.get(0).t);
         }
     }
 }

@@ -45,7 +45,7 @@ class ProducerFencingTest {
     }
 
     /**
-     * The issue's run ended with "NoResourceAvailableException" after the fencing killed the TaskManager: the
+     * The run this reproduces ended with "NoResourceAvailableException" after the fencing killed the TaskManager: the
      * interceptor's record of the fenced send still names the cause, for this job's prefix only.
      */
     @Test

@@ -20,7 +20,7 @@ import java.util.Random;
  * once v consecutive prefixes produced accepted predictions of that same label (a rejection or a different label
  * restarts the count); at t = d the slave's label is always announced.
  *
- * <p>Vigil's own slave instead of WEASEL (issue 15 allows it): Euclidean 1-NN on the raw prefix, with class
+ * <p>Vigil's own slave instead of WEASEL (the comparison allows any slave classifier): Euclidean 1-NN on the raw prefix, with class
  * probabilities p_g ∝ 1/δ_g from the distance δ_g to the nearest training prefix of class g (one-hot when a distance
  * is 0). The master's features are (p_1, …, p_G, p_(1) − p_(2)), the probabilities and the gap between the two
  * largest, as in the paper. Master training data are leave-one-out slave features of the training series,

@@ -36,13 +36,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * End-to-end per-sample cost of an early decision (issue target: median ≤ 10 µs at ℓ = 30, n = 1,000 training
+ * End-to-end per-sample cost of an early decision (target: median ≤ 10 µs at ℓ = 30, n = 1,000 training
  * series, G = 10, d = 1,024): standardisation, the joint-Gaussian innovation update of the per-series state,
  * the conditional mean and R_y(t), local QDA's class Gaussians around m_y, the τ-set and the guess-and-check
- * rule, or the probability rule's fast path and quasi-Monte-Carlo estimate (issue target: median ≤ 20 µs) — one
+ * rule, or the probability rule's fast path and quasi-Monte-Carlo estimate (target: median ≤ 20 µs) — one
  * {@link EarlyClassifier#observe} call. Test series are fed sample by sample, restarting at t = d,
  * so every t is visited. Sample mode reports the median. Run with {@code java -cp target/vigil.jar
- * org.openjdk.jmh.Main EarlyDecisionBenchmark}; long series (issue 13) with {@code -p length=20000 -p
+ * org.openjdk.jmh.Main EarlyDecisionBenchmark}; long series with {@code -p length=20000 -p
  * covariance=low-rank} (the dense form needs d×d matrices). With {@code -p channels=3 -p order=random} the same
  * vectors are read as C channels (time-major) and every call observes one value in a random order fixed per series
  * ({@link EarlyClassifier#observeAt}, the any-order path of a stream with missing or late values), so {@code -p

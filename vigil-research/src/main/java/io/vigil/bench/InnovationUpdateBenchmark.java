@@ -53,7 +53,7 @@ public class InnovationUpdateBenchmark {
     @Param({"100"})
     public int train;
 
-    /** Covariance form of the Gaussians: dense or low-rank (issue 13). */
+    /** Covariance form of the Gaussians: dense or low-rank (the long-series form). */
     @Param({"dense", "low-rank"})
     public String covariance;
 

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Long series end to end (issue 13): generates two- or three-class CBF series of length d ({@code vigil generate
+ * Long series end to end: generates two- or three-class CBF series of length d ({@code vigil generate
  * --kind cbf --length d}), runs {@code vigil train}'s defaults (LDG selection by cross-validation, local QDA, the
  * complete-series Gaussians in the automatic covariance form, the linear SVM), writes the model file, loads it
  * back, builds the early classifier and replays test series sample by sample. Reports the time and peak heap of

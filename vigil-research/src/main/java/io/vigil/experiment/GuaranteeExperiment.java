@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
- * Whether certificates hold as stated, over re-splits (issue 28, {@code vigil experiment guarantee}): every dataset is
+ * Whether certificates hold as stated, over re-splits ({@code vigil experiment guarantee}): every dataset is
  * merged and re-split {@link Config#resplits} times ({@link Resplit}: stratified, the standard training size, seeded as
  * in {@link Table33Experiment#splitSeed}); on each training part a model is trained with every default ({@link
  * ReliabilityExperiment#trainEach}) and certified under each guarantee and selection correction from one cross-fit,

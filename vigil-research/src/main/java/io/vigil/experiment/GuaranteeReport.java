@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * The figures of {@code vigil experiment guarantee}: per guarantee (mode) and per dataset, the certified (dataset,
  * split, τ) pairs, how many are significantly below τ on their test part (one-sided binomial test, 5 %), the mean test
- * reliability − τ, mean t/d and accuracy; the issue's goals (no (dataset, τ) below in more than 3 of 10 splits; for the
+ * reliability − τ, mean t/d and accuracy; the goals a guarantee must meet (no (dataset, τ) below in more than 3 of 10 splits; for the
  * expected guarantee, every dataset's mean over splits ≥ τ − 0.01 and the excess where the earliest decision is below
  * τ); written as {@code guarantee.md} and {@code guarantee.csv}, and as the JSON object of {@code --json}. Also the
  * line format of the cached splits.

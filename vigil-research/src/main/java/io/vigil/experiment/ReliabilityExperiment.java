@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The reliability benchmark of issue 11 on one standard train/test split: train with the defaults of {@code vigil
+ * The reliability benchmark on one standard train/test split: train with the defaults of {@code vigil
  * train} (selection protocol and parameters by cross-validation, complete-series Gaussians, cross-fitted calibration
  * and the operating point chosen on training data only), then evaluate on the test split at the stored operating
  * point (accuracy, earliness, harmonic mean) and, with the operating point's rule and classifier, at each requested
@@ -31,7 +31,7 @@ import java.util.Optional;
 public final class ReliabilityExperiment {
     /**
      * TEASER with WEASEL slave classifiers (Schäfer &amp; Leser 2020; tsml-java, standard UCR splits, measured on this
-     * hardware, issue 11): accuracy and earliness per dataset, the reference the operating point is compared with.
+     * hardware for this benchmark): accuracy and earliness per dataset, the reference the operating point is compared with.
      */
     public static final Map<String, double[]> TEASER = Map.of(
             "ItalyPowerDemand", new double[] {0.80, 0.49},

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Finished work of {@code vigil experiment} kept on disk, one small file per (dataset, method, settings, split or
- * part), so that an interrupted run resumes where it stopped instead of starting over (issue 15). A split is reused only when
+ * part), so that an interrupted run resumes where it stopped instead of starting over. A split is reused only when
  * everything its result depends on is the same: the method, the table's ℓ rule, the base seed, the training
  * parameters and the content of both standard splits (their {@link DataFingerprint}s); anything else is a different
  * key and is recomputed. Files are written to a temporary name and moved into place, so a run killed mid-write leaves

@@ -612,7 +612,7 @@ public final class Table33Experiment {
         return Knn.fit(rest, ry, g).predict(p[left], Trainer.KNN_K);
     }
 
-    /** The comparison reducers of issue 15 that the Table 3.3 harness runs beside Vigil's. */
+    /** The comparison reducers the Table 3.3 harness runs beside Vigil's. */
     public enum Peer {
         /** PCA (no labels). */
         PCA("pca", true, "PCA, no labels (thesis column PCA)"),

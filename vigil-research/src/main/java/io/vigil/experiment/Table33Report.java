@@ -22,7 +22,7 @@ import java.util.Optional;
  * chosen parameters). Accuracies are percentages as in the thesis.
  */
 public final class Table33Report {
-    /** The goal of the issue: no dataset below the thesis by more than this many standard errors. */
+    /** The goal of the Table 3.3 reproduction: no dataset below the thesis by more than this many standard errors. */
     public static final double GOAL_STANDARD_ERRORS = 2.0;
 
     private final DimsMode mode;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13's train → save → load → early-decision round trip on long generated series. The d = 20,000 run is tagged
+ * The train → save → load → early-decision round trip on long generated series (up to d = 20,000). The d = 20,000 run is tagged
  * {@code slow} (≈ 20–30 s and ≈ 1 GB of heap; {@code mvn verify -Pall-tests}); its figures come from {@code vigil
  * bench long-series}, this test only checks that every part works at that size. Nothing here is timed.
  */

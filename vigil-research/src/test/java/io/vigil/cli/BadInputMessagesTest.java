@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every bad input file gets one line with its path and the reason in plain words (issue 12, item 9): a missing
+ * Every bad input file gets one line with its path and the reason in plain words (the input-hardening requirement): a missing
  * file, a directory, an empty gzip member, truncated gzip data, a missing value (naming the flag, not an internal
  * API) and an unwritable {@code --out} (naming the model, not a temp file). Plus the small items: {@code
  * --splits 1} and {@code --calibration-folds 1} are usage errors, and {@code evaluate} without {@code --report}

@@ -17,7 +17,7 @@ class ReliabilityExperimentCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * The issue-11 benchmark on a small generated CBF: both files are written, every τ has its row, and the earliest
+     * The reliability benchmark ({@code vigil experiment reliability}) on a small generated CBF: both files are written, every τ has its row, and the earliest
      * rule — the operating point's rule at its least conservative threshold — decides no later than the rule at any
      * announced τ (both rules are monotone in the threshold), which is what makes its reliability a floor. The default
      * operating point's target 0.9 is not certifiable on 30 series, so it decides at t = d with the full accuracy.

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 25's scale scenario in CI: 100,000 series × 8 samples, interleaved, in a 2-partition topic, through {@code
+ * The scale scenario in CI: 100,000 series × 8 samples, interleaved, in a 2-partition topic, through {@code
  * vigil run --bounded} on the embedded job with the heap state backend (state far above the 5 MB JobManager memory
  * limit), exactly once; a read_committed consumer sees exactly one record per series, decided or undecided.
  */

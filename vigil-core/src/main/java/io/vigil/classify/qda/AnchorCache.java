@@ -75,7 +75,7 @@ public final class AnchorCache extends AbstractSearch {
     }
 
     /** How many class searches computed every distance (anchoring), for tests and diagnostics. */
-    public long fullSearches() {
+    long fullSearches() {
         return fullSearches;
     }
 

@@ -6,12 +6,12 @@ package io.vigil.classify.qda;
  * m_y(t+1) = m_y(t) + p_t·e_t with p_t = (BᵀL)[:, t]). Built once, O(d·n·ℓ); immutable and shared by every series.
  * Memory 8·d·n bytes (8 MB at d = 1,024, n = 1,000) plus 16·n + 8·d·(ℓ + 1) for the norms and gains.
  */
-public final class DotTable {
+final class DotTable {
     /**
      * Most doubles a table may hold, d·n ≤ 2²⁴ (128 MB): beyond that {@link LocalQda#fitsDotTable} is false and the
      * early classifier keeps a {@link NeighborCache}. The benchmark's table (d = 1,024, n = 1,000) is 8 MB.
      */
-    public static final long MAX_DOUBLES = 1L << 24;
+    static final long MAX_DOUBLES = 1L << 24;
 
     static final double UNIT_ROUNDOFF = 0x1p-53;
 

@@ -60,7 +60,7 @@ public final class DotTracker extends AbstractSearch {
     }
 
     /** How many queries recomputed the dot products in full (first query, jumps). */
-    public long resyncs() {
+    long resyncs() {
         return resyncs;
     }
 

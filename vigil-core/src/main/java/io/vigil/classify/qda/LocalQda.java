@@ -27,7 +27,7 @@ public final class LocalQda {
      * Ridge added to every diagonal variance, as specified by docs/method.md §2 / thesis §5.6.1 (Σ_g + 1e-4·I). It
      * keeps Σ_g invertible when k = 1 or a coordinate is constant among the neighbours.
      */
-    public static final double COVARIANCE_RIDGE = 1e-4;
+    static final double COVARIANCE_RIDGE = 1e-4;
 
     /** The candidate neighbour counts {1, 2, 4, …, 128} searched by cross-validation (docs/method.md §2). */
     private static final int[] K_GRID = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -133,7 +133,7 @@ public final class LocalQda {
     }
 
     /** Training points per class n_g (a copy). */
-    public int[] classSizes() {
+    int[] classSizes() {
         return points.sizes.clone();
     }
 
@@ -258,7 +258,7 @@ public final class LocalQda {
     }
 
     /** The stateless search that computes every distance every time; shareable by every series and thread. */
-    public ClassGaussianSearch fullSearch() {
+    ClassGaussianSearch fullSearch() {
         return fullSearch;
     }
 
@@ -305,7 +305,7 @@ public final class LocalQda {
      *
      * @param steps number of gain vectors (the series length d)
      */
-    public boolean fitsDotTable(int steps) {
+    boolean fitsDotTable(int steps) {
         return steps >= 1 && (long) steps * size <= DotTable.MAX_DOUBLES;
     }
 
@@ -316,7 +316,7 @@ public final class LocalQda {
      * @throws IllegalArgumentException on a row of the wrong length, non-finite values, or a table above {@link
      *     DotTable#MAX_DOUBLES}
      */
-    public DotTable dotTable(double[][] gains) {
+    DotTable dotTable(double[][] gains) {
         if (!fitsDotTable(gains.length)) {
             throw new IllegalArgumentException("local QDA: a dot table for " + gains.length + " steps and " + size
                     + " training points exceeds " + DotTable.MAX_DOUBLES + " doubles");
@@ -330,7 +330,7 @@ public final class LocalQda {
      * @param table a table of this model
      * @throws IllegalArgumentException when the table belongs to another model
      */
-    public DotTracker newTracker(DotTable table) {
+    DotTracker newTracker(DotTable table) {
         if (table.owner != this) {
             throw new IllegalArgumentException("local QDA: dot table belongs to another model");
         }

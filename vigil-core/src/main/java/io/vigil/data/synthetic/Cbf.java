@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  *
  * Class indices 0, 1, 2 are cylinder, bell, funnel (archive labels "1", "2", "3").
  *
- * <p>Longer (or shorter) series for long-series experiments (issue 13): with length L the time axis is stretched,
+ * <p>Longer (or shorter) series for long-series experiments (up to d = 20,000): with length L the time axis is stretched,
  * a ~ U{round(16L/128)..round(32L/128)} and b − a ~ U{round(32L/128)..round(96L/128)}, so the shapes keep their
  * relative positions and widths; ε stays white N(0,1) per sample. L = 128 is the published definition, draw for
  * draw.

@@ -35,7 +35,7 @@ public final class SyntheticData {
 
     /**
      * As {@link #generate(SyntheticKind, int, int, long, boolean)} with series of another length (CBF only: its
-     * shapes stretch with the time axis, see {@link Cbf}; issue 13's long series). A length other than the kind's
+     * shapes stretch with the time axis, see {@link Cbf}; the long-series experiments). A length other than the kind's
      * own names the data set {@code NameL}, e.g. {@code CBF20000}, so it cannot be mistaken for the archive's.
      *
      * @throws IllegalArgumentException on sizes out of range, or another length for a kind that has only its own

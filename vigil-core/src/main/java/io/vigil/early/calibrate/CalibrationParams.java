@@ -69,7 +69,7 @@ public record CalibrationParams(
      */
     public static final double LARGE_WORK = 1e9;
 
-    /** Default δ: the announced reliability holds with confidence 90 % (issue contract). */
+    /** Default δ: the announced reliability holds with confidence 90 %, the project's contract. */
     public static final double DEFAULT_DELTA = 0.1;
 
     /**

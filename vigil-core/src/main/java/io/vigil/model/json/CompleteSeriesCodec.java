@@ -38,7 +38,7 @@ import java.util.Set;
  * reproduces the trained numbers bit for bit. Version 1 (written before the low-rank form) has no {@code
  * covariance} and no {@code form} fields and holds dense Gaussians only; it still loads.
  */
-public final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSection> {
+final class CompleteSeriesCodec implements SectionCodec<CompleteSeriesSection> {
     private static final Set<String> FIELDS_V1 = Set.of("shrinkage", "joint", "gmm");
     private static final Set<String> FIELDS = Set.of("shrinkage", "covariance", "joint", "gmm");
     private static final Set<String> DENSE_FIELDS_V1 = Set.of("mean", "innovation_variances", "strict_lower", "fit");

@@ -10,7 +10,7 @@ import java.util.Set;
  * Codec of {@link LinearSvmSection}, payload version 1: {@code {"cost": C, "weights": MATRIX G×ℓ, "biases":
  * VECTOR G}} with the exact {@link ModelJson} array encodings.
  */
-public final class LinearSvmCodec implements SectionCodec<LinearSvmSection> {
+final class LinearSvmCodec implements SectionCodec<LinearSvmSection> {
     @Override
     public String name() {
         return LinearSvmSection.NAME;

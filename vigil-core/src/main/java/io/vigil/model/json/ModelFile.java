@@ -32,7 +32,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads and writes {@link VigilModel}s as versioned JSON (conventions §9, after Tribuo's model files):
+ * Reads and writes {@link VigilModel}s as versioned JSON (docs/data-and-training.md, "Model files", after Tribuo's):
  * {@code format} + {@code format_version} first, then the core parts in a fixed order, then optional typed
  * {@code sections}. Large real arrays use the exact {@link ModelJson#F64LE_BASE64} encoding, so the same
  * model always gives byte-identical files (fields in a fixed order, {@code \n} line ends, shortest

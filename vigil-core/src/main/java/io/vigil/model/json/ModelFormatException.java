@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * A model file that cannot be used: unreadable JSON, a missing or malformed field, an unsupported format
- * version, an unknown required section, or dimensions that do not fit together (conventions §9). The
+ * version, an unknown required section, or dimensions that do not fit together (docs/data-and-training.md, "Model files"). The
  * message names the file and the offending field.
  */
 public final class ModelFormatException extends IOException {

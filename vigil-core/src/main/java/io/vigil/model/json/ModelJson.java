@@ -38,7 +38,7 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ModelJson {
     /** The encoding name of row-major little-endian IEEE-754 binary64 values in Base64. */
-    public static final String F64LE_BASE64 = "f64le-base64";
+    static final String F64LE_BASE64 = "f64le-base64";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -87,7 +87,7 @@ public final class ModelJson {
     }
 
     /** Decodes a matrix written by {@link #matrix(double[], int, int)}, row-major. */
-    public static double[] readMatrixData(JsonNode node, String path, int[] shapeOut) {
+    static double[] readMatrixData(JsonNode node, String path, int[] shapeOut) {
         requireObject(node, path);
         checkFields(node, path, Set.of("rows", "cols", "encoding", "data"));
         int rows = intField(node, "rows", path);
@@ -102,14 +102,14 @@ public final class ModelJson {
     }
 
     /** Decodes a matrix into an EJML matrix. */
-    public static DMatrixRMaj readDMatrix(JsonNode node, String path) {
+    static DMatrixRMaj readDMatrix(JsonNode node, String path) {
         int[] shape = new int[2];
         double[] data = readMatrixData(node, path, shape);
         return new DMatrixRMaj(shape[0], shape[1], true, data);
     }
 
     /** Decodes a matrix into rows. */
-    public static double[][] readRows(JsonNode node, String path) {
+    static double[][] readRows(JsonNode node, String path) {
         int[] shape = new int[2];
         double[] data = readMatrixData(node, path, shape);
         double[][] rows = new double[shape[0]][shape[1]];
@@ -279,7 +279,7 @@ public final class ModelJson {
     }
 
     /** The number of bytes {@code writer} produces for {@code node}, counted without materialising them. */
-    public static long serializedSize(ObjectWriter writer, JsonNode node) {
+    static long serializedSize(ObjectWriter writer, JsonNode node) {
         long[] count = {0};
         OutputStream counter = new OutputStream() {
             @Override
@@ -310,7 +310,7 @@ public final class ModelJson {
     }
 
     /** A required integer member. */
-    public static int intField(JsonNode node, String name, String path) {
+    static int intField(JsonNode node, String name, String path) {
         JsonNode v = field(node, name, path);
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
             throw new IllegalArgumentException(join(path, name) + " must be an integer, got " + v);
@@ -319,7 +319,7 @@ public final class ModelJson {
     }
 
     /** A required long member. */
-    public static long longField(JsonNode node, String name, String path) {
+    static long longField(JsonNode node, String name, String path) {
         JsonNode v = field(node, name, path);
         if (!v.isIntegralNumber() || !v.canConvertToLong()) {
             throw new IllegalArgumentException(join(path, name) + " must be an integer, got " + v);
@@ -328,12 +328,12 @@ public final class ModelJson {
     }
 
     /** A required real member; JSON {@code null} reads as NaN (JSON has no NaN). */
-    public static double doubleField(JsonNode node, String name, String path) {
+    static double doubleField(JsonNode node, String name, String path) {
         return toDouble(field(node, name, path), join(path, name));
     }
 
     /** A required string member. */
-    public static String textField(JsonNode node, String name, String path) {
+    static String textField(JsonNode node, String name, String path) {
         JsonNode v = field(node, name, path);
         if (!v.isTextual()) {
             throw new IllegalArgumentException(join(path, name) + " must be a string, got " + v);
@@ -351,7 +351,7 @@ public final class ModelJson {
     }
 
     /** A required array of integers. */
-    public static int[] intArray(JsonNode node, String name, String path) {
+    static int[] intArray(JsonNode node, String name, String path) {
         JsonNode v = field(node, name, path);
         String p = join(path, name);
         if (!v.isArray()) {
@@ -369,7 +369,7 @@ public final class ModelJson {
     }
 
     /** A required array of reals ({@code null} entries read as NaN). */
-    public static double[] doubleArray(JsonNode node, String name, String path) {
+    static double[] doubleArray(JsonNode node, String name, String path) {
         JsonNode v = field(node, name, path);
         String p = join(path, name);
         if (!v.isArray()) {
@@ -392,7 +392,7 @@ public final class ModelJson {
     }
 
     /** Rejects members other than {@code allowed}, naming the first unknown one. */
-    public static void checkFields(JsonNode node, String path, Set<String> allowed) {
+    static void checkFields(JsonNode node, String path, Set<String> allowed) {
         Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
             String name = names.next();
@@ -404,7 +404,7 @@ public final class ModelJson {
     }
 
     /** Requires {@code node} to be a JSON object. */
-    public static void requireObject(JsonNode node, String path) {
+    static void requireObject(JsonNode node, String path) {
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException((path.isEmpty() ? "the model" : path) + " must be a JSON object, got "
                     + (node == null ? "nothing" : node.getNodeType()));

@@ -64,7 +64,7 @@ public final class ClassProbability {
     private final double[] u;
     private final double[] signedZ;
     private final double[] intervals;
-    private final double[] scratchIntervals;
+    private final QuadraticIntervals quadraticIntervals;
     private final double[] point;
     private PointClassifier pointClassifier;
     private double[] center;
@@ -100,7 +100,7 @@ public final class ClassProbability {
         this.point = new double[dim];
         // Each of ≤ G−1 competitors contributes at most two intervals; the intersection of unions stays within 2G.
         this.intervals = new double[4 * maxClasses + 4];
-        this.scratchIntervals = new double[4 * maxClasses + 4];
+        this.quadraticIntervals = new QuadraticIntervals(4 * maxClasses + 4);
     }
 
     /** Dimension ℓ. */
@@ -496,7 +496,7 @@ public final class ClassProbability {
         intervals[1] = Double.POSITIVE_INFINITY;
         for (int k = 0; k < numClasses - 1 && count > 0; k++) {
             int h = order[k];
-            count = intersect(intervals, count, diffConst[h], diffGrad[h][0], diffCurv[h][0]);
+            count = quadraticIntervals.intersect(intervals, count, diffConst[h], diffGrad[h][0], diffCurv[h][0]);
         }
         if (s == 0) {
             for (int k = 0; k < count; k++) {
@@ -508,102 +508,8 @@ public final class ClassProbability {
         }
         double p = 0;
         for (int k = 0; k < count; k++) {
-            p += cdf(intervals[2 * k + 1] / s) - cdf(intervals[2 * k] / s);
+            p += QuadraticIntervals.cdf(intervals[2 * k + 1] / s) - QuadraticIntervals.cdf(intervals[2 * k] / s);
         }
         return Math.min(1.0, Math.max(0.0, p));
-    }
-
-    private static double cdf(double x) {
-        if (x == Double.NEGATIVE_INFINITY) {
-            return 0.0;
-        }
-        if (x == Double.POSITIVE_INFINITY) {
-            return 1.0;
-        }
-        return NORMAL.cumulativeProbability(x);
-    }
-
-    /**
-     * Intersects the sorted disjoint closed intervals {@code set[0..2count)} with {u : a + bu + qu² ≥ 0}; returns
-     * the new count (written back into {@code set}).
-     */
-    private int intersect(double[] set, int count, double a, double b, double q) {
-        int np;
-        double lo1 = 0;
-        double hi1 = 0;
-        double lo2 = 0;
-        double hi2 = 0;
-        if (q == 0) {
-            if (b == 0) {
-                if (a >= 0) {
-                    return count;
-                }
-                return 0;
-            }
-            double root = -a / b;
-            np = 1;
-            if (b > 0) {
-                lo1 = root;
-                hi1 = Double.POSITIVE_INFINITY;
-            } else {
-                lo1 = Double.NEGATIVE_INFINITY;
-                hi1 = root;
-            }
-        } else {
-            double disc = b * b - 4 * q * a;
-            if (disc < 0) {
-                if (q > 0) {
-                    return count; // always ≥ 0
-                }
-                return 0; // never ≥ 0
-            }
-            double sq = Math.sqrt(disc);
-            // Stable roots: r1 = (−b − sign(b)·√disc)/(2q), r2 = a/(q·r1) (or ±√(−a/q) when b = 0).
-            double r1;
-            double r2;
-            if (b == 0) {
-                r1 = -Math.sqrt(Math.max(0, -a / q));
-                r2 = -r1;
-            } else {
-                double t = -0.5 * (b + Math.copySign(sq, b));
-                r1 = t / q;
-                r2 = a / t;
-            }
-            double lo = Math.min(r1, r2);
-            double hi = Math.max(r1, r2);
-            if (q > 0) {
-                np = 2;
-                lo1 = Double.NEGATIVE_INFINITY;
-                hi1 = lo;
-                lo2 = hi;
-                hi2 = Double.POSITIVE_INFINITY;
-            } else {
-                np = 1;
-                lo1 = lo;
-                hi1 = hi;
-            }
-        }
-        int out = 0;
-        for (int k = 0; k < count; k++) {
-            double a0 = set[2 * k];
-            double b0 = set[2 * k + 1];
-            out = clip(a0, b0, lo1, hi1, out);
-            if (np == 2) {
-                out = clip(a0, b0, lo2, hi2, out);
-            }
-        }
-        System.arraycopy(scratchIntervals, 0, set, 0, 2 * out);
-        return out;
-    }
-
-    private int clip(double a0, double b0, double lo, double hi, int out) {
-        double l = Math.max(a0, lo);
-        double h = Math.min(b0, hi);
-        if (l <= h) {
-            scratchIntervals[2 * out] = l;
-            scratchIntervals[2 * out + 1] = h;
-            return out + 1;
-        }
-        return out;
     }
 }

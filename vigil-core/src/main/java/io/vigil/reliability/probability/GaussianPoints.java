@@ -10,7 +10,7 @@ import org.hipparchus.random.SobolSequenceGenerator;
  * every estimate made from them — are the same in every JVM; each series then flips the coordinates' signs with its
  * own seed ({@link ClassProbability}), which keeps every point N(0, I) distributed. Immutable, shared.
  */
-public final class GaussianPoints {
+final class GaussianPoints {
     /** Seed of the Cranley–Patterson shift (fixed: estimates must replay identically everywhere). */
     static final long SHIFT_SEED = 0x5EED_2012L;
 

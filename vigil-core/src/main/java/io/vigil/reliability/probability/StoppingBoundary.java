@@ -69,12 +69,12 @@ public final class StoppingBoundary {
     }
 
     /** After n points: decide "P ≥ λ" once the win count reaches this (N + 1 when it cannot at this n). */
-    public int yesAt(int n) {
+    int yesAt(int n) {
         return yes[n];
     }
 
     /** After n points: decide "P &lt; λ" once the win count is at most this (−1 when it cannot at this n). */
-    public int noAt(int n) {
+    int noAt(int n) {
         return no[n];
     }
 

@@ -8,7 +8,7 @@ import io.vigil.util.EnumNames;
  * correction the chosen candidate's certificate holds at 1 − K·δ at worst.
  */
 public enum Selection {
-    /** No correction: the certificate is valid for a candidate fixed before looking (models before issue 28). */
+    /** No correction: the certificate is valid for a candidate fixed before looking (models written before selection corrections existed). */
     NONE("none"),
     /**
      * Bonferroni over the K candidates: Learn-then-Test at δ/K, so every candidate's certificate holds simultaneously

@@ -12,7 +12,7 @@ class CalibrationParamsTest {
         assertEquals(10, CalibrationParams.autoFolds(30, 128), "CBF-sized");
         assertEquals(10, CalibrationParams.autoFolds(1000, 1000), "n²·d = 1e9 exactly is not above the limit");
         assertEquals(10, CalibrationParams.autoFolds(300, 5000));
-        assertEquals(5, CalibrationParams.autoFolds(300, 20_000), "issue 13's long-series case");
+        assertEquals(5, CalibrationParams.autoFolds(300, 20_000), "the long-series case n = 300, d = 20,000");
         assertEquals(5, CalibrationParams.autoFolds(8926, 96), "many short series count as much as few long ones");
     }
 

@@ -66,7 +66,7 @@ class CrossFitCalibratorTest {
     }
 
     /**
-     * The issue's coverage check, on held-out generated series (never seen by the model or its cross-fitting): the
+     * The coverage check the calibration must pass, on held-out generated series (never seen by the model or its cross-fitting): the
      * inflated Gaussian 0.9-set contains the series' true projection in 0.9 of (series, t) pairs within sampling
      * error, which the model's own R_y does not. The error is taken over series (samples of one series are
      * correlated): the mean of the per-series coverage ± 3 standard errors, plus 0.02 for the difference between the
@@ -158,7 +158,7 @@ class CrossFitCalibratorTest {
     }
 
     /**
-     * A calibration section as written before issue 28 (no guarantee, selection, candidates, monotonised counts)
+     * A calibration section as written before the two guarantees and selection corrections (no guarantee, selection, candidates, monotonised counts)
      * still loads, as pac without a selection correction, and certifies exactly as Learn-then-Test at δ did then.
      */
     @Test
@@ -190,7 +190,7 @@ class CrossFitCalibratorTest {
 
     /**
      * Inner cross-fit of κ: the inflation a fold is replayed with comes from the other folds' held-out distances only,
-     * never from its own series (issue 28 b); a band no other fold reached falls back to all folds' distances; the
+     * never from its own series; a band no other fold reached falls back to all folds' distances; the
      * stored κ uses every fold. Fold 0's ratios are 10, fold 1's are 1, so leaving either out gives the other's.
      */
     @Test
@@ -343,7 +343,7 @@ class CrossFitCalibratorTest {
 
     /**
      * Decision records never report a reliability below the τ the decision was made at, calibrated or not, for both
-     * rules (the issue saw 0.89959 at τ = 0.9 from a bisection tolerance).
+     * rules (a record once showed 0.89959 at τ = 0.9, from a bisection tolerance).
      */
     @Test
     void reportedReliabilityIsNeverBelowTau() {

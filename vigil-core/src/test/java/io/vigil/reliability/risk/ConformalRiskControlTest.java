@@ -20,7 +20,7 @@ class ConformalRiskControlTest {
         assertTrue(r.certified());
         assertEquals(3, r.index());
         assertEquals(2.0 / 24, r.bound(), 1e-15);
-        // The method notes' comparison: at n = 23, α = 0.1 PAC at δ = 0.1 needs 0 disagreements, CRC allows 1.
+        // The comparison of docs/method.md §6: at n = 23, α = 0.1 PAC at δ = 0.1 needs 0 disagreements, CRC allows 1.
         assertEquals(OptionalDouble.of(1 - 1.0 / 23), ConformalRiskControl.requiredReliability(23, 0.1));
         assertEquals(OptionalDouble.of(1.0), LearnThenTest.requiredReliability(23, 0.1, 0.1));
     }
