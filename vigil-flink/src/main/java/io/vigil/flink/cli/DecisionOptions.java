@@ -4,7 +4,6 @@ import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
-import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
@@ -90,15 +89,5 @@ public final class DecisionOptions {
         return estimator != null
                 ? EstimatorType.fromId(estimator)
                 : DecisionParams.defaults().estimator();
-    }
-
-    /** {@link DecisionOverrides#otherEstimatorWarning}. */
-    public static Optional<String> otherEstimator(VigilModel model, DecisionParams params, String what) {
-        return DecisionOverrides.otherEstimatorWarning(model, params, what);
-    }
-
-    /** {@link DecisionOverrides#operatingPoint}. */
-    public static Optional<CalibrationSection.OperatingPoint> operatingPoint(VigilModel model) {
-        return DecisionOverrides.operatingPoint(model);
     }
 }
