@@ -186,6 +186,7 @@ class ArchitectureTest {
                     "io.vigil.report..",
                     "io.vigil.experiment..",
                     "io.vigil.dashboard..",
+                    "io.vigil.api..",
                     "io.vigil.flink..",
                     "io.vigil.stream..",
                     "io.vigil.kafka..",
