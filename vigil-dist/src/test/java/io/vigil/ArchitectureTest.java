@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package structure, enforced: dependencies point down the layers cli/demo/report/research/dashboard/flink.cli →
- * flink → stream/kafka → evaluate → early → model/select → ldg/reduce/baseline/classify/reliability/gauss →
+ * api (the embedding API) / flink → stream/kafka → evaluate → early → model/select → ldg/reduce/baseline/classify/reliability/gauss →
  * data/util; the algorithm packages know nothing of Flink, Kafka, picocli or Jackson (model files are read and
  * written in {@code io.vigil.model.json}, the only model package that may use Jackson); the core module's packages
  * know nothing of Flink, Kafka, Scala, picocli, plotting, benchmarks or terminals; no product package depends on the
@@ -57,7 +57,8 @@ class ArchitectureTest {
         "io.vigil.select..",
         "io.vigil.early..",
         "io.vigil.stream..",
-        "io.vigil.evaluate.."
+        "io.vigil.evaluate..",
+        "io.vigil.api.."
     };
 
     /** What vigil-core may not use: the integrations and the CLI's and research's own libraries. */
@@ -92,6 +93,8 @@ class ArchitectureTest {
                     "io.vigil.report..",
                     "io.vigil.experiment..",
                     "io.vigil.dashboard..")
+            .layer("Embedding API")
+            .definedBy("io.vigil.api..")
             .layer("Flink adapter")
             .definedBy("io.vigil.flink")
             .layer("Stream")
@@ -114,6 +117,8 @@ class ArchitectureTest {
             .definedBy("io.vigil.data..", "io.vigil.util..")
             .whereLayer("Entry points")
             .mayNotBeAccessedByAnyLayer()
+            .whereLayer("Embedding API")
+            .mayOnlyBeAccessedByLayers("Entry points")
             .whereLayer("Flink adapter")
             .mayOnlyBeAccessedByLayers("Entry points")
             .whereLayer("Stream")
@@ -121,12 +126,19 @@ class ArchitectureTest {
             .whereLayer("Evaluation")
             .mayOnlyBeAccessedByLayers("Entry points", "Algorithms")
             .whereLayer("Early decisions")
-            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter", "Stream", "Evaluation")
+            .mayOnlyBeAccessedByLayers("Entry points", "Embedding API", "Flink adapter", "Stream", "Evaluation")
             .whereLayer("Models")
-            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter", "Stream", "Evaluation", "Early decisions")
+            .mayOnlyBeAccessedByLayers(
+                    "Entry points", "Embedding API", "Flink adapter", "Stream", "Evaluation", "Early decisions")
             .whereLayer("Algorithms")
             .mayOnlyBeAccessedByLayers(
-                    "Entry points", "Flink adapter", "Stream", "Evaluation", "Early decisions", "Models");
+                    "Entry points",
+                    "Embedding API",
+                    "Flink adapter",
+                    "Stream",
+                    "Evaluation",
+                    "Early decisions",
+                    "Models");
 
     private static final ArchRule ALGORITHMS_KNOW_NO_INTEGRATIONS = noClasses()
             .that()
@@ -174,6 +186,7 @@ class ArchitectureTest {
                     "io.vigil.report..",
                     "io.vigil.experiment..",
                     "io.vigil.dashboard..",
+                    "io.vigil.api..",
                     "io.vigil.flink..",
                     "io.vigil.stream..",
                     "io.vigil.kafka..",

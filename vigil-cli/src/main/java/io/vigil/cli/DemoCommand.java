@@ -1,5 +1,7 @@
 package io.vigil.cli;
 
+import io.vigil.api.TrainOptions;
+import io.vigil.api.VigilTrainer;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -8,8 +10,8 @@ import io.vigil.demo.Timeline;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
-import io.vigil.early.calibrate.CrossFitCalibrator;
 import io.vigil.flink.JobConfig;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.DashboardOption;
 import io.vigil.flink.cli.DecisionOptions;
 import io.vigil.flink.cli.Json;
@@ -18,12 +20,10 @@ import io.vigil.flink.cli.StreamOptions;
 import io.vigil.flink.cli.TauOption;
 import io.vigil.flink.cli.WebUiOption;
 import io.vigil.gauss.EstimatorType;
-import io.vigil.model.CreationTime;
 import io.vigil.model.CvScheme;
 import io.vigil.model.VigilModel;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.util.Progress;
 import java.io.PrintWriter;
@@ -193,15 +193,18 @@ public final class DemoCommand implements Callable<Integer> {
         if (partitions < 1 || rate < 0) {
             throw new CommandLine.ParameterException(cl, "--partitions must be >= 1 and --rate >= 0");
         }
-        TrainParams trainParams = trainParams(cl);
+        TrainParams selectionParams = trainParams(cl);
+        TrainOptions trainOptions;
         metricsPort.port(cl); // a usage error before training
         OptionalInt dashboardPort = dashboard.port(cl);
-        EstimatorType estimator; // the demo calibrates for it, so its decisions can be certified
-        try {
-            estimator = decision.estimatorOrDefault();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
+        // The demo calibrates for the estimator it streams with, so its decisions can be certified.
+        EstimatorType estimator = CommandLines.usage(spec, decision::estimatorOrDefault);
+        trainOptions = TrainOptions.builder()
+                .selection(selectionParams)
+                .sections(EarlyModelTrainer.Params.defaults())
+                .calibration(
+                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED).withEstimator(estimator))
+                .build();
         TrainTest tt = data.given() ? data.load() : generate(cl);
         timeline.mark("data ready");
         live.printf(
@@ -221,21 +224,10 @@ public final class DemoCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             VigilModel model;
             try (Progress progress = Progress.bar("train " + tt.train().name(), 1, !json)) {
-                model = Trainer.train(tt.train(), trainParams, CreationTime.now(), progress);
-                model = EarlyModelTrainer.addSections(model, tt.train(), EarlyModelTrainer.Params.defaults());
-                model = CrossFitCalibrator.calibrate(
-                        model,
-                        tt.train(),
-                        EarlyModelTrainer.Params.defaults(),
-                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED).withEstimator(estimator),
-                        progress);
+                model = VigilTrainer.train(tt.train(), trainOptions, progress);
             }
             timeline.mark("trained");
-            try {
-                params = decision.resolve(tau.tau, DecisionOptions.operatingPoint(model));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-            }
+            params = CommandLines.usage(spec, () -> decision.overrides(tau.tau)).resolve(model);
             live.printf(
                     Locale.ROOT,
                     "trained in %.1f s as vigil train --selection %s --cv %s would: gamma %s, dims %d, local-QDA k %d; "
@@ -302,14 +294,10 @@ public final class DemoCommand implements Callable<Integer> {
      * defaults so that the demo decides within seconds.
      */
     private TrainParams trainParams(CommandLine cl) {
-        try {
-            return TrainParams.builder()
-                    .protocol(SelectionProtocol.parse(selection))
-                    .cv(CvScheme.parse(cv))
-                    .build();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
+        return CommandLines.usage(spec, () -> TrainParams.builder()
+                .protocol(SelectionProtocol.parse(selection))
+                .cv(CvScheme.parse(cv))
+                .build());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
+import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.evaluate.BaselineMethods;
 import io.vigil.evaluate.EarlyEvaluation;
@@ -155,7 +156,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (!model.projection().isLinear()) {
             throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
         }
-        Optional<CalibrationSection.OperatingPoint> point = DecisionOptions.operatingPoint(model);
+        Optional<CalibrationSection.OperatingPoint> point = DecisionOverrides.operatingPoint(model);
         try {
             if (taus == null || taus.isEmpty()) {
                 taus = List.of(point.map(CalibrationSection.OperatingPoint::tau).orElse(DecisionParams.DEFAULT_TAU));
@@ -172,7 +173,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         warnOtherPattern(model);
-        DecisionOptions.otherEstimator(model, params, modelFile.toString())
+        DecisionOverrides.otherEstimatorWarning(model, params, modelFile.toString())
                 .ifPresent(spec.commandLine().getErr()::println);
         Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = noBaselines ? null : trainFor(model);
@@ -333,7 +334,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                             .orElse(null));
             o.put(
                     "operating_point",
-                    DecisionOptions.operatingPoint(model)
+                    DecisionOverrides.operatingPoint(model)
                             .map(p -> {
                                 Map<String, Object> m = new LinkedHashMap<>();
                                 m.put("tau", p.tau());

@@ -78,21 +78,6 @@ public final class ObservationOptions {
 
     /** Refuses a channel the data do not have, and dropping every channel, naming the option. */
     public static void checkChannels(ObservationPattern p, int channels) {
-        for (int c : p.lags().keySet()) {
-            if (c >= channels) {
-                throw new IllegalArgumentException("--channel-lag: channel " + c
-                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
-            }
-        }
-        for (int c : p.dropped()) {
-            if (c >= channels) {
-                throw new IllegalArgumentException("--drop-channel: channel " + c
-                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
-            }
-        }
-        if (p.dropped().size() == channels) {
-            throw new IllegalArgumentException("--drop-channel: dropping every channel of the data (channels 0.."
-                    + (channels - 1) + ") leaves nothing to observe");
-        }
+        p.checkChannels(channels);
     }
 }

@@ -1,34 +1,38 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.vigil.api.TrainOptions;
+import io.vigil.api.VigilTrainer;
 import io.vigil.data.Dataset;
-import io.vigil.early.EarlyModelTrainer;
+import io.vigil.data.ObservationPattern;
 import io.vigil.early.calibrate.CalibrationParams;
-import io.vigil.early.calibrate.CrossFitCalibrator;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
-import io.vigil.gauss.CovarianceForm;
-import io.vigil.gauss.EstimatorType;
+import io.vigil.ldg.KernelLdgMap;
 import io.vigil.model.CalibrationSection;
-import io.vigil.model.CreationTime;
+import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
+import io.vigil.model.SparseInfo;
+import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
-import io.vigil.select.TransferTrainer;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,8 +40,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vigil train}: model selection and training on a training split (thesis §3.4–3.5, see {@link
- * Trainer}), written as a versioned model file. {@code --gamma}, {@code --dims}, {@code --neighbors} and
+ * {@code vigil train}: model selection and training on a training split (thesis §3.4–3.5, {@link
+ * VigilTrainer}), written as a versioned model file. {@code --gamma}, {@code --dims}, {@code --neighbors} and
  * {@code --qda-neighbors} fix a value and skip its search. With {@code --json} stdout holds exactly one
  * JSON object: {@code dataset, classes, train_size, length, gamma, neighbors, dims, cv_accuracy,
  * fit_seconds}, then extras.
@@ -119,106 +123,48 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        TrainParams params = params();
-        EarlyModelTrainer.Params earlyParams;
-        CalibrationParams calibrationParams;
-        try {
-            earlyParams = completeSeries.params(seed);
-            calibrationParams = calibration.params(seed).withPattern(observation.pattern());
-            if (calibration.enabled() && !earlyParams.estimators().contains(calibrationParams.estimator())) {
-                throw new IllegalArgumentException(
-                        "--estimator " + calibrationParams.estimator().id()
-                                + " calibrates an estimator the model would not store; add it to --estimators");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
-        if (calibration.reselectInFolds && params.reducer() == Reducer.TRANSFER_LDG) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--reselect-in-folds applies to single-domain training, not transfer-ldg");
-        }
+        TrainOptions options = CommandLines.usage(spec, this::options);
+        CommandLines.check(spec, () -> VigilTrainer.checkOptions(options));
+        ObservationPattern pattern = CommandLines.usage(spec, observation::pattern);
         Dataset train = data.loadTrain();
         Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
-        checkAgainstData(params, named);
-        if (!calibrationParams.pattern().isComplete()) {
-            if (!calibration.enabled()) {
-                throw new CommandLine.ParameterException(
-                        spec.commandLine(),
-                        "--missing, --channel-lag, --drop-channel and --shuffle set the pattern of the calibration "
-                                + "replays; they need calibration (drop --no-calibration)");
+        CommandLines.check(spec, () -> {
+            VigilTrainer.check(options.toBuilder().noCalibration().build(), named);
+            if (!pattern.isComplete() && !calibration.enabled()) {
+                throw new IllegalArgumentException("--missing, --channel-lag, --drop-channel and --shuffle set the "
+                        + "pattern of the calibration replays; they need calibration (drop --no-calibration)");
             }
-            try {
-                ObservationOptions.checkChannels(calibrationParams.pattern(), named.channels());
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            if (!pattern.isComplete()) {
+                pattern.checkChannels(named.channels());
             }
-        }
+        });
         warnDuplicates(named);
+        PrintWriter err = spec.commandLine().getErr();
+        TrainParams params = options.selection();
         if (SelectionProtocol.skippedForSize(params, named.size(), named.length())) {
-            spec.commandLine()
-                    .getErr()
-                    .printf(
-                            Locale.ROOT,
-                            "note: %d series of length %d (n^2*d = %.2g > %.0g): the selection protocol is the "
-                                    + "thesis's, not searched (--selection all searches it anyway, at about 8x the "
-                                    + "selection time)%n",
-                            named.size(),
-                            named.length(),
-                            (double) named.size() * named.size() * named.length(),
-                            SelectionProtocol.AUTO_MAX_WORK);
+            err.printf(
+                    Locale.ROOT,
+                    "note: %d series of length %d (n^2*d = %.2g > %.0g): the selection protocol is the "
+                            + "thesis's, not searched (--selection all searches it anyway, at about 8x the "
+                            + "selection time)%n",
+                    named.size(),
+                    named.length(),
+                    (double) named.size() * named.size() * named.length(),
+                    SelectionProtocol.AUTO_MAX_WORK);
         }
         long start = System.nanoTime();
-        VigilModel model;
-        String stage = "select and fit LDG";
         Dataset source = params.reducer() == Reducer.TRANSFER_LDG ? transfer.load(data.readOptions()) : null;
+        VigilModel model;
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
-            Dataset fitted = named;
-            if (source != null) {
-                TransferTrainer.Result r;
-                try {
-                    r = TransferTrainer.train(
-                            named,
-                            source,
-                            params,
-                            CreationTime.now(),
-                            progress,
-                            Runtime.getRuntime().availableProcessors());
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-                }
-                model = r.model();
-                fitted = r.pooled();
-            } else {
-                model = Trainer.train(named, params, CreationTime.now(), progress);
-            }
-            if (!model.projection().isLinear()) {
-                // Kernel LDG has no B: nothing the early rule needs can be fitted (say so once, on stderr).
-                spec.commandLine()
-                        .getErr()
-                        .println("note: kernel LDG is non-linear, so the model holds no early-decision sections; "
-                                + "use it with vigil classify (evaluate, run and demo need --reducer ldg)");
-            } else {
-                stage = "fit the complete-series Gaussians";
-                model = EarlyModelTrainer.addSections(model, fitted, earlyParams);
-            }
-            if (model.projection().isLinear()
-                    && calibration.enabled()
-                    && earlyParams.estimators().contains(calibrationParams.estimator())) {
-                stage = "cross-fit the calibration";
-                model = source == null
-                        ? CrossFitCalibrator.calibrateEach(
-                                        model,
-                                        named,
-                                        earlyParams,
-                                        List.of(calibrationParams),
-                                        calibration.reselectInFolds ? Optional.of(params) : Optional.empty(),
-                                        progress)
-                                .get(0)
-                        : CrossFitCalibrator.calibrateTransfer(
-                                model, named, source, earlyParams, calibrationParams, progress);
-            }
-        } catch (OutOfMemoryError e) {
-            throw new IOException(memoryMessage(stage, named, earlyParams));
+            model = source == null
+                    ? VigilTrainer.train(named, options, progress)
+                    : CommandLines.usage(spec, () -> VigilTrainer.train(named, source, options, progress));
+        } catch (VigilTrainer.InsufficientMemoryException e) {
+            throw new IOException(e.getMessage());
+        }
+        if (!model.projection().isLinear()) {
+            err.println("note: kernel LDG is non-linear, so the model holds no early-decision sections; "
+                    + "use it with vigil classify (evaluate, run and demo need --reducer ldg)");
         }
         warnUncertified(model);
         warnExpectedUnderPattern(model);
@@ -227,191 +173,180 @@ public final class TrainCommand implements Callable<Integer> {
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {
-            stdout.println(Json.line(summary(model, seconds)));
+            stdout.println(Json.line(TrainSummary.of(model, seconds, out)));
         } else {
-            stdout.printf(
-                    Locale.ROOT,
-                    "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d%s, neighbours = %d, "
-                            + "local-QDA k = %d; 3-NN CV accuracy %.4f (%s) in %.1f s%nwrote %s%n",
-                    model.datasetName(),
-                    model.trainSize(),
-                    model.channels() > 1 ? model.channels() + " channels × " : "",
-                    model.seriesLength(),
-                    model.numClasses(),
-                    model.gamma(),
-                    model.dims(),
-                    model.projection().segments().stream()
-                            .mapToObj(v ->
-                                    " (constant within " + v + " time segment" + (v == 1 ? "" : "s") + " per channel)")
-                            .findFirst()
-                            .orElse(""),
-                    model.ldgNeighbors(),
-                    model.qdaNeighbors(),
-                    model.selection().cvAccuracy(),
-                    model.selection().cv(),
-                    seconds,
-                    out);
-            if (model.selection().protocol() != null) {
-                ProtocolScores ps = model.selection().protocol();
-                stdout.printf(
-                        Locale.ROOT,
-                        "selection protocol: %s (standardisation/neighbour rule, best of %d on fresh folds; see "
-                                + "vigil inspect)%n",
-                        ps.chosen(),
-                        ps.candidates().size());
-            }
-            model.projection()
-                    .transfer()
-                    .ifPresent(t -> stdout.printf(
-                            Locale.ROOT,
-                            "transfer LDG: alpha = %s; %d target series + %d series of source %s%n",
-                            t.alpha(),
-                            t.targetSize(),
-                            t.size(),
-                            t.dataset()));
-            model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
-                    .ifPresent(p -> stdout.printf(
-                            Locale.ROOT,
-                            "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, estimator %s, HM "
-                                    + "%.3f%s%n",
-                            p.objective(),
-                            p.tau(),
-                            p.rule().cliName(),
-                            p.classifier().cliName(),
-                            p.estimator().id(),
-                            p.harmonicMean(),
-                            p.certified()
-                                    ? " (certified, " + c.guarantee().cliName() + ", "
-                                            + c.selection().cliName() + ")"
-                                    : " (not certified: decides at t = d)")));
+            printText(stdout, model, seconds);
         }
         stdout.flush();
         return 0;
     }
 
-    private Map<String, Object> summary(VigilModel model, double seconds) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("dataset", model.datasetName());
-        o.put("classes", model.classNames());
-        o.put("train_size", model.trainSize());
-        o.put("length", model.length());
-        if (model.channels() > 1) {
-            o.put("channels", model.channels());
-        }
-        o.put("gamma", model.gamma());
-        o.put("neighbors", model.ldgNeighbors());
-        o.put("dims", model.dims());
-        model.projection().segments().ifPresent(v -> o.put("segments", v));
-        o.put(
-                "cv_accuracy",
-                Double.isNaN(model.selection().cvAccuracy())
-                        ? null
-                        : model.selection().cvAccuracy());
-        o.put("fit_seconds", seconds);
-        o.put("qda_neighbors", model.qdaNeighbors());
-        o.put("standardize", model.standardizer().isPresent());
-        o.put("reducer", model.projection().reducer());
-        model.projection().kernelMap().ifPresent(m -> {
-            o.put("kernel", m.kernel().cliName());
-            o.put("kernel_param", m.kernel().parameter());
-        });
-        model.projection().sparse().ifPresent(s -> {
-            o.put("sparsity", s.sparsity());
-            o.put("deflation", s.deflation().name().toLowerCase(Locale.ROOT));
-            o.put("non_zeros", s.nonZeros());
-            if (s.sparsityScores() != null) {
-                o.put("sparsity_source", s.sparsityScores().source());
-            }
-        });
-        model.projection().transfer().ifPresent(t -> {
-            o.put("alpha", t.alpha());
-            o.put("source_dataset", t.dataset());
-            o.put("source_size", t.size());
-        });
-        o.put("refined", model.projection().refinement().isPresent());
-        o.put("cv", model.selection().cv().toString());
-        o.put("neighbor_selection", model.selection().neighborMethod());
-        if (model.selection().protocol() != null) {
-            o.put("selection_protocol", model.selection().protocol().chosen());
-        }
-        o.put("seed", model.seed());
-        o.put("num_classes", model.numClasses());
-        o.put("fingerprint", model.fingerprint());
-        o.put("sections", model.sections().keySet());
-        model.section(CalibrationSection.class).ifPresent(c -> o.put("calibration", CalibrationReport.json(model, c)));
-        o.put("model", out.toString());
-        return o;
-    }
-
-    /**
-     * One line for a memory shortfall: what needed the memory, roughly how much, and what helps. The dense
-     * complete-series Gaussians hold a few d×d matrices per estimator (covariance, factor, conditional tables).
-     */
-    static String memoryMessage(String stage, Dataset train, EarlyModelTrainer.Params p) {
-        long d = train.length();
-        long n = train.size();
-        boolean dense = p.covariance().resolve(train.size(), train.length()) == CovarianceForm.DENSE;
-        long gaussians = (p.estimators().contains(EstimatorType.JOINT) ? 1 : 0)
-                + (p.estimators().contains(EstimatorType.GMM) ? train.numClasses() : 0);
-        // Dense: about four d×d matrices while fitting one Gaussian (CovarianceForm), plus the stored factor of each;
-        // low-rank: d×n factors and generators per Gaussian.
-        long need = dense ? 8L * d * d * (4 + Math.max(1, gaussians)) : 8L * d * n * 4 * Math.max(1, gaussians);
-        long max = Runtime.getRuntime().maxMemory();
-        return String.format(
+    private void printText(PrintWriter stdout, VigilModel model, double seconds) {
+        stdout.printf(
                 Locale.ROOT,
-                "not enough memory to %s of %s (%d series of length %d): the %s complete-series Gaussians need "
-                        + "about %d MB (%s) and the JVM may use %d MB; run java -Xmx%dm -jar vigil.jar train …%s",
-                stage,
-                train.name(),
-                n,
-                d,
-                dense ? "dense" : "low-rank",
-                need >> 20,
-                dense ? (8L * d * d >> 20) + " MB per " + d + "×" + d + " matrix" : d + "×" + n + " factors",
-                max >> 20,
-                Math.max(512, (2 * need) >> 20),
-                dense
-                        ? ", or use --covariance low-rank (O(n·d) memory) or --estimators joint"
-                        : ", or --estimators joint");
+                "trained %s: %d series of %slength %d, %d classes; gamma = %s, dims = %d%s, neighbours = %d, "
+                        + "local-QDA k = %d; 3-NN CV accuracy %.4f (%s) in %.1f s%nwrote %s%n",
+                model.datasetName(),
+                model.trainSize(),
+                model.channels() > 1 ? model.channels() + " channels × " : "",
+                model.seriesLength(),
+                model.numClasses(),
+                model.gamma(),
+                model.dims(),
+                model.projection().segments().stream()
+                        .mapToObj(
+                                v -> " (constant within " + v + " time segment" + (v == 1 ? "" : "s") + " per channel)")
+                        .findFirst()
+                        .orElse(""),
+                model.ldgNeighbors(),
+                model.qdaNeighbors(),
+                model.selection().cvAccuracy(),
+                model.selection().cv(),
+                seconds,
+                out);
+        if (model.selection().protocol() != null) {
+            ProtocolScores ps = model.selection().protocol();
+            stdout.printf(
+                    Locale.ROOT,
+                    "selection protocol: %s (standardisation/neighbour rule, best of %d on fresh folds; see "
+                            + "vigil inspect)%n",
+                    ps.chosen(),
+                    ps.candidates().size());
+        }
+        model.projection()
+                .transfer()
+                .ifPresent(t -> stdout.printf(
+                        Locale.ROOT,
+                        "transfer LDG: alpha = %s; %d target series + %d series of source %s%n",
+                        t.alpha(),
+                        t.targetSize(),
+                        t.size(),
+                        t.dataset()));
+        model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
+                .ifPresent(p -> stdout.printf(
+                        Locale.ROOT,
+                        "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, estimator %s, HM "
+                                + "%.3f%s%n",
+                        p.objective(),
+                        p.tau(),
+                        p.rule().cliName(),
+                        p.classifier().cliName(),
+                        p.estimator().id(),
+                        p.harmonicMean(),
+                        p.certified()
+                                ? " (certified, " + c.guarantee().cliName() + ", "
+                                        + c.selection().cliName() + ")"
+                                : " (not certified: decides at t = d)")));
     }
 
-    /** Options that cannot fit this training set are usage errors (exit 2), named with both sizes. */
-    private void checkAgainstData(TrainParams p, Dataset train) {
-        int n = train.size();
-        String name = train.name();
-        if (p.neighbors().isPresent() && p.neighbors().getAsInt() > n) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--neighbors " + p.neighbors().getAsInt() + " exceeds the " + n + " training series of " + name);
+    /** {@code --json}'s object: the fields below in this order; absent ones only for models that have them. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record TrainSummary(
+            String dataset,
+            List<String> classes,
+            int trainSize,
+            int length,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer channels,
+            double gamma,
+            int neighbors,
+            int dims,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer segments,
+            Double cvAccuracy,
+            double fitSeconds,
+            int qdaNeighbors,
+            boolean standardize,
+            String reducer,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double kernelParam,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double sparsity,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String deflation,
+            @JsonInclude(JsonInclude.Include.NON_NULL) int[] nonZeros,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String sparsitySource,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double alpha,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String sourceDataset,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer sourceSize,
+            boolean refined,
+            String cv,
+            String neighborSelection,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String selectionProtocol,
+            long seed,
+            int numClasses,
+            String fingerprint,
+            Set<String> sections,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> calibration,
+            String model) {
+        static TrainSummary of(VigilModel m, double seconds, Path file) {
+            Optional<SparseInfo> sp = m.projection().sparse();
+            Optional<TransferSource> tr = m.projection().transfer();
+            Optional<KernelLdgMap> k = m.projection().kernelMap();
+            double cv = m.selection().cvAccuracy();
+            return new TrainSummary(
+                    m.datasetName(),
+                    m.classNames(),
+                    m.trainSize(),
+                    m.length(),
+                    m.channels() > 1 ? m.channels() : null,
+                    m.gamma(),
+                    m.ldgNeighbors(),
+                    m.dims(),
+                    m.projection().segments().stream().boxed().findFirst().orElse(null),
+                    Double.isNaN(cv) ? null : cv,
+                    seconds,
+                    m.qdaNeighbors(),
+                    m.standardizer().isPresent(),
+                    m.projection().reducer(),
+                    k.map(x -> x.kernel().cliName()).orElse(null),
+                    k.map(x -> x.kernel().parameter()).orElse(null),
+                    sp.map(SparseInfo::sparsity).orElse(null),
+                    sp.map(s -> s.deflation().name().toLowerCase(Locale.ROOT)).orElse(null),
+                    sp.map(SparseInfo::nonZeros).orElse(null),
+                    sp.map(SparseInfo::sparsityScores).map(GridScores::source).orElse(null),
+                    tr.map(TransferSource::alpha).orElse(null),
+                    tr.map(TransferSource::dataset).orElse(null),
+                    tr.map(TransferSource::size).orElse(null),
+                    m.projection().refinement().isPresent(),
+                    m.selection().cv().toString(),
+                    m.selection().neighborMethod(),
+                    m.selection().protocol() == null
+                            ? null
+                            : m.selection().protocol().chosen(),
+                    m.seed(),
+                    m.numClasses(),
+                    m.fingerprint(),
+                    m.sections().keySet(),
+                    m.section(CalibrationSection.class)
+                            .map(c -> CalibrationReport.json(m, c))
+                            .orElse(null),
+                    file.toString());
         }
-        if (p.qdaNeighbors().isPresent() && p.qdaNeighbors().getAsInt() > n) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--qda-neighbors " + p.qdaNeighbors().getAsInt() + " exceeds the " + n + " training series of "
-                            + name);
+    }
+
+    /** The options as {@link TrainOptions}, {@code --seed} seeding every part. */
+    private TrainOptions options() {
+        TrainParams.Builder p = selection.applyTo(TrainParams.builder().seed(seed));
+        transfer.applyTo(p, Reducer.parse(selection.reducer));
+        if (gamma != null) {
+            p.gamma(gamma);
         }
-        if (p.dims().isPresent() && p.dims().getAsInt() > train.length()) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--dims " + p.dims().getAsInt() + " exceeds the series length " + train.length() + " of " + name);
+        if (dims != null) {
+            p.dims(dims);
         }
-        if (p.segments().isPresent() && p.segments().getAsInt() > train.seriesLength()) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--segments " + p.segments().getAsInt() + " exceeds the " + train.seriesLength()
-                            + " samples per channel of " + name);
+        if (neighbors != null) {
+            p.neighbors(neighbors);
         }
-        p.cv().filter(c -> !c.isLeaveOneOut() && c.folds() > n).ifPresent(c -> {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--cv " + c.folds() + " needs at least " + c.folds() + " training series; " + name + " has " + n);
-        });
-        if (!p.neighborCv().isLeaveOneOut() && p.neighborCv().folds() > n) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--neighbor-cv " + p.neighborCv().folds() + " needs at least "
-                            + p.neighborCv().folds() + " training series; " + name + " has " + n);
+        if (segments != null) {
+            p.segments(segments);
         }
+        if (qdaNeighbors != null) {
+            p.qdaNeighbors(qdaNeighbors);
+        }
+        TrainOptions.Builder b = TrainOptions.builder()
+                .seed(seed)
+                .selection(p.build())
+                .sections(completeSeries.params(seed))
+                .reselectInFolds(calibration.reselectInFolds);
+        CalibrationParams c = calibration.params(seed).withPattern(observation.pattern());
+        return (calibration.enabled() ? b.calibration(c) : b.noCalibration()).build();
     }
 
     /**
@@ -520,31 +455,6 @@ public final class TrainCommand implements Callable<Integer> {
                         .println("vigil train: expected guarantee certified with conformal draw U = " + c.crcDraw()
                                 + (c.crcDraw() == 1.0 ? " (not randomised)" : "")
                                 + "; --crc-draw " + c.crcDraw() + " reproduces this model"));
-    }
-
-    private TrainParams params() {
-        try {
-            TrainParams.Builder p = selection.applyTo(TrainParams.builder().seed(seed));
-            transfer.applyTo(p, Reducer.parse(selection.reducer));
-            if (gamma != null) {
-                p.gamma(gamma);
-            }
-            if (dims != null) {
-                p.dims(dims);
-            }
-            if (neighbors != null) {
-                p.neighbors(neighbors);
-            }
-            if (segments != null) {
-                p.segments(segments);
-            }
-            if (qdaNeighbors != null) {
-                p.qdaNeighbors(qdaNeighbors);
-            }
-            return p.build();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
     }
 
     private static Dataset rename(Dataset ds, String name) {

@@ -18,8 +18,6 @@ import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
 import io.vigil.report.EarlyReport;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,44 +37,16 @@ class EvaluateCommandTest {
     static Path data;
     static Path model;
 
-    record Run(int exit, String out, String err) {}
-
     static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = VigilCli.commandLine()
-                .setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err))
-                .execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        return Run.of(args);
     }
 
     @BeforeAll
     static void trainOnce() {
-        data = dir.resolve("archive");
-        model = dir.resolve("cbf.json");
-        Run gen = run(
-                "generate", "--kind", "cbf", "--train", "30", "--test", "40", "--seed", "5", "--out", data.toString());
-        assertEquals(0, gen.exit(), gen.err());
-        Run train = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                model.toString(),
-                "--dims",
-                "4",
-                "--gamma",
-                "0.3",
-                "--neighbors",
-                "8",
-                "--qda-neighbors",
-                "8",
-                "--json");
-        assertEquals(0, train.exit(), train.err());
-        assertTrue(train.out().contains("complete_series"), train.out());
+        TrainedCbf t = TrainedCbf.of(30, 40, 5L, withJson(TrainedCbf.FIXED));
+        data = t.data();
+        model = t.model();
+        assertTrue(t.train().out().contains("complete_series"), t.train().out());
     }
 
     @Test
@@ -356,5 +326,11 @@ class EvaluateCommandTest {
                 "CBF");
         assertEquals(1, missing.exit());
         assertFalse(missing.err().isBlank());
+    }
+
+    private static List<String> withJson(List<String> flags) {
+        List<String> all = new java.util.ArrayList<>(flags);
+        all.add("--json");
+        return all;
     }
 }

@@ -9,8 +9,6 @@ import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.ModelTopic;
 import io.vigil.stream.ModelId;
 import io.vigil.stream.StreamFixtures;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code vigil publish-model} against the loopback broker: a compacted topic of whole model files. */
 class PublishModelCommandTest {
@@ -44,16 +41,8 @@ class PublishModelCommandTest {
         }
     }
 
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome run(String... args) {
-        CommandLine cl = VigilCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
+    static Run run(String... args) {
+        return Run.of(args);
     }
 
     private Path model(String name, byte[] bytes) throws Exception {
@@ -74,14 +63,12 @@ class PublishModelCommandTest {
         byte[] otherBytes = Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1);
         otherBytes[otherBytes.length - 1] = '\n';
         Path b = model("b.model.json", otherBytes);
-        Outcome first =
-                run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "models", a.toString());
-        assertEquals(0, first.code(), first.err());
+        Run first = run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "models", a.toString());
+        assertEquals(0, first.exit(), first.err());
         assertEquals(ModelId.of(StreamFixtures.MODEL_BYTES), first.out().strip());
         assertTrue(first.err().contains("new compacted topic models"), first.err());
-        Outcome second =
-                run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "models", b.toString());
-        assertEquals(0, second.code(), second.err());
+        Run second = run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "models", b.toString());
+        assertEquals(0, second.exit(), second.err());
         assertEquals(ModelId.of(otherBytes), second.out().strip());
 
         assertEquals("compact", config("models", "cleanup.policy"));
@@ -98,14 +85,14 @@ class PublishModelCommandTest {
         // The model file with 1.5 MB of trailing whitespace: still the same model, larger than 1 MiB records.
         byte[] big = Arrays.copyOf(StreamFixtures.MODEL_BYTES, StreamFixtures.MODEL_BYTES.length + 1_500_000);
         Arrays.fill(big, StreamFixtures.MODEL_BYTES.length, big.length, (byte) ' ');
-        Outcome o = run(
+        Run o = run(
                 "publish-model",
                 "--bootstrap",
                 kafka.bootstrapServers(),
                 "--topic",
                 "big-models",
                 model("big.model.json", big).toString());
-        assertEquals(0, o.code(), o.err());
+        assertEquals(0, o.exit(), o.err());
         assertArrayEquals(
                 big,
                 ModelTopic.read(kafka.bootstrapServers(), Map.of(), "big-models", TIMEOUT)
@@ -116,37 +103,36 @@ class PublishModelCommandTest {
     @Test
     void aBadModelIsRejectedBeforeAnythingIsWritten() throws Exception {
         Path broken = model("broken.model.json", "{\"format\":".getBytes(StandardCharsets.UTF_8));
-        Outcome o =
-                run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "never", broken.toString());
-        assertEquals(1, o.code());
+        Run o = run("publish-model", "--bootstrap", kafka.bootstrapServers(), "--topic", "never", broken.toString());
+        assertEquals(1, o.exit());
         assertEquals(1, o.err().strip().lines().count(), o.err());
         assertTrue(o.err().contains("broken.model.json") && o.err().contains("not valid JSON"), o.err());
-        Outcome missing = run(
+        Run missing = run(
                 "publish-model",
                 "--bootstrap",
                 kafka.bootstrapServers(),
                 "--topic",
                 "never",
                 dir.resolve("nope.json").toString());
-        assertEquals(1, missing.code());
+        assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("does not exist"), missing.err());
         try (KafkaPreflight k = KafkaPreflight.connect(kafka.bootstrapServers(), Map.of(), TIMEOUT)) {
             assertTrue(!k.topicExists("never"), "nothing was created for a bad model");
         }
-        assertEquals(2, run("publish-model", "--topic", "x", broken.toString()).code(), "missing --bootstrap");
+        assertEquals(2, run("publish-model", "--topic", "x", broken.toString()).exit(), "missing --bootstrap");
     }
 
     @Test
     void anExistingTopicThatIsNotCompactedIsRefusedNamingItsPolicy() throws Exception {
         kafka.createTopic("plain", 1);
-        Outcome o = run(
+        Run o = run(
                 "publish-model",
                 "--bootstrap",
                 kafka.bootstrapServers(),
                 "--topic",
                 "plain",
                 model("a.model.json", StreamFixtures.MODEL_BYTES).toString());
-        assertEquals(1, o.code());
+        assertEquals(1, o.exit());
         assertTrue(o.err().contains("cleanup.policy=delete") && o.err().contains("compacted"), o.err());
     }
 }

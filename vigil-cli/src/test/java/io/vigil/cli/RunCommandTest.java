@@ -20,20 +20,14 @@ class RunCommandTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String err) {}
-
-    private static Outcome run(String... args) {
-        CommandLine cl = VigilCli.commandLine();
-        StringWriter err = new StringWriter();
-        cl.setErr(new PrintWriter(err));
-        cl.setOut(new PrintWriter(new StringWriter()));
-        return new Outcome(cl.execute(args), err.toString());
+    static Run run(String... args) {
+        return Run.of(args);
     }
 
     @Test
     void missingRequiredOptionIsAUsageError() {
-        Outcome o = run("run", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c");
-        assertEquals(2, o.code());
+        Run o = run("run", "--bootstrap", "127.0.0.1:9", "--input", "a", "--output", "b", "--dead-letter", "c");
+        assertEquals(2, o.exit());
         assertTrue(o.err().contains("missing --model"), o.err());
     }
 
@@ -41,20 +35,20 @@ class RunCommandTest {
     void unknownJobFileKeyIsAUsageErrorNamingFileLineAndKey() throws Exception {
         Path job = dir.resolve("bad.yaml");
         Files.writeString(job, "model: m.json\ntopic: x\n");
-        Outcome o = run("run", "--job", job.toString());
-        assertEquals(2, o.code());
+        Run o = run("run", "--job", job.toString());
+        assertEquals(2, o.exit());
         assertTrue(o.err().contains("bad.yaml:2") && o.err().contains("topic"), o.err());
     }
 
     @Test
     void metricsPortAndTruthTopicAreCheckedBeforeAnythingStarts() {
         for (String port : new String[] {"0", "65536", "-1"}) {
-            Outcome o = run(concat(BASE, "--metrics-port", port));
-            assertEquals(2, o.code(), "--metrics-port " + port);
+            Run o = run(concat(BASE, "--metrics-port", port));
+            assertEquals(2, o.exit(), "--metrics-port " + port);
             assertTrue(o.err().contains("--metrics-port must be 1..65535"), o.err());
         }
-        Outcome same = run(concat(BASE, "--truth-topic", "b"));
-        assertEquals(2, same.code());
+        Run same = run(concat(BASE, "--truth-topic", "b"));
+        assertEquals(2, same.exit());
         assertTrue(same.err().contains("truth topic must be non-blank and differ"), same.err());
     }
 
@@ -62,8 +56,8 @@ class RunCommandTest {
     void metricsPortInUseEndsTheRunWithOneLineNamingIt() throws Exception {
         try (java.net.ServerSocket taken =
                 new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            Outcome o = runFixtureModel("--metrics-port", Integer.toString(taken.getLocalPort()));
-            assertEquals(1, o.code(), o.err());
+            Run o = runFixtureModel("--metrics-port", Integer.toString(taken.getLocalPort()));
+            assertEquals(1, o.exit(), o.err());
             assertTrue(
                     o.err().contains("cannot serve Prometheus metrics on 127.0.0.1:" + taken.getLocalPort()), o.err());
         }
@@ -73,7 +67,7 @@ class RunCommandTest {
      * {@code run} on the fixture model (written to {@code dir}) with loopback endpoints, no preflight and a state
      * directory in {@code dir}, plus {@code extra}.
      */
-    private Outcome runFixtureModel(String... extra) throws java.io.IOException {
+    private Run runFixtureModel(String... extra) throws java.io.IOException {
         Path model = dir.resolve("m.json");
         Files.write(model, io.vigil.stream.StreamFixtures.MODEL_BYTES);
         return run(concat(
@@ -104,26 +98,26 @@ class RunCommandTest {
     @Test
     void badValuesAreUsageErrors() {
         String[] base = BASE;
-        assertEquals(2, run(concat(base, "--delivery", "twice")).code());
-        assertEquals(2, run(concat(base, "--tau", "1.5")).code());
-        assertEquals(2, run(concat(base, "--reorder-window", "65")).code());
-        assertEquals(2, run(concat(base, "--checkpoint-interval", "soon")).code());
+        assertEquals(2, run(concat(base, "--delivery", "twice")).exit());
+        assertEquals(2, run(concat(base, "--tau", "1.5")).exit());
+        assertEquals(2, run(concat(base, "--reorder-window", "65")).exit());
+        assertEquals(2, run(concat(base, "--checkpoint-interval", "soon")).exit());
         CommandLine cli = VigilCli.commandLine();
         assertEquals(io.vigil.stream.SessionSettings.RANGE_GUARD_OFF, StreamOptions.rangeGuard(cli, "off"));
         assertEquals(2.5, StreamOptions.rangeGuard(cli, "2.5"));
         for (String k : new String[] {"0", "-3", "many", "NaN", "Infinity"}) {
-            Outcome guard = run(concat(base, "--range-guard", k));
-            assertEquals(2, guard.code(), "--range-guard " + k);
+            Run guard = run(concat(base, "--range-guard", k));
+            assertEquals(2, guard.exit(), "--range-guard " + k);
             assertTrue(guard.err().contains("--range-guard"), guard.err());
         }
         assertEquals(256L << 20, StreamOptions.size(cli, "--any-order-cache", "256m"));
         assertEquals(0L, StreamOptions.size(cli, "--any-order-cache", "0"));
         for (String size : new String[] {"lots", "-1m"}) {
-            Outcome cache = run(concat(base, "--any-order-cache", size));
-            assertEquals(2, cache.code(), "--any-order-cache " + size);
+            Run cache = run(concat(base, "--any-order-cache", size));
+            assertEquals(2, cache.exit(), "--any-order-cache " + size);
             assertTrue(cache.err().contains("--any-order-cache"), cache.err());
         }
-        Outcome same = run(
+        Run same = run(
                 "run",
                 "--model",
                 "m.json",
@@ -135,15 +129,15 @@ class RunCommandTest {
                 "a",
                 "--dead-letter",
                 "c");
-        assertEquals(2, same.code());
+        assertEquals(2, same.exit());
         assertTrue(same.err().contains("must differ"), same.err());
     }
 
     @Test
     void stateOptionsAreCheckedAndTheDefaultTransactionalIdPrefixIsPerJobAndStateDirectory() throws Exception {
         String[] base = BASE;
-        Outcome backend = run(concat(base, "--state-backend", "memory"));
-        assertEquals(2, backend.code());
+        Run backend = run(concat(base, "--state-backend", "memory"));
+        assertEquals(2, backend.exit());
         assertTrue(backend.err().contains("--state-backend: expected hashmap or rocksdb, got 'memory'"), backend.err());
         String[] rocks = concat(base, "--state-backend", "rocksdb");
         String[][] memory = {
@@ -159,8 +153,8 @@ class RunCommandTest {
             "--rocksdb-memory 100000t is more than this machine's memory ("
         };
         for (int i = 0; i < memory.length; i++) {
-            Outcome o = run(concat(base, memory[i]));
-            assertEquals(2, o.code(), o.err());
+            Run o = run(concat(base, memory[i]));
+            assertEquals(2, o.exit(), o.err());
             assertTrue(o.err().contains(said[i]), o.err());
         }
         RunCommand sized = parse(concat(rocks, "--rocksdb-memory", "512m"));
@@ -168,8 +162,8 @@ class RunCommandTest {
         assertEquals(
                 io.vigil.flink.LocalState.DEFAULT_ROCKSDB_MEMORY,
                 parse(rocks).state.rocksDbMemory(null));
-        Outcome name = run(concat(base, "--job-name", "../x"));
-        assertEquals(2, name.code());
+        Run name = run(concat(base, "--job-name", "../x"));
+        assertEquals(2, name.exit());
         assertTrue(name.err().contains("--job-name must be"), name.err());
 
         assertEquals("a-to-b", parse(base).state.jobName(null, "a", "b"));
@@ -213,7 +207,7 @@ class RunCommandTest {
 
     @Test
     void missingModelFileIsAFailureNamingTheFile() {
-        Outcome o = run(
+        Run o = run(
                 "run",
                 "--model",
                 dir.resolve("none.json").toString(),
@@ -225,7 +219,7 @@ class RunCommandTest {
                 "b",
                 "--dead-letter",
                 "c");
-        assertEquals(1, o.code());
+        assertEquals(1, o.exit());
         assertTrue(o.err().contains("none.json") && o.err().contains("does not exist"), o.err());
     }
 
@@ -234,8 +228,8 @@ class RunCommandTest {
     void conflictingBootstrapFromConfigIsAUsageError() throws Exception {
         Path props = dir.resolve("kb.properties");
         Files.writeString(props, "bootstrap.servers=127.0.0.1:1\n");
-        Outcome o = run(concat(endpoints("127.0.0.1:9"), "--config", props.toString()));
-        assertEquals(2, o.code(), o.err());
+        Run o = run(concat(endpoints("127.0.0.1:9"), "--config", props.toString()));
+        assertEquals(2, o.exit(), o.err());
         assertTrue(
                 o.err().contains("--bootstrap 127.0.0.1:9")
                         && o.err().contains("bootstrap.servers=127.0.0.1:1")
@@ -247,7 +241,7 @@ class RunCommandTest {
     void conflictingBootstrapFromJobFileIsAUsageError() throws Exception {
         Path job = dir.resolve("job.yaml");
         Files.writeString(job, "bootstrap: 127.0.0.1:9\nkafka:\n  bootstrap.servers: 127.0.0.1:1\n");
-        Outcome fromFile = run(
+        Run fromFile = run(
                 "run",
                 "--job",
                 job.toString(),
@@ -259,12 +253,12 @@ class RunCommandTest {
                 "b",
                 "--dead-letter",
                 "c");
-        assertEquals(2, fromFile.code(), fromFile.err());
+        assertEquals(2, fromFile.exit(), fromFile.err());
         assertTrue(
                 fromFile.err().contains("bootstrap: of " + job + " 127.0.0.1:9")
                         && fromFile.err().contains("bootstrap.servers=127.0.0.1:1 in the kafka: map of " + job),
                 fromFile.err());
-        Outcome flag = run(
+        Run flag = run(
                 "run",
                 "--job",
                 job.toString(),
@@ -278,7 +272,7 @@ class RunCommandTest {
                 "b",
                 "--dead-letter",
                 "c");
-        assertEquals(2, flag.code(), flag.err());
+        assertEquals(2, flag.exit(), flag.err());
         assertTrue(flag.err().contains("--bootstrap 127.0.0.1:7"), flag.err());
     }
 
@@ -287,8 +281,8 @@ class RunCommandTest {
     void sameBootstrapInBothPlacesIsAccepted() throws Exception {
         Path props = dir.resolve("same.properties");
         Files.writeString(props, "bootstrap.servers= 127.0.0.1:8 , 127.0.0.1:9\n");
-        Outcome o = run(concat(endpoints("127.0.0.1:9,127.0.0.1:8"), "--config", props.toString()));
-        assertEquals(1, o.code(), o.err());
+        Run o = run(concat(endpoints("127.0.0.1:9,127.0.0.1:8"), "--config", props.toString()));
+        assertEquals(1, o.exit(), o.err());
         assertTrue(o.err().contains("none.json"), o.err());
     }
 

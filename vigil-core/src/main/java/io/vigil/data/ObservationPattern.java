@@ -117,6 +117,31 @@ public final class ObservationPattern {
     }
 
     /**
+     * Refuses a lagged or dropped channel the data do not have, and dropping every channel, naming the option that
+     * sets it ({@code --channel-lag}, {@code --drop-channel}).
+     *
+     * @throws IllegalArgumentException when the pattern does not fit data of {@code channels} channels
+     */
+    public void checkChannels(int channels) {
+        for (int c : lags.keySet()) {
+            if (c >= channels) {
+                throw new IllegalArgumentException("--channel-lag: channel " + c
+                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
+            }
+        }
+        for (int c : dropped) {
+            if (c >= channels) {
+                throw new IllegalArgumentException("--drop-channel: channel " + c
+                        + " is not a channel of the data (channels 0.." + (channels - 1) + ")");
+            }
+        }
+        if (dropped.size() == channels) {
+            throw new IllegalArgumentException("--drop-channel: dropping every channel of the data (channels 0.."
+                    + (channels - 1) + ") leaves nothing to observe");
+        }
+    }
+
+    /**
      * The observed values of one series in arrival order, as time-major indices t·C + c.
      *
      * @param seriesId the series' id (its random streams are seeded by it and {@link #seed()})

@@ -1,7 +1,10 @@
 package io.vigil.experiment;
 
+import io.vigil.api.TrainOptions;
+import io.vigil.api.VigilTrainer;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
+import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
@@ -12,13 +15,11 @@ import io.vigil.evaluate.EarlyEvaluation;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.select.TrainParams;
-import io.vigil.select.Trainer;
 import io.vigil.util.Progress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The reliability benchmark on one standard train/test split: train with the defaults of {@code vigil
@@ -166,18 +167,15 @@ public final class ReliabilityExperiment {
      */
     public static List<Trained> trainEach(
             Dataset train, long seed, List<CalibrationParams> variants, boolean reselectInFolds) {
-        TrainParams tp = TrainParams.builder().seed(seed).build();
-        VigilModel model = Trainer.train(train, tp, Instant.EPOCH, Progress.none());
-        EarlyModelTrainer.Params sections = EarlyModelTrainer.Params.defaults();
-        model = EarlyModelTrainer.addSections(model, train, sections);
+        TrainOptions options = TrainOptions.builder()
+                .selection(TrainParams.builder().seed(seed).build())
+                .sections(EarlyModelTrainer.Params.defaults())
+                .calibration(variants.get(0))
+                .reselectInFolds(reselectInFolds)
+                .created(Instant.EPOCH)
+                .build();
         List<Trained> out = new ArrayList<>();
-        for (VigilModel m : CrossFitCalibrator.calibrateEach(
-                model,
-                train,
-                sections,
-                variants,
-                reselectInFolds ? Optional.of(tp) : Optional.empty(),
-                Progress.none())) {
+        for (VigilModel m : VigilTrainer.trainEach(train, options, variants, Progress.none())) {
             out.add(new Trained(m, operatingPoint(m)));
         }
         return out;
@@ -185,13 +183,8 @@ public final class ReliabilityExperiment {
 
     /** The decision parameters of a calibrated model's stored operating point (the defaults when it has none). */
     static DecisionParams operatingPoint(VigilModel model) {
-        CalibrationSection cal = model.section(CalibrationSection.class).orElseThrow();
-        DecisionParams base = DecisionParams.defaults();
-        if (cal.operatingPoint().isPresent()) {
-            CalibrationSection.OperatingPoint p = cal.operatingPoint().get();
-            base = new DecisionParams(p.tau(), p.set(), p.estimator(), p.classifier(), null, p.rule());
-        }
-        return base;
+        model.section(CalibrationSection.class).orElseThrow();
+        return DecisionOverrides.none().resolve(model);
     }
 
     /** The harmonic mean of TEASER's accuracy and earliness on a dataset, or NaN when not measured. */

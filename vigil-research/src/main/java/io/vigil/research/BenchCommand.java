@@ -10,6 +10,7 @@ import io.vigil.cli.ObservedValueOptions;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.flink.LocalState;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.flink.cli.StreamOptions;
 import io.vigil.ldg.Ldg;
@@ -73,17 +74,14 @@ public final class BenchCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--n", defaultValue = "300", description = "training rows (default: ${DEFAULT-VALUE})")
-        int n;
+        @Mixin
+        BenchRowsOptions rows;
 
         @Option(names = "--d", defaultValue = "20000", description = "features per row (default: ${DEFAULT-VALUE})")
         int d;
 
         @Option(names = "--classes", defaultValue = "2", description = "classes (default: ${DEFAULT-VALUE})")
         int classes;
-
-        @Option(names = "--neighbors", defaultValue = "5", description = "LDG neighbours k (default: ${DEFAULT-VALUE})")
-        int neighbors;
 
         @Option(names = "--gamma", defaultValue = "0.5", description = "LDG γ (default: ${DEFAULT-VALUE})")
         double gamma;
@@ -105,11 +103,11 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            LdgParams params = params(spec, neighbors, gamma);
+            LdgParams params = params(spec, rows.neighbors, gamma);
             if (repeat < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be >= 1");
             }
-            LdgFitBenchmark.Result r = LdgFitBenchmark.run(n, d, classes, params, form, repeat, seed);
+            LdgFitBenchmark.Result r = LdgFitBenchmark.run(rows.n, d, classes, params, form, repeat, seed);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -117,7 +115,7 @@ public final class BenchCommand implements Runnable {
                 m.put("n", r.n());
                 m.put("d", r.d());
                 m.put("classes", r.classes());
-                m.put("neighbors", neighbors);
+                m.put("neighbors", rows.neighbors);
                 m.put("gamma", gamma);
                 m.put("form", r.form().name().toLowerCase(Locale.ROOT));
                 m.put("rank", r.rank());
@@ -177,17 +175,14 @@ public final class BenchCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--n", defaultValue = "300", description = "training rows (default: ${DEFAULT-VALUE})")
-        int n;
+        @Mixin
+        BenchRowsOptions rows;
 
         @Option(names = "--d", defaultValue = "500", description = "features per row (default: ${DEFAULT-VALUE})")
         int d;
 
         @Option(names = "--classes", defaultValue = "3", description = "classes (default: ${DEFAULT-VALUE})")
         int classes;
-
-        @Option(names = "--neighbors", defaultValue = "5", description = "LDG neighbours k (default: ${DEFAULT-VALUE})")
-        int neighbors;
 
         @Option(names = "--gamma", defaultValue = "0.5", description = "LDG γ (default: ${DEFAULT-VALUE})")
         double gamma;
@@ -230,13 +225,9 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            LdgParams ldg = params(spec, neighbors, gamma);
-            SparseLdg.Params sp;
-            try {
-                sp = new SparseLdg.Params(sparsity, deflation, dims, tolerance, maxIterations);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
+            LdgParams ldg = params(spec, rows.neighbors, gamma);
+            SparseLdg.Params sp = CommandLines.usage(
+                    spec, () -> new SparseLdg.Params(sparsity, deflation, dims, tolerance, maxIterations));
             if (repeat < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be >= 1");
             }
@@ -263,7 +254,7 @@ public final class BenchCommand implements Runnable {
                 y = labels.stream().mapToInt(distinct::indexOf).toArray();
                 g = distinct.size();
             } else {
-                GaussianBlobs data = GaussianBlobs.generate(n, d, classes, seed);
+                GaussianBlobs data = GaussianBlobs.generate(rows.n, d, classes, seed);
                 x = data.x();
                 y = data.y();
                 g = classes;
@@ -338,17 +329,14 @@ public final class BenchCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--n", defaultValue = "300", description = "training rows (default: ${DEFAULT-VALUE})")
-        int n;
+        @Mixin
+        BenchRowsOptions rows;
 
         @Option(names = "--d", defaultValue = "270", description = "features per row (default: ${DEFAULT-VALUE})")
         int d;
 
         @Option(names = "--classes", defaultValue = "25", description = "classes (default: ${DEFAULT-VALUE})")
         int classes;
-
-        @Option(names = "--neighbors", defaultValue = "5", description = "LDG neighbours k (default: ${DEFAULT-VALUE})")
-        int neighbors;
 
         @Option(
                 names = "--folds",
@@ -367,7 +355,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            params(spec, neighbors, 0.5);
+            params(spec, rows.neighbors, 0.5);
             if (folds != 0 && folds < 2) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--folds must be 0 (LOO) or >= 2");
             }
@@ -375,7 +363,7 @@ public final class BenchCommand implements Runnable {
             if (t < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be >= 1");
             }
-            LdgCvBenchmark.Result r = LdgCvBenchmark.run(n, d, classes, neighbors, folds, t, seed);
+            LdgCvBenchmark.Result r = LdgCvBenchmark.run(rows.n, d, classes, rows.neighbors, folds, t, seed);
             PrintWriter out = spec.commandLine().getOut();
             String scheme = folds == 0 ? "loo" : folds + "-fold";
             if (json) {

@@ -3,6 +3,7 @@ package io.vigil.research;
 import io.vigil.bench.HeapMeter;
 import io.vigil.bench.LongSeriesBenchmark;
 import io.vigil.early.DecisionParams;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.gauss.EstimatorType;
 import java.io.IOException;
@@ -61,12 +62,8 @@ final class BenchLongSeriesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        DecisionParams params;
-        try {
-            params = DecisionParams.defaults().withEstimator(EstimatorType.fromId(estimator));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        DecisionParams params = CommandLines.usage(
+                spec, () -> DecisionParams.defaults().withEstimator(EstimatorType.fromId(estimator)));
         LongSeriesBenchmark.Result r;
         try {
             r = LongSeriesBenchmark.run(

@@ -4,6 +4,7 @@ import io.vigil.experiment.ReliabilityExperiment;
 import io.vigil.experiment.TeaserComparison;
 import io.vigil.experiment.TeaserComparison.Point;
 import io.vigil.experiment.TeaserComparison.Row;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.flink.cli.TauOption;
 import io.vigil.reliability.risk.ConformalRiskControl;
@@ -100,18 +101,8 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--alpha must be finite and >= 0, got " + alpha);
         }
-        Guarantee g;
-        try {
-            g = Guarantee.fromCliName(guarantee);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
-        boolean randomised;
-        try {
-            randomised = GuaranteeExperimentCommand.randomisedCrc(crcDraw);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        Guarantee g = CommandLines.usage(spec, () -> Guarantee.fromCliName(guarantee));
+        boolean randomised = CommandLines.usage(spec, () -> GuaranteeExperimentCommand.randomisedCrc(crcDraw));
         List<String> names = archive.names();
         List<Row> rows = new ArrayList<>();
         try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json)) {

@@ -5,6 +5,7 @@ import io.vigil.data.TrainTest;
 import io.vigil.experiment.Resplit;
 import io.vigil.experiment.TransferExperiment;
 import io.vigil.experiment.TransferReport;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.util.Progress;
 import java.io.IOException;
@@ -83,18 +84,15 @@ public final class TransferExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        TransferExperiment.Config config;
-        try {
-            config = new TransferExperiment.Config(
-                    perClass,
-                    splits,
-                    resplit.seed,
-                    dims.stream().mapToInt(Integer::intValue).toArray(),
-                    resplit.threads,
-                    standardize);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        TransferExperiment.Config config = CommandLines.usage(
+                spec,
+                () -> new TransferExperiment.Config(
+                        perClass,
+                        splits,
+                        resplit.seed,
+                        dims.stream().mapToInt(Integer::intValue).toArray(),
+                        resplit.threads,
+                        standardize));
         Dataset src = merged(source);
         Dataset tgt = merged(target);
         TransferExperiment.Result r;

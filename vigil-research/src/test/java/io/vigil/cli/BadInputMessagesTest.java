@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,19 +24,11 @@ class BadInputMessagesTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome vigil(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = VigilCli.commandLine()
-                .setOut(new PrintWriter(out, true))
-                .setErr(new PrintWriter(err, true))
-                .execute(args);
-        return new Outcome(code, out.toString(), err.toString());
+    static Run vigil(String... args) {
+        return Run.of(args);
     }
 
-    private Outcome train(Path file) {
+    private Run train(Path file) {
         return vigil(
                 "train",
                 "--train",
@@ -47,8 +37,8 @@ class BadInputMessagesTest {
                 dir.resolve("m.model.json").toString());
     }
 
-    private static void assertLine(Outcome o, String... fragments) {
-        assertEquals(1, o.code(), o.err());
+    private static void assertLine(Run o, String... fragments) {
+        assertEquals(1, o.exit(), o.err());
         String line = o.err().strip();
         assertEquals(1, line.lines().count(), "one line: " + o.err());
         for (String f : fragments) {
@@ -82,7 +72,7 @@ class BadInputMessagesTest {
     @Test
     void missingValuesNameTheFlagThatHelps() throws IOException {
         Path f = Files.writeString(dir.resolve("N_TRAIN.tsv"), "1\t1\tNaN\t3\n2\t1\t2\t3\n");
-        Outcome o = train(f);
+        Run o = train(f);
         assertLine(o, f + ":1: column 3", "--interpolate-missing");
         assertFalse(o.err().contains("ReadOptions"), o.err());
     }
@@ -93,12 +83,12 @@ class BadInputMessagesTest {
         assertEquals(
                 0,
                 vigil("generate", "--kind", "cbf", "--train", "12", "--test", "6", "--out", data.toString())
-                        .code());
+                        .exit());
         Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
         Path out = notADirectory.resolve("m.model.json"); // its parent is a file: unwritable even for root
-        Outcome o = vigil(
+        Run o = vigil(
                 "train", "--data", data.toString(), "--dataset", "CBF", "--out", out.toString(), "--no-calibration");
-        assertEquals(1, o.code(), o.err());
+        assertEquals(1, o.exit(), o.err());
         String last = o.err().strip().lines().reduce((a, b) -> b).orElse("");
         assertTrue(last.startsWith("vigil train: cannot write model " + out), last);
         assertFalse(last.contains(".tmp"), last);
@@ -110,7 +100,7 @@ class BadInputMessagesTest {
         assertEquals(
                 0,
                 vigil("generate", "--kind", "cbf", "--train", "12", "--test", "6", "--out", data.toString())
-                        .code());
+                        .exit());
         Path model = dir.resolve("m.model.json");
         assertEquals(
                 0,
@@ -123,17 +113,17 @@ class BadInputMessagesTest {
                                 "--out",
                                 model.toString(),
                                 "--no-calibration")
-                        .code());
-        Outcome o = vigil("evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF");
-        assertEquals(0, o.code(), o.err());
+                        .exit());
+        Run o = vigil("evaluate", "--model", model.toString(), "--data", data.toString(), "--dataset", "CBF");
+        assertEquals(0, o.exit(), o.err());
         assertTrue(o.out().contains("fixed-time"), "the evaluation table is printed: " + o.out());
         assertFalse(o.out().contains("Files:") || o.err().contains("Files:"), o.out());
     }
 
     @Test
     void oneSplitIsAUsageError() {
-        Outcome o = vigil("experiment", "table33", "--splits", "1", "--kind", "cbf");
-        assertEquals(2, o.code(), o.err());
+        Run o = vigil("experiment", "table33", "--splits", "1", "--kind", "cbf");
+        assertEquals(2, o.exit(), o.err());
         assertTrue(o.err().contains("--splits"), o.err());
     }
 
@@ -142,7 +132,7 @@ class BadInputMessagesTest {
         Path data = dir.resolve("CBF");
         Files.createDirectories(data);
         for (String bad : new String[] {"1", "ten", "-3"}) {
-            Outcome o = vigil(
+            Run o = vigil(
                     "train",
                     "--data",
                     dir.toString(),
@@ -152,7 +142,7 @@ class BadInputMessagesTest {
                     dir.resolve("m.model.json").toString(),
                     "--calibration-folds",
                     bad);
-            assertEquals(2, o.code(), o.err());
+            assertEquals(2, o.exit(), o.err());
             assertTrue(
                     o.err().contains("--calibration-folds must be auto or an integer >= 2, got '" + bad + "'"),
                     o.err());

@@ -10,23 +10,13 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.flink.cli.Json;
 import io.vigil.kafka.SeriesId;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BenchCommandTest {
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = VigilCli.commandLine()
-                .setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err))
-                .execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    static Run run(String... args) {
+        return Run.of(args);
     }
 
     @Test

@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vigil.report.EarlyReport;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -28,16 +26,8 @@ class EvaluateMethodTest {
     static Path data;
     static Path model;
 
-    record Run(int exit, String out, String err) {}
-
     static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = VigilCli.commandLine()
-                .setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err))
-                .execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        return Run.of(args);
     }
 
     static Run evaluate(String... extra) {
@@ -49,29 +39,9 @@ class EvaluateMethodTest {
 
     @BeforeAll
     static void trainOnce() {
-        data = dir.resolve("archive");
-        model = dir.resolve("cbf.json");
-        Run gen = run(
-                "generate", "--kind", "cbf", "--train", "30", "--test", "40", "--seed", "7", "--out", data.toString());
-        assertEquals(0, gen.exit(), gen.err());
-        Run train = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                model.toString(),
-                "--dims",
-                "4",
-                "--gamma",
-                "0.3",
-                "--neighbors",
-                "8",
-                "--qda-neighbors",
-                "8",
-                "--no-calibration");
-        assertEquals(0, train.exit(), train.err());
+        TrainedCbf t = TrainedCbf.of(30, 40, 7L, noCalibration(TrainedCbf.FIXED));
+        data = t.data();
+        model = t.model();
     }
 
     @Test
@@ -206,5 +176,11 @@ class EvaluateMethodTest {
                 "ects");
         assertEquals(2, noTrain.exit());
         assertTrue(noTrain.err().contains("training split"), noTrain.err());
+    }
+
+    private static List<String> noCalibration(List<String> flags) {
+        List<String> all = new java.util.ArrayList<>(flags);
+        all.add("--no-calibration");
+        return all;
     }
 }

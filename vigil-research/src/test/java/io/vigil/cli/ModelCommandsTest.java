@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,39 +27,16 @@ class ModelCommandsTest {
     static Path data;
     static Path model;
 
-    /** Output of one in-process run. */
-    record Run(int exit, String out, String err) {}
-
     static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = VigilCli.commandLine()
-                .setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err))
-                .execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        return Run.of(args);
     }
 
     @BeforeAll
     static void trainOnce() {
-        data = dir.resolve("archive");
-        model = dir.resolve("cbf.json");
-        Run gen = run(
-                "generate", "--kind", "cbf", "--train", "24", "--test", "30", "--seed", "3", "--out", data.toString());
-        assertEquals(0, gen.exit(), gen.err());
-        Run train = run(
-                "train",
-                "--data",
-                data.toString(),
-                "--dataset",
-                "CBF",
-                "--out",
-                model.toString(),
-                "--seed",
-                "4",
-                "--json");
-        assertEquals(0, train.exit(), train.err());
-        trainJson = train.out();
+        TrainedCbf t = TrainedCbf.of(24, 30, 3L, java.util.List.of("--seed", "4", "--json"));
+        data = t.data();
+        model = t.model();
+        trainJson = t.train().out();
     }
 
     static String trainJson;

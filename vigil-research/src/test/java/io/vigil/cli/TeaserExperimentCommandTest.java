@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vigil.cli.ModelCommandsTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

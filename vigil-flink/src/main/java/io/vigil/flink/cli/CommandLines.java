@@ -2,6 +2,7 @@ package io.vigil.flink.cli;
 
 import io.vigil.util.Failures;
 import java.io.PrintWriter;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 
 /**
@@ -34,5 +35,32 @@ public final class CommandLines {
         }
         err.flush();
         return EXIT_FAILURE;
+    }
+
+    /**
+     * Runs a step that parses or checks what the user gave: an {@link IllegalArgumentException} it throws becomes a
+     * usage error (exit 2) carrying its message, so every command reports bad values one way.
+     *
+     * @return the step's value
+     */
+    public static <T> T usage(CommandLine.Model.CommandSpec spec, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #usage(CommandLine.Model.CommandSpec, Supplier)} for a step that only checks. */
+    public static void check(CommandLine.Model.CommandSpec spec, Runnable step) {
+        usage(spec, () -> {
+            step.run();
+            return null;
+        });
+    }
+
+    /** A usage error (exit 2) with this message. */
+    public static CommandLine.ParameterException usageError(CommandLine.Model.CommandSpec spec, String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 }

@@ -1,9 +1,9 @@
 package io.vigil.flink.cli;
 
+import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.model.CalibrationSection;
-import io.vigil.model.VigilModel;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
@@ -53,34 +53,30 @@ public final class DecisionOptions {
     String classOfInterest;
 
     /**
-     * The parameters: each option the user gave, else the model's stored operating point, else the defaults (τ 0.9,
-     * nb-quadratic, joint, local-qda, set rule).
+     * The options the user gave, parsed ({@link DecisionOverrides}: the rest comes from the model's operating point).
+     *
+     * @param tau the τ given on the command line, or null
+     * @throws IllegalArgumentException on a value that does not parse (callers turn it into a usage error)
+     */
+    public DecisionOverrides overrides(Double tau) {
+        return new DecisionOverrides(
+                tau,
+                set != null ? SetKind.fromCliName(set) : null,
+                estimator != null ? EstimatorType.fromId(estimator) : null,
+                classifier != null ? ClassifierKind.fromCliName(classifier) : null,
+                classOfInterest,
+                rule != null ? DecisionRule.fromCliName(rule) : null);
+    }
+
+    /**
+     * The parameters: each option the user gave, else the model's stored operating point, else the defaults ({@link
+     * DecisionOverrides#resolve}).
      *
      * @param tau the τ given on the command line, or null
      * @throws IllegalArgumentException on a value that does not parse (callers turn it into a usage error)
      */
     public DecisionParams resolve(Double tau, Optional<CalibrationSection.OperatingPoint> point) {
-        DecisionParams d = DecisionParams.defaults();
-        double t = tau != null
-                ? tau
-                : point.map(CalibrationSection.OperatingPoint::tau).orElse(d.tau());
-        return new DecisionParams(
-                t,
-                set != null
-                        ? SetKind.fromCliName(set)
-                        : point.map(CalibrationSection.OperatingPoint::set).orElse(d.set()),
-                estimator != null
-                        ? EstimatorType.fromId(estimator)
-                        : point.map(CalibrationSection.OperatingPoint::estimator)
-                                .orElse(d.estimator()),
-                classifier != null
-                        ? ClassifierKind.fromCliName(classifier)
-                        : point.map(CalibrationSection.OperatingPoint::classifier)
-                                .orElse(d.classifier()),
-                classOfInterest,
-                rule != null
-                        ? DecisionRule.fromCliName(rule)
-                        : point.map(CalibrationSection.OperatingPoint::rule).orElse(d.rule()));
+        return overrides(tau).resolve(point);
     }
 
     /**
@@ -93,28 +89,5 @@ public final class DecisionOptions {
         return estimator != null
                 ? EstimatorType.fromId(estimator)
                 : DecisionParams.defaults().estimator();
-    }
-
-    /**
-     * A warning when the model was calibrated for another complete-series estimator than the one the decisions use:
-     * their thresholds are then neither certified nor inflated by a κ learned for them.
-     *
-     * @param what how to name the model in the line (its file)
-     */
-    public static Optional<String> otherEstimator(VigilModel model, DecisionParams params, String what) {
-        return model.section(CalibrationSection.class)
-                .filter(c -> !c.curves().isEmpty() && !c.inflates(params.estimator()))
-                .flatMap(CalibrationSection::operatingPoint)
-                .map(op -> "warning: " + what + " was calibrated for --estimator "
-                        + op.estimator().id()
-                        + ", not " + params.estimator().id() + "; its decisions with "
-                        + params.estimator().id()
-                        + " are not certified (retrain with --estimator "
-                        + params.estimator().id() + ")");
-    }
-
-    /** The operating point stored in a model, if any. */
-    public static Optional<CalibrationSection.OperatingPoint> operatingPoint(VigilModel model) {
-        return model.section(CalibrationSection.class).flatMap(CalibrationSection::operatingPoint);
     }
 }

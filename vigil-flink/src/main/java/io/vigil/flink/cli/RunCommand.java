@@ -1,6 +1,7 @@
 package io.vigil.flink.cli;
 
 import io.vigil.dashboard.Dashboard;
+import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.JobMetrics;
@@ -446,14 +447,14 @@ public final class RunCommand implements Callable<Integer> {
             parsedModel = model;
         }
         Optional<CalibrationSection.OperatingPoint> point =
-                model == null ? Optional.empty() : DecisionOptions.operatingPoint(model);
+                model == null ? Optional.empty() : DecisionOverrides.operatingPoint(model);
         try {
             params = decision.resolve(tau.tau, point);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
         if (model != null) {
-            DecisionOptions.otherEstimator(model, params, modelSource)
+            DecisionOverrides.otherEstimatorWarning(model, params, modelSource)
                     .ifPresent(w -> cl.getErr().println("vigil run: " + w));
         }
         KafkaAddress.requireSame(cl, bootstrap, bootstrapOrigin, jobKafka, jobKafkaOrigin);
