@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vigil bench long-series}: issue 13's end-to-end run on long generated series ({@link LongSeriesBenchmark}):
+ * {@code vigil bench long-series}: the end-to-end run on long generated series ({@link LongSeriesBenchmark}):
  * train with defaults, save, load, decide early; time, peak heap and file size per phase.
  */
 @Command(

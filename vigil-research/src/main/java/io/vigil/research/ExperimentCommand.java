@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
  * that writes markdown and CSV under {@code --out}: {@code table33}/{@code table34} (the small-sample protocol of
  * §3.5.2, {@link Table33Experiment}), {@code table35} (its run-times), {@code table54} (decision time at t = 1 with and
  * without LDG), {@code fig58} (earliness against accuracy), {@code transfer} (chapter 4) and {@code reliability} (the
- * calibrated operating point of issue 11), {@code guarantee} (its certificates over re-splits) and {@code teaser} (the
+ * calibrated operating point, docs/guarantee.md), {@code guarantee} (its certificates over re-splits) and {@code teaser} (the
  * certified curve against TEASER).
  */
 @Command(

@@ -19,7 +19,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vigil experiment reliability}: the issue-11 benchmark on the standard splits of every dataset under
+ * {@code vigil experiment reliability}: the calibrated-operating-point benchmark on the standard splits of every dataset under
  * {@code --data} (or those named): operating point vs TEASER, reliability per τ, coverage before/after calibration.
  */
 @Command(
