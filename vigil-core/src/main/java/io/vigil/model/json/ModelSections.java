@@ -11,6 +11,6 @@ public final class ModelSections {
 
     /** Every known section codec. */
     public static List<SectionCodec<?>> all() {
-        return List.of(new CompleteSeriesCodec(), new LinearSvmCodec(), new CalibrationCodec());
+        return List.of(new CompleteSeriesCodec(), new LinearSvmCodec(), new CalibrationCodec(), new WindowCodec());
     }
 }
