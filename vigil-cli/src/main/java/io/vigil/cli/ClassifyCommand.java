@@ -42,6 +42,7 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         VigilModel model = ModelFile.standard().load(modelFile);
+        WindowModels.requireSeriesModel(model, modelFile.toString());
         Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         if (test.length() != model.length()) {
             throw new IllegalArgumentException("test series have length " + test.length() + " but the model "

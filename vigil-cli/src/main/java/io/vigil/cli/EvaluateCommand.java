@@ -153,6 +153,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
         DecisionParams params;
         VigilModel model = ModelFile.standard().load(modelFile);
+        WindowModels.requireSeriesModel(model, modelFile.toString());
         if (!model.projection().isLinear()) {
             throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
         }
@@ -230,6 +231,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "or --train with --test");
         }
         VigilModel model = ModelFile.standard().load(modelFile);
+        WindowModels.requireSeriesModel(model, modelFile.toString());
         Dataset test = data.loadTest(model.classNames(), model.seriesLength());
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;

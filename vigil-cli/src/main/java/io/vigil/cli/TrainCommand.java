@@ -7,6 +7,7 @@ import io.vigil.api.TrainOptions;
 import io.vigil.api.VigilTrainer;
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
+import io.vigil.data.recording.RecordingSet;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
@@ -17,12 +18,14 @@ import io.vigil.model.ProtocolScores;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
+import io.vigil.watch.WindowExamples;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -71,6 +74,9 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
     ObservationOptions observation;
+
+    @Mixin
+    RecordingOptions recordings;
 
     @Option(names = "--out", required = true, paramLabel = "MODEL", description = "Model file to write (JSON).")
     Path out;
@@ -126,8 +132,25 @@ public final class TrainCommand implements Callable<Integer> {
         TrainOptions options = CommandLines.usage(spec, this::options);
         CommandLines.check(spec, () -> VigilTrainer.checkOptions(options));
         ObservationPattern pattern = CommandLines.usage(spec, observation::pattern);
-        Dataset train = data.loadTrain();
-        Dataset named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
+        WindowSection windows = null;
+        Dataset named;
+        if (recordings.enabled()) {
+            if (data.given()) {
+                throw CommandLines.usageError(
+                        spec, "give either --recordings DIR or series data (--data/--train), not both");
+            }
+            RecordingSet set = recordings.loadTrain();
+            Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
+            WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
+            windows =
+                    new WindowSection(p.stride(), p.background(), RecordingOptions.samplingRate(set), "windows-closed");
+            named = CommandLines.usage(
+                    spec,
+                    () -> recordings.windows(recordings.recordings.getFileName().toString(), set, labels, p));
+        } else {
+            Dataset train = data.loadTrain();
+            named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
+        }
         CommandLines.check(spec, () -> {
             VigilTrainer.check(options.toBuilder().noCalibration().build(), named);
             if (!pattern.isComplete() && !calibration.enabled()) {
@@ -165,6 +188,9 @@ public final class TrainCommand implements Callable<Integer> {
         if (!model.projection().isLinear()) {
             err.println("note: kernel LDG is non-linear, so the model holds no early-decision sections; "
                     + "use it with vigil classify (evaluate, run and demo need --reducer ldg)");
+        }
+        if (windows != null) {
+            model = model.toBuilder().section(windows).build();
         }
         warnUncertified(model);
         warnExpectedUnderPattern(model);

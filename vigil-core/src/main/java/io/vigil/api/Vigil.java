@@ -48,10 +48,13 @@ public final class Vigil {
      * Loads and validates a model file and decides at its operating point.
      *
      * @throws IOException when the file cannot be read or is not a valid model (the message names the file and why)
-     * @throws IllegalArgumentException when the model holds no early-decision sections (kernel LDG)
+     * @throws IllegalArgumentException when the model holds no early-decision sections (kernel LDG), or is a window
+     *     model (those watch streams: {@link io.vigil.model.WindowModels})
      */
     public static Vigil load(Path modelFile) throws IOException {
-        return of(ModelFile.standard().load(modelFile));
+        VigilModel model = ModelFile.standard().load(modelFile);
+        WindowModels.requireSeriesModel(model, modelFile.toString());
+        return of(model);
     }
 
     /** A model, deciding at its operating point (the defaults for a model without one). */

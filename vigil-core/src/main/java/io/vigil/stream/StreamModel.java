@@ -44,6 +44,7 @@ public record StreamModel(String id, long tag, SeriesTracker tracker) {
         VigilModel model = parse(bytes, source);
         EarlyClassifier classifier;
         try {
+            WindowModels.requireSeriesModel(model, source);
             classifier = EarlyClassifier.of(model, params);
         } catch (IllegalArgumentException e) {
             throw new Unusable(source + ": " + e.getMessage(), e);
