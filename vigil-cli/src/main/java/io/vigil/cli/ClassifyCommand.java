@@ -4,6 +4,7 @@ import io.vigil.data.Dataset;
 import io.vigil.evaluate.Evaluation;
 import io.vigil.flink.cli.Json;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
 import io.vigil.model.json.ModelFile;
 import java.io.IOException;
 import java.io.PrintWriter;

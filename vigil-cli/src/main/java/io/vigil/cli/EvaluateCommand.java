@@ -12,6 +12,7 @@ import io.vigil.flink.cli.Json;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
 import io.vigil.model.json.ModelFile;
 import io.vigil.report.EarlyReport;
 import io.vigil.util.Progress;

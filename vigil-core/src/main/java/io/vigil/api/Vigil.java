@@ -5,6 +5,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
 import io.vigil.model.json.ModelFile;
 import java.io.IOException;
 import java.nio.file.Path;

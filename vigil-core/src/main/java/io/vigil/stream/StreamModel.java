@@ -4,6 +4,7 @@ import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
 import io.vigil.model.json.ModelFile;
 import io.vigil.model.json.ModelFormatException;
 import io.vigil.util.Failures;
