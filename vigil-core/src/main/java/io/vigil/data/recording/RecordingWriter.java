@@ -8,6 +8,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -73,6 +75,28 @@ public final class RecordingWriter {
                 }
             }
         }
+    }
+
+    /**
+     * Writes a whole set into {@code dir}: one {@code NAME.tsv} (or {@code NAME.tsv.gz}) per recording and {@code
+     * events.tsv}, with a split column when the set has a split.
+     *
+     * @return the files written, recordings first
+     */
+    public static List<Path> writeSet(RecordingSet set, Path dir, boolean gzip) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> files = new ArrayList<>();
+        Map<String, String> splits = new LinkedHashMap<>();
+        for (Recording r : set.recordings()) {
+            Path f = dir.resolve(r.name() + ".tsv" + (gzip ? ".gz" : ""));
+            write(r, f);
+            files.add(f);
+            set.splitOf(r.name()).ifPresent(s -> splits.put(r.name(), s));
+        }
+        Path events = dir.resolve("events.tsv");
+        writeEvents(events, set.recordings().stream().map(Recording::name).toList(), set.events(), splits);
+        files.add(events);
+        return files;
     }
 
     private static Writer open(Path file) throws IOException {
