@@ -67,6 +67,7 @@ public final class RecordingWindows {
             }
             sources.add(new WindowExamples.Source(r.name(), values, starts, ends, names));
         }
-        return WindowExamples.build(name, sources, channels, p);
+        // A univariate model keeps the default channel name (model files store names only for C > 1).
+        return WindowExamples.build(name, sources, channels.size() == 1 ? Dataset.defaultChannelNames(1) : channels, p);
     }
 }
