@@ -1,0 +1,174 @@
+package io.vigil.watch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns one key's event-class window decisions into alarms, one per event (docs/watch.md). Decisions of one class
+ * form <em>groups</em>: a decision whose window overlaps in time the span of a group's windows (earliest start to
+ * latest end) joins it and raises nothing; a decision that overlaps none raises a new alarm and opens a group if the
+ * key is armed for the class under the {@link RearmPolicy}, and otherwise joins the class's latest group (or, when none
+ * is open, is dropped). A group stays open while a window that could still overlap it — open, or not yet opened, with
+ * start ≤ the group's latest end — may decide; {@link #release(long)} closes the others. An alarm's event start is the
+ * start of the window whose decision fired and its trigger that decision's sample.
+ *
+ * <p>Armed for class c means: {@link RearmPolicy#WINDOWS_CLOSED} — no group of c is open (every window that overlapped
+ * the event has closed); {@link RearmPolicy#IMMEDIATE} — always; {@code refractory:N} — the decision's trigger is at
+ * least N samples after the last alarm of c. Single-threaded; its state is bounded by ⌈D / S⌉ + 1 groups per class.
+ */
+public final class AlarmMerger {
+    private final String key;
+    private final RearmPolicy rearm;
+    private final List<List<Group>> groups;
+    private final long[] lastTrigger;
+    private long merged;
+    private long dropped;
+    private long alarms;
+
+    /** One group of overlapping decisions of a class. */
+    private static final class Group {
+        long firstStart;
+        long lastEnd;
+        int windows;
+
+        Group(WindowDecision d) {
+            firstStart = d.windowStart();
+            lastEnd = d.windowEnd();
+            windows = 1;
+        }
+
+        boolean overlaps(WindowDecision d) {
+            return d.windowStart() <= lastEnd && firstStart <= d.windowEnd();
+        }
+
+        void join(WindowDecision d) {
+            firstStart = Math.min(firstStart, d.windowStart());
+            lastEnd = Math.max(lastEnd, d.windowEnd());
+            windows++;
+        }
+    }
+
+    /**
+     * A merger for a key of a model with {@code classes} classes.
+     *
+     * @param key the stream key alarms name
+     * @param classes the model's number of classes (decisions carry their class index)
+     * @param rearm the re-arm policy
+     */
+    public AlarmMerger(String key, int classes, RearmPolicy rearm) {
+        if (classes < 1) {
+            throw new IllegalArgumentException("classes must be ≥ 1, got " + classes);
+        }
+        this.key = key;
+        this.rearm = rearm;
+        this.groups = new ArrayList<>(classes);
+        for (int c = 0; c < classes; c++) {
+            groups.add(new ArrayList<>(2));
+        }
+        this.lastTrigger = new long[classes];
+        java.util.Arrays.fill(lastTrigger, Long.MIN_VALUE / 2);
+    }
+
+    /**
+     * Offers an event-class window decision.
+     *
+     * @param d the decision (its {@link WindowDecision#event()} must be true)
+     * @param delayMs the alarm's delay in ms if it fires (NaN when unknown)
+     * @return the alarm the decision raises, or null when it is merged into an open alarm or dropped
+     */
+    public AlarmEvent offer(WindowDecision d, double delayMs) {
+        if (!d.event()) {
+            throw new IllegalArgumentException("only event-class decisions make alarms; got " + d.label());
+        }
+        List<Group> of = groups.get(d.classIndex());
+        for (Group g : of) {
+            if (g.overlaps(d)) {
+                g.join(d);
+                merged++;
+                return null;
+            }
+        }
+        boolean armed =
+                switch (rearm.kind()) {
+                    case WINDOWS_CLOSED -> of.isEmpty();
+                    case IMMEDIATE -> true;
+                    case REFRACTORY -> d.trigger() - lastTrigger[d.classIndex()] >= rearm.samples();
+                };
+        if (!armed) {
+            if (of.isEmpty()) {
+                dropped++;
+            } else {
+                of.get(of.size() - 1).join(d);
+                merged++;
+            }
+            return null;
+        }
+        of.add(new Group(d));
+        lastTrigger[d.classIndex()] = d.trigger();
+        alarms++;
+        return new AlarmEvent(
+                key,
+                d.label(),
+                d.windowStart(),
+                d.trigger(),
+                d.trigger() - d.windowStart(),
+                delayMs,
+                d.windowStart(),
+                d.windowLength(),
+                d.certified(),
+                d.guarantee(),
+                d.target(),
+                d.reliability());
+    }
+
+    /**
+     * Closes the groups no window can overlap any more.
+     *
+     * @param oldestLive the smallest start of a window that is open or not yet opened: groups ending before it close
+     */
+    public void release(long oldestLive) {
+        for (List<Group> of : groups) {
+            of.removeIf(g -> g.lastEnd < oldestLive);
+        }
+    }
+
+    /** Closes every group (the key's windows were discarded). */
+    public void releaseAll() {
+        for (List<Group> of : groups) {
+            of.clear();
+        }
+    }
+
+    /** Open groups over all classes: alarms whose events may still be extended by merged decisions. */
+    public int openGroups() {
+        int n = 0;
+        for (List<Group> of : groups) {
+            n += of.size();
+        }
+        return n;
+    }
+
+    /** Whether the key is armed for class {@code classIndex} at sample {@code sample} for a non-overlapping decision. */
+    public boolean armed(int classIndex, long sample) {
+        return switch (rearm.kind()) {
+            case WINDOWS_CLOSED -> groups.get(classIndex).isEmpty();
+            case IMMEDIATE -> true;
+            case REFRACTORY -> sample - lastTrigger[classIndex] >= rearm.samples();
+        };
+    }
+
+    /** Alarms raised so far. */
+    public long alarms() {
+        return alarms;
+    }
+
+    /** Decisions merged into an open alarm so far. */
+    public long merged() {
+        return merged;
+    }
+
+    /** Decisions dropped in a refractory period with no group open. */
+    public long dropped() {
+        return dropped;
+    }
+}

@@ -1,0 +1,340 @@
+package io.vigil.watch;
+
+import io.vigil.api.EarlyDecision;
+import io.vigil.api.Vigil;
+import io.vigil.api.VigilSession;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Watches one key's endless stream (docs/watch.md): windows of D samples open at samples a, a + S, a + 2S, … (a = 1,
+ * or the first sample after a timeout), each decided early by its own {@link VigilSession} of the model as a series of
+ * length D (thesis §5.3; window sample i is the series' t = i − start + 1), and the event-class decisions go through an
+ * {@link AlarmMerger}. Values arrive per channel, either in arrival order ({@link #observe(int, double)}: the n-th
+ * value of a channel is its sample n) or with their sample index ({@link #observe(int, long, long, double)}); NaN is a
+ * missing value. While values come time-major (sample by sample, channels 0..C−1) every window runs the prefix
+ * recursion; out of that order a window conditions on the values it has (eq. 5.19).
+ *
+ * <p><b>Closing windows.</b> A window closes when it is decided, or when a value of a later sample arrives while it is
+ * undecided (values of its samples never came): it is then decided at E[x | observed] ({@link VigilSession#end()})
+ * with the arriving sample as trigger. Values of a sample whose windows have all closed are dropped as late. A jump of
+ * more than {@link WindowSpec#timeoutSamples()} samples, a time-stamp gap of more than {@link
+ * WindowSpec#timeoutMillis()}, {@link #expire(long)} and {@link #close()} discard the open windows undecided and
+ * restart the window grid at the next sample that arrives: what was under way when the key fell silent is not
+ * decided, so a recording's end and a silent key behave alike.
+ *
+ * <p><b>Bounded.</b> At most ⌈D / S⌉ windows are open at once (window k and k + ⌈D/S⌉ never overlap), held in a ring
+ * of sessions reused by {@link VigilSession#reset()}; the rest of the state is O(C·D). Single-threaded, like a
+ * session.
+ */
+public final class KeyWatcher {
+    /** Time stamp of a value that carries none. */
+    public static final long NO_TIME = Long.MIN_VALUE;
+
+    private final Vigil vigil;
+    private final WindowSpec spec;
+    private final String key;
+    private final WatchListener listener;
+    private final AlarmMerger merger;
+    private final int channels;
+    private final int length;
+    private final int stride;
+    private final int slots;
+    private final boolean[] eventClass;
+    private final VigilSession[] sessions;
+    private final long[] slotStart;
+    private final boolean[] slotOpen;
+    /** seen[c · D + (i − 1) mod D] == i when channel c's value of sample i was observed. */
+    private final long[] seen;
+
+    private final long[] timeSample;
+    private final long[] time;
+    private final long[] channelCount;
+    private long anchor = 1;
+    private long nextStart = 1;
+    private long frontier;
+    private long lastTime = NO_TIME;
+    private int open;
+    private long late;
+    private long timeouts;
+    private long windowsOpened;
+
+    /**
+     * A watcher for one key.
+     *
+     * @throws IllegalArgumentException when the spec does not fit the model ({@link WindowSpec#check})
+     */
+    public KeyWatcher(Vigil vigil, WindowSpec spec, String key, WatchListener listener) {
+        this.vigil = Objects.requireNonNull(vigil, "vigil");
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.key = Objects.requireNonNull(key, "key");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        spec.check(vigil);
+        this.channels = vigil.channels();
+        this.length = spec.length();
+        this.stride = spec.stride();
+        this.slots = spec.maxOpenWindows();
+        this.eventClass = new boolean[vigil.classNames().size()];
+        for (String e : spec.eventLabels()) {
+            eventClass[vigil.classNames().indexOf(e)] = true;
+        }
+        this.merger = new AlarmMerger(key, eventClass.length, spec.rearm());
+        this.sessions = new VigilSession[slots];
+        this.slotStart = new long[slots];
+        this.slotOpen = new boolean[slots];
+        this.seen = new long[channels * length];
+        this.timeSample = new long[length];
+        this.time = new long[length];
+        this.channelCount = new long[channels];
+    }
+
+    /** The next value of {@code channel} in arrival order (its sample is one after the channel's last). */
+    public void observe(int channel, double value) {
+        checkChannel(channel);
+        observe(channel, channelCount[channel] + 1, NO_TIME, value);
+    }
+
+    /** The values of all channels of the next sample (one after the highest sample seen), time-major. */
+    public void observeSample(double[] values, long timeMillis) {
+        if (values.length != channels) {
+            throw new IllegalArgumentException(
+                    "a sample of this model has " + channels + " channels, got " + values.length + " values");
+        }
+        long sample = frontier + 1;
+        for (int c = 0; c < channels; c++) {
+            observe(c, sample, timeMillis, values[c]);
+        }
+    }
+
+    /**
+     * The value of {@code channel} at 1-based {@code sample}, with its time stamp in ms or {@link #NO_TIME}.
+     *
+     * @throws IllegalArgumentException for a channel outside the model, a sample &lt; 1, an infinite value, or a value
+     *     of (channel, sample) already observed — before any state changes
+     */
+    public void observe(int channel, long sample, long timeMillis, double value) {
+        checkChannel(channel);
+        if (sample < 1) {
+            throw new IllegalArgumentException("sample index must be ≥ 1, got " + sample + " (key " + key + ")");
+        }
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException(
+                    "value of key " + key + " at sample " + sample + ", channel " + channel + " is " + value);
+        }
+        int ring = (int) ((sample - 1) % length);
+        if (seen[channel * length + ring] == sample) {
+            throw new IllegalArgumentException(
+                    "key " + key + ": sample " + sample + ", channel " + channel + " was already observed");
+        }
+        if (timedOut(sample, timeMillis)) {
+            discard();
+            anchor = sample;
+            nextStart = sample;
+        } else if (sample <= frontier - length || sample < anchor) {
+            late++;
+            return;
+        }
+        channelCount[channel] = Math.max(channelCount[channel], sample);
+        if (sample > frontier) {
+            advance(sample);
+        }
+        seen[channel * length + ring] = sample;
+        if (timeMillis != NO_TIME) {
+            if (timeSample[ring] != sample) {
+                timeSample[ring] = sample;
+                time[ring] = timeMillis;
+            }
+            lastTime = lastTime == NO_TIME ? timeMillis : Math.max(lastTime, timeMillis);
+        }
+        long kNext = (nextStart - anchor) / stride;
+        for (long k = Math.max(0, kNext - slots); k < kNext; k++) {
+            int s = (int) (k % slots);
+            long start = slotStart[s];
+            if (slotOpen[s] && start <= sample && sample < start + length) {
+                Optional<EarlyDecision> d = sessions[s].observe(channel, (int) (sample - start + 1), value);
+                if (d.isPresent()) {
+                    closeSlot(s);
+                    emit(d.get(), start, sample);
+                }
+            }
+        }
+        merger.release(oldestLive());
+    }
+
+    /**
+     * Discards the open windows undecided when the key's last time stamp is more than the timeout before {@code
+     * nowMillis} (a processing-time check for a key that stopped sending).
+     *
+     * @return whether windows were discarded
+     */
+    public boolean expire(long nowMillis) {
+        if (spec.timeoutMillis() > 0
+                && lastTime != NO_TIME
+                && nowMillis - lastTime > spec.timeoutMillis()
+                && open > 0) {
+            discard();
+            anchor = frontier + 1;
+            nextStart = anchor;
+            return true;
+        }
+        return false;
+    }
+
+    /** The stream ended: discards the open windows undecided, like a timeout. */
+    public void close() {
+        discard();
+        anchor = frontier + 1;
+        nextStart = anchor;
+    }
+
+    /** Windows open now (at most {@link WindowSpec#maxOpenWindows()}). */
+    public int openWindows() {
+        return open;
+    }
+
+    /** The highest sample seen. */
+    public long sample() {
+        return frontier;
+    }
+
+    /** Values dropped because every window of their sample had closed. */
+    public long lateValues() {
+        return late;
+    }
+
+    /** Times the open windows were discarded by a timeout. */
+    public long timeouts() {
+        return timeouts;
+    }
+
+    /** Windows opened so far. */
+    public long windowsOpened() {
+        return windowsOpened;
+    }
+
+    /** The merger, for its counts (alarms, merged, dropped, open groups). */
+    public AlarmMerger merger() {
+        return merger;
+    }
+
+    /** The key. */
+    public String key() {
+        return key;
+    }
+
+    private void checkChannel(int channel) {
+        if (channel < 0 || channel >= channels) {
+            throw new IllegalArgumentException("key " + key + ": channel " + channel
+                    + " is not a channel of the model (0.." + (channels - 1) + ")");
+        }
+    }
+
+    private boolean timedOut(long sample, long timeMillis) {
+        if (frontier == 0) {
+            return false;
+        }
+        boolean jump = spec.timeoutSamples() > 0 && sample - frontier > spec.timeoutSamples();
+        boolean gap = spec.timeoutMillis() > 0
+                && timeMillis != NO_TIME
+                && lastTime != NO_TIME
+                && timeMillis - lastTime > spec.timeoutMillis();
+        return jump || gap;
+    }
+
+    /** Moves the frontier to {@code sample}: closes windows that end before it, opens those that start by it. */
+    private void advance(long sample) {
+        long kNext = (nextStart - anchor) / stride;
+        for (long k = Math.max(0, kNext - slots); k < kNext; k++) {
+            int s = (int) (k % slots);
+            if (slotOpen[s] && slotStart[s] + length - 1 < sample) {
+                closeSlot(s);
+                Optional<EarlyDecision> d = sessions[s].end();
+                if (d.isPresent()) {
+                    emit(d.get(), slotStart[s], sample);
+                }
+            }
+        }
+        while (nextStart <= sample) {
+            if (nextStart + length - 1 >= sample) {
+                int s = (int) (((nextStart - anchor) / stride) % slots);
+                if (slotOpen[s]) {
+                    throw new IllegalStateException("window ring overflow at sample " + sample);
+                }
+                if (sessions[s] == null) {
+                    sessions[s] = vigil.newSession();
+                } else {
+                    sessions[s].reset();
+                }
+                slotStart[s] = nextStart;
+                slotOpen[s] = true;
+                open++;
+                windowsOpened++;
+            }
+            nextStart += stride;
+        }
+        frontier = sample;
+    }
+
+    private void closeSlot(int s) {
+        slotOpen[s] = false;
+        open--;
+    }
+
+    private void discard() {
+        if (open > 0) {
+            timeouts++;
+        }
+        Arrays.fill(slotOpen, false);
+        open = 0;
+        merger.releaseAll();
+    }
+
+    private long oldestLive() {
+        long oldest = nextStart;
+        for (int s = 0; s < slots; s++) {
+            if (slotOpen[s]) {
+                oldest = Math.min(oldest, slotStart[s]);
+            }
+        }
+        return oldest;
+    }
+
+    private void emit(EarlyDecision e, long start, long trigger) {
+        boolean event = eventClass[e.classIndex()];
+        WindowDecision d = new WindowDecision(
+                key,
+                e.label(),
+                e.classIndex(),
+                event,
+                start,
+                length,
+                trigger,
+                e.t(),
+                e.early(),
+                e.complete(),
+                e.reliability(),
+                e.tau(),
+                e.certified(),
+                vigil.classifier().thresholds().guarantee());
+        listener.window(d);
+        if (event) {
+            AlarmEvent a = merger.offer(d, delayMs(start, trigger));
+            if (a != null) {
+                listener.alarm(a);
+            }
+        }
+    }
+
+    private double delayMs(long start, long trigger) {
+        int rs = (int) ((start - 1) % length);
+        int rt = (int) ((trigger - 1) % length);
+        if (timeSample[rs] == start && timeSample[rt] == trigger && trigger - start < length) {
+            return time[rt] - time[rs];
+        }
+        if (!Double.isNaN(spec.samplingRateHz())) {
+            return (trigger - start) * 1000.0 / spec.samplingRateHz();
+        }
+        return Double.NaN;
+    }
+}
