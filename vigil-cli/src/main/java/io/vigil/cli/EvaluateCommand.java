@@ -130,6 +130,27 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "linear (LIBLINEAR); only with --method teaser.")
     String teaserMaster;
 
+    @Option(
+            names = "--recordings",
+            paramLabel = "DIR",
+            description = "Evaluate a window model (vigil train --recordings) on a recording directory: replay each "
+                    + "recording value by value through the watch runtime and score alarms against the events.")
+    Path recordings;
+
+    @Option(
+            names = "--split",
+            paramLabel = "NAME",
+            defaultValue = "test",
+            description = "With --recordings: the split to evaluate when the events table has one "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String split;
+
+    @Option(
+            names = "--rearm",
+            paramLabel = "POLICY",
+            description = "With --recordings: windows-closed, immediate or refractory:N (default: the model's).")
+    String rearm;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -138,6 +159,23 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (recordings != null) {
+            if (data.given()) {
+                throw usage("give either --recordings DIR or series data (--data/--test), not both");
+            }
+            if (taus != null && taus.size() > 1) {
+                throw usage("--recordings evaluates one operating point: give at most one --tau");
+            }
+            return EvaluateRecordings.run(
+                    modelFile,
+                    recordings,
+                    split,
+                    rearm,
+                    decision.overrides(taus == null ? null : taus.get(0)),
+                    null,
+                    json,
+                    spec.commandLine().getOut());
+        }
         EarlyMethod m;
         try {
             m = EarlyMethod.parse(method);

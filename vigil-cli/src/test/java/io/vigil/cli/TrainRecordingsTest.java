@@ -85,4 +85,42 @@ class TrainRecordingsTest {
         assertEquals(2, both.exit(), both.err());
         assertTrue(both.err().contains("not both"), both.err());
     }
+
+    @Test
+    void evaluateRecordingsScoresEventsAgainstCompleteWindows() throws Exception {
+        trained.ok();
+        Run text = Run.of("evaluate", "--model", model.toString(), "--recordings", recordings.toString())
+                .ok();
+        assertTrue(text.out().contains("early (vigil)"), text.out());
+        assertTrue(text.out().contains("complete-window"), text.out());
+        assertTrue(text.out().contains("window certificate"), text.out());
+        Run json = Run.of("evaluate", "--model", model.toString(), "--recordings", recordings.toString(), "--json")
+                .ok();
+        com.fasterxml.jackson.databind.JsonNode o =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        for (String f : List.of("events", "window_certificate", "hours", "baselines")) {
+            assertTrue(o.has(f), f + " in " + json.out());
+        }
+        for (String f : List.of("macro", "per_class", "false_alarms_per_hour", "duplicates", "delay")) {
+            assertTrue(o.get("events").has(f), f + " in " + o.get("events"));
+            assertTrue(o.get("baselines").get("complete-window").has(f), f);
+        }
+        for (String f : List.of("f1", "precision", "recall")) {
+            assertTrue(o.get("events").get("macro").has(f), f);
+        }
+        for (String f : List.of("median_samples", "p90_samples", "median_fraction", "p90_fraction")) {
+            assertTrue(o.get("events").get("delay").has(f), f);
+        }
+        int maxOpen = o.get("max_open_windows").asInt();
+        VigilModel m = ModelFile.standard().load(model);
+        int stride = m.section(WindowSection.class).orElseThrow().stride();
+        assertTrue(maxOpen <= (m.seriesLength() + stride - 1) / stride, "open windows " + maxOpen);
+        // On the test split of this generated set the model finds most events (a loose floor; a detector that never
+        // fires, or fires at random, fails it).
+        assertTrue(o.get("events").get("macro").get("recall").asDouble() > 0.3, json.out());
+
+        Run series = Run.of("evaluate", "--model", model.toString(), "--test", model.toString());
+        assertEquals(1, series.exit(), series.err());
+        assertTrue(series.err().contains("is a window model"), series.err());
+    }
 }

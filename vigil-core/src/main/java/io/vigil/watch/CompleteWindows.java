@@ -1,0 +1,92 @@
+package io.vigil.watch;
+
+import io.vigil.classify.qda.LocalQda;
+import io.vigil.model.VigilModel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The complete-window reference a monitoring team builds first: every window on the stride grid is labelled only once
+ * it is complete, by the model's classifier on the whole window (local QDA in LDG space, thesis §3.5), and event-class
+ * labels become alarms through the same {@link AlarmMerger} as the early rule's. It is also the label the early rule
+ * is certified against, so {@link #labels} serves the window certificate. A window holding a missing value has no
+ * complete label and is skipped.
+ */
+public final class CompleteWindows {
+    /** The complete-window label (class index) of each window, −1 when it holds a missing value. */
+    public record Labels(long[] starts, int[] classes) {}
+
+    private CompleteWindows() {}
+
+    /**
+     * The complete-window labels of one recording.
+     *
+     * @param values {@code values[channel][sample − 1]}
+     */
+    public static Labels labels(VigilModel model, WindowSpec spec, double[][] values) {
+        int n = values[0].length;
+        int d = spec.length();
+        int count = n < d ? 0 : (n - d) / spec.stride() + 1;
+        long[] starts = new long[count];
+        int[] classes = new int[count];
+        LocalQda qda = model.localQda();
+        LocalQda.Workspace ws = qda.newWorkspace();
+        double[] q = new double[model.dims()];
+        for (int w = 0; w < count; w++) {
+            int from = w * spec.stride();
+            starts[w] = from + 1L;
+            double[] x = WindowExamples.window(values, from, d);
+            boolean missing = false;
+            for (double v : x) {
+                missing |= Double.isNaN(v);
+            }
+            if (missing) {
+                classes[w] = -1;
+                continue;
+            }
+            model.project(x, q);
+            classes[w] = qda.predict(q, ws);
+        }
+        return new Labels(starts, classes);
+    }
+
+    /** The alarms of one recording when each window is decided only at its end. */
+    public static List<AlarmEvent> alarms(VigilModel model, WindowSpec spec, String key, double[][] values) {
+        Labels labels = labels(model, spec, values);
+        AlarmMerger merger = new AlarmMerger(key, model.numClasses(), spec.rearm());
+        List<String> classes = model.classNames();
+        List<AlarmEvent> out = new ArrayList<>();
+        for (int w = 0; w < labels.starts().length; w++) {
+            long start = labels.starts()[w];
+            // When window w completes, it and every later window are still open: older groups can close.
+            merger.release(start);
+            int c = labels.classes()[w];
+            if (c < 0 || !spec.eventLabels().contains(classes.get(c))) {
+                continue;
+            }
+            long trigger = start + spec.length() - 1;
+            WindowDecision d = new WindowDecision(
+                    key,
+                    classes.get(c),
+                    c,
+                    true,
+                    start,
+                    spec.length(),
+                    trigger,
+                    spec.length(),
+                    false,
+                    true,
+                    Double.NaN,
+                    Double.NaN,
+                    false,
+                    "none");
+            double delayMs =
+                    spec.samplingRateHz() > 0 ? (trigger - start) * 1000.0 / spec.samplingRateHz() : Double.NaN;
+            AlarmEvent a = merger.offer(d, delayMs);
+            if (a != null) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+}

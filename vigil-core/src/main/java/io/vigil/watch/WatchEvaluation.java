@@ -1,0 +1,204 @@
+package io.vigil.watch;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.vigil.api.Vigil;
+import io.vigil.data.recording.Recording;
+import io.vigil.data.recording.RecordingSet;
+import io.vigil.evaluate.Binomial;
+import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
+import io.vigil.model.WindowSection;
+import io.vigil.util.Progress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code vigil evaluate --recordings}: replays each recording value by value through the per-key watch runtime
+ * ({@link WatchReplay}, the code the stream job runs), scores its alarms against the labelled events ({@link
+ * EventScoring}), and beside it the complete-window reference of the same model ({@link CompleteWindows}). The window
+ * certificate compares every early window decision with the complete-window label of the same window (docs/watch.md,
+ * "What the certificate covers").
+ */
+public final class WatchEvaluation {
+    private WatchEvaluation() {}
+
+    /**
+     * Agreement of the early window decisions with the complete-window labels.
+     *
+     * @param windows windows decided early or at their end that have a complete label
+     * @param agree those whose early label equals the complete one
+     * @param agreement agree / windows
+     * @param target the τ in force
+     * @param certified whether the model's operating point is certified
+     * @param guarantee {@code pac}, {@code expected} or {@code none}
+     * @param pBelow one-sided binomial p-value of an agreement this low if the true rate were τ; overlapping windows of
+     *     a recording are dependent, so it is optimistic about significance (a small p is weaker evidence than it looks)
+     * @param significantlyBelow pBelow &lt; 0.05
+     * @param earlyEventOnBackground windows decided as an event class whose complete label is background
+     * @param backgroundWindows windows whose complete label is background
+     */
+    @JsonPropertyOrder({
+        "windows",
+        "agree",
+        "agreement",
+        "target",
+        "certified",
+        "guarantee",
+        "p_below",
+        "significantly_below",
+        "early_event_on_background",
+        "background_windows"
+    })
+    public record WindowCertificate(
+            @JsonProperty("windows") long windows,
+            @JsonProperty("agree") long agree,
+            @JsonProperty("agreement") double agreement,
+            @JsonProperty("target") double target,
+            @JsonProperty("certified") boolean certified,
+            @JsonProperty("guarantee") String guarantee,
+            @JsonProperty("p_below") double pBelow,
+            @JsonProperty("significantly_below") boolean significantlyBelow,
+            @JsonProperty("early_event_on_background") long earlyEventOnBackground,
+            @JsonProperty("background_windows") long backgroundWindows) {}
+
+    /**
+     * The evaluation of one recording set.
+     *
+     * @param events the early rule's alarms scored
+     * @param windowCertificate agreement with the complete-window labels
+     * @param hours recorded hours
+     * @param baselines other detectors' alarms scored the same way, by name ({@code complete-window})
+     * @param extraFalseAlarms (false alarms/h of the early rule − those of complete-window) / those of complete-window;
+     *     NaN when complete-window raised none
+     * @param maxOpenWindows the most windows any key had open at once
+     */
+    @JsonPropertyOrder({
+        "events",
+        "window_certificate",
+        "hours",
+        "baselines",
+        "extra_false_alarms_fraction",
+        "max_open_windows"
+    })
+    public record Report(
+            @JsonProperty("events") EventScoringResult events,
+            @JsonProperty("window_certificate") WindowCertificate windowCertificate,
+            @JsonProperty("hours") double hours,
+            @JsonProperty("baselines") Map<String, EventScoringResult> baselines,
+            @JsonProperty("extra_false_alarms_fraction") Double extraFalseAlarms,
+            @JsonProperty("max_open_windows") int maxOpenWindows) {}
+
+    /**
+     * Evaluates a window model on recordings.
+     *
+     * @param vigil the window model at its operating point (or overridden)
+     * @param rearm the re-arm policy (the model's when null)
+     * @param progress one step per recording
+     * @throws IllegalArgumentException when the model is not a window model or the channels differ
+     */
+    public static Report evaluate(Vigil vigil, RecordingSet set, RearmPolicy rearm, Progress progress) {
+        VigilModel model = vigil.model();
+        WindowSection section = WindowModels.requireWindowModel(model, "the model");
+        WindowSpec spec = WindowSpec.of(vigil, section.stride(), section.backgroundLabel())
+                .withRearm(rearm != null ? rearm : RearmPolicy.parse(section.rearm()))
+                .withSamplingRate(section.samplingRateHz());
+        List<String> eventLabels = spec.eventLabels();
+        List<EventScoring.ScoredRecording> early = new ArrayList<>();
+        List<EventScoring.ScoredRecording> complete = new ArrayList<>();
+        long windows = 0;
+        long agree = 0;
+        long falseEvent = 0;
+        long background = 0;
+        int maxOpen = 0;
+        int backgroundIndex = model.classNames().indexOf(section.backgroundLabel());
+        for (Recording r : set.recordings()) {
+            if (!r.channels().equals(channelsOf(model, r))) {
+                throw new IllegalArgumentException("recording " + r.name() + " has channels " + r.channels()
+                        + " but the model was trained on " + model.channelNames());
+            }
+            double[][] values = new double[r.channelCount()][];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = r.channel(c);
+            }
+            WatchReplay.Result replay = WatchReplay.run(vigil, spec, r.name(), values);
+            maxOpen = Math.max(maxOpen, replay.maxOpenWindows());
+            CompleteWindows.Labels labels = CompleteWindows.labels(model, spec, values);
+            Map<Long, Integer> completeOf = new LinkedHashMap<>();
+            for (int w = 0; w < labels.starts().length; w++) {
+                completeOf.put(labels.starts()[w], labels.classes()[w]);
+            }
+            for (WindowDecision d : replay.windows()) {
+                Integer truth = completeOf.get(d.windowStart());
+                if (truth == null || truth < 0) {
+                    continue;
+                }
+                windows++;
+                agree += truth == d.classIndex() ? 1 : 0;
+                if (truth == backgroundIndex) {
+                    background++;
+                    falseEvent += d.event() ? 1 : 0;
+                }
+            }
+            double hours = r.hours().orElse(r.samples() / (3600.0 * rateOr(spec, 1.0)));
+            double hz = spec.samplingRateHz();
+            early.add(new EventScoring.ScoredRecording(
+                    r.name(), set.events(r.name()), toAlarms(replay.alarms()), hours, hz));
+            complete.add(new EventScoring.ScoredRecording(
+                    r.name(),
+                    set.events(r.name()),
+                    toAlarms(CompleteWindows.alarms(model, spec, r.name(), values)),
+                    hours,
+                    hz));
+            progress.step();
+        }
+        EventScoringResult e = EventScoring.score(early, eventLabels);
+        EventScoringResult c = EventScoring.score(complete, eventLabels);
+        double tau = vigil.params().tau();
+        double rate = windows == 0 ? Double.NaN : agree / (double) windows;
+        double p = windows == 0 ? Double.NaN : Binomial.pBelow((int) agree, (int) windows, tau);
+        WindowCertificate cert = new WindowCertificate(
+                windows,
+                agree,
+                rate,
+                tau,
+                vigil.certified(),
+                vigil.classifier().thresholds().guarantee(),
+                p,
+                p < 0.05,
+                falseEvent,
+                background);
+        Map<String, EventScoringResult> baselines = new LinkedHashMap<>();
+        baselines.put("complete-window", c);
+        Double extra = extraFalseAlarms(e, c);
+        return new Report(e, cert, e.hours(), baselines, extra, maxOpen);
+    }
+
+    private static Double extraFalseAlarms(EventScoringResult early, EventScoringResult complete) {
+        if (early.falseAlarmsPerHour() == null || complete.falseAlarmsPerHour() == null) {
+            return null;
+        }
+        double ref = complete.falseAlarmsPerHour();
+        return ref > 0 ? (early.falseAlarmsPerHour() - ref) / ref : null;
+    }
+
+    private static double rateOr(WindowSpec spec, double fallback) {
+        return Double.isNaN(spec.samplingRateHz()) ? fallback : spec.samplingRateHz();
+    }
+
+    private static List<String> channelsOf(VigilModel model, Recording r) {
+        return model.channels() == 1 ? r.channels() : model.channelNames();
+    }
+
+    /** The watch runtime's alarms as the scorer reads them. */
+    static List<Alarm> toAlarms(List<AlarmEvent> alarms) {
+        List<Alarm> out = new ArrayList<>(alarms.size());
+        for (AlarmEvent a : alarms) {
+            out.add(new Alarm(
+                    a.key(), a.label(), a.eventStart(), a.trigger(), a.windowStart(), a.windowLength(), a.certified()));
+        }
+        return out;
+    }
+}
