@@ -3,6 +3,9 @@ package io.vigil.cli;
 import io.vigil.data.DataFormat;
 import io.vigil.data.DatasetWriter;
 import io.vigil.data.TrainTest;
+import io.vigil.data.recording.RecordingSet;
+import io.vigil.data.recording.RecordingWriter;
+import io.vigil.data.synthetic.EventStream;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.flink.cli.Json;
@@ -21,13 +24,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code vigil generate}: writes a seeded synthetic train/test pair (CBF, SyntheticControl, TwoPatterns) in
  * the UCR archive layout {@code DIR/Name/Name_TRAIN.<ext>}, so {@code --data DIR --dataset Name} reads it
- * back, for demos, tests and experiments that must not depend on the archive.
+ * back, or ({@code --kind event-stream}) a synthetic recording set in the recording layout of docs/recordings.md,
+ * for demos, tests and experiments that must not depend on the archive or on real recordings.
  */
 @Command(
         name = "generate",
         mixinStandardHelpOptions = true,
         description =
-                "Write a synthetic data set (train and test split) in the UCR archive layout DIR/Name/Name_TRAIN.tsv.")
+                "Write a synthetic data set (train and test split) in the UCR archive layout DIR/Name/Name_TRAIN.tsv,"
+                        + " or (--kind event-stream) a synthetic recording set DIR/rec-NN.tsv + DIR/events.tsv.")
 public final class GenerateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -37,19 +42,26 @@ public final class GenerateCommand implements Callable<Integer> {
             required = true,
             paramLabel = "KIND",
             converter = KindConverter.class,
-            description = "cbf (Cylinder-Bell-Funnel), synthetic-control, two-patterns or multi-cbf (3 channels of CBF"
-                    + " events with channel-specific shapes and lags; written as .ts, the one format with channels).")
-    SyntheticKind kind;
+            description = "cbf (Cylinder-Bell-Funnel), synthetic-control, two-patterns, multi-cbf (3 channels of CBF"
+                    + " events with channel-specific shapes and lags; written as .ts, the one format with channels)"
+                    + " or event-stream (recordings with CBF events at random times in an AR(1) + sinusoid + drift"
+                    + " background, written in the recording layout with a train/test split).")
+    Kind kind;
 
     @Option(
             names = "--train",
-            required = true,
             paramLabel = "N",
-            description = "Training series (≥ number of classes).")
-    int nTrain;
+            description = "Training series (≥ number of classes; required but for event-stream).")
+    Integer nTrain;
 
-    @Option(names = "--test", required = true, paramLabel = "N", description = "Test series (≥ 1).")
-    int nTest;
+    @Option(names = "--test", paramLabel = "N", description = "Test series (≥ 1; required but for event-stream).")
+    Integer nTest;
+
+    @Option(
+            names = "--recordings",
+            paramLabel = "N",
+            description = "Recordings to write (event-stream only; default 10, about 30 %% of them in the test split).")
+    Integer recordings;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output archive directory.")
     Path out;
@@ -72,7 +84,8 @@ public final class GenerateCommand implements Callable<Integer> {
             names = "--length",
             paramLabel = "L",
             description = "Series length per channel (cbf and multi-cbf only; default: the kind's own, 128 for cbf)."
-                    + " CBF's shapes stretch with the time axis; another length names the data set e.g. CBF20000.")
+                    + " CBF's shapes stretch with the time axis; another length names the data set e.g. CBF20000."
+                    + " For event-stream: samples per recording (default 10000, 200 s at 50 Hz).")
     Integer length;
 
     @Option(names = "--gzip", description = "Gzip the files (adds .gz).")
@@ -84,20 +97,102 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the one-line summary.")
     boolean json;
 
+    /** The event-stream kind's command-line name. */
+    static final String EVENT_STREAM = "event-stream";
+
+    /** Default samples per event-stream recording. */
+    static final int EVENT_STREAM_LENGTH = 10_000;
+
+    /** Default number of event-stream recordings. */
+    static final int EVENT_STREAM_RECORDINGS = 10;
+
+    /**
+     * What {@code --kind} names: a synthetic series family, or (series null) the event-stream recording set.
+     *
+     * @param series the series family, null for event-stream
+     */
+    record Kind(SyntheticKind series) {
+        boolean eventStream() {
+            return series == null;
+        }
+    }
+
     /** Parses {@code --kind} so an unknown kind is a usage error naming the valid ones. */
-    static final class KindConverter implements CommandLine.ITypeConverter<SyntheticKind> {
+    static final class KindConverter implements CommandLine.ITypeConverter<Kind> {
         @Override
-        public SyntheticKind convert(String value) {
+        public Kind convert(String value) {
+            if (EVENT_STREAM.equalsIgnoreCase(value)) {
+                return new Kind(null);
+            }
             try {
-                return SyntheticKind.fromName(value);
+                return new Kind(SyntheticKind.fromName(value));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
+                throw new CommandLine.TypeConversionException(e.getMessage() + " or " + EVENT_STREAM);
             }
         }
     }
 
     @Override
     public Integer call() throws IOException {
+        if (kind.eventStream()) {
+            return eventStream();
+        }
+        if (recordings != null) {
+            throw new ParameterException(spec.commandLine(), "--recordings is for --kind " + EVENT_STREAM + " only");
+        }
+        if (nTrain == null || nTest == null) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--train and --test are required for --kind "
+                            + kind.series().cliName());
+        }
+        return series(kind.series(), nTrain, nTest);
+    }
+
+    private Integer eventStream() throws IOException {
+        if (nTrain != null || nTest != null || format != null || raw) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--kind " + EVENT_STREAM + " takes --recordings and --length (the split is per recording);"
+                            + " --train, --test, --format and --raw are for the series kinds");
+        }
+        int n = recordings == null ? EVENT_STREAM_RECORDINGS : recordings;
+        int d = length == null ? EVENT_STREAM_LENGTH : length;
+        RecordingSet set;
+        try {
+            set = EventStream.generate(n, d, seed);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        RecordingWriter.writeSet(set, out, gzip);
+        int train = set.split("train").recordings().size();
+        int events = set.events().size();
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", EVENT_STREAM);
+            m.put("recordings", n);
+            m.put("train_recordings", train);
+            m.put("test_recordings", n - train);
+            m.put("length", d);
+            m.put("channels", 1);
+            m.put("labels", EventStream.LABELS);
+            m.put("events", events);
+            m.put("sampling_rate_hz", EventStream.SAMPLING_RATE_HZ);
+            m.put("seed", seed);
+            m.put("dir", out.toString());
+            spec.commandLine().getOut().println(Json.line(m));
+        } else {
+            spec.commandLine()
+                    .getOut()
+                    .println("generated event-stream (seed " + seed + "): " + n + " recordings (" + train + " train, "
+                            + (n - train) + " test) of " + d + " samples at 50 Hz, " + events
+                            + " events (cylinder, bell, funnel) -> " + out);
+        }
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    private Integer series(SyntheticKind kind, int nTrain, int nTest) throws IOException {
         int classes = kind.classes().size();
         if (nTrain < classes) {
             throw new ParameterException(

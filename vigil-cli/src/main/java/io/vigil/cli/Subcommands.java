@@ -15,6 +15,7 @@ final class Subcommands {
     static List<Object> all() {
         List<Object> all = new ArrayList<>(List.of(
                 new GenerateCommand(),
+                new ImportCommand(),
                 new TrainCommand(),
                 new ClassifyCommand(),
                 new EvaluateCommand(),
