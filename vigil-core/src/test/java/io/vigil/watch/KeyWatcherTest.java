@@ -222,6 +222,46 @@ class KeyWatcherTest {
         }
     }
 
+    @Test
+    void arrivalOrderPerChannelIsTheSampleIndex() {
+        Vigil v = WatchFixtures.multi();
+        double[][] x = WatchFixtures.concat(WatchFixtures.MULTI.test(), 0, 1, 2);
+        WindowSpec s = spec(v, 32);
+        List<WindowDecision> seen = new ArrayList<>();
+        KeyWatcher w = new KeyWatcher(v, s, "k", collect(seen));
+        for (int i = 0; i < x[0].length; i++) {
+            for (int c = 0; c < x.length; c++) {
+                w.observe(c, x[c][i]);
+            }
+        }
+        w.close();
+        assertEquals(WatchReplay.run(v, s, "k", x).windows(), seen);
+        assertFalse(seen.isEmpty());
+    }
+
+    @Test
+    void delaysInMillisecondsComeFromTheTimeStamps() {
+        Vigil v = WatchFixtures.cbf();
+        int[] bell = WatchFixtures.ofClass(WatchFixtures.CBF.test(), 1, 2);
+        double[][] x = WatchFixtures.concat(WatchFixtures.CBF.test(), bell[0], bell[1]);
+        List<AlarmEvent> alarms = new ArrayList<>();
+        KeyWatcher w = new KeyWatcher(v, spec(v, D).withSamplingRate(1), "k", new WatchListener() {
+            @Override
+            public void alarm(AlarmEvent alarm) {
+                alarms.add(alarm);
+            }
+        });
+        for (int i = 1; i <= x[0].length; i++) {
+            w.observeSample(new double[] {x[0][i - 1]}, 1000L + 3L * i * i); // irregular time stamps
+        }
+        assertFalse(alarms.isEmpty());
+        for (AlarmEvent a : alarms) {
+            long start = a.eventStart();
+            long trigger = a.trigger();
+            assertEquals(3.0 * (trigger * trigger - start * start), a.delayMs(), 0.0, "time stamps, not the rate");
+        }
+    }
+
     private static WatchListener collect(List<WindowDecision> into) {
         return new WatchListener() {
             @Override
