@@ -63,7 +63,11 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "Recordings to write (event-stream only; default 10, about 30 %% of them in the test split).")
     Integer recordings;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output archive directory.")
+    @Option(
+            names = "--out",
+            required = true,
+            paramLabel = "DIR",
+            description = "Output directory: the archive, or for event-stream the recording directory.")
     Path out;
 
     @Option(

@@ -1,6 +1,8 @@
 package io.vigil.watch;
 
+import io.vigil.data.recording.Recording;
 import io.vigil.data.recording.RecordingEvent;
+import io.vigil.data.recording.RecordingSet;
 import io.vigil.util.Percentiles;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -208,6 +210,31 @@ public final class EventScoring {
                 alarms,
                 hours,
                 confusion);
+    }
+
+    /**
+     * Scores the alarms raised on each recording of {@code set} (by recording name = alarm key; a recording without
+     * alarms has none), taking hours and sampling rates from the recordings (0 hours when a rate is unknown).
+     *
+     * @throws IllegalArgumentException when alarms name a recording that is not in the set
+     */
+    public static EventScoringResult score(
+            RecordingSet set, Map<String, List<Alarm>> alarmsByRecording, Collection<String> classes) {
+        for (String key : alarmsByRecording.keySet()) {
+            if (set.recording(key).isEmpty()) {
+                throw new IllegalArgumentException("alarms for " + key + ", which is not a recording of the set");
+            }
+        }
+        List<ScoredRecording> rs = new ArrayList<>();
+        for (Recording r : set.recordings()) {
+            rs.add(new ScoredRecording(
+                    r.name(),
+                    set.events(r.name()),
+                    alarmsByRecording.getOrDefault(r.name(), List.of()),
+                    r.hours().orElse(0),
+                    r.samplingRateHz().orElse(Double.NaN)));
+        }
+        return score(rs, classes);
     }
 
     /** The labels of a collection of events, in first-seen order (a convenience for callers). */

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.data.recording.Recording;
 import io.vigil.data.recording.RecordingEvent;
+import io.vigil.data.recording.RecordingSet;
 import io.vigil.watch.EventScoring.Kind;
 import io.vigil.watch.EventScoring.ScoredRecording;
 import java.util.List;
@@ -141,6 +143,20 @@ class EventScoringTest {
         assertNull(s.delay().medianSamples());
         assertNull(s.delay().medianSeconds());
         assertEquals(Map.of("a", Map.of("missed", 1L)), s.confusion());
+    }
+
+    @Test
+    void scoresARecordingSetWithItsHoursAndRates() {
+        // 180,000 samples at 50 Hz = 1 h; one true detection (delay 5 of a 10-sample event), one false alarm.
+        Recording r = new Recording("k", List.of("x"), new double[][] {new double[180_000]}, null, 50);
+        RecordingSet set = new RecordingSet(List.of(r), List.of(ev("k", 100, 109, "a")), Map.of());
+        EventScoringResult s = EventScoring.score(
+                set, Map.of("k", List.of(Alarm.at("k", "a", 105), Alarm.at("k", "a", 5000))), List.of("a"));
+        assertEquals(1.0, s.hours(), EPS);
+        assertEquals(1.0, s.falseAlarmsPerHour(), EPS);
+        assertEquals(0.5, s.delay().medianFraction(), EPS);
+        assertEquals(0.1, s.delay().medianSeconds(), EPS);
+        assertEquals(2.0 / 3, s.macro().f1(), EPS); // P 1/2, R 1
     }
 
     @Test
