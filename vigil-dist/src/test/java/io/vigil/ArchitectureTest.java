@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package structure, enforced: dependencies point down the layers cli/demo/report/research/dashboard/flink.cli →
- * api (the embedding API) / flink → stream/kafka → evaluate → early → model/select → ldg/reduce/baseline/classify/reliability/gauss →
+ * api/watch (the embedding API and the per-key watch runtime built on it, which flink may use) / flink → stream/kafka → evaluate → early → model/select → ldg/reduce/baseline/classify/reliability/gauss →
  * data/util; the algorithm packages know nothing of Flink, Kafka, picocli or Jackson (model files are read and
  * written in {@code io.vigil.model.json}, the only model package that may use Jackson); the core module's packages
  * know nothing of Flink, Kafka, Scala, picocli, plotting, benchmarks or terminals; no product package depends on the
@@ -58,7 +58,8 @@ class ArchitectureTest {
         "io.vigil.early..",
         "io.vigil.stream..",
         "io.vigil.evaluate..",
-        "io.vigil.api.."
+        "io.vigil.api..",
+        "io.vigil.watch.."
     };
 
     /** What vigil-core may not use: the integrations and the CLI's and research's own libraries. */
@@ -94,7 +95,7 @@ class ArchitectureTest {
                     "io.vigil.experiment..",
                     "io.vigil.dashboard..")
             .layer("Embedding API")
-            .definedBy("io.vigil.api..")
+            .definedBy("io.vigil.api..", "io.vigil.watch..")
             .layer("Flink adapter")
             .definedBy("io.vigil.flink")
             .layer("Stream")
@@ -118,7 +119,7 @@ class ArchitectureTest {
             .whereLayer("Entry points")
             .mayNotBeAccessedByAnyLayer()
             .whereLayer("Embedding API")
-            .mayOnlyBeAccessedByLayers("Entry points")
+            .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter")
             .whereLayer("Flink adapter")
             .mayOnlyBeAccessedByLayers("Entry points")
             .whereLayer("Stream")
@@ -187,6 +188,7 @@ class ArchitectureTest {
                     "io.vigil.experiment..",
                     "io.vigil.dashboard..",
                     "io.vigil.api..",
+                    "io.vigil.watch..",
                     "io.vigil.flink..",
                     "io.vigil.stream..",
                     "io.vigil.kafka..",
