@@ -1,6 +1,7 @@
 package io.vigil.watch;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,9 +33,13 @@ public final class AlarmMerger {
         int windows;
 
         Group(WindowDecision d) {
-            firstStart = d.windowStart();
-            lastEnd = d.windowEnd();
-            windows = 1;
+            this(d.windowStart(), d.windowEnd(), 1);
+        }
+
+        Group(long firstStart, long lastEnd, int windows) {
+            this.firstStart = firstStart;
+            this.lastEnd = lastEnd;
+            this.windows = windows;
         }
 
         boolean overlaps(WindowDecision d) {
@@ -66,7 +71,7 @@ public final class AlarmMerger {
             groups.add(new ArrayList<>(2));
         }
         this.lastTrigger = new long[classes];
-        java.util.Arrays.fill(lastTrigger, Long.MIN_VALUE / 2);
+        Arrays.fill(lastTrigger, Long.MIN_VALUE / 2);
     }
 
     /**
@@ -170,5 +175,61 @@ public final class AlarmMerger {
     /** Decisions dropped in a refractory period with no group open. */
     public long dropped() {
         return dropped;
+    }
+
+    /**
+     * The merger's state as numbers, for a checkpoint: alarms, merged, dropped, the last trigger per class, then per
+     * class the number of open groups and each group's first start, last end and windows.
+     */
+    long[] exportState() {
+        int n = 3 + lastTrigger.length + groups.size() + 3 * openGroups();
+        long[] out = new long[n];
+        int k = 0;
+        out[k++] = alarms;
+        out[k++] = merged;
+        out[k++] = dropped;
+        for (long t : lastTrigger) {
+            out[k++] = t;
+        }
+        for (List<Group> of : groups) {
+            out[k++] = of.size();
+            for (Group g : of) {
+                out[k++] = g.firstStart;
+                out[k++] = g.lastEnd;
+                out[k++] = g.windows;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Restores {@link #exportState()}'s numbers.
+     *
+     * @throws IllegalArgumentException when they do not fit this merger's classes
+     */
+    void importState(long[] state) {
+        try {
+            int k = 0;
+            alarms = state[k++];
+            merged = state[k++];
+            dropped = state[k++];
+            for (int c = 0; c < lastTrigger.length; c++) {
+                lastTrigger[c] = state[k++];
+            }
+            for (List<Group> of : groups) {
+                of.clear();
+                long count = state[k++];
+                for (long i = 0; i < count; i++) {
+                    Group g = new Group(state[k], state[k + 1], (int) state[k + 2]);
+                    k += 3;
+                    of.add(g);
+                }
+            }
+            if (k != state.length) {
+                throw new IllegalArgumentException("alarm state has " + (state.length - k) + " numbers too many");
+            }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("alarm state is truncated for " + groups.size() + " classes", e);
+        }
     }
 }

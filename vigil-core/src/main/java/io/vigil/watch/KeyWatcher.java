@@ -51,6 +51,12 @@ public final class KeyWatcher {
     private final long[] timeSample;
     private final long[] time;
     private final long[] channelCount;
+    /** The accepted values in arrival order, at least those of the last D samples (compacted when full). */
+    private final int[] logChannel;
+
+    private final long[] logSample;
+    private final double[] logValue;
+    private int logSize;
     private long anchor = 1;
     private long nextStart = 1;
     private long frontier;
@@ -87,6 +93,9 @@ public final class KeyWatcher {
         this.timeSample = new long[length];
         this.time = new long[length];
         this.channelCount = new long[channels];
+        this.logChannel = new int[2 * channels * length];
+        this.logSample = new long[logChannel.length];
+        this.logValue = new double[logChannel.length];
     }
 
     /** The next value of {@code channel} in arrival order (its sample is one after the channel's last). */
@@ -140,6 +149,12 @@ public final class KeyWatcher {
             advance(sample);
         }
         seen[channel * length + ring] = sample;
+        if (logSize == logChannel.length) {
+            compactLog();
+        }
+        logChannel[logSize] = channel;
+        logSample[logSize] = sample;
+        logValue[logSize++] = value;
         if (timeMillis != NO_TIME) {
             if (timeSample[ring] != sample) {
                 timeSample[ring] = sample;
@@ -186,6 +201,108 @@ public final class KeyWatcher {
         discard();
         anchor = frontier + 1;
         nextStart = anchor;
+    }
+
+    /** A checkpoint of this watcher ({@link #restore}). */
+    public KeyWatcherState snapshot() {
+        compactLog();
+        return new KeyWatcherState(
+                anchor,
+                nextStart,
+                frontier,
+                lastTime,
+                new long[] {late, timeouts, windowsOpened},
+                channelCount.clone(),
+                slotStart.clone(),
+                slotOpen.clone(),
+                seen.clone(),
+                timeSample.clone(),
+                time.clone(),
+                Arrays.copyOf(logChannel, logSize),
+                Arrays.copyOf(logSample, logSize),
+                Arrays.copyOf(logValue, logSize),
+                merger.exportState());
+    }
+
+    /**
+     * A watcher restored from a checkpoint of a watcher with the same model, spec and key: every open window's session
+     * is rebuilt by feeding it again, in arrival order, the values it was fed (no window of a model can decide on
+     * them, since it had not); it then continues exactly as the checkpointed watcher would.
+     *
+     * @throws IllegalArgumentException when the state does not fit the model and spec, or an open window decides
+     *     while it is rebuilt (the state was taken under another model)
+     */
+    public static KeyWatcher restore(
+            Vigil vigil, WindowSpec spec, String key, WatchListener listener, KeyWatcherState state) {
+        KeyWatcher w = new KeyWatcher(vigil, spec, key, listener);
+        if (state.channelCount().length != w.channels
+                || state.slotStart().length != w.slots
+                || state.slotOpen().length != w.slots
+                || state.seen().length != w.seen.length
+                || state.timeSample().length != w.length
+                || state.time().length != w.length
+                || state.counters().length != 3
+                || state.logChannel().length > w.logChannel.length
+                || state.logSample().length != state.logChannel().length
+                || state.logValue().length != state.logChannel().length) {
+            throw new IllegalArgumentException("key " + key + ": the checkpointed watcher state does not fit a model"
+                    + " of " + w.channels + " channels and windows of D = " + w.length + ", S = " + w.stride);
+        }
+        w.anchor = state.anchor();
+        w.nextStart = state.nextStart();
+        w.frontier = state.frontier();
+        w.lastTime = state.lastTime();
+        w.late = state.counters()[0];
+        w.timeouts = state.counters()[1];
+        w.windowsOpened = state.counters()[2];
+        System.arraycopy(state.channelCount(), 0, w.channelCount, 0, w.channels);
+        System.arraycopy(state.slotStart(), 0, w.slotStart, 0, w.slots);
+        System.arraycopy(state.seen(), 0, w.seen, 0, w.seen.length);
+        System.arraycopy(state.timeSample(), 0, w.timeSample, 0, w.length);
+        System.arraycopy(state.time(), 0, w.time, 0, w.length);
+        w.logSize = state.logChannel().length;
+        System.arraycopy(state.logChannel(), 0, w.logChannel, 0, w.logSize);
+        System.arraycopy(state.logSample(), 0, w.logSample, 0, w.logSize);
+        System.arraycopy(state.logValue(), 0, w.logValue, 0, w.logSize);
+        w.merger.importState(state.merger());
+        for (int s = 0; s < w.slots; s++) {
+            if (state.slotOpen()[s]) {
+                w.rebuild(s);
+            }
+        }
+        return w;
+    }
+
+    /** Opens slot {@code s} (its start set) and feeds its session the logged values of its samples. */
+    private void rebuild(int s) {
+        sessions[s] = vigil.newSession();
+        slotOpen[s] = true;
+        open++;
+        long start = slotStart[s];
+        for (int i = 0; i < logSize; i++) {
+            long sample = logSample[i];
+            if (sample >= start && sample < start + length) {
+                Optional<EarlyDecision> d = sessions[s].observe(logChannel[i], (int) (sample - start + 1), logValue[i]);
+                if (d.isPresent()) {
+                    throw new IllegalArgumentException("key " + key + ": the window at sample " + start
+                            + " decides while it is rebuilt from the checkpoint, so the state was not taken under this"
+                            + " model");
+                }
+            }
+        }
+    }
+
+    /** Drops logged values no open window can need: those of samples ≤ frontier − D or before the grid's anchor. */
+    private void compactLog() {
+        int n = 0;
+        for (int i = 0; i < logSize; i++) {
+            if (logSample[i] > frontier - length && logSample[i] >= anchor) {
+                logChannel[n] = logChannel[i];
+                logSample[n] = logSample[i];
+                logValue[n++] = logValue[i];
+            }
+        }
+        logSize = n;
     }
 
     /** Windows open now (at most {@link WindowSpec#maxOpenWindows()}). */
