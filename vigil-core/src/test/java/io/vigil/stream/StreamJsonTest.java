@@ -37,7 +37,9 @@ class StreamJsonTest {
                         "out_of_range",
                         "certified",
                         "guarantee",
-                        "target"),
+                        "target",
+                        "delta",
+                        "margin_tau"),
                 names);
         assertEquals(false, j.get("out_of_range").asBoolean());
         assertEquals(false, j.get("certified").asBoolean(), "no certificate unless one is attached");

@@ -117,7 +117,9 @@ public final class ConformalRiskControl {
             }
         }
         int chosen = -1;
-        for (int j = m - 1; j >= 0 && bound(n, monotoneLosses[j], draw) <= alpha; j--) {
+        for (int j = m - 1;
+                j >= 0 && !drawDecides(n, alpha) && bound(n, monotoneLosses[j], draw) <= alpha + TOLERANCE;
+                j--) {
             chosen = j;
         }
         return chosen < 0

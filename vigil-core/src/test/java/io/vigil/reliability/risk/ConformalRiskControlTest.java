@@ -168,7 +168,8 @@ class ConformalRiskControlTest {
         double alpha = 1 - 0.95;
         assertTrue(ConformalRiskControl.drawDecides(16, alpha));
         for (double u : new double[] {1e-9, 0.1, 0.5, 0.85, 1.0}) {
-            assertFalse(ConformalRiskControl.certify(16, new int[] {0, 0}, alpha, u).certified(), "U = " + u);
+            assertFalse(
+                    ConformalRiskControl.certify(16, new int[] {0, 0}, alpha, u).certified(), "U = " + u);
             assertTrue(ConformalRiskControl.requiredReliability(16, alpha, u).isEmpty(), "U = " + u);
         }
         assertFalse(ConformalRiskControl.drawDecides(19, alpha));
