@@ -267,6 +267,23 @@ class ModelCommandsTest {
         assertFalse(crcDraw(other) == crcDraw(dir.resolve("repro-expected-1.json")), "another seed draws another U");
     }
 
+    /**
+     * Under expected, 24 series at τ = 0.97 have ⌊α(n + 1)⌋ = ⌊0.75⌋ = 0: a draw U ≤ 0.75 would certify with no
+     * disagreement, so the draw alone would decide; nothing is certified and train names the 33 series that allow a
+     * certificate (0.03 · 34 = 1.02).
+     */
+    @Test
+    void expectedCertifiesNothingWhereTheDrawAloneWouldDecide() throws IOException {
+        Path out = dir.resolve("draw-decides.json");
+        Run r = trainCbf(out, "--seed", "4", "--guarantee", "expected", "--target-reliability", "0.97", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(
+                r.err().contains("floor(alpha (n + 1)) = 0 and the draw U alone would decide; 33 series allow"),
+                r.err());
+        JsonNode point = JSON.readTree(r.out()).get("calibration").get("operating_point");
+        assertFalse(point.get("certified").booleanValue(), point.toString());
+    }
+
     private static void stripSource(ObjectNode section) {
         if (section.get("payload") instanceof ObjectNode p) {
             p.remove("crc_draw_source");
