@@ -3,9 +3,9 @@ package io.vigil.cli;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
-import java.security.SecureRandom;
 import picocli.CommandLine.Option;
 
 /**
@@ -14,8 +14,6 @@ import picocli.CommandLine.Option;
  * point, and how the stored operating point is chosen.
  */
 public final class CalibrationOptions {
-    private static final SecureRandom ENTROPY = new SecureRandom();
-
     @Option(
             names = "--objective",
             paramLabel = "hm|earliest-at-reliability|cost",
@@ -47,10 +45,11 @@ public final class CalibrationOptions {
             names = "--crc-draw",
             paramLabel = "random|conservative|U",
             description = "With --guarantee expected, the draw U in (0, 1] of conformal risk control: a threshold "
-                    + "is certified when (disagreements + U) / (n + 1) <= 1 - tau. random (default) draws U afresh, "
-                    + "so the expected disagreement rate is 1 - tau rather than up to 1/(n + 1) below it; the model "
-                    + "stores U and train prints it; U repeats that draw (reproducing a model); conservative is "
-                    + "U = 1, the form without randomisation.")
+                    + "is certified when (disagreements + U) / (n + 1) <= 1 - tau. random (default) derives U from "
+                    + "--seed and the training data (reproducible, independent of the calibration results), so the "
+                    + "expected disagreement rate is 1 - tau rather than up to 1/(n + 1) below it; the model stores U "
+                    + "and its source; U reproduces a model, but a U chosen by hand (or kept after seeing the result) "
+                    + "voids the expected guarantee; conservative is U = 1, the form without randomisation.")
     String crcDraw;
 
     @Option(
@@ -170,18 +169,30 @@ public final class CalibrationOptions {
                 .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
                 .withGuarantee(g, selection(g))
                 .withEstimator(EstimatorType.fromId(estimator))
-                .withCrcDraw(g == Guarantee.EXPECTED ? parseDraw(crcDraw) : ConformalRiskControl.CONSERVATIVE);
+                .withCrcDraw(
+                        g == Guarantee.EXPECTED && !derivesDraw()
+                                ? parseDraw(crcDraw)
+                                : ConformalRiskControl.CONSERVATIVE);
+    }
+
+    /** Whether U is to be derived from the seed and the data ({@link #withDerivedDraw}): expected with random. */
+    boolean derivesDraw() {
+        return Guarantee.fromCliName(guarantee) == Guarantee.EXPECTED && (crcDraw == null || "random".equals(crcDraw));
     }
 
     /**
-     * {@code random} (or absent) → a fresh uniform draw in (0, 1] from the system's entropy, independent of the data
-     * and of {@code --seed} (a draw fixed by the seed would be the same for every model trained with the default seed,
-     * and for some training-set sizes that allows one disagreement too many); {@code conservative} → 1; else U itself.
+     * {@code p} with the reproducible draw of {@link ConformalRiskControl#derivedDraw} when {@link #derivesDraw()},
+     * else {@code p}: the same data, options and seed then give the same model file.
+     */
+    CalibrationParams withDerivedDraw(CalibrationParams p, long seed, String fingerprint) {
+        return derivesDraw() ? p.withCrcDraw(ConformalRiskControl.derivedDraw(seed, fingerprint), DrawSource.DRAWN) : p;
+    }
+
+    /**
+     * {@code conservative} → 1; else U itself ({@code random} is derived from the seed and the data instead, {@link
+     * #withDerivedDraw}).
      */
     static double parseDraw(String value) {
-        if (value == null || "random".equals(value)) {
-            return 1.0 - ENTROPY.nextDouble();
-        }
         if ("conservative".equals(value)) {
             return ConformalRiskControl.CONSERVATIVE;
         }

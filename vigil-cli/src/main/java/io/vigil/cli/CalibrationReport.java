@@ -2,6 +2,8 @@ package io.vigil.cli;
 
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
+import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,10 +26,13 @@ final class CalibrationReport {
 
     /**
      * The one line {@code train} prints when the stored operating point's τ (the target of earliest-at-reliability)
-     * cannot be certified, so the model waits for t = d: under which guarantee and correction it failed, and what would
-     * certify it — the number of training series needed at today's cross-fitted disagreement rate (best replayed
-     * curve, {@link CalibrationSection#seriesNeeded}), {@code --guarantee expected} when that certifies it on these
-     * series, and the largest lower target that is certifiable now. Empty when the point is certified or there is none.
+     * cannot be certified, so the model waits for t = d: under which guarantee and correction it failed, and what
+     * would certify it <em>on new data</em> — the number of training series needed at today's cross-fitted
+     * disagreement rate (best replayed curve, {@link CalibrationSection#seriesNeeded}), and under {@code expected}
+     * where ⌊α(n + 1)⌋ = 0 the fewest series that let the series rather than the draw decide. It names no lower
+     * target and no other guarantee to try on these series: a choice made after seeing this result is one the
+     * certificate that would follow does not cover (it holds for a target and guarantee fixed before the replays).
+     * Empty when the point is certified or there is none.
      */
     static Optional<String> uncertifiedTarget(VigilModel model, CalibrationSection c) {
         Optional<CalibrationSection.OperatingPoint> point = c.operatingPoint().filter(p -> !p.certified());
@@ -48,38 +53,54 @@ final class CalibrationReport {
             would.add(String.format(
                     Locale.ROOT, "with %d training series at today's cross-fitted disagreement rate", needed));
         }
-        if (c.guarantee() == Guarantee.PAC && certifiesAny(c.withGuarantee(Guarantee.EXPECTED), tau)) {
-            would.add("with --guarantee expected");
+        String drawNote = "";
+        int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(model.trainSize());
+        double alpha = (1 - tau) / c.correction();
+        if (c.guarantee() == Guarantee.EXPECTED && ConformalRiskControl.drawDecides(series, alpha)) {
+            drawNote = String.format(
+                    Locale.ROOT,
+                    " (expected certifies nothing here: with %d replayed series floor(alpha (n + 1)) = 0 and the draw U "
+                            + "alone would decide; %d series allow a certificate)",
+                    series,
+                    ConformalRiskControl.seriesForAnyCertificate(alpha));
         }
-        lowerCertified(c, tau).ifPresent(t -> would.add(String.format(Locale.ROOT, "at --target-reliability %.2f", t)));
         return Optional.of(String.format(
                 Locale.ROOT,
                 "vigil train: tau = %s cannot be certified on %d training series (%s, delta = %s, selection %s of %d "
-                        + "candidates), so the model decides every series at its end (t = d); %s",
+                        + "candidates)%s, so the model decides every series at its end (t = d); on new data %s; "
+                        + "choosing a lower target or the other guarantee after this result is not covered by the "
+                        + "certificate that follows",
                 tau,
                 model.trainSize(),
                 c.guarantee().cliName(),
                 c.delta(),
                 c.selection().cliName(),
                 c.candidates(),
+                drawNote,
                 would.isEmpty()
-                        ? "neither more series at today's cross-fitted rate nor a target of 0.50 or more would be"
-                        : "it would be " + String.join(", or ", would)));
+                        ? "no number of series at today's cross-fitted rate would certify it"
+                        : "it would be certified " + String.join(", or ", would)));
     }
 
-    /** Whether some replayed curve certifies τ. */
-    private static boolean certifiesAny(CalibrationSection c, double tau) {
-        return c.curves().stream().anyMatch(curve -> c.certify(curve, tau).certified());
+    /**
+     * The one line {@code train} and {@code inspect} print for an {@code expected} model: what the bound is an
+     * average over (conformal risk control, docs/guarantee.md).
+     */
+    static String expectedLine() {
+        return "expected bounds the disagreement rate averaged over training runs (training sets and draws U, "
+                + "uncertified runs included), not this model's rate; --guarantee pac bounds this model's";
     }
 
-    /** The largest τ′ of 0.50, 0.51, … below τ that some curve certifies. */
-    private static OptionalDouble lowerCertified(CalibrationSection c, double tau) {
-        for (int k = (int) Math.ceil(tau * 100 - 1e-9) - 1; k >= 50; k--) {
-            if (certifiesAny(c, k / 100.0)) {
-                return OptionalDouble.of(k / 100.0);
-            }
-        }
-        return OptionalDouble.empty();
+    /** The conformal draw of an {@code expected} model and where it came from ({@link DrawSource}). */
+    static String drawLine(CalibrationSection c) {
+        String u = "conformal draw U = " + c.crcDraw();
+        return switch (c.crcDrawSource()) {
+            case DRAWN -> u + " (drawn: derived from --seed and the training data; retraining reproduces it)";
+            case GIVEN -> u + " (given by --crc-draw: it reproduces a model, but a U chosen by hand or kept after "
+                    + "seeing the result is not a draw, and the expected guarantee does not cover it)";
+            case CONSERVATIVE -> u + " (not randomised)";
+            case UNRECORDED -> u + " (source not recorded: written by an older vigil)";
+        };
     }
 
     /** The curve of the operating point's rule (or the first replayed one). */
@@ -116,6 +137,7 @@ final class CalibrationReport {
         o.put("guarantee", c.guarantee().cliName());
         if (c.guarantee() == Guarantee.EXPECTED) {
             o.put("crc_draw", c.crcDraw());
+            o.put("crc_draw_source", c.crcDrawSource().cliName());
         }
         o.put("selection", c.selection().cliName());
         o.put("candidates", c.candidates());

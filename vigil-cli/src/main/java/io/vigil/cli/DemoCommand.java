@@ -51,7 +51,8 @@ import picocli.CommandLine.Option;
         description = {
             "The whole system on this machine: loopback Kafka, training, replay, the Flink job, live decisions.",
             "Without --data/--dataset it generates CBF (Saito 1994): --train series to train on, --series to replay.",
-            "Each decision says whether its label is certified (\"certified >= 0.90\") or not. Ends with: series "
+            "Each decision says the target its rule is certified at (\"certified at 0.90, pac δ=0.1\": the rate over "
+                    + "all series, not per decision) or \"not certified\". Ends with: series "
                     + "decided early, mean t/d, agreement with the complete-series label, accuracy, samples/s, latency, "
                     + "and whether "
                     + "every decision equals vigil evaluate's."
@@ -352,14 +353,17 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * What a record's label is certified at: "certified ≥ 0.93" — the largest certified τ the label passed, under the
-     * model's guarantee — or "not certified" (a τ the training set could not certify, an uncalibrated model, a class
-     * of interest, or an undecided label that passes no certified τ).
+     * What a decision's rule is certified at: "certified at 0.90, pac δ=0.1" (or ", expected") — the target τ in
+     * force and its guarantee, which bound the rate over all series, not this one label — or "not certified" (a τ
+     * the training set could not certify, an uncalibrated model, a class of interest, or an undecided label, which
+     * no rule announced). The per-decision margin ({@code margin_tau}) is left out: no guarantee covers it.
      */
     static String certificate(DecisionRecord d) {
-        return d.certified && d.reliability > 0
-                ? String.format(Locale.ROOT, "certified ≥ %.2f", d.reliability)
-                : "not certified";
+        if (!d.certified || DecisionRecord.UNDECIDED.equals(d.status)) {
+            return "not certified";
+        }
+        return String.format(Locale.ROOT, "certified at %.2f, %s", d.target, d.guarantee)
+                + (Double.isFinite(d.delta) ? " δ=" + d.delta : "");
     }
 
     /** Defaults of the demo that differ from the shared options' ({@link #DEFAULT_CHECKPOINT_INTERVAL}). */

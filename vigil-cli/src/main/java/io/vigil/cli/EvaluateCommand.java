@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
  * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
  * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
  * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
- * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold}]}, then extras
+ * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold, earliness, guarantee,
+ * target, delta, avg_cost}]} ({@code delta}: δ of a pac certificate, else null), then extras
  * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
  * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
  * that baseline on the training split ({@link BaselineMethods}) and reports it in the same format: one
@@ -308,12 +309,45 @@ public final class EvaluateCommand implements Callable<Integer> {
                 out.println("observation pattern: " + pattern);
             }
             out.print(EarlyReport.markdown(r));
+            if (r.isVigil()) {
+                for (EarlyEvaluation.TauResult t : r.taus()) {
+                    out.println(certificateLine(t, model));
+                }
+            }
             if (report != null) {
                 out.println("wrote " + report);
             }
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * δ of a {@code pac} certificate (the section's), else null: what the operating point's certificate is held
+     * with, for the rate over all series.
+     */
+    static Double pacDelta(String guarantee, VigilModel model) {
+        return "pac".equals(guarantee)
+                ? model.section(CalibrationSection.class)
+                        .map(CalibrationSection::delta)
+                        .orElse(null)
+                : null;
+    }
+
+    /**
+     * One line per τ: "τ 0.90: certified at 0.90, pac δ=0.1 (the rate over all series, not per decision)" or "not
+     * certified".
+     */
+    static String certificateLine(EarlyEvaluation.TauResult t, VigilModel model) {
+        String head = String.format(java.util.Locale.ROOT, "τ %.2f: ", t.tau());
+        if (!t.certified()) {
+            return head + "not certified (decides at t = d)";
+        }
+        Double delta = pacDelta(t.guarantee(), model);
+        return head
+                + String.format(java.util.Locale.ROOT, "certified at %.2f, %s", t.tau(), t.guarantee())
+                + (delta == null ? "" : " δ=" + delta)
+                + " — bounds the disagreement rate over all series, not any single decision";
     }
 
     /** The training split in the model's class order, or null when only a test file was given. */
@@ -352,6 +386,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             m.put("earliness", t.meanFraction());
             m.put("guarantee", r.isVigil() ? t.guarantee() : null);
             m.put("target", r.isVigil() ? t.tau() : null);
+            m.put("delta", r.isVigil() ? pacDelta(t.guarantee(), model) : null);
             Map<String, Object> cost = new LinkedHashMap<>();
             for (double alpha : EarlyEvaluation.AVERAGE_COST_ALPHAS) {
                 cost.put(String.valueOf(alpha), t.averageCost(alpha));

@@ -363,7 +363,7 @@ public final class InspectCommand implements Callable<Integer> {
                         "certificates",
                         c.guarantee().cliName()
                                 + (c.guarantee() == Guarantee.EXPECTED
-                                        ? " (conformal draw U = " + c.crcDraw() + ")"
+                                        ? " (" + CalibrationReport.drawLine(c) + ")"
                                         : "")
                                 + ", delta " + c.delta() + ", selection correction "
                                 + c.selection().cliName() + " over " + c.candidates() + " candidates"
@@ -371,6 +371,9 @@ public final class InspectCommand implements Callable<Integer> {
                                         .findFirst()
                                         .map(k -> ", " + k.estimator().id() + " complete-series model")
                                         .orElse("")));
+        m.section(CalibrationSection.class)
+                .filter(c -> c.guarantee() == Guarantee.EXPECTED)
+                .ifPresent(c -> row(out, "expected", CalibrationReport.expectedLine()));
         if (!m.ignoredSections().isEmpty()) {
             row(out, "ignored sections", String.join(", ", m.ignoredSections()) + " (unknown to this Vigil, optional)");
         }

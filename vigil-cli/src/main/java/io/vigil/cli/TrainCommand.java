@@ -13,6 +13,7 @@ import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.ldg.KernelLdgMap;
 import io.vigil.model.CalibrationSection;
+import io.vigil.model.DataFingerprint;
 import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
 import io.vigil.model.SparseInfo;
@@ -162,6 +163,11 @@ public final class TrainCommand implements Callable<Integer> {
             }
         });
         warnDuplicates(named);
+        TrainOptions drawn = options.calibration()
+                .map(c -> options.toBuilder()
+                        .calibration(calibration.withDerivedDraw(c, seed, DataFingerprint.of(named)))
+                        .build())
+                .orElse(options);
         PrintWriter err = spec.commandLine().getErr();
         TrainParams params = options.selection();
         if (SelectionProtocol.skippedForSize(params, named.size(), named.length())) {
@@ -180,8 +186,8 @@ public final class TrainCommand implements Callable<Integer> {
         VigilModel model;
         try (Progress progress = Progress.bar("train " + named.name(), 1, !json)) {
             model = source == null
-                    ? VigilTrainer.train(named, options, progress)
-                    : CommandLines.usage(spec, () -> VigilTrainer.train(named, source, options, progress));
+                    ? VigilTrainer.train(named, drawn, progress)
+                    : CommandLines.usage(spec, () -> VigilTrainer.train(named, source, drawn, progress));
         } catch (VigilTrainer.InsufficientMemoryException e) {
             throw new IOException(e.getMessage());
         }
@@ -476,11 +482,11 @@ public final class TrainCommand implements Callable<Integer> {
     private void noteCrcDraw(VigilModel model) {
         model.section(CalibrationSection.class)
                 .filter(c -> c.guarantee() == Guarantee.EXPECTED && !c.curves().isEmpty())
-                .ifPresent(c -> spec.commandLine()
-                        .getErr()
-                        .println("vigil train: expected guarantee certified with conformal draw U = " + c.crcDraw()
-                                + (c.crcDraw() == 1.0 ? " (not randomised)" : "")
-                                + "; --crc-draw " + c.crcDraw() + " reproduces this model"));
+                .ifPresent(c -> {
+                    PrintWriter err = spec.commandLine().getErr();
+                    err.println("vigil train: " + CalibrationReport.drawLine(c));
+                    err.println("vigil train: " + CalibrationReport.expectedLine());
+                });
     }
 
     private static Dataset rename(Dataset ds, String name) {

@@ -58,7 +58,7 @@ class DemoCommandTest {
         assertEquals(20_000, j.get("rate").asDouble());
         assertTrue(List.of("processing", "backlog").contains(j.get("latency").asText()), lines[0]);
         assertTrue(
-                err.toString().contains("(certified ≥ ") || err.toString().contains("(not certified)"),
+                err.toString().contains("(certified at ") || err.toString().contains("(not certified)"),
                 "each decision line says what its label is certified at: " + err);
     }
 
@@ -88,15 +88,23 @@ class DemoCommandTest {
         JsonNode j = new ObjectMapper().readTree(o.out().toString().strip());
         assertEquals("gmm", j.get("estimator").asText());
         assertTrue(j.get("matches_evaluate").asBoolean(), o.out().toString());
-        assertTrue(err.toString().contains("(certified ≥ "), "the mixture's decisions are certified: " + err);
+        assertTrue(err.toString().contains("(certified at "), "the mixture's decisions are certified: " + err);
     }
 
-    /** A decision line says "certified ≥ 0.93" (the largest certified τ its label passed) or "not certified". */
+    /**
+     * A decision line says the target its rule is certified at with the guarantee (never the per-decision margin)
+     * or "not certified".
+     */
     @Test
     void decisionLinesSayWhatTheLabelIsCertifiedAt() {
         DecisionRecord certified = DecisionRecord.decided("s", "1", 12, 128, 0.9, 0.93, "m", 1L, 1L)
-                .certificate(true, "pac", 0.9);
-        assertEquals("certified ≥ 0.93", DemoCommand.certificate(certified));
+                .certificate(true, "pac", 0.9, 0.1);
+        assertEquals("certified at 0.90, pac δ=0.1", DemoCommand.certificate(certified));
+        assertEquals(0.93, certified.marginTau, "the margin stays a descriptive field");
+        DecisionRecord expected = DecisionRecord.decided("s", "1", 12, 128, 0.8, 0.97, "m", 1L, 1L)
+                .certificate(true, "expected", 0.8, 0.1);
+        assertEquals("certified at 0.80, expected", DemoCommand.certificate(expected));
+        assertTrue(Double.isNaN(expected.delta), "δ only for pac");
         DecisionRecord uncertified = DecisionRecord.decided("s", "1", 128, 128, 0.9, 1.0, "m", 1L, 1L)
                 .certificate(false, "none", 0.9);
         assertEquals("not certified", DemoCommand.certificate(uncertified));

@@ -158,6 +158,11 @@ class EvaluateCommandTest {
         assertEquals(
                 c.thresholds().certified() ? "pac" : "none", t.get("guarantee").asText());
         assertEquals(p.tau(), t.get("target").asDouble(), 0.0);
+        if (c.thresholds().certified()) {
+            assertEquals(c.thresholds().delta(), t.get("delta").asDouble(), 0.0, "δ of the pac certificate");
+        } else {
+            assertTrue(t.get("delta").isNull(), "no δ without a certificate: " + t);
+        }
         JsonNode cost = t.get("avg_cost");
         assertEquals(List.of("0.001", "0.01", "0.1", "0.5"), iterate(cost.fieldNames()));
         for (double alpha : new double[] {0.001, 0.01, 0.1, 0.5}) {

@@ -163,6 +163,14 @@ public final class DecisionThresholds {
     }
 
     /**
+     * The confidence parameter δ of a {@code pac} certificate (the rate is ≤ 1 − τ with probability ≥ 1 − δ over
+     * the training series); NaN when τ is not certified or certified in expectation.
+     */
+    public double delta() {
+        return certified && section.guarantee() == Guarantee.PAC ? section.delta() : Double.NaN;
+    }
+
+    /**
      * The Learn-then-Test p-value of the threshold used, or the conformal bound (n·R̂ + U)/(n + 1) under the expected
      * guarantee (NaN when uncalibrated).
      */

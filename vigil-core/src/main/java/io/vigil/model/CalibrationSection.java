@@ -6,6 +6,7 @@ import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.LearnThenTest;
 import io.vigil.reliability.risk.Selection;
@@ -63,6 +64,8 @@ import java.util.OptionalInt;
  *     ObservationPattern#complete()} (every value, in time order) for files without it
  * @param crcDraw the draw U ∈ (0, 1] the expected guarantee's conformal risk control certifies with ({@link
  *     ConformalRiskControl}, "the randomised form"): 1, the non-randomised form, for pac and for files without it
+ * @param crcDrawSource where U came from ({@link DrawSource}: drawn reproducibly, given, conservative, or unrecorded
+ *     in files written before it was stored)
  */
 public record CalibrationSection(
         int folds,
@@ -81,7 +84,8 @@ public record CalibrationSection(
         int[] nestedDisagreements,
         int[] nestedMonotone,
         ObservationPattern pattern,
-        double crcDraw)
+        double crcDraw,
+        DrawSource crcDrawSource)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
@@ -122,6 +126,7 @@ public record CalibrationSection(
         nestedMonotone = nestedMonotone.clone();
         CalibrationChecks.nested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
         CalibrationChecks.crcDraw(crcDraw, guarantee);
+        Objects.requireNonNull(crcDrawSource, "crcDrawSource");
     }
 
     /**
@@ -159,7 +164,8 @@ public record CalibrationSection(
                 new int[0],
                 new int[0],
                 ObservationPattern.complete(),
-                ConformalRiskControl.CONSERVATIVE);
+                ConformalRiskControl.CONSERVATIVE,
+                DrawSource.CONSERVATIVE);
     }
 
     /**
@@ -248,7 +254,8 @@ public record CalibrationSection(
                 nestedDisagreements,
                 nestedMonotone,
                 pattern,
-                g == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE);
+                g == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE,
+                g == Guarantee.EXPECTED ? crcDrawSource : DrawSource.CONSERVATIVE);
     }
 
     /** The same section with another operating point. */
@@ -270,11 +277,12 @@ public record CalibrationSection(
                 nestedDisagreements,
                 nestedMonotone,
                 pattern,
-                crcDraw);
+                crcDraw,
+                crcDrawSource);
     }
 
-    /** K with Bonferroni (the τ candidates with nested and fixed), else 1. */
-    private int correction() {
+    /** The divisor of α (expected) or δ (pac): K with Bonferroni (the τ candidates with nested and fixed), else 1. */
+    public int correction() {
         return switch (selection) {
             case BONFERRONI, NESTED, FIXED -> candidates;
             case NONE, SPLIT -> 1;
@@ -383,7 +391,8 @@ public record CalibrationSection(
                 && Arrays.equals(nestedDisagreements, s.nestedDisagreements)
                 && Arrays.equals(nestedMonotone, s.nestedMonotone)
                 && pattern.equals(s.pattern)
-                && Double.compare(crcDraw, s.crcDraw) == 0;
+                && Double.compare(crcDraw, s.crcDraw) == 0
+                && crcDrawSource == s.crcDrawSource;
     }
 
     @Override

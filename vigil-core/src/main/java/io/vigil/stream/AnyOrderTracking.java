@@ -29,6 +29,9 @@ final class AnyOrderTracking {
     private final boolean certified;
     private final String guarantee;
 
+    /** δ of a {@code pac} certificate of {@link #tau}, else NaN. */
+    private final double delta;
+
     /** {@link #conditionedStateBytes}, once estimated (0 before). */
     private long stateBytes;
 
@@ -46,6 +49,7 @@ final class AnyOrderTracking {
         this.tau = classifier.params().tau();
         this.certified = classifier.thresholds().certified();
         this.guarantee = classifier.thresholds().guarantee();
+        this.delta = classifier.thresholds().delta();
     }
 
     /**
@@ -193,7 +197,7 @@ final class AnyOrderTracking {
                         sampleTime)
                 .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                 .outOfRange(s.outOfRange())
-                .certificate(certified, guarantee, tau));
+                .certificate(certified, guarantee, tau, delta));
         s.decided();
     }
 }

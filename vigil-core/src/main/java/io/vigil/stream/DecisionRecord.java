@@ -8,7 +8,7 @@ import java.util.Objects;
  * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
  * would get now. Serialised by {@link StreamJson#decision} as
  * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time",
- * "out_of_range","certified","guarantee","target"}}, plus {@code "trigger_t","trigger_channel","observed_fraction",
+ * "out_of_range","certified","guarantee","target","delta","margin_tau"}}, plus {@code "trigger_t","trigger_channel","observed_fraction",
  * "complete"}} when the record says where it was triggered (multichannel models, series ended incomplete).
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
@@ -55,10 +55,18 @@ public final class DecisionRecord {
     public double tau;
 
     /**
-     * The largest τ at which the label was reliable when announced (thesis §5.7); when undecided, the largest τ at
-     * which the label it would get now is reliable (below τ); NaN when abandoned.
+     * The same value as {@link #marginTau}, under its original name: descriptive, not a guarantee. What is certified
+     * is {@link #target} under {@link #guarantee} ({@link #certified}), for the rate over all series.
      */
     public double reliability;
+
+    /**
+     * The largest of the reported τ (0.50, 0.51, …, 0.999) whose certified threshold the label passed when announced
+     * (never below {@link #tau}; when undecided, the label it would get now); NaN when abandoned. A margin, chosen
+     * per decision after seeing it: neither guarantee covers it, and the rate of disagreement among labels that
+     * pass a large margin is not bounded by 1 − margin_tau.
+     */
+    public double marginTau = Double.NaN;
 
     /** The model id (content hash of the model file). */
     public String model;
@@ -91,6 +99,12 @@ public final class DecisionRecord {
 
     /** The τ in force, the target the certificate (if any) is for. */
     public double target;
+
+    /**
+     * The confidence parameter δ of a {@code pac} certificate (the rate is ≤ 1 − target with probability ≥ 1 − δ over
+     * the draw of the training series); NaN (JSON null) for {@code expected} or {@code none}.
+     */
+    public double delta = Double.NaN;
 
     /**
      * 1-based time index of the value that triggered the record (for an incomplete series: the last value
@@ -152,6 +166,7 @@ public final class DecisionRecord {
         r.tau = tau;
         r.target = tau;
         r.reliability = reliability;
+        r.marginTau = reliability;
         r.model = model;
         r.emittedAt = emittedAt;
         r.sampleTime = sampleTime;
@@ -212,9 +227,22 @@ public final class DecisionRecord {
      * @param tau the τ in force
      */
     public DecisionRecord certificate(boolean isCertified, String kind, double tau) {
+        return certificate(isCertified, kind, tau, Double.NaN);
+    }
+
+    /**
+     * This record with the certificate of the rule in force and, for {@code pac}, its δ (returns this).
+     *
+     * @param isCertified whether {@code tau} is certified
+     * @param kind {@code pac} or {@code expected} when certified, else {@code none}
+     * @param tau the τ in force
+     * @param confidence δ of a {@code pac} certificate, else NaN
+     */
+    public DecisionRecord certificate(boolean isCertified, String kind, double tau, double confidence) {
         certified = isCertified;
         guarantee = Objects.requireNonNull(kind, "guarantee");
         target = tau;
+        delta = isCertified && Guarantee.PAC.cliName().equals(kind) ? confidence : Double.NaN;
         return this;
     }
 
@@ -241,6 +269,8 @@ public final class DecisionRecord {
                 && certified == r.certified
                 && Objects.equals(guarantee, r.guarantee)
                 && Double.compare(target, r.target) == 0
+                && Double.compare(delta, r.delta) == 0
+                && Double.compare(marginTau, r.marginTau) == 0
                 && triggerT == r.triggerT
                 && Objects.equals(triggerChannel, r.triggerChannel)
                 && Double.compare(observedFraction, r.observedFraction) == 0

@@ -75,6 +75,9 @@ public final class SeriesTracker {
     private final boolean certified;
 
     private final String guarantee;
+
+    /** δ of a {@code pac} certificate of {@link #tau}, else NaN. */
+    private final double delta;
     /** The range guard, or null when off. */
     private final RangeGuard guard;
 
@@ -104,6 +107,7 @@ public final class SeriesTracker {
         this.tau = classifier.params().tau();
         this.certified = classifier.thresholds().certified();
         this.guarantee = classifier.thresholds().guarantee();
+        this.delta = classifier.thresholds().delta();
         this.guard = settings.rangeGuardOn() ? RangeGuard.of(classifier.model(), settings.rangeGuard()) : null;
         this.channels = classifier.channels();
         this.channelNames = classifier.model().channelNames();
@@ -291,7 +295,7 @@ public final class SeriesTracker {
             out.decision(DecisionRecord.decided(
                             series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime)
                     .outOfRange(s.outOfRange())
-                    .certificate(certified, guarantee, tau));
+                    .certificate(certified, guarantee, tau, delta));
             s.decided();
         }
     }
@@ -348,7 +352,7 @@ public final class SeriesTracker {
             out.decision(DecisionRecord.abandoned(
                             series, session.consumed(), length, tau, modelId, now, session.lastSampleTime())
                     .outOfRange(session.outOfRange())
-                    .certificate(certified, guarantee, tau));
+                    .certificate(certified, guarantee, tau, delta));
         }
     }
 
@@ -426,19 +430,19 @@ public final class SeriesTracker {
             out.decision(r.at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                     .incomplete()
                     .outOfRange(s.outOfRange())
-                    .certificate(certified, guarantee, tau));
+                    .certificate(certified, guarantee, tau, delta));
         } else if (ending == Ending.INPUT) {
             classifier.current(s.state(), ws.classifier, d);
             out.decision(undecided(s, series, d, s.consumed(), now)
                     .outOfRange(s.outOfRange())
-                    .certificate(certified, guarantee, tau));
+                    .certificate(certified, guarantee, tau, delta));
         } else if (ending == Ending.RECORD) {
             classifier.current(s.state(), ws.classifier, d);
             out.decision(decided(s, series, d, s.consumed(), now)
                     .at(s.consumed(), channelNames.get(0), (double) s.consumed() / length)
                     .incomplete()
                     .outOfRange(s.outOfRange())
-                    .certificate(certified, guarantee, tau));
+                    .certificate(certified, guarantee, tau, delta));
         } else {
             out.decision(abandoned(s, series, now));
         }
@@ -461,7 +465,7 @@ public final class SeriesTracker {
     private DecisionRecord abandoned(SeriesSession s, String series, long now) {
         return DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
                 .outOfRange(s.outOfRange())
-                .certificate(certified, guarantee, tau);
+                .certificate(certified, guarantee, tau, delta);
     }
 
     /**

@@ -21,13 +21,17 @@ import java.util.Base64;
  * <ul>
  *   <li>decisions: {@code {"series":"CBF/test/17","label":"2","t":41,"length":128,"early":true,"tau":0.9,
  *       "reliability":0.97,"model":"3f2a…","emitted_at":1763938200123,"status":"decided","sample_time":
- *       1763938200101,"out_of_range":false,"certified":true,"guarantee":"pac","target":0.9}} — {@code out_of_range}
+ *       1763938200101,"out_of_range":false,"certified":true,"guarantee":"pac","target":0.9,"delta":0.1,"margin_tau":0.97}} —
+ *       {@code out_of_range}
  *       is always present, true when a sample the record rests on lay outside the training range (records written
  *       before it existed read as false); {@code certified}, {@code guarantee} ({@code pac}, {@code expected} or
  *       {@code none}) and {@code target} (the τ in force) state the certificate of the rule in force, as {@code
- *       evaluate --json} does per τ (older records read as uncertified, {@code none}, target = tau); {@code
- *       reliability} is the largest certified τ the label passed when announced (the complete-series label at t =
- *       d: 1); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
+ *       evaluate --json} does per τ (older records read as uncertified, {@code none}, target = tau), with {@code
+ *       delta} the δ of a {@code pac} certificate (null otherwise) — that certificate is the guarantee, for the rate
+ *       over all series; {@code margin_tau} is the largest reported τ whose certified threshold the label passed when
+ *       announced (the complete-series label at t = d: 1), a descriptive margin chosen per decision that no guarantee
+ *       covers, and {@code reliability} the same value under its original name (older records read margin_tau from
+ *       it); an abandoned series has {@code "status":"abandoned"}, {@code "label":null}, {@code
  *       "reliability":null}, t = samples consumed; a series still undecided at the end of a bounded input has {@code
  *       "status":"undecided"}, {@code "early":false}, t = samples consumed, and the label it would get now with
  *       that label's reliability (below τ); records of multichannel models (and of series that ended incomplete) also
@@ -71,6 +75,16 @@ public final class StreamJson {
             g.writeBooleanField("certified", r.certified);
             g.writeStringField("guarantee", r.guarantee);
             g.writeNumberField("target", r.target);
+            if (Double.isFinite(r.delta)) {
+                g.writeNumberField("delta", r.delta);
+            } else {
+                g.writeNullField("delta");
+            }
+            if (Double.isFinite(r.marginTau)) {
+                g.writeNumberField("margin_tau", r.marginTau);
+            } else {
+                g.writeNullField("margin_tau");
+            }
             if (r.triggerT > 0) {
                 g.writeNumberField("trigger_t", r.triggerT);
                 g.writeStringField("trigger_channel", cut(r.triggerChannel));
@@ -117,6 +131,8 @@ public final class StreamJson {
         r.certified = n.path("certified").asBoolean(false);
         r.guarantee = n.path("guarantee").asText(Guarantee.NONE);
         r.target = n.hasNonNull("target") ? n.get("target").asDouble() : r.tau;
+        r.delta = n.hasNonNull("delta") ? n.get("delta").asDouble() : Double.NaN;
+        r.marginTau = n.hasNonNull("margin_tau") ? n.get("margin_tau").asDouble() : r.reliability;
         r.triggerT = n.path("trigger_t").asInt(0);
         r.triggerChannel =
                 n.hasNonNull("trigger_channel") ? n.get("trigger_channel").asText() : null;

@@ -132,7 +132,8 @@ class CalibrationSectionTest {
                 plain.nestedDisagreements(),
                 plain.nestedMonotone(),
                 pattern,
-                ConformalRiskControl.CONSERVATIVE);
+                ConformalRiskControl.CONSERVATIVE,
+                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE));
         CalibrationCodec codec = new CalibrationCodec();
         ObjectNode a = JsonNodeFactory.instance.objectNode();
         codec.write(plain, a);
@@ -197,7 +198,8 @@ class CalibrationSectionTest {
                 s.nestedDisagreements(),
                 s.nestedMonotone(),
                 s.pattern(),
-                u);
+                u,
+                io.vigil.reliability.risk.DrawSource.implied(u));
     }
 
     /**
@@ -423,7 +425,8 @@ class CalibrationSectionTest {
                 nested ? union : new int[0],
                 nested ? union : new int[0],
                 ObservationPattern.complete(),
-                ConformalRiskControl.CONSERVATIVE);
+                ConformalRiskControl.CONSERVATIVE,
+                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE));
     }
 
     /** The true rate of the curve whose certified threshold comes first (0 when none is certified). */

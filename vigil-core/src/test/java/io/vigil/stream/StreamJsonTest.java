@@ -37,7 +37,9 @@ class StreamJsonTest {
                         "out_of_range",
                         "certified",
                         "guarantee",
-                        "target"),
+                        "target",
+                        "delta",
+                        "margin_tau"),
                 names);
         assertEquals(false, j.get("out_of_range").asBoolean());
         assertEquals(false, j.get("certified").asBoolean(), "no certificate unless one is attached");
@@ -91,6 +93,29 @@ class StreamJsonTest {
         assertEquals(false, back.certified);
         assertEquals("none", back.guarantee);
         assertEquals(0.8, back.target, 0.0);
+    }
+
+    /**
+     * A pac record carries δ, an expected one null; margin_tau (the per-decision margin, not a guarantee) is written
+     * beside reliability, its alias, and older records read it from reliability.
+     */
+    @Test
+    void deltaAndMarginTauAreWrittenAndReadBack() throws Exception {
+        DecisionRecord pac = DecisionRecord.decided("s", "1", 3, 128, 0.9, 0.95, "abc", 5L, 4L)
+                .certificate(true, "pac", 0.9, 0.1);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(pac));
+        assertEquals(0.1, j.get("delta").asDouble(), 0.0);
+        assertEquals(0.95, j.get("margin_tau").asDouble(), 0.0);
+        assertEquals(0.95, j.get("reliability").asDouble(), 0.0);
+        assertEquals(0.9, j.get("target").asDouble(), 0.0);
+        assertEquals(pac, StreamJson.readDecision(StreamJson.decision(pac)));
+        DecisionRecord exp = DecisionRecord.decided("s", "1", 3, 128, 0.9, 0.95, "abc", 5L, 4L)
+                .certificate(true, "expected", 0.9, 0.1);
+        assertTrue(MAPPER.readTree(StreamJson.decision(exp)).get("delta").isNull(), "no δ under expected");
+        DecisionRecord none = DecisionRecord.decided("s", "1", 128, 128, 0.9, 1.0, "abc", 5L, 4L)
+                .certificate(false, "none", 0.9, 0.1);
+        assertTrue(MAPPER.readTree(StreamJson.decision(none)).get("delta").isNull(), "no δ when uncertified");
+        assertEquals(exp, StreamJson.readDecision(StreamJson.decision(exp)));
     }
 
     @Test

@@ -74,9 +74,14 @@ class ModelCommandsTest {
         assertTrue(line.contains("(pac, delta = 0.1, selection fixed of 1 candidates)"), line);
         assertTrue(line.contains("t = d"), line);
         java.util.regex.Matcher needed = java.util.regex.Pattern.compile(
-                        "it would be with (\\d+) training series at today's cross-fitted disagreement rate")
+                        "on new data it would be certified with (\\d+) training series at today's cross-fitted "
+                                + "disagreement rate")
                 .matcher(line);
         assertTrue(needed.find(), line);
+        assertTrue(
+                line.contains("choosing a lower target or the other guarantee after this result is not covered"),
+                "no unaccounted second look: " + line);
+        assertFalse(line.contains("--guarantee expected") || line.contains("--target-reliability"), line);
         io.vigil.model.CalibrationSection c = io.vigil.model.json.ModelFile.standard()
                 .load(out)
                 .section(io.vigil.model.CalibrationSection.class)
@@ -175,9 +180,11 @@ class ModelCommandsTest {
     }
 
     /**
-     * {@code --guarantee expected} certifies in conformal risk control's randomised form: by default U is drawn afresh,
-     * stored in the model and named by train in one line; {@code --crc-draw U} repeats a draw (the same model file),
-     * {@code conservative} is U = 1; the flag is refused under pac and outside (0, 1].
+     * {@code --guarantee expected} certifies in conformal risk control's randomised form: by default U is derived from
+     * the seed and the data, stored with its source ({@code drawn}) and named by train in one line with what the
+     * expected bound averages over; {@code --crc-draw U} repeats it (the same calibration, source {@code given}, with
+     * the warning that a chosen U is not a draw), {@code conservative} is U = 1; the flag is refused under pac and
+     * outside (0, 1].
      */
     @Test
     void expectedGuaranteeStoresItsConformalDraw() throws IOException {
@@ -185,7 +192,14 @@ class ModelCommandsTest {
         assertEquals(0, fresh.exit(), fresh.err());
         double u = crcDraw(dir.resolve("crc-fresh.json"));
         assertTrue(u > 0 && u <= 1, "U " + u);
-        assertTrue(fresh.err().contains("conformal draw U = " + u + "; --crc-draw " + u), fresh.err());
+        assertTrue(fresh.err().contains("conformal draw U = " + u + " (drawn"), fresh.err());
+        assertTrue(
+                fresh.err().contains("averaged over training runs")
+                        && fresh.err().contains("not this model's"),
+                fresh.err());
+        Run inspect = run("inspect", dir.resolve("crc-fresh.json").toString());
+        assertEquals(0, inspect.exit(), inspect.err());
+        assertTrue(inspect.out().contains("(drawn") && inspect.out().contains("not this model's"), inspect.out());
         Run again = trainCbf(
                 dir.resolve("crc-again.json"),
                 "--seed",
@@ -195,14 +209,27 @@ class ModelCommandsTest {
                 "--crc-draw",
                 String.valueOf(u));
         assertEquals(0, again.exit(), again.err());
+        assertTrue(
+                again.err().contains("(given by --crc-draw") && again.err().contains("does not cover it"), again.err());
+        ObjectNode a = (ObjectNode) JSON.readTree(Files.readString(dir.resolve("crc-fresh.json")))
+                .get("sections")
+                .get("calibration");
+        ObjectNode b = (ObjectNode) JSON.readTree(Files.readString(dir.resolve("crc-again.json")))
+                .get("sections")
+                .get("calibration");
         assertEquals(
-                JSON.readTree(Files.readString(dir.resolve("crc-fresh.json")))
-                        .get("sections")
-                        .get("calibration"),
-                JSON.readTree(Files.readString(dir.resolve("crc-again.json")))
-                        .get("sections")
-                        .get("calibration"),
-                "--crc-draw U reproduces the calibration");
+                "drawn",
+                a.path("payload")
+                        .path("crc_draw_source")
+                        .asText(a.path("crc_draw_source").asText()));
+        assertEquals(
+                "given",
+                b.path("payload")
+                        .path("crc_draw_source")
+                        .asText(b.path("crc_draw_source").asText()));
+        stripSource(a);
+        stripSource(b);
+        assertEquals(a, b, "--crc-draw U reproduces the calibration");
         Run conservative = trainCbf(
                 dir.resolve("crc-1.json"), "--seed", "4", "--guarantee", "expected", "--crc-draw", "conservative");
         assertEquals(0, conservative.exit(), conservative.err());
@@ -214,6 +241,54 @@ class ModelCommandsTest {
         Run zero = trainCbf(dir.resolve("crc-0.json"), "--seed", "4", "--guarantee", "expected", "--crc-draw", "0");
         assertEquals(2, zero.exit(), zero.err());
         assertTrue(zero.err().contains("--crc-draw must be random, conservative or a number in (0, 1]"), zero.err());
+    }
+
+    /**
+     * Same data, options and seed give the same model file under both guarantees: byte for byte apart from the
+     * creation time, which {@code SOURCE_DATE_EPOCH} fixes ({@code ProvenanceTest}); under expected the draw U is
+     * derived from the seed and the data, so it repeats, and another seed gives another U.
+     */
+    @Test
+    void trainingTwiceGivesTheSameFileUnderBothGuarantees() throws IOException {
+        for (String g : new String[] {"pac", "expected"}) {
+            Path one = dir.resolve("repro-" + g + "-1.json");
+            Path two = dir.resolve("repro-" + g + "-2.json");
+            assertEquals(0, trainCbf(one, "--seed", "4", "--guarantee", g).exit());
+            assertEquals(0, trainCbf(two, "--seed", "4", "--guarantee", g).exit());
+            String created = "\"created\"\\s*:\\s*\"[^\"]*\"";
+            assertEquals(
+                    Files.readString(one).replaceAll(created, ""),
+                    Files.readString(two).replaceAll(created, ""),
+                    g + ": two trainings give the same file");
+        }
+        Path other = dir.resolve("repro-expected-seed5.json");
+        assertEquals(
+                0, trainCbf(other, "--seed", "5", "--guarantee", "expected").exit());
+        assertFalse(crcDraw(other) == crcDraw(dir.resolve("repro-expected-1.json")), "another seed draws another U");
+    }
+
+    /**
+     * Under expected, 24 series at τ = 0.97 have ⌊α(n + 1)⌋ = ⌊0.75⌋ = 0: a draw U ≤ 0.75 would certify with no
+     * disagreement, so the draw alone would decide; nothing is certified and train names the 33 series that allow a
+     * certificate (0.03 · 34 = 1.02).
+     */
+    @Test
+    void expectedCertifiesNothingWhereTheDrawAloneWouldDecide() throws IOException {
+        Path out = dir.resolve("draw-decides.json");
+        Run r = trainCbf(out, "--seed", "4", "--guarantee", "expected", "--target-reliability", "0.97", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(
+                r.err().contains("floor(alpha (n + 1)) = 0 and the draw U alone would decide; 33 series allow"),
+                r.err());
+        JsonNode point = JSON.readTree(r.out()).get("calibration").get("operating_point");
+        assertFalse(point.get("certified").booleanValue(), point.toString());
+    }
+
+    private static void stripSource(ObjectNode section) {
+        if (section.get("payload") instanceof ObjectNode p) {
+            p.remove("crc_draw_source");
+        }
+        section.remove("crc_draw_source");
     }
 
     /** {@code train} on the generated CBF set, written to {@code out}, with {@code extra} flags. */

@@ -6,6 +6,7 @@ import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.List;
@@ -34,6 +35,7 @@ import java.util.Objects;
  * @param pattern how the held-out series are observed in the replays ({@link #withPattern})
  * @param crcDraw the draw U ∈ (0, 1] of the expected guarantee's conformal risk control ({@link #withCrcDraw}); 1, the
  *     non-randomised form, unless set
+ * @param crcDrawSource where U came from ({@link DrawSource}), stored in the model so {@code inspect} can say it
  */
 public record CalibrationParams(
         int folds,
@@ -51,7 +53,8 @@ public record CalibrationParams(
         Guarantee guarantee,
         Selection selection,
         ObservationPattern pattern,
-        double crcDraw) {
+        double crcDraw,
+        DrawSource crcDrawSource) {
     /** K when the work allows: ten folds, refitting on 90 % of the series. */
     public static final int DEFAULT_FOLDS = 10;
 
@@ -143,6 +146,45 @@ public record CalibrationParams(
         Objects.requireNonNull(guarantee, "guarantee");
         Objects.requireNonNull(selection, "selection");
         ConformalRiskControl.checkDraw(crcDraw);
+        Objects.requireNonNull(crcDrawSource, "crcDrawSource");
+    }
+
+    /** Parameters whose draw's source follows from U alone ({@link DrawSource#implied}). */
+    public CalibrationParams(
+            int folds,
+            long seed,
+            double delta,
+            int bands,
+            double[] thresholds,
+            List<DecisionRule> rules,
+            List<ClassifierKind> classifiers,
+            SetKind set,
+            EstimatorType estimator,
+            Objective objective,
+            double targetReliability,
+            double delayCost,
+            Guarantee guarantee,
+            Selection selection,
+            ObservationPattern pattern,
+            double crcDraw) {
+        this(
+                folds,
+                seed,
+                delta,
+                bands,
+                thresholds,
+                rules,
+                classifiers,
+                set,
+                estimator,
+                objective,
+                targetReliability,
+                delayCost,
+                guarantee,
+                selection,
+                pattern,
+                crcDraw,
+                DrawSource.implied(crcDraw));
     }
 
     /**
@@ -231,6 +273,11 @@ public record CalibrationParams(
      * pac.
      */
     public CalibrationParams withCrcDraw(double u) {
+        return withCrcDraw(u, u == ConformalRiskControl.CONSERVATIVE ? DrawSource.CONSERVATIVE : DrawSource.GIVEN);
+    }
+
+    /** The same with draw U and its source ({@link DrawSource#DRAWN} for {@link ConformalRiskControl#derivedDraw}). */
+    public CalibrationParams withCrcDraw(double u, DrawSource source) {
         return new CalibrationParams(
                 folds,
                 seed,
@@ -247,7 +294,8 @@ public record CalibrationParams(
                 guarantee,
                 selection,
                 pattern,
-                u);
+                u,
+                source);
     }
 
     /** The same with other K and δ. */
@@ -290,7 +338,8 @@ public record CalibrationParams(
                 g,
                 s,
                 Objects.requireNonNull(p, "pattern"),
-                crcDraw);
+                crcDraw,
+                crcDrawSource);
     }
 
     @Override

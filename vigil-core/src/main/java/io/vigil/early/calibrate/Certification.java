@@ -3,6 +3,7 @@ package io.vigil.early.calibrate;
 import io.vigil.early.DecisionParams;
 import io.vigil.model.CalibrationSection;
 import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.ArrayList;
@@ -195,6 +196,7 @@ final class Certification {
                 nested[0],
                 nested[1],
                 p.pattern(),
-                g == Guarantee.EXPECTED ? p.crcDraw() : ConformalRiskControl.CONSERVATIVE);
+                g == Guarantee.EXPECTED ? p.crcDraw() : ConformalRiskControl.CONSERVATIVE,
+                g == Guarantee.EXPECTED ? p.crcDrawSource() : DrawSource.CONSERVATIVE);
     }
 }

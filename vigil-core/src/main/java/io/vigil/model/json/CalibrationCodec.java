@@ -11,6 +11,7 @@ import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
 import io.vigil.reliability.SetKind;
 import io.vigil.reliability.risk.ConformalRiskControl;
+import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
 import java.util.ArrayList;
@@ -49,7 +50,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "candidates",
             "nested",
             "pattern",
-            "crc_draw");
+            "crc_draw",
+            "crc_draw_source");
     private static final Set<String> CURVE_FIELDS = Set.of(
             "rule",
             "classifier",
@@ -147,6 +149,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
         if (s.crcDraw() != ConformalRiskControl.CONSERVATIVE) {
             out.put("crc_draw", s.crcDraw());
         }
+        if (s.crcDrawSource() != DrawSource.implied(s.crcDraw())) {
+            out.put("crc_draw_source", s.crcDrawSource().cliName());
+        }
     }
 
     /** {@code {missing, channel_lags: {"C": K}, dropped_channels: [C], shuffled, seed}}. */
@@ -213,6 +218,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                 nestedRaw = ModelJson.intArray(nested, "disagreements", nestedPath);
                 nestedMonotone = ModelJson.intArray(nested, "monotone_disagreements", nestedPath);
             }
+            double draw = payload.has("crc_draw")
+                    ? ModelJson.doubleField(payload, "crc_draw", path)
+                    : ConformalRiskControl.CONSERVATIVE;
             return new CalibrationSection(
                     ModelJson.intField(payload, "folds", path),
                     ModelJson.longField(payload, "seed", path),
@@ -236,9 +244,10 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                     payload.has("pattern")
                             ? readPattern(payload.get("pattern"), ModelJson.join(path, "pattern"))
                             : ObservationPattern.complete(),
-                    payload.has("crc_draw")
-                            ? ModelJson.doubleField(payload, "crc_draw", path)
-                            : ConformalRiskControl.CONSERVATIVE);
+                    draw,
+                    payload.has("crc_draw_source")
+                            ? DrawSource.fromCliName(ModelJson.textField(payload, "crc_draw_source", path))
+                            : DrawSource.implied(draw));
         } catch (IllegalArgumentException e) {
             throw e.getMessage() != null && e.getMessage().startsWith(path)
                     ? e

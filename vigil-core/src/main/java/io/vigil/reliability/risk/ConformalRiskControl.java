@@ -26,10 +26,55 @@ import java.util.OptionalInt;
  * E[r + 1] = a + f = α(n + 1). The guarantee is then in expectation over the calibration series <em>and</em> U, so U
  * must be drawn afresh for every model (a draw fixed for everyone is not random: for some n it allows one disagreement
  * too many).
+ *
+ * <p><b>Where the draw alone would decide.</b> When α(n + 1) &lt; 1 (a = 0 above) not even a calibration set without a
+ * disagreement certifies in the non-randomised form, and the randomised one certifies exactly when U ≤ f: whether the
+ * model decides early then depends on the draw alone, not on the series. Such a certificate holds in expectation but
+ * says nothing about this model, so nothing is certified there whatever U ({@link #drawDecides}); deciding at t = d
+ * instead has loss 0, so the expected risk stays ≤ α. {@link #seriesForAnyCertificate} says how many series allow it.
+ *
+ * <p><b>Comparisons.</b> α arrives as 1 − τ in binary floating point (1 − 0.9 = 0.09999999999999998), so (k + U)/(n + 1)
+ * ≤ α is tested as ≤ α + {@link #TOLERANCE}: the rounding error of 1 − τ and of the quotient is below 10⁻¹⁵, and a bound
+ * within 10⁻¹² of α that is truly above it would need n &gt; 10¹¹ series or a draw U within 10⁻¹² of a value, which
+ * a uniform draw hits with probability about 10⁻¹².
+ *
+ * <p><b>A reproducible draw ({@link #derivedDraw}).</b> {@code train} derives U from SHA-256 of {@code --seed} and the
+ * fingerprint of the raw training data (itself SHA-256 of the files), so the same data, options and seed give the same
+ * model. Why U stays independent of the calibration losses: the losses are a function of the training series (and
+ * the seed); U is a hash of them that no step of training looks at, and SHA-256 behaves as a function chosen at
+ * random independently of the data (the random-oracle model), under which U is uniform on its 2⁵³ values and
+ * independent of every function of the data that does not evaluate the hash — the losses among them. Unlike a draw
+ * from the seed alone it differs between training sets, so no training-set size gets one disagreement too many for
+ * every model. What it does not survive is a search: re-training with other seeds (or a chosen {@code --crc-draw
+ * U}) until τ is certified makes U depend on the losses, and the expected guarantee no longer holds.
  */
 public final class ConformalRiskControl {
     /** The loss bound B of a disagreement indicator, and the draw U that gives the non-randomised form. */
     public static final double CONSERVATIVE = 1.0;
+
+    /**
+     * The reproducible draw U ∈ (0, 1] of a model (class comment, "A reproducible draw"): the first 53 bits of
+     * SHA-256("vigil-crc-draw", seed, fingerprint), plus one, over 2⁵³.
+     *
+     * @param seed the training seed
+     * @param fingerprint the training data's fingerprint ({@code sha256:<hex>})
+     */
+    public static double derivedDraw(long seed, String fingerprint) {
+        java.security.MessageDigest sha;
+        try {
+            sha = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+        sha.update("vigil-crc-draw\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        sha.update(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(seed).array());
+        sha.update(fingerprint.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        long bits = java.nio.ByteBuffer.wrap(sha.digest()).getLong() >>> 11;
+        return (bits + 1) / (double) (1L << 53);
+    }
+
+    /** Absolute slack of the comparisons of a bound with α or δ (class comment, "Comparisons"). */
+    public static final double TOLERANCE = 1e-12;
 
     private ConformalRiskControl() {}
 
@@ -72,7 +117,9 @@ public final class ConformalRiskControl {
             }
         }
         int chosen = -1;
-        for (int j = m - 1; j >= 0 && bound(n, monotoneLosses[j], draw) <= alpha; j--) {
+        for (int j = m - 1;
+                j >= 0 && !drawDecides(n, alpha) && bound(n, monotoneLosses[j], draw) <= alpha + TOLERANCE;
+                j--) {
             chosen = j;
         }
         return chosen < 0
@@ -92,7 +139,7 @@ public final class ConformalRiskControl {
     public static OptionalDouble requiredReliability(int n, double alpha, double draw) {
         check(n, alpha, draw);
         int k = -1;
-        while (k + 1 <= n && bound(n, k + 1, draw) <= alpha) {
+        while (k + 1 <= n && !drawDecides(n, alpha) && bound(n, k + 1, draw) <= alpha + TOLERANCE) {
             k++;
         }
         return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
@@ -115,7 +162,7 @@ public final class ConformalRiskControl {
             return OptionalInt.empty();
         }
         for (int n = Math.max(1, minSeries); n <= maxSeries; n++) {
-            if (bound(n, (int) Math.floor(rate * n + 1e-9), draw) <= alpha) {
+            if (!drawDecides(n, alpha) && bound(n, (int) Math.floor(rate * n + 1e-9), draw) <= alpha + TOLERANCE) {
                 return OptionalInt.of(n);
             }
         }
@@ -127,10 +174,33 @@ public final class ConformalRiskControl {
         return smallestCertifiableAlpha(n, CONSERVATIVE);
     }
 
-    /** The smallest α certifiable in expectation with n series and draw U: U/(n + 1). */
+    /**
+     * The smallest α certifiable in expectation with n series: 1/(n + 1) whatever the draw U, since below it the draw
+     * alone would decide ({@link #drawDecides}).
+     */
     public static double smallestCertifiableAlpha(int n, double draw) {
         checkDraw(draw);
-        return draw / (n + 1);
+        return 1.0 / (n + 1);
+    }
+
+    /**
+     * Whether ⌊α(n + 1)⌋ = 0: with n series no calibration outcome certifies α except through the draw U, so nothing
+     * is certified (class comment).
+     */
+    public static boolean drawDecides(int n, double alpha) {
+        return alpha * (n + 1) + TOLERANCE * (n + 1) < 1;
+    }
+
+    /** The fewest calibration series n with ⌊α(n + 1)⌋ ≥ 1, the least that lets the series rather than U decide. */
+    public static int seriesForAnyCertificate(double alpha) {
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new IllegalArgumentException("α must lie in (0, 1), got " + alpha);
+        }
+        int n = Math.max(1, (int) Math.ceil(1 / alpha) - 2);
+        while (drawDecides(n, alpha)) {
+            n++;
+        }
+        return n;
     }
 
     /** Rejects a draw outside (0, 1] (U = 0 would allow one disagreement too many whatever n). */

@@ -14,7 +14,8 @@ import org.hipparchus.distribution.discrete.BinomialDistribution;
  * hypothesis H_j: risk(λ_j) &gt; α is tested with the binomial tail p_j = P(Bin(n, α) ≤ k_j), k_j the disagreements of
  * rule j; fixed-sequence testing walks from j = m−1 downward while p_j ≤ δ, and every rule passed is certified. The
  * family-wise error is ≤ δ without assuming the risk is monotone in λ. With no disagreement at all, p = (1 − α)^n, so
- * the smallest certifiable α is 1 − δ^{1/n} (n = 23 series: α ≈ 0.095 at δ = 0.1; n = 230: α ≈ 0.01).
+ * the smallest certifiable α is 1 − δ^{1/n} (n = 23 series: α ≈ 0.095 at δ = 0.1; n = 230: α ≈ 0.01). p ≤ δ is tested
+ * with the slack {@link ConformalRiskControl#TOLERANCE} (α arrives as 1 − τ in floating point).
  */
 public final class LearnThenTest {
     private LearnThenTest() {}
@@ -59,7 +60,7 @@ public final class LearnThenTest {
                         "threshold " + j + " has " + k + " disagreements among " + n + " series");
             }
             double p = tail.cumulativeProbability(k);
-            if (p > delta) {
+            if (p > delta + ConformalRiskControl.TOLERANCE) {
                 break;
             }
             chosen = j;
@@ -89,7 +90,7 @@ public final class LearnThenTest {
         }
         BinomialDistribution tail = new BinomialDistribution(n, alpha);
         int k = -1;
-        while (k + 1 <= n && tail.cumulativeProbability(k + 1) <= delta) {
+        while (k + 1 <= n && tail.cumulativeProbability(k + 1) <= delta + ConformalRiskControl.TOLERANCE) {
             k++;
         }
         return k < 0 ? OptionalDouble.empty() : OptionalDouble.of(1 - (double) k / n);
@@ -112,7 +113,7 @@ public final class LearnThenTest {
         }
         for (int n = Math.max(1, minSeries); n <= maxSeries; n++) {
             int k = (int) Math.floor(rate * n + 1e-9);
-            if (new BinomialDistribution(n, alpha).cumulativeProbability(k) <= delta) {
+            if (new BinomialDistribution(n, alpha).cumulativeProbability(k) <= delta + ConformalRiskControl.TOLERANCE) {
                 return OptionalInt.of(n);
             }
         }

@@ -182,7 +182,8 @@ class GmmCalibrationTest {
                         new int[0],
                         new int[0],
                         cal.pattern(),
-                        cal.crcDraw()));
+                        cal.crcDraw(),
+                        io.vigil.reliability.risk.DrawSource.implied(cal.crcDraw())));
         assertTrue(mixed.getMessage().contains("mix"), mixed.getMessage());
     }
 }

@@ -93,13 +93,14 @@ class ConformalRiskControlTest {
         assertEquals(ConformalRiskControl.certify(23, counts, 0.2), ConformalRiskControl.certify(23, counts, 0.2, 1.0));
         assertEquals(OptionalDouble.of(1 - 4.0 / 23), ConformalRiskControl.requiredReliability(23, 0.2, 0.5));
         assertEquals(OptionalDouble.of(1 - 3.0 / 23), ConformalRiskControl.requiredReliability(23, 0.2, 0.9));
-        // n = 9 at α = 0.09: 1/10 > α, so no U = 1 certificate; a draw U ≤ 0.9 certifies with no disagreement.
+        // n = 9 at α = 0.09: α(n + 1) = 0.9 < 1, so no U = 1 certificate, and a draw U ≤ 0.9 would certify on the
+        // draw alone: nothing is certified whatever U.
         assertTrue(ConformalRiskControl.requiredReliability(9, 0.09).isEmpty());
-        assertEquals(OptionalDouble.of(1.0), ConformalRiskControl.requiredReliability(9, 0.09, 0.9));
-        assertEquals(0.05, ConformalRiskControl.smallestCertifiableAlpha(9, 0.5), 1e-15);
-        // (⌊0.05 N⌋ + 0.5)/(N + 1) ≤ 0.1 from N = 4 (0.5/5).
+        assertTrue(ConformalRiskControl.requiredReliability(9, 0.09, 0.9).isEmpty());
+        assertEquals(0.1, ConformalRiskControl.smallestCertifiableAlpha(9, 0.5), 1e-15);
+        // (⌊0.05 N⌋ + 0.5)/(N + 1) ≤ 0.1 from N = 4 (0.5/5), but ⌊0.1 (N + 1)⌋ ≥ 1 first at N = 9.
         assertEquals(
-                4, ConformalRiskControl.seriesNeeded(0.05, 0.1, 1, 1000, 0.5).getAsInt());
+                9, ConformalRiskControl.seriesNeeded(0.05, 0.1, 1, 1000, 0.5).getAsInt());
     }
 
     /**
@@ -113,6 +114,11 @@ class ConformalRiskControlTest {
         int grid = 10_000;
         for (int n : new int[] {9, 16, 20, 23, 30, 50, 67}) {
             for (double alpha : new double[] {0.05, 0.1, 0.2}) {
+                if (ConformalRiskControl.drawDecides(n, alpha)) {
+                    // α(n + 1) < 1: nothing is certified whatever U, so the expected rate is 0 ≤ α.
+                    assertEquals(-1, allowed(n, alpha, 0.01), "n = " + n + ", α = " + alpha);
+                    continue;
+                }
                 double sum = 0;
                 for (int i = 0; i < grid; i++) {
                     double u = (i + 0.5) / grid;
@@ -129,6 +135,67 @@ class ConformalRiskControlTest {
     private static int allowed(int n, double alpha, double u) {
         OptionalDouble r = ConformalRiskControl.requiredReliability(n, alpha, u);
         return r.isEmpty() ? -1 : (int) Math.round((1 - r.getAsDouble()) * n);
+    }
+
+    /**
+     * 1 − 0.9 is 0.09999999999999998 in binary, so (0 + 1)/10 ≤ α held false without the comparison's slack: with
+     * U = 1 and no disagreement τ = 0.9 must be certified on 9 series ((0 + 1)/(9 + 1) = 0.1) and not on 8 (1/9);
+     * likewise τ = 0.8 on 4 series (1/5) and τ = 0.95 on 19 (1/20). Learn-then-Test gets the same slack on p ≤ δ.
+     */
+    @Test
+    void theBoundaryOfOneMinusTauIsNotLostToRounding() {
+        assertTrue(1 - 0.9 < 0.1, "the premise: 1 − 0.9 rounds below 0.1");
+        assertTrue(ConformalRiskControl.certify(9, new int[] {0}, 1 - 0.9).certified());
+        assertFalse(ConformalRiskControl.certify(8, new int[] {0}, 1 - 0.9).certified());
+        assertTrue(ConformalRiskControl.certify(4, new int[] {0}, 1 - 0.8).certified());
+        assertFalse(ConformalRiskControl.certify(3, new int[] {0}, 1 - 0.8).certified());
+        assertTrue(ConformalRiskControl.certify(19, new int[] {0}, 1 - 0.95).certified());
+        assertFalse(ConformalRiskControl.certify(18, new int[] {0}, 1 - 0.95).certified());
+        assertEquals(OptionalDouble.of(1.0), ConformalRiskControl.requiredReliability(9, 1 - 0.9));
+        assertEquals(9, ConformalRiskControl.seriesNeeded(0.0, 1 - 0.9, 1, 100).getAsInt());
+        assertEquals(9, ConformalRiskControl.seriesForAnyCertificate(1 - 0.9));
+        assertEquals(19, ConformalRiskControl.seriesForAnyCertificate(1 - 0.95));
+        assertEquals(0.1, ConformalRiskControl.smallestCertifiableAlpha(9), 0.0);
+    }
+
+    /**
+     * Where ⌊α(n + 1)⌋ = 0 the draw alone would decide (16 series at τ = 0.95: α(n + 1) = 0.85, so U ≤ 0.85 would
+     * certify with no disagreement): nothing is certified whatever U; one series more than {@link
+     * ConformalRiskControl#seriesForAnyCertificate} allows, and the randomised form then certifies as before.
+     */
+    @Test
+    void nothingIsCertifiedWhereTheDrawAloneWouldDecide() {
+        double alpha = 1 - 0.95;
+        assertTrue(ConformalRiskControl.drawDecides(16, alpha));
+        for (double u : new double[] {1e-9, 0.1, 0.5, 0.85, 1.0}) {
+            assertFalse(
+                    ConformalRiskControl.certify(16, new int[] {0, 0}, alpha, u).certified(), "U = " + u);
+            assertTrue(ConformalRiskControl.requiredReliability(16, alpha, u).isEmpty(), "U = " + u);
+        }
+        assertFalse(ConformalRiskControl.drawDecides(19, alpha));
+        assertTrue(ConformalRiskControl.certify(19, new int[] {0}, alpha, 0.5).certified());
+        assertTrue(ConformalRiskControl.certify(19, new int[] {0}, alpha, 1.0).certified());
+    }
+
+    /**
+     * The reproducible draw: the same seed and fingerprint give the same U in (0, 1]; another seed or other data
+     * another U; over 2,000 seeds the draws look uniform (mean within 0.02 of 1/2: the standard error is 0.0065).
+     */
+    @Test
+    void theDerivedDrawIsReproducibleAndSpreadOverTheUnitInterval() {
+        String fp = "sha256:00ff";
+        double u = ConformalRiskControl.derivedDraw(42L, fp);
+        assertEquals(u, ConformalRiskControl.derivedDraw(42L, fp), 0.0);
+        assertTrue(u > 0 && u <= 1);
+        assertTrue(u != ConformalRiskControl.derivedDraw(43L, fp));
+        assertTrue(u != ConformalRiskControl.derivedDraw(42L, "sha256:00fe"));
+        double sum = 0;
+        for (long s = 0; s < 2000; s++) {
+            double v = ConformalRiskControl.derivedDraw(s, fp);
+            assertTrue(v > 0 && v <= 1);
+            sum += v;
+        }
+        assertEquals(0.5, sum / 2000, 0.02);
     }
 
     @Test
