@@ -126,4 +126,9 @@ public final class RangeGuard {
     public boolean outside(int t, double value) {
         return value < low[t - 1] || value > high[t - 1];
     }
+
+    /** x(t) moved to the nearer bound when it lies outside them ({@link OutOfRangePolicy#CLIP}), else x(t). */
+    public double clip(int t, double value) {
+        return Math.max(low[t - 1], Math.min(high[t - 1], value));
+    }
 }

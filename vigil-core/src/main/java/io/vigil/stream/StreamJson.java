@@ -68,6 +68,10 @@ public final class StreamJson {
             g.writeStringField("status", r.status);
             g.writeNumberField("sample_time", r.sampleTime);
             g.writeBooleanField("out_of_range", r.outOfRange);
+            g.writeNumberField("out_of_range_samples", r.outOfRangeSamples);
+            if (r.error != null) {
+                g.writeStringField("error", cut(r.error));
+            }
             g.writeBooleanField("certified", r.certified);
             g.writeStringField("guarantee", r.guarantee);
             g.writeNumberField("target", r.target);
@@ -114,6 +118,8 @@ public final class StreamJson {
         r.emittedAt = n.path("emitted_at").asLong();
         r.sampleTime = n.path("sample_time").asLong();
         r.outOfRange = n.path("out_of_range").asBoolean(false);
+        r.outOfRangeSamples = n.path("out_of_range_samples").asInt(0);
+        r.error = n.hasNonNull("error") ? n.get("error").asText() : null;
         r.certified = n.path("certified").asBoolean(false);
         r.guarantee = n.path("guarantee").asText(Guarantee.NONE);
         r.target = n.hasNonNull("target") ? n.get("target").asDouble() : r.tau;

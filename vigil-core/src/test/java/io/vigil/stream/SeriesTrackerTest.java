@@ -391,6 +391,8 @@ class SeriesTrackerTest {
     @Test
     void aSampleFarOutsideTheTrainingRangeMarksTheDecisionItContributesTo() {
         SampleEvent huge = StreamFixtures.event("huge", 1, 1e100, 0);
+        SeriesTracker tracker = new SeriesTracker(
+                classifier, SETTINGS.withOutOfRange(io.vigil.early.OutOfRangePolicy.KEEP), "model-id", TAG);
         tracker.onSample(null, huge, 0L, out, ws);
         SeriesTracker off = new SeriesTracker(
                 classifier, SETTINGS.withRangeGuard(SessionSettings.RANGE_GUARD_OFF), "model-id", TAG);
@@ -408,11 +410,41 @@ class SeriesTrackerTest {
         assertEquals(SeriesSession.Phase.DECIDED, unguarded.phase());
 
         SampleEvent overflow = StreamFixtures.event("overflow", 1, 1e308, 1);
-        assertNull(tracker.onSample(null, overflow, 0L, out, ws));
+        assertNotNull(tracker.onSample(null, overflow, 0L, out, ws), "a marker ignores the rest of the series");
         assertEquals(2, out.outOfRange);
         assertEquals(
                 List.of("processing_error"),
                 out.deadLetters.stream().map(d -> d.reason).toList());
+        DecisionRecord error = out.decisions.get(2);
+        assertEquals(DecisionRecord.ERROR, error.status);
+        assertEquals(1, error.outOfRangeSamples);
+        assertTrue(error.error.contains("--out-of-range reject or clip"), error.error);
+    }
+
+    /**
+     * The default policy rejects ±1e308 before it reaches the arithmetic: dead-lettered as out_of_range, the prefix
+     * series goes on in any order with that value missing and still ends at its d-th sample with one record that
+     * counts the rejected samples.
+     */
+    @Test
+    void theDefaultPolicyRejectsExtremeValuesAndTheSeriesGoesOnWithThemMissing() {
+        List<SampleEvent> events = new ArrayList<>(StreamFixtures.events(7, 0));
+        events.set(1, StreamFixtures.event(StreamFixtures.id(7), 2, -1e308, 1));
+        events.set(4, StreamFixtures.event(StreamFixtures.id(7), 5, 1e308, 4));
+        SeriesSession s = null;
+        for (SampleEvent e : events) {
+            s = tracker.onSample(s, e, 0L, out, ws);
+        }
+        assertNull(s, "the series ended at its d-th sample");
+        assertEquals(
+                List.of("out_of_range", "out_of_range"),
+                out.deadLetters.stream().map(d -> d.reason).toList());
+        assertEquals(1, out.decisions.size(), out.decisions.toString());
+        DecisionRecord r = out.decisions.get(0);
+        assertEquals(DecisionRecord.DECIDED, r.status);
+        assertEquals(2, r.outOfRangeSamples);
+        assertTrue(r.outOfRange);
+        assertTrue(r.reliability >= 0.0 && r.reliability <= 1.0, r.toString());
     }
 
     @Test
@@ -577,17 +609,29 @@ class SeriesTrackerTest {
     }
 
     @Test
-    void aFailureWhileProcessingDeadLettersTheSampleAndDropsTheSeries() {
+    void aFailureWhileProcessingEndsTheSeriesWithOneErrorRecord() {
         // A session stamped with this model's tag but holding state of another shape (d = 10): observe() refuses it.
         SeriesSession misfit = SeriesSession.start(TAG, new io.vigil.gauss.SeriesState(10, 2, 1));
-        SampleEvent e = StreamFixtures.events(0, 0).get(0);
-        assertNull(tracker.onSample(misfit, e, 0L, out, ws));
+        List<SampleEvent> events = StreamFixtures.events(0, 0);
+        SeriesSession marker = tracker.onSample(misfit, events.get(0), 0L, out, ws);
         assertEquals(1, out.deadLetters.size());
         DeadLetter d = out.deadLetters.get(0);
         assertEquals("processing_error", d.reason);
         assertTrue(d.detail.contains("IllegalArgumentException"), d.detail);
-        assertTrue(out.decisions.isEmpty());
-        assertNotNull(tracker.onSample(null, e, 0L, out, ws), "the series starts afresh with its next sample");
+        assertEquals(1, out.decisions.size());
+        DecisionRecord error = out.decisions.get(0);
+        assertEquals(DecisionRecord.ERROR, error.status);
+        assertTrue(error.error.contains("IllegalArgumentException"), error.error);
+        assertTrue(new String(StreamJson.decision(error), java.nio.charset.StandardCharsets.UTF_8)
+                .contains("\"status\":\"error\""));
+        SeriesSession s = marker;
+        for (SampleEvent e : events.subList(1, events.size())) {
+            s = tracker.onSample(s, e, 0L, out, ws);
+        }
+        assertNull(s, "the marker ends at t = d");
+        assertEquals(1, out.decisions.size(), "the rest of the series is ignored: " + out.decisions);
+        assertEquals(1, out.deadLetters.size());
+        assertNotNull(tracker.onSample(null, events.get(0), 0L, out, ws), "a new series starts with the next t = 1");
     }
 
     @Test
