@@ -33,6 +33,9 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Mixin
     DataOptions data;
 
+    @Mixin
+    OutOfRangeOptions outOfRange;
+
     @Option(names = "--json", description = "Print one JSON object on stdout.")
     boolean json;
 
@@ -42,12 +45,19 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         VigilModel model = ModelFile.standard().load(modelFile);
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
         if (test.length() != model.length()) {
             throw new IllegalArgumentException("test series have length " + test.length() + " but the model "
                     + modelFile + " was trained on length " + model.length());
         }
-        Evaluation e = Evaluation.of(model, test);
+        Evaluation e;
+        try {
+            e = Evaluation.of(model, test);
+        } catch (RuntimeException failure) {
+            throw outOfRange.explain(failure);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> o = new LinkedHashMap<>();

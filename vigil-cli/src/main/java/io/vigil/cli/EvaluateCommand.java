@@ -60,6 +60,9 @@ public final class EvaluateCommand implements Callable<Integer> {
     DataOptions data;
 
     @Mixin
+    OutOfRangeOptions outOfRange;
+
+    @Mixin
     DecisionOptions decision;
 
     @Mixin
@@ -175,11 +178,15 @@ public final class EvaluateCommand implements Callable<Integer> {
         warnOtherPattern(model);
         DecisionOverrides.otherEstimatorWarning(model, params, modelFile.toString())
                 .ifPresent(spec.commandLine().getErr()::println);
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
             r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, pattern, progress);
+        } catch (RuntimeException failure) {
+            throw outOfRange.explain(failure);
         }
         return print(r, model);
     }
@@ -230,7 +237,9 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "or --train with --test");
         }
         VigilModel model = ModelFile.standard().load(modelFile);
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {

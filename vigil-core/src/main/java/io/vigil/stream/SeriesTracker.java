@@ -1,8 +1,8 @@
 package io.vigil.stream;
 
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
-import io.vigil.early.OutOfRangePolicy;
 import io.vigil.early.RangeGuard;
 import io.vigil.gauss.SeriesState;
 import java.util.List;

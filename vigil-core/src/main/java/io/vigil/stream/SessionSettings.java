@@ -1,6 +1,6 @@
 package io.vigil.stream;
 
-import io.vigil.early.OutOfRangePolicy;
+import io.vigil.data.OutOfRangePolicy;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.early.EarlyClassifier;
-import io.vigil.early.OutOfRangePolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

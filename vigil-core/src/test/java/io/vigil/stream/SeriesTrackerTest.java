@@ -392,7 +392,7 @@ class SeriesTrackerTest {
     void aSampleFarOutsideTheTrainingRangeMarksTheDecisionItContributesTo() {
         SampleEvent huge = StreamFixtures.event("huge", 1, 1e100, 0);
         SeriesTracker tracker = new SeriesTracker(
-                classifier, SETTINGS.withOutOfRange(io.vigil.early.OutOfRangePolicy.KEEP), "model-id", TAG);
+                classifier, SETTINGS.withOutOfRange(io.vigil.data.OutOfRangePolicy.KEEP), "model-id", TAG);
         tracker.onSample(null, huge, 0L, out, ws);
         SeriesTracker off = new SeriesTracker(
                 classifier, SETTINGS.withRangeGuard(SessionSettings.RANGE_GUARD_OFF), "model-id", TAG);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.early.OutOfRangePolicy;
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;

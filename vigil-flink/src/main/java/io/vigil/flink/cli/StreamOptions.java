@@ -1,6 +1,6 @@
 package io.vigil.flink.cli;
 
-import io.vigil.early.OutOfRangePolicy;
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
 import io.vigil.stream.SessionSettings;

@@ -1,9 +1,9 @@
-package io.vigil.early;
+package io.vigil.data;
 
 import java.util.Locale;
 
 /**
- * What happens to a value beyond the {@link RangeGuard} (±K training standard deviations at its t) before it reaches
+ * What happens to a value beyond the range guard ({@code io.vigil.early.RangeGuard}: ±K training standard deviations at its t) before it reaches
  * the classifier. A finite but extreme value (1e308) overflows the squared Mahalanobis terms of the rule to ∞ and
  * then NaN, so the default keeps such values out of the arithmetic instead of trusting it to survive them.
  */
