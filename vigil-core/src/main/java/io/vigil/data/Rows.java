@@ -197,11 +197,11 @@ final class Rows {
                 if (Double.isNaN(x[t]) || !b.outside(i, x[t])) {
                     continue;
                 }
-                String where =
-                        "line " + line + ", " + column(t, ch, c) + ": value " + x[t] + " lies beyond " + b.what();
+                String what = column(t, ch, c) + ": value " + x[t] + " lies beyond " + b.what();
                 if (b.policy() == null) {
-                    throw new DataFormatException(file, line, where);
+                    throw new DataFormatException(file, line, what);
                 }
+                String where = "line " + line + ", " + what;
                 switch (b.policy()) {
                     case REJECT -> {
                         x[t] = Double.NaN;
