@@ -48,10 +48,7 @@ public final class ClassifyCommand implements Callable<Integer> {
         Dataset test =
                 data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
         outOfRange.report(spec.commandLine().getErr());
-        if (test.length() != model.length()) {
-            throw new IllegalArgumentException("test series have length " + test.length() + " but the model "
-                    + modelFile + " was trained on length " + model.length());
-        }
+        data.checkLength(test, true, model.length(), modelFile);
         Evaluation e;
         try {
             e = Evaluation.of(model, test);

@@ -160,6 +160,25 @@ public final class DataOptions {
                 files(false, true)[1], lengthPolicy == LengthPolicy.REJECT ? options : options.withLength(length));
     }
 
+    /**
+     * Fails naming the file and {@code --length-policy} when a split's series do not have a model's length (C·d
+     * values); with the policy truncate or pad-last {@link #loadTest(List, int)} already brought them there.
+     *
+     * @param test the test split (else the training split)
+     */
+    public void checkLength(Dataset ds, boolean test, int expected, Path model) throws IOException {
+        if (ds.length() == expected) {
+            return;
+        }
+        Path file = test ? files(false, true)[1] : files(true, false)[0];
+        String fix = ds.length() < expected
+                ? "--length-policy pad-last pads shorter series to it (repeating the last value)"
+                : "--length-policy truncate cuts longer series to it";
+        throw new IllegalArgumentException(file + ": " + (test ? "test" : "training") + " series have length "
+                + ds.length() + " but the model " + model + " expects " + expected + "; " + fix
+                + " (--length-policy reject, the default, refuses them)");
+    }
+
     /** Whether any data option was given (commands with a built-in default data set ask this). */
     public boolean given() {
         return dataDir != null || dataset != null || trainFile != null || testFile != null;

@@ -181,6 +181,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         Dataset test =
                 data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
         outOfRange.report(spec.commandLine().getErr());
+        data.checkLength(test, true, model.length(), modelFile);
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
@@ -240,6 +241,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         Dataset test =
                 data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
         outOfRange.report(spec.commandLine().getErr());
+        data.checkLength(test, true, model.length(), modelFile);
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {
@@ -290,10 +292,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             return null;
         }
         Dataset train = data.loadTrain();
-        if (train.length() != model.length()) {
-            throw new IllegalArgumentException(
-                    "training series have length " + train.length() + " but the model expects " + model.length());
-        }
+        data.checkLength(train, false, model.length(), modelFile);
         return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
     }
 
