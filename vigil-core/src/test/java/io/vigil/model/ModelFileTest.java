@@ -128,8 +128,8 @@ class ModelFileTest {
         byte[] full = ModelFile.standard().toBytes(TestModels.small(true));
         for (int cut : new int[] {9, full.length / 3, full.length / 2, full.length - 3}) {
             byte[] part = java.util.Arrays.copyOf(full, cut);
-            ModelFormatException e =
-                    assertThrows(ModelFormatException.class, () -> ModelFile.standard().read(part, "m.json"));
+            ModelFormatException e = assertThrows(
+                    ModelFormatException.class, () -> ModelFile.standard().read(part, "m.json"));
             String m = e.getMessage();
             assertTrue(m.startsWith("model m.json: the file is truncated: it ends after " + cut + " bytes"), m);
             assertEquals(m.indexOf("truncated"), m.lastIndexOf("truncated"), m);

@@ -219,7 +219,8 @@ public final class ModelFile {
         if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
             message = j.getOriginalMessage();
             if (j.getLocation() != null && j.getLocation().getLineNr() > 0) {
-                at = " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
+                at = " at line " + j.getLocation().getLineNr() + ", column "
+                        + j.getLocation().getColumnNr();
             }
         }
         String first = message == null ? "" : message.lines().findFirst().orElse("");
