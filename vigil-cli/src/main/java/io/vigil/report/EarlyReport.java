@@ -84,6 +84,9 @@ public final class EarlyReport {
         }
     }
 
+    private static final String BASELINES_INTRO =
+            "Trained and tested on the first t samples; reliability = agreement with the same method at t = d.\n\n";
+
     private static String csv(String s) {
         if (s.contains(",") || s.contains("\"") || s.contains("\n")) {
             return "\"" + s.replace("\"", "\"\"") + "\"";
@@ -165,8 +168,7 @@ public final class EarlyReport {
         }
         if (!r.baselines().isEmpty()) {
             sb.append("\n## Fixed-time baselines\n\n");
-            sb.append("Trained and tested on the first t samples; reliability = agreement with the same method at t = "
-                    + "d.\n\n");
+            sb.append(BASELINES_INTRO);
             sb.append("| method | t/d | t | reliability | accuracy |\n|---|---:|---:|---:|---:|\n");
             for (FixedTimeBaselines.Point p : r.baselines()) {
                 sb.append(String.format(

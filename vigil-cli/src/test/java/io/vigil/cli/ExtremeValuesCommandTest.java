@@ -116,4 +116,21 @@ class ExtremeValuesCommandTest {
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("X_TRAIN.tsv:5: column 21 (t=20): value 1.0E200"), r.err());
     }
+
+    @Test
+    void aLengthMismatchNamesTheFileAndTheLengthPolicy() throws IOException {
+        List<String> rows = new ArrayList<>();
+        for (String row : Files.readAllLines(cbf.data().resolve("CBF/CBF_TEST.tsv"))) {
+            String[] f = row.split("\t");
+            rows.add(String.join("\t", java.util.Arrays.copyOf(f, 100)));
+        }
+        Path shorter = dir.resolve("SHORT_TEST.tsv");
+        Files.write(shorter, rows);
+        for (String command : List.of("evaluate", "classify")) {
+            Run r = Run.of(command, "--model", cbf.model().toString(), "--test", shorter.toString());
+            assertEquals(1, r.exit(), r.err());
+            assertTrue(r.err().contains("SHORT_TEST.tsv: test series have length 99"), r.err());
+            assertTrue(r.err().contains("--length-policy pad-last"), r.err());
+        }
+    }
 }
