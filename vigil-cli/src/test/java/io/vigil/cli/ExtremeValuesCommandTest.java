@@ -133,4 +133,17 @@ class ExtremeValuesCommandTest {
             assertTrue(r.err().contains("--length-policy pad-last"), r.err());
         }
     }
+
+    @Test
+    void aTruncatedModelFileSaysTruncatedOnce() throws IOException {
+        byte[] full = Files.readAllBytes(cbf.model());
+        Path cut = dir.resolve("cut.json");
+        Files.write(cut, java.util.Arrays.copyOf(full, full.length / 2));
+        Run r = Run.of("inspect", cut.toString());
+        assertEquals(1, r.exit(), r.err());
+        String err = r.err();
+        assertTrue(err.contains("the file is truncated"), err);
+        assertEquals(err.indexOf("truncated"), err.lastIndexOf("truncated"), err);
+        assertFalse(err.contains("REDACTED") || err.contains("end-of-input"), err);
+    }
 }

@@ -194,7 +194,11 @@ public final class ModelFile {
         try {
             root = ModelJson.readTree(MAPPER, bytes);
         } catch (IOException e) {
-            throw new ModelFormatException(source, jsonProblem(e, bytes.length), e);
+            // jsonProblem says everything; the parser's exception is kept as suppressed (shown by VIGIL_DEBUG stack
+            // traces) rather than as the cause, whose message would be appended again with its location suffix.
+            ModelFormatException notJson = new ModelFormatException(source, jsonProblem(e, bytes.length));
+            notJson.addSuppressed(e);
+            throw notJson;
         }
         try {
             return fromTree(root);
