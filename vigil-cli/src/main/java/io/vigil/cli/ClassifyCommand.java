@@ -34,6 +34,9 @@ public final class ClassifyCommand implements Callable<Integer> {
     @Mixin
     DataOptions data;
 
+    @Mixin
+    OutOfRangeOptions outOfRange;
+
     @Option(names = "--json", description = "Print one JSON object on stdout.")
     boolean json;
 
@@ -44,12 +47,16 @@ public final class ClassifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         VigilModel model = ModelFile.standard().load(modelFile);
         WindowModels.requireSeriesModel(model, modelFile.toString());
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
-        if (test.length() != model.length()) {
-            throw new IllegalArgumentException("test series have length " + test.length() + " but the model "
-                    + modelFile + " was trained on length " + model.length());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
+        data.checkLength(test, true, model.length(), modelFile);
+        Evaluation e;
+        try {
+            e = Evaluation.of(model, test);
+        } catch (RuntimeException failure) {
+            throw outOfRange.explain(failure);
         }
-        Evaluation e = Evaluation.of(model, test);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> o = new LinkedHashMap<>();

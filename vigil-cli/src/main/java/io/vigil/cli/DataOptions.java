@@ -7,6 +7,7 @@ import io.vigil.data.DatasetReader;
 import io.vigil.data.LengthPolicy;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
+import io.vigil.data.ValueBounds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,26 @@ public final class DataOptions {
 
     /** The read options these flags ask for. */
     public ReadOptions readOptions() {
-        return ReadOptions.DEFAULT.withInterpolateMissing(interpolateMissing).withLengthPolicy(lengthPolicy);
+        return ReadOptions.DEFAULT
+                .withInterpolateMissing(interpolateMissing)
+                .withLengthPolicy(lengthPolicy)
+                .withBounds(magnitudeBounds());
+    }
+
+    /**
+     * The largest magnitude a value read for training may have: the covariance sums add n squares, and (1e150)² ·
+     * 1e8 series is still far below the largest double (1.8e308), while 1e155² already overflows. Beyond it a value is
+     * an error naming file, line and column instead of a NaN deep inside the fit.
+     */
+    public static final double MAGNITUDE_LIMIT = 1e150;
+
+    /** {@link #MAGNITUDE_LIMIT} as bounds: an error beyond it. */
+    public static ValueBounds magnitudeBounds() {
+        return ValueBounds.magnitude(
+                1,
+                MAGNITUDE_LIMIT,
+                "±" + MAGNITUDE_LIMIT + ", the largest magnitude the training arithmetic takes (its square must not "
+                        + "overflow the covariance sums); rescale the data");
     }
 
     /** Both splits, checked to fit together (see {@link TrainTest#load}). */
@@ -130,9 +150,33 @@ public final class DataOptions {
      * cannot bring there is an error at its line); under {@code reject} the caller checks the length as before.
      */
     public Dataset loadTest(List<String> classes, int length) throws IOException {
-        ReadOptions options = readOptions().withClasses(classes);
+        return loadTest(classes, length, magnitudeBounds());
+    }
+
+    /** As {@link #loadTest(List, int)}, each value checked against {@code bounds} (a model's training range). */
+    public Dataset loadTest(List<String> classes, int length, ValueBounds bounds) throws IOException {
+        ReadOptions options = readOptions().withClasses(classes).withBounds(bounds);
         return DatasetReader.read(
                 files(false, true)[1], lengthPolicy == LengthPolicy.REJECT ? options : options.withLength(length));
+    }
+
+    /**
+     * Fails naming the file and {@code --length-policy} when a split's series do not have a model's length (C·d
+     * values); with the policy truncate or pad-last {@link #loadTest(List, int)} already brought them there.
+     *
+     * @param test the test split (else the training split)
+     */
+    public void checkLength(Dataset ds, boolean test, int expected, Path model) throws IOException {
+        if (ds.length() == expected) {
+            return;
+        }
+        Path file = test ? files(false, true)[1] : files(true, false)[0];
+        String fix = ds.length() < expected
+                ? "--length-policy pad-last pads shorter series to it (repeating the last value)"
+                : "--length-policy truncate cuts longer series to it";
+        throw new IllegalArgumentException(file + ": " + (test ? "test" : "training") + " series have length "
+                + ds.length() + " but the model " + model + " expects " + expected + "; " + fix
+                + " (--length-policy reject, the default, refuses them)");
     }
 
     /** Whether any data option was given (commands with a built-in default data set ask this). */

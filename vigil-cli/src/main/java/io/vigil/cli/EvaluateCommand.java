@@ -62,6 +62,9 @@ public final class EvaluateCommand implements Callable<Integer> {
     DataOptions data;
 
     @Mixin
+    OutOfRangeOptions outOfRange;
+
+    @Mixin
     DecisionOptions decision;
 
     @Mixin
@@ -216,11 +219,16 @@ public final class EvaluateCommand implements Callable<Integer> {
         warnOtherPattern(model);
         DecisionOverrides.otherEstimatorWarning(model, params, modelFile.toString())
                 .ifPresent(spec.commandLine().getErr()::println);
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
+        data.checkLength(test, true, model.length(), modelFile);
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
             r = EarlyEvaluation.run(data.datasetName(), model, train, test, taus, params, pattern, progress);
+        } catch (RuntimeException failure) {
+            throw outOfRange.explain(failure);
         }
         return print(r, model);
     }
@@ -272,7 +280,10 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         VigilModel model = ModelFile.standard().load(modelFile);
         WindowModels.requireSeriesModel(model, modelFile.toString());
-        Dataset test = data.loadTest(model.classNames(), model.seriesLength());
+        Dataset test =
+                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
+        data.checkLength(test, true, model.length(), modelFile);
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {
@@ -356,10 +367,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             return null;
         }
         Dataset train = data.loadTrain();
-        if (train.length() != model.length()) {
-            throw new IllegalArgumentException(
-                    "training series have length " + train.length() + " but the model expects " + model.length());
-        }
+        data.checkLength(train, false, model.length(), modelFile);
         return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
     }
 

@@ -84,6 +84,9 @@ public final class EarlyReport {
         }
     }
 
+    private static final String BASELINES_INTRO =
+            "Trained and tested on the first t samples; reliability = agreement with the same method at t = d.\n\n";
+
     private static String csv(String s) {
         if (s.contains(",") || s.contains("\"") || s.contains("\n")) {
             return "\"" + s.replace("\"", "\"\"") + "\"";
@@ -129,11 +132,11 @@ public final class EarlyReport {
                             : ", class of interest " + r.params().classOfInterest(),
                     r.fullAccuracy()));
         }
-        sb.append("Agreement: the fraction of test series whose label equals the "
-                + (r.isVigil() ? "same classifier's" : "method's") + " complete-series label"
+        sb.append("Reliability (`reliability` in --json): the agreement, i.e. the fraction of test series whose label "
+                + "equals the " + (r.isVigil() ? "same classifier's" : "method's") + " complete-series label"
                 + (r.isVigil() ? " (what a certified τ bounds from below)" : "") + ".\n\n");
-        sb.append("| τ | threshold | certified | agreement (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
-                + "early | µs/sample | agreement ≥ τ |\n");
+        sb.append("| τ | threshold | certified | reliability (95 % CI) | accuracy | mean t | mean t/d | HM | decided "
+                + "early | µs/sample | reliability ≥ τ |\n");
         sb.append("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
         for (EarlyEvaluation.TauResult t : r.taus()) {
             double[] ci = t.reliabilityInterval();
@@ -165,8 +168,8 @@ public final class EarlyReport {
         }
         if (!r.baselines().isEmpty()) {
             sb.append("\n## Fixed-time baselines\n\n");
-            sb.append("Trained and tested on the first t samples; agreement with the same method at t = d.\n\n");
-            sb.append("| method | t/d | t | agreement | accuracy |\n|---|---:|---:|---:|---:|\n");
+            sb.append(BASELINES_INTRO);
+            sb.append("| method | t/d | t | reliability | accuracy |\n|---|---:|---:|---:|---:|\n");
             for (FixedTimeBaselines.Point p : r.baselines()) {
                 sb.append(String.format(
                         Locale.ROOT,

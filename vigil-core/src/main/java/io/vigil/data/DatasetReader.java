@@ -249,6 +249,7 @@ public final class DatasetReader {
                 }
             } else {
                 char c = sep == Separator.TAB ? '\t' : ',';
+                line = withoutTrailingSeparator(line, c);
                 int cut = line.indexOf(c);
                 if (cut < 0) {
                     cut = line.length();
@@ -279,6 +280,19 @@ public final class DatasetReader {
             }
             rows.add(Arrays.copyOf(buf, n), label, lineNo);
         }
+    }
+
+    /**
+     * The line without one separator at its end (and the blanks after it): spreadsheets and {@code paste} often end a
+     * row with a tab, which is not an empty last value — counting it would make the row one value longer, or, with
+     * interpolation, silently pad the series. An empty field anywhere else is still a missing value.
+     */
+    static String withoutTrailingSeparator(String line, char sep) {
+        int end = line.length();
+        while (end > 0 && line.charAt(end - 1) != sep && Values.isBlank(line.charAt(end - 1))) {
+            end--;
+        }
+        return end > 0 && line.charAt(end - 1) == sep ? line.substring(0, end - 1) : line;
     }
 
     private static int skipBlanks(String line, int pos) {

@@ -99,7 +99,8 @@ final class Rows {
                     line,
                     "label '" + label + "' does not occur in the training split (classes " + options.classes() + ")");
         }
-        if (options.interpolateMissing()) {
+        boolean rejected = options.bounds() != null && checkBounds(channels, line);
+        if (options.interpolateMissing() || rejected) {
             for (double[] channel : channels) {
                 interpolate(channel, line);
             }
@@ -179,6 +180,56 @@ final class Rows {
      * Fills {@code NaN} gaps in place: linear interpolation between the nearest observed neighbours,
      * nearest observed value for leading and trailing gaps.
      */
+    /**
+     * Applies {@link ReadOptions#bounds} to one series: a value beyond them is reported (or, with no policy, an error)
+     * naming line and column, then rejected (made missing), clipped or kept.
+     *
+     * @return whether a value was made missing
+     */
+    private boolean checkBounds(double[][] channels, long line) throws DataFormatException {
+        ValueBounds b = options.bounds();
+        boolean rejected = false;
+        int c = channels.length;
+        for (int ch = 0; ch < c; ch++) {
+            double[] x = channels[ch];
+            for (int t = 0; t < x.length; t++) {
+                int i = t * c + ch;
+                if (Double.isNaN(x[t]) || !b.outside(i, x[t])) {
+                    continue;
+                }
+                String what = column(t, ch, c) + ": value " + x[t] + " lies beyond " + b.what();
+                if (b.policy() == null) {
+                    throw new DataFormatException(file, line, what);
+                }
+                String where = "line " + line + ", " + what;
+                switch (b.policy()) {
+                    case REJECT -> {
+                        x[t] = Double.NaN;
+                        rejected = true;
+                        b.notice()
+                                .accept(file + ": " + where + "; --out-of-range reject: treated as missing (filled by "
+                                        + "linear interpolation between its neighbours)");
+                    }
+                    case CLIP -> {
+                        x[t] = b.clip(i, x[t]);
+                        b.notice().accept(file + ": " + where + "; --out-of-range clip: used at the bound " + x[t]);
+                    }
+                    default -> b.notice().accept(file + ": " + where + "; --out-of-range keep: used as it is");
+                }
+            }
+        }
+        return rejected;
+    }
+
+    /** Names the column of x(t) in a message: its 1-based field when the label is the first field, else t. */
+    private String column(int t, int channel, int channels) {
+        String name =
+                file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        boolean labelFirst = channels == 1 && (name.endsWith(".tsv") || name.endsWith(".txt") || name.endsWith(".csv"));
+        String t1 = "t=" + (t + 1) + (channels > 1 ? " channel " + channel : "");
+        return labelFirst ? "column " + (t + 2) + " (" + t1 + ")" : t1;
+    }
+
     private void interpolate(double[] row, long line) throws DataFormatException {
         int prev = -1;
         for (int t = 0; t < row.length; t++) {

@@ -126,4 +126,19 @@ public final class RangeGuard {
     public boolean outside(int t, double value) {
         return value < low[t - 1] || value > high[t - 1];
     }
+
+    /**
+     * The bounds as {@link io.vigil.data.ValueBounds} for reading a file against them (time-major, as {@link
+     * #outside}), with what a value beyond them does.
+     */
+    public io.vigil.data.ValueBounds bounds(
+            io.vigil.data.OutOfRangePolicy policy, java.util.function.Consumer<String> notice) {
+        String what = "the model's training range (±" + k + " standard deviations at its t)";
+        return new io.vigil.data.ValueBounds(low.clone(), high.clone(), policy, what, notice);
+    }
+
+    /** x(t) moved to the nearer bound when it lies outside them ({@link io.vigil.data.OutOfRangePolicy#CLIP}), else x(t). */
+    public double clip(int t, double value) {
+        return Math.max(low[t - 1], Math.min(high[t - 1], value));
+    }
 }

@@ -1,5 +1,6 @@
 package io.vigil.stream;
 
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.RangeGuard;
@@ -13,11 +14,18 @@ import java.util.List;
  * any order, kept in the session's {@link ObservedValues} and conditioned on through {@link
  * EarlyClassifier#observeAt} while undecided; the series is finished once all C·d values arrived. The rules shared
  * with prefixes (adopting a session of another model, ending a series) stay in the tracker.
+ *
+ * <p>Values are kept raw; what the classifier sees of a value beyond the range guard follows the {@link
+ * OutOfRangePolicy}, applied again whenever the state is rebuilt: rejected values are kept (they count as arrived, so
+ * the series still ends on its C·d-th value) but never conditioned on, clipped ones are conditioned on at the bound.
+ * A series whose last value arrives while a rejected value left it incomplete is labelled as an incomplete series
+ * ({@link EarlyClassifier#decideIncomplete}).
  */
 final class AnyOrderTracking {
     private final SeriesTracker owner;
     private final EarlyClassifier classifier;
     private final RangeGuard guard;
+    private final OutOfRangePolicy policy;
     private final String modelId;
     private final long modelTag;
     private final int length;
@@ -39,6 +47,7 @@ final class AnyOrderTracking {
         this.owner = owner;
         this.classifier = owner.classifier();
         this.guard = guard;
+        this.policy = owner.settings().outOfRange();
         this.modelId = modelId;
         this.modelTag = modelTag;
         this.length = classifier.length();
@@ -99,21 +108,149 @@ final class AnyOrderTracking {
             return s.consumed() == 0 ? null : s;
         }
         SubsetState state = s.phase() == SeriesSession.Phase.COLLECTING ? subsetOf(s) : null;
-        v.add(index, e.value);
+        if (state != null && rejects(index, e.value)) {
+            out.deadLetter(DeadLetter.of(e, DeadLetterReason.OUT_OF_RANGE, rejection(t, e.value), t, now));
+        }
+        return accept(s, e.series, t, channel, e.value, e.timestamp, state, now, out, ws);
+    }
+
+    /**
+     * Keeps a value that passed the checks and, while collecting ({@code state} non-null), conditions on it as the
+     * policy says; emits the decision it triggers, or the incomplete-series decision when it is the last value but a
+     * rejected one is missing.
+     *
+     * @return the session, or null once all C·d values arrived
+     */
+    SeriesSession accept(
+            SeriesSession s,
+            String series,
+            int t,
+            int channel,
+            double value,
+            long sampleTime,
+            SubsetState state,
+            long now,
+            SeriesTracker.Output out,
+            SeriesTracker.Workspace ws) {
+        int index = (t - 1) * channels + channel;
+        ObservedValues v = s.observed();
+        v.add(index, value);
         s.consumedUpTo(v.count());
         s.seen(v.count());
-        s.lastSampleTime(e.timestamp);
+        s.lastSampleTime(sampleTime);
         if (state != null) {
-            if (guard != null && guard.outside(index + 1, e.value)) {
+            if (guard != null && guard.outside(index + 1, value)) {
                 s.markOutOfRange();
-                out.outOfRange(e.series, t, e.value);
+                out.outOfRange(series, t, value);
             }
             Decision d = ws.decision;
-            if (classifier.observeAt(state, t - 1, channel, e.value, ws.classifier, d)) {
-                emitDecided(s, e.series, d, now, e.timestamp, out);
+            if (!rejects(index, value)
+                    && classifier.observeAt(state, t - 1, channel, effective(index, value), ws.classifier, d)) {
+                emitDecided(s, series, d, now, sampleTime, out);
+            } else if (v.count() == length) {
+                classifier.decideIncomplete(state, ws.classifier, d);
+                out.decision(DecisionRecord.decided(
+                                series,
+                                labels.get(d.label()),
+                                d.position(),
+                                length,
+                                tau,
+                                d.reliability(),
+                                modelId,
+                                now,
+                                sampleTime)
+                        .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
+                        .incomplete()
+                        .outOfRange(s.outOfRange())
+                        .outOfRangeSamples(outOfRangeSamples(v))
+                        .certificate(certified, guarantee, tau, delta));
+                s.decided();
             }
         }
         return v.count() == length ? null : s;
+    }
+
+    /**
+     * An undecided prefix series whose x(t) was rejected goes on observed in any order, x(t) missing (docs/method.md
+     * §7): its prefix x(1:t−1), the rejected value (kept, never conditioned on) and its buffered samples move into an
+     * any-order session, which decides on what arrives as an any-order series does and still ends at its d-th sample.
+     *
+     * @return the any-order session, or null when the series is complete
+     */
+    SeriesSession divert(
+            SeriesSession s,
+            String series,
+            int t,
+            double value,
+            long sampleTime,
+            long now,
+            SeriesTracker.Output out,
+            SeriesTracker.Workspace ws) {
+        SeriesSession a = SeriesSession.startAnyOrder(modelTag, length);
+        a.touch(now);
+        if (s.outOfRange()) {
+            a.markOutOfRange();
+        }
+        for (int i = 1; i < t; i++) {
+            a.observed().add(i - 1, s.prefixValue(i));
+        }
+        a.consumedUpTo(a.observed().count());
+        a.seen(a.observed().count());
+        a.lastSampleTime(s.lastSampleTime());
+        SeriesSession next = accept(a, series, t, 0, value, sampleTime, subsetOf(a), now, out, ws);
+        for (BufferedSample b : s.bufferedSamples()) {
+            if (next == null) {
+                return null;
+            }
+            boolean collecting = next.phase() == SeriesSession.Phase.COLLECTING;
+            if (collecting && rejects(b.t() - 1, b.value())) {
+                out.deadLetter(DeadLetter.of(
+                        series, b, DeadLetterReason.OUT_OF_RANGE, AnyOrderTracking.rejection(b.t(), b.value()), now));
+            }
+            next = accept(
+                    next, series, b.t(), 0, b.value(), b.timestamp(), collecting ? subsetOf(next) : null, now, out, ws);
+        }
+        return next;
+    }
+
+    /** Whether the value at time-major index {@code index} is left out ({@link OutOfRangePolicy#REJECT}). */
+    boolean rejects(int index, double value) {
+        return guard != null && policy == OutOfRangePolicy.REJECT && guard.outside(index + 1, value);
+    }
+
+    /** The value the classifier sees: clipped to the guard under {@link OutOfRangePolicy#CLIP}, else as it came. */
+    private double effective(int index, double value) {
+        return guard != null && policy == OutOfRangePolicy.CLIP ? guard.clip(index + 1, value) : value;
+    }
+
+    /** The dead-letter detail of a rejected value. */
+    static String rejection(int t, double value) {
+        return "value " + value + " at t=" + t + " lies beyond the range guard (±K training standard deviations); "
+                + "--out-of-range reject: the series goes on with this value missing";
+    }
+
+    /** Whether every kept value was rejected, so there is nothing to condition on (a series with no usable value). */
+    boolean nothingUsable(ObservedValues v) {
+        for (int i = 0; i < v.arrivals(); i++) {
+            if (!rejects(v.indexAt(i), v.valueAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many kept values lie beyond the range guard (0 once decided, when no values are kept). */
+    int outOfRangeSamples(ObservedValues v) {
+        if (guard == null) {
+            return 0;
+        }
+        int n = 0;
+        for (int i = 0; i < v.arrivals(); i++) {
+            if (guard.outside(v.indexAt(i) + 1, v.valueAt(i))) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**
@@ -127,7 +264,9 @@ final class AnyOrderTracking {
             state = classifier.newSubsetState();
             for (int i = 0; i < v.arrivals(); i++) {
                 int j = v.indexAt(i);
-                classifier.condition(state, j / channels, j % channels, v.valueAt(i));
+                if (!rejects(j, v.valueAt(i))) {
+                    classifier.condition(state, j / channels, j % channels, effective(j, v.valueAt(i)));
+                }
             }
             v.subset(state);
         }
@@ -172,7 +311,10 @@ final class AnyOrderTracking {
             if (guard != null && guard.outside(j + 1, v.valueAt(i))) {
                 s.markOutOfRange();
             }
-            if (classifier.observeAt(state, j / channels, j % channels, v.valueAt(i), ws.classifier, d)) {
+            if (rejects(j, v.valueAt(i))) {
+                continue;
+            }
+            if (classifier.observeAt(state, j / channels, j % channels, effective(j, v.valueAt(i)), ws.classifier, d)) {
                 emitDecided(s, series, d, now, s.lastSampleTime(), out);
                 return;
             }
@@ -197,6 +339,7 @@ final class AnyOrderTracking {
                         sampleTime)
                 .at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                 .outOfRange(s.outOfRange())
+                .outOfRangeSamples(outOfRangeSamples(s.observed()))
                 .certificate(certified, guarantee, tau, delta));
         s.decided();
     }

@@ -41,10 +41,16 @@ public enum DeadLetterReason {
     /** Buffered when its series expired waiting for an earlier sample that never arrived. */
     GAP_UNFILLED,
     /**
-     * Processing the sample failed unexpectedly (e.g. restored state that does not fit the model); the series is
-     * dropped and restarts with its next t = 1, the job carries on.
+     * Processing the sample failed unexpectedly (e.g. restored state that does not fit the model); the series ends
+     * with one {@code "status":"error"} record naming the reason, its later samples are ignored up to t = d, and the
+     * job carries on.
      */
-    PROCESSING_ERROR;
+    PROCESSING_ERROR,
+    /**
+     * The value lies beyond the range guard (±K training standard deviations at its t) under {@code --out-of-range
+     * reject}: it is not used and the series goes on with that value missing.
+     */
+    OUT_OF_RANGE;
 
     /** Lower-case name, e.g. {@code gap_beyond_buffer}. */
     public String code() {

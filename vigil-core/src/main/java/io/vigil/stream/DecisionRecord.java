@@ -8,7 +8,8 @@ import java.util.Objects;
  * was abandoned before any decision (idle timeout), or, at the end of a bounded input, the label an undecided series
  * would get now. Serialised by {@link StreamJson#decision} as
  * {@code {"series","label","t","length","early","tau","reliability","model","emitted_at","status","sample_time",
- * "out_of_range","certified","guarantee","target","delta","margin_tau"}}, plus {@code "trigger_t","trigger_channel","observed_fraction",
+ * "out_of_range","out_of_range_samples","certified","guarantee","target","delta","margin_tau"}}, plus {@code "error"} on a record with
+ * status {@code error}, plus {@code "trigger_t","trigger_channel","observed_fraction",
  * "complete"}} when the record says where it was triggered (multichannel models, series ended incomplete).
  *
  * <p>A Flink POJO (public fields, public no-argument constructor).
@@ -28,6 +29,12 @@ public final class DecisionRecord {
      * label's reliability, at t = samples consumed.
      */
     public static final String UNDECIDED = "undecided";
+
+    /**
+     * {@link #status} of a series whose processing failed: it ends with this one record, {@link #error} says why, and
+     * its later samples are ignored up to t = d.
+     */
+    public static final String ERROR = "error";
 
     /** {@link #DECIDED}, {@link #ABANDONED} or {@link #UNDECIDED}. */
     public String status;
@@ -85,6 +92,15 @@ public final class DecisionRecord {
      * the training series at its t ({@code --range-guard}); the rule is unchanged, the record is only marked.
      */
     public boolean outOfRange;
+
+    /**
+     * How many samples of the series lay beyond the range guard before the record was emitted (with {@code
+     * --out-of-range reject} each of them was dead-lettered as {@code out_of_range} and treated as missing).
+     */
+    public int outOfRangeSamples;
+
+    /** Why processing the series failed, on a record with status {@link #ERROR}; null otherwise. */
+    public String error;
 
     /**
      * Whether the target τ in force is certified for this model and rule: the rate of early labels that differ from
@@ -213,6 +229,32 @@ public final class DecisionRecord {
         return r;
     }
 
+    /**
+     * The record that ends a series whose processing failed after {@code consumed} samples: status {@link #ERROR},
+     * no label, {@link #error} naming the reason.
+     */
+    public static DecisionRecord error(
+            String series,
+            String reason,
+            int consumed,
+            int length,
+            double tau,
+            String model,
+            long emittedAt,
+            long sampleTime) {
+        DecisionRecord r = abandoned(series, consumed, length, tau, model, emittedAt, sampleTime);
+        r.status = ERROR;
+        r.error = Objects.requireNonNull(reason, "reason");
+        return r;
+    }
+
+    /** This record with {@link #outOfRangeSamples} = {@code count}, marked {@link #outOfRange} when positive. */
+    public DecisionRecord outOfRangeSamples(int count) {
+        outOfRangeSamples = count;
+        outOfRange |= count > 0;
+        return this;
+    }
+
     /** This record, marked {@link #outOfRange} when {@code marked} (returns this). */
     public DecisionRecord outOfRange(boolean marked) {
         outOfRange = marked;
@@ -266,6 +308,8 @@ public final class DecisionRecord {
                 && emittedAt == r.emittedAt
                 && sampleTime == r.sampleTime
                 && outOfRange == r.outOfRange
+                && outOfRangeSamples == r.outOfRangeSamples
+                && Objects.equals(error, r.error)
                 && certified == r.certified
                 && Objects.equals(guarantee, r.guarantee)
                 && Double.compare(target, r.target) == 0

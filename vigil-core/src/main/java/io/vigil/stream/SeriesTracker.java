@@ -1,5 +1,6 @@
 package io.vigil.stream;
 
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.early.Decision;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.RangeGuard;
@@ -31,20 +32,25 @@ import java.util.Objects;
  * </ol>
  *
  * An unexpected failure while processing a sample (e.g. restored state that does not fit the model) dead-letters
- * the sample with {@link DeadLetterReason#PROCESSING_ERROR} and drops the series instead of failing the job.
+ * the sample with {@link DeadLetterReason#PROCESSING_ERROR} and ends the series with one {@link
+ * DecisionRecord#ERROR} record naming the reason instead of failing the job; its later samples are ignored up to t =
+ * d as after a decision.
  *
  * A consumed sample updates the classifier state while no decision is out; the first decision is emitted once.
- * With the range guard on ({@link SessionSettings#rangeGuard}), a consumed sample beyond ±K standard deviations of
- * the training series at its t marks the session, and the record the series gets carries {@code out_of_range}.
+ * With the range guard on ({@link SessionSettings#rangeGuard}), a sample beyond ±K standard deviations of the
+ * training series at its t marks the session, the record the series gets carries {@code out_of_range} and counts it
+ * in {@code out_of_range_samples}, and {@link SessionSettings#outOfRange} says what the classifier sees of it: under
+ * {@link OutOfRangePolicy#REJECT} (the default) the sample is dead-lettered as {@link DeadLetterReason#OUT_OF_RANGE}
+ * and an undecided prefix series goes on observed in any order ({@link AnyOrderTracking}) with that value missing —
+ * it still ends at its d-th sample; under {@link OutOfRangePolicy#CLIP} the classifier sees the nearer bound.
  * At t = d the series is finished and its session is dropped, so a later t = 1 starts a new series. A series
  * ends otherwise at its idle timeout ({@link #onIdle}) or when a bounded input ends ({@link #onEndOfInput}).
  */
 public final class SeriesTracker {
     /** Receives what one call produced. */
     public interface Output {
-        /** A decision, or an abandoned notice. */
+        /** A decision, an abandoned notice or an error record. */
         void decision(DecisionRecord record);
-
         /** A sample that was not used. */
         void deadLetter(DeadLetter letter);
 
@@ -146,14 +152,58 @@ public final class SeriesTracker {
         try {
             return process(session, e, now, out, ws);
         } catch (RuntimeException failure) {
-            // One series must not stop the job: the sample is dead-lettered with the cause, the series dropped.
+            // One series must not stop the job, nor vanish: the sample is dead-lettered with the cause, the series
+            // ends with one error record, and a marker ignores the rest of it up to t = d.
+            String reason = failure.getClass().getSimpleName() + ": " + failure.getMessage();
             out.deadLetter(DeadLetter.of(
                     e,
                     DeadLetterReason.PROCESSING_ERROR,
-                    failure.getClass().getSimpleName() + ": " + failure.getMessage()
-                            + "; the series' state was dropped",
+                    reason + "; the series ended with an error record",
                     e.t,
                     now));
+            int consumed = session == null ? 0 : session.consumed();
+            long sampleTime = session == null ? e.timestamp : session.lastSampleTime();
+            int beyond = session == null ? 0 : safeCount(session);
+            if (guard != null && e.t > 0 && e.t <= guard.length() && guard.outside(e.t, e.value)) {
+                beyond++;
+                reason += " (after the value " + e.value + " beyond the range guard; --out-of-range reject or clip "
+                        + "keeps such values out of the arithmetic)";
+            }
+            out.decision(DecisionRecord.error(e.series, reason, consumed, length, tau, modelId, now, sampleTime)
+                    .outOfRange(session != null && session.outOfRange())
+                    .outOfRangeSamples(beyond)
+                    .certificate(certified, guarantee, tau, delta));
+            return errorMarker(session, e, now);
+        }
+    }
+
+    /**
+     * The decided marker that ignores the rest of a series that ended with an error record, or null when the failing
+     * sample was its last (or the marker cannot be built).
+     */
+    private SeriesSession errorMarker(SeriesSession session, SampleEvent e, long now) {
+        try {
+            int t = Math.max(e.t, session == null ? 0 : session.consumed());
+            if (t >= (anyOrder ? classifier.seriesLength() : length)) {
+                return null;
+            }
+            SeriesSession marker;
+            if (anyOrder) {
+                marker = SeriesSession.startAnyOrder(modelTag, length);
+                if (session != null
+                        && session.isAnyOrder()
+                        && session.observed().length() == length) {
+                    marker = session.copy().adopt(modelTag, null);
+                }
+            } else {
+                marker = SeriesSession.start(modelTag, classifier.newState());
+                marker.consumedUpTo(t);
+                marker.seen(t);
+            }
+            marker.touch(now);
+            marker.decided();
+            return marker;
+        } catch (RuntimeException again) {
             return null;
         }
     }
@@ -185,6 +235,10 @@ public final class SeriesTracker {
             s = adopt(s, e.series, now, out, ws);
         }
         if (s != null && s.isAnyOrder()) {
+            if (s.observed().length() == length) {
+                // a prefix series that went on in any order after a rejected value
+                return anyOrderPath.process(s, e, channel, now, out, ws);
+            }
             out.restartedIncompatible(s); // an any-order session restored into a job that now observes prefixes
             s = null;
         }
@@ -227,12 +281,62 @@ public final class SeriesTracker {
             s.buffer(BufferedSample.of(e, t));
             return s;
         }
+        if (rejects(s, t, e.value)) {
+            out.deadLetter(
+                    DeadLetter.of(e, DeadLetterReason.OUT_OF_RANGE, AnyOrderTracking.rejection(t, e.value), t, now));
+            return anyOrderPath.divert(s, e.series, t, e.value, e.timestamp, now, out, ws);
+        }
         consume(s, e.series, t, e.value, e.timestamp, now, out, ws);
         BufferedSample next;
         while (s.consumed() < length && (next = s.takeBuffered(s.consumed() + 1)) != null) {
+            if (rejects(s, next.t(), next.value())) {
+                out.deadLetter(DeadLetter.of(
+                        e.series,
+                        next,
+                        DeadLetterReason.OUT_OF_RANGE,
+                        AnyOrderTracking.rejection(next.t(), next.value()),
+                        now));
+                return anyOrderPath.divert(s, e.series, next.t(), next.value(), next.timestamp(), now, out, ws);
+            }
             consume(s, e.series, next.t(), next.value(), next.timestamp(), now, out, ws);
         }
         return s.consumed() == length ? null : s;
+    }
+
+    /** Whether x(t) of an undecided prefix series is rejected ({@link OutOfRangePolicy#REJECT}). */
+    private boolean rejects(SeriesSession s, int t, double value) {
+        return s.phase() == SeriesSession.Phase.COLLECTING
+                && settings.outOfRange() == OutOfRangePolicy.REJECT
+                && guard != null
+                && guard.outside(t, value);
+    }
+
+    /** {@link #outOfRangeSamples}, 0 when the session cannot say (it is what just failed). */
+    private int safeCount(SeriesSession s) {
+        try {
+            return outOfRangeSamples(s);
+        } catch (RuntimeException failure) {
+            return 0;
+        }
+    }
+
+    /** How many samples the series' record counts as beyond the range guard. */
+    private int outOfRangeSamples(SeriesSession s) {
+        if (guard == null) {
+            return 0;
+        }
+        if (s.isAnyOrder()) {
+            return anyOrderPath.outOfRangeSamples(s.observed());
+        }
+        int n = 0;
+        if (s.hasPrefix()) {
+            for (int t = 1; t <= s.consumed(); t++) {
+                if (guard.outside(t, s.prefixValue(t))) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /**
@@ -287,7 +391,8 @@ public final class SeriesTracker {
         }
         SeriesState state = s.state();
         Decision d = ws.decision;
-        classifier.observe(state, value, ws.classifier, d);
+        double seen = guard != null && settings.outOfRange() == OutOfRangePolicy.CLIP ? guard.clip(t, value) : value;
+        classifier.observe(state, seen, ws.classifier, d);
         if (state.time() != t) {
             throw new IllegalStateException("classifier state at t=" + state.time() + " after consuming t=" + t);
         }
@@ -295,6 +400,7 @@ public final class SeriesTracker {
             out.decision(DecisionRecord.decided(
                             series, labels.get(d.label()), t, length, tau, d.reliability(), modelId, now, sampleTime)
                     .outOfRange(s.outOfRange())
+                    .outOfRangeSamples(outOfRangeSamples(s))
                     .certificate(certified, guarantee, tau, delta));
             s.decided();
         }
@@ -349,10 +455,7 @@ public final class SeriesTracker {
         } catch (RuntimeException failure) {
             // As in onSample: one series must not fail the job; its end is reported instead of a label.
             out.endOfInputFailed(series, failure);
-            out.decision(DecisionRecord.abandoned(
-                            series, session.consumed(), length, tau, modelId, now, session.lastSampleTime())
-                    .outOfRange(session.outOfRange())
-                    .certificate(certified, guarantee, tau, delta));
+            out.decision(abandoned(session, series, now));
         }
     }
 
@@ -420,8 +523,8 @@ public final class SeriesTracker {
             return;
         }
         Decision d = ws.decision;
-        if (s.modelTag() != modelTag) {
-            out.decision(abandoned(s, series, now));
+        if (s.modelTag() != modelTag || (s.isAnyOrder() && anyOrderPath.nothingUsable(s.observed()))) {
+            out.decision(abandoned(s, series, now)); // no state of this model, or every value it got was rejected
         } else if (s.isAnyOrder()) {
             classifier.decideIncomplete(anyOrderPath.subsetOf(s), ws.classifier, d);
             DecisionRecord r = ending == Ending.INPUT
@@ -430,11 +533,13 @@ public final class SeriesTracker {
             out.decision(r.at(d.time() + 1, channelNames.get(d.channel()), d.observedFraction())
                     .incomplete()
                     .outOfRange(s.outOfRange())
+                    .outOfRangeSamples(outOfRangeSamples(s))
                     .certificate(certified, guarantee, tau, delta));
         } else if (ending == Ending.INPUT) {
             classifier.current(s.state(), ws.classifier, d);
             out.decision(undecided(s, series, d, s.consumed(), now)
                     .outOfRange(s.outOfRange())
+                    .outOfRangeSamples(outOfRangeSamples(s))
                     .certificate(certified, guarantee, tau, delta));
         } else if (ending == Ending.RECORD) {
             classifier.current(s.state(), ws.classifier, d);
@@ -442,6 +547,7 @@ public final class SeriesTracker {
                     .at(s.consumed(), channelNames.get(0), (double) s.consumed() / length)
                     .incomplete()
                     .outOfRange(s.outOfRange())
+                    .outOfRangeSamples(outOfRangeSamples(s))
                     .certificate(certified, guarantee, tau, delta));
         } else {
             out.decision(abandoned(s, series, now));
@@ -465,6 +571,7 @@ public final class SeriesTracker {
     private DecisionRecord abandoned(SeriesSession s, String series, long now) {
         return DecisionRecord.abandoned(series, s.consumed(), length, tau, modelId, now, s.lastSampleTime())
                 .outOfRange(s.outOfRange())
+                .outOfRangeSamples(outOfRangeSamples(s))
                 .certificate(certified, guarantee, tau, delta);
     }
 

@@ -1,5 +1,6 @@
 package io.vigil.stream;
 
+import io.vigil.data.OutOfRangePolicy;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,9 +20,16 @@ import java.util.Objects;
  * @param anyOrderCache bytes per subtask for the conditioned states of undecided series observed in any order ({@link
  *     ConditionedStates}), so that a session read back from a serialising state backend is not rebuilt from its values
  *     at every record; 0 for none
+ * @param outOfRange what a sample beyond the range guard does ({@link OutOfRangePolicy}; default reject: it is
+ *     dead-lettered as {@code out_of_range} and the series goes on with that value missing); unused with the guard off
  */
 public record SessionSettings(
-        int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder, long anyOrderCache)
+        int reorderWindow,
+        Duration idleTimeout,
+        double rangeGuard,
+        boolean anyOrder,
+        long anyOrderCache,
+        OutOfRangePolicy outOfRange)
         implements Serializable {
     /** Largest reorder window: buffered samples cost memory per series, 64 bounds it. */
     public static final int MAX_REORDER_WINDOW = 64;
@@ -51,6 +59,13 @@ public record SessionSettings(
         if (anyOrderCache < 0) {
             throw new IllegalArgumentException("the any-order cache must be ≥ 0 bytes, got " + anyOrderCache);
         }
+        Objects.requireNonNull(outOfRange, "outOfRange");
+    }
+
+    /** The settings with the default out-of-range policy ({@link OutOfRangePolicy#DEFAULT}). */
+    public SessionSettings(
+            int reorderWindow, Duration idleTimeout, double rangeGuard, boolean anyOrder, long anyOrderCache) {
+        this(reorderWindow, idleTimeout, rangeGuard, anyOrder, anyOrderCache, OutOfRangePolicy.DEFAULT);
     }
 
     /** The settings with the default any-order cache ({@link ConditionedStates#DEFAULT_BUDGET_BYTES}). */
@@ -75,17 +90,22 @@ public record SessionSettings(
 
     /** These settings with another range guard K ({@link #RANGE_GUARD_OFF} for none). */
     public SessionSettings withRangeGuard(double k) {
-        return new SessionSettings(reorderWindow, idleTimeout, k, anyOrder, anyOrderCache);
+        return new SessionSettings(reorderWindow, idleTimeout, k, anyOrder, anyOrderCache, outOfRange);
     }
 
     /** These settings with univariate series observed in any order ({@code true}) or as a prefix. */
     public SessionSettings withAnyOrder(boolean value) {
-        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, value, anyOrderCache);
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, value, anyOrderCache, outOfRange);
     }
 
     /** These settings with {@code bytes} per subtask for the any-order cache (0: none). */
     public SessionSettings withAnyOrderCache(long bytes) {
-        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, anyOrder, bytes);
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, anyOrder, bytes, outOfRange);
+    }
+
+    /** These settings with another out-of-range policy. */
+    public SessionSettings withOutOfRange(OutOfRangePolicy policy) {
+        return new SessionSettings(reorderWindow, idleTimeout, rangeGuard, anyOrder, anyOrderCache, policy);
     }
 
     /** Whether samples are checked against the training range. */

@@ -21,7 +21,7 @@ import java.util.Base64;
  * <ul>
  *   <li>decisions: {@code {"series":"CBF/test/17","label":"2","t":41,"length":128,"early":true,"tau":0.9,
  *       "reliability":0.97,"model":"3f2a…","emitted_at":1763938200123,"status":"decided","sample_time":
- *       1763938200101,"out_of_range":false,"certified":true,"guarantee":"pac","target":0.9,"delta":0.1,"margin_tau":0.97}} —
+ *       1763938200101,"out_of_range":false,"out_of_range_samples":0,"certified":true,"guarantee":"pac","target":0.9,"delta":0.1,"margin_tau":0.97}} —
  *       {@code out_of_range}
  *       is always present, true when a sample the record rests on lay outside the training range (records written
  *       before it existed read as false); {@code certified}, {@code guarantee} ({@code pac}, {@code expected} or
@@ -72,6 +72,10 @@ public final class StreamJson {
             g.writeStringField("status", r.status);
             g.writeNumberField("sample_time", r.sampleTime);
             g.writeBooleanField("out_of_range", r.outOfRange);
+            g.writeNumberField("out_of_range_samples", r.outOfRangeSamples);
+            if (r.error != null) {
+                g.writeStringField("error", cut(r.error));
+            }
             g.writeBooleanField("certified", r.certified);
             g.writeStringField("guarantee", r.guarantee);
             g.writeNumberField("target", r.target);
@@ -128,6 +132,8 @@ public final class StreamJson {
         r.emittedAt = n.path("emitted_at").asLong();
         r.sampleTime = n.path("sample_time").asLong();
         r.outOfRange = n.path("out_of_range").asBoolean(false);
+        r.outOfRangeSamples = n.path("out_of_range_samples").asInt(0);
+        r.error = n.hasNonNull("error") ? n.get("error").asText() : null;
         r.certified = n.path("certified").asBoolean(false);
         r.guarantee = n.path("guarantee").asText(Guarantee.NONE);
         r.target = n.hasNonNull("target") ? n.get("target").asDouble() : r.tau;

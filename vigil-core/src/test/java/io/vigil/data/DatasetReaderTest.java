@@ -225,9 +225,25 @@ class DatasetReaderTest {
         assertNames(fails(comma), comma, 1, "column 3: missing value (an empty field)");
     }
 
+    /** One separator ending a row is not an empty last value: no missing value, and no extra sample. */
+    @Test
+    void aTrailingSeparatorIsNotAMissingValue() throws IOException {
+        Path tab = write("TT_TRAIN.tsv", "1\t1\t2\t3\t\n2\t4\t5\t6\t \r\n");
+        for (boolean interpolate : new boolean[] {false, true}) {
+            Dataset ds = DatasetReader.read(tab, ReadOptions.DEFAULT.withInterpolateMissing(interpolate));
+            assertEquals(3, ds.length(), "interpolate " + interpolate);
+            assertArrayEquals(new double[] {1, 2, 3}, ds.series(0));
+            assertArrayEquals(new double[] {4, 5, 6}, ds.series(1));
+        }
+        Path comma = write("TC_TRAIN.txt", "1,1,2,3,\n2,4,5,6\n");
+        assertEquals(3, DatasetReader.read(comma, ReadOptions.DEFAULT).length());
+        Path two = write("T2_TRAIN.tsv", "1\t1\t2\t\t\n");
+        assertNames(fails(two), two, 1, "column 4: missing value (an empty field)");
+    }
+
     @Test
     void missingValuesAreInterpolatedWhenAsked() throws IOException {
-        Path f = write("M_TRAIN.tsv", "1\tNaN\t?\t2\tnan\tnan\t8\t\t\n2\t1\t2\t3\t4\t5\t6\t7\t8\n");
+        Path f = write("M_TRAIN.tsv", "1\tNaN\t?\t2\tnan\tnan\t8\t\t\t\n2\t1\t2\t3\t4\t5\t6\t7\t8\n");
         Dataset ds = DatasetReader.read(f, ReadOptions.DEFAULT.withInterpolateMissing(true));
         assertArrayEquals(new double[] {2, 2, 2, 4, 6, 8, 8, 8}, ds.series(0));
         assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6, 7, 8}, ds.series(1));

@@ -2,6 +2,7 @@ package io.vigil.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,8 +117,24 @@ class ModelFileTest {
         assertMessage(root -> ((ObjectNode) root.get("ldg")).remove("gamma"), "ldg.gamma is missing");
         assertMessage(root -> root.put("created", "yesterday"), "created is not an ISO-8601");
         ModelFormatException e = assertThrows(ModelFormatException.class, () -> ModelFile.standard()
-                .read("{\"format\":".getBytes(StandardCharsets.UTF_8), "x.json"));
-        assertTrue(e.getMessage().startsWith("model x.json: not valid JSON"), e.getMessage());
+                .read("{\"format\" 1}".getBytes(StandardCharsets.UTF_8), "x.json"));
+        assertTrue(e.getMessage().startsWith("model x.json: not valid JSON at line 1"), e.getMessage());
+        assertFalse(e.getMessage().contains("REDACTED"), e.getMessage());
+    }
+
+    /** A file cut short anywhere (in a field name, a number, the Base64 of a matrix) says "truncated", once. */
+    @Test
+    void aTruncatedFileSaysTruncatedOnce() {
+        byte[] full = ModelFile.standard().toBytes(TestModels.small(true));
+        for (int cut : new int[] {9, full.length / 3, full.length / 2, full.length - 3}) {
+            byte[] part = java.util.Arrays.copyOf(full, cut);
+            ModelFormatException e = assertThrows(
+                    ModelFormatException.class, () -> ModelFile.standard().read(part, "m.json"));
+            String m = e.getMessage();
+            assertTrue(m.startsWith("model m.json: the file is truncated: it ends after " + cut + " bytes"), m);
+            assertEquals(m.indexOf("truncated"), m.lastIndexOf("truncated"), m);
+            assertFalse(m.contains("REDACTED") || m.contains("Source:") || m.contains("end-of-input"), m);
+        }
     }
 
     @Test

@@ -391,6 +391,8 @@ class SeriesTrackerTest {
     @Test
     void aSampleFarOutsideTheTrainingRangeMarksTheDecisionItContributesTo() {
         SampleEvent huge = StreamFixtures.event("huge", 1, 1e100, 0);
+        SeriesTracker tracker = new SeriesTracker(
+                classifier, SETTINGS.withOutOfRange(io.vigil.data.OutOfRangePolicy.KEEP), "model-id", TAG);
         tracker.onSample(null, huge, 0L, out, ws);
         SeriesTracker off = new SeriesTracker(
                 classifier, SETTINGS.withRangeGuard(SessionSettings.RANGE_GUARD_OFF), "model-id", TAG);
@@ -404,15 +406,19 @@ class SeriesTrackerTest {
         assertTrue(marked.reliability >= 0.99, "reliability " + marked.reliability);
         assertTrue(marked.outOfRange);
         assertFalse(plain.outOfRange);
-        assertEquals(plain.outOfRange(true), marked);
+        assertEquals(plain.outOfRange(true).outOfRangeSamples(1), marked);
         assertEquals(SeriesSession.Phase.DECIDED, unguarded.phase());
 
         SampleEvent overflow = StreamFixtures.event("overflow", 1, 1e308, 1);
-        assertNull(tracker.onSample(null, overflow, 0L, out, ws));
+        assertNotNull(tracker.onSample(null, overflow, 0L, out, ws), "a marker ignores the rest of the series");
         assertEquals(2, out.outOfRange);
         assertEquals(
                 List.of("processing_error"),
                 out.deadLetters.stream().map(d -> d.reason).toList());
+        DecisionRecord error = out.decisions.get(2);
+        assertEquals(DecisionRecord.ERROR, error.status);
+        assertEquals(1, error.outOfRangeSamples);
+        assertTrue(error.error.contains("--out-of-range reject or clip"), error.error);
     }
 
     @Test
@@ -574,20 +580,6 @@ class SeriesTrackerTest {
         assertNull(feed(back, rest));
         assertEquals(1, out.decisions.size());
         assertEquals(offline.t(), out.decisions.get(0).t);
-    }
-
-    @Test
-    void aFailureWhileProcessingDeadLettersTheSampleAndDropsTheSeries() {
-        // A session stamped with this model's tag but holding state of another shape (d = 10): observe() refuses it.
-        SeriesSession misfit = SeriesSession.start(TAG, new io.vigil.gauss.SeriesState(10, 2, 1));
-        SampleEvent e = StreamFixtures.events(0, 0).get(0);
-        assertNull(tracker.onSample(misfit, e, 0L, out, ws));
-        assertEquals(1, out.deadLetters.size());
-        DeadLetter d = out.deadLetters.get(0);
-        assertEquals("processing_error", d.reason);
-        assertTrue(d.detail.contains("IllegalArgumentException"), d.detail);
-        assertTrue(out.decisions.isEmpty());
-        assertNotNull(tracker.onSample(null, e, 0L, out, ws), "the series starts afresh with its next sample");
     }
 
     @Test

@@ -35,6 +35,7 @@ class StreamJsonTest {
                         "status",
                         "sample_time",
                         "out_of_range",
+                        "out_of_range_samples",
                         "certified",
                         "guarantee",
                         "target",
@@ -47,6 +48,19 @@ class StreamJsonTest {
         assertEquals(0.9, j.get("target").asDouble(), 0.0);
         assertTrue(j.get("early").asBoolean());
         assertEquals(r, StreamJson.readDecision(json));
+    }
+
+    @Test
+    void errorRecordNamesTheReasonAndReadsBack() throws Exception {
+        DecisionRecord r = DecisionRecord.error("s", "IllegalStateException: boom", 3, 128, 0.9, "abc", 5L, 4L)
+                .outOfRangeSamples(2);
+        JsonNode j = MAPPER.readTree(StreamJson.decision(r));
+        assertEquals("error", j.get("status").asText());
+        assertEquals("IllegalStateException: boom", j.get("error").asText());
+        assertEquals(2, j.get("out_of_range_samples").asInt());
+        assertTrue(j.get("out_of_range").asBoolean());
+        assertTrue(j.get("label").isNull());
+        assertEquals(r, StreamJson.readDecision(StreamJson.decision(r)));
     }
 
     @Test

@@ -349,6 +349,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         private final Counter incomplete;
         private final Counter abandoned;
         private final Counter undecided;
+        private final Counter errors;
         private final Counter outOfRange;
         private final Histogram fraction;
         private final Histogram latency;
@@ -364,6 +365,7 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
             incomplete = metrics.counter("decisionsIncomplete");
             abandoned = metrics.counter("seriesAbandoned");
             undecided = metrics.counter("decisionsUndecided");
+            errors = metrics.counter(JobMetrics.SERIES_ERRORS);
             outOfRange = metrics.counter("outOfRange");
             fraction =
                     metrics.histogram("decisionFractionPermille", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
@@ -391,6 +393,8 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
                 latency.update(record.emittedAt - record.sampleTime);
             } else if (DecisionRecord.UNDECIDED.equals(record.status)) {
                 undecided.inc();
+            } else if (DecisionRecord.ERROR.equals(record.status)) {
+                errors.inc();
             } else {
                 abandoned.inc();
             }

@@ -17,7 +17,7 @@ import org.apache.flink.metrics.Metric;
  * by {@link LocalFlink}) hands it every metric this JVM's tasks register; it keeps the ones of the contract (
  * {@code samplesIn}, {@code decisionsEarly}, {@code decisionsComplete}, {@code decisionsUndecided}, {@code
  * decisionsIncomplete},
- * {@code seriesAbandoned}, {@code outOfRange}, {@code deadLetters_<reason>}, gauge {@code seriesInFlight}).
+ * {@code seriesAbandoned}, {@code seriesErrors}, {@code outOfRange}, {@code deadLetters_<reason>}, gauge {@code seriesInFlight}).
  *
  * <p>Counters are summed over subtasks and kept monotone across task attempts: a restarted task registers new
  * counters from 0, and a removed counter's last value is retained. Records re-processed after a restore from a
@@ -30,6 +30,9 @@ public final class JobMetrics {
     public static final String DECISIONS_UNDECIDED = "decisionsUndecided";
     public static final String DECISIONS_INCOMPLETE = "decisionsIncomplete";
     public static final String SERIES_ABANDONED = "seriesAbandoned";
+    /** Series that ended with a {@code "status":"error"} record (their processing failed). */
+    public static final String SERIES_ERRORS = "seriesErrors";
+
     public static final String SERIES_IN_FLIGHT = "seriesInFlight";
     public static final String OUT_OF_RANGE = "outOfRange";
     public static final String DEAD_LETTERS_PREFIX = "deadLetters_";
@@ -88,6 +91,7 @@ public final class JobMetrics {
                     DECISIONS_UNDECIDED,
                     DECISIONS_INCOMPLETE,
                     SERIES_ABANDONED,
+                    SERIES_ERRORS,
                     SERIES_IN_FLIGHT,
                     OUT_OF_RANGE -> true;
             default -> name.startsWith(DEAD_LETTERS_PREFIX) || JOB_GAUGES.contains(name);

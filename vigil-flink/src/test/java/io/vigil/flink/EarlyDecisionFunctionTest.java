@@ -20,6 +20,7 @@ import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SessionSettings;
 import io.vigil.stream.StreamFixtures;
+import io.vigil.stream.StreamJson;
 import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -230,6 +231,11 @@ class EarlyDecisionFunctionTest {
             h.open();
             process(h, StreamFixtures.event("huge", 1, 1e100, 0));
             StreamFixtures.events(4, 10).forEach(e -> process(h, e));
+            assertEquals(1, h.extractOutputValues().size(), "the rejected t = 1 decides nothing");
+            assertEquals(
+                    List.of("out_of_range"),
+                    deadLetters(h).stream().map(d -> d.reason).toList());
+            h.endInput();
             List<DecisionRecord> out = h.extractOutputValues();
             assertEquals(2, out.size());
             assertTrue(!only(out, 4).outOfRange);
@@ -238,7 +244,9 @@ class EarlyDecisionFunctionTest {
                     .findFirst()
                     .orElseThrow();
             assertTrue(huge.outOfRange);
+            assertEquals(1, huge.outOfRangeSamples, huge.toString() + " " + new String(StreamJson.decision(huge)));
             assertEquals(1, metrics.value("outOfRange"));
+            assertEquals(1, metrics.value("deadLetters_out_of_range"));
         }
     }
 

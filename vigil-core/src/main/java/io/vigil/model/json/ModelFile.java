@@ -194,16 +194,47 @@ public final class ModelFile {
         try {
             root = ModelJson.readTree(MAPPER, bytes);
         } catch (IOException e) {
-            throw new ModelFormatException(
-                    source,
-                    "not valid JSON: " + e.getMessage().lines().findFirst().orElse(""),
-                    e);
+            // jsonProblem says everything; the parser's exception is kept as suppressed (shown by VIGIL_DEBUG stack
+            // traces) rather than as the cause, whose message would be appended again with its location suffix.
+            ModelFormatException notJson = new ModelFormatException(source, jsonProblem(e, bytes.length));
+            notJson.addSuppressed(e);
+            throw notJson;
         }
         try {
             return fromTree(root);
         } catch (IllegalArgumentException e) {
             throw new ModelFormatException(source, e.getMessage(), e);
         }
+    }
+
+    /**
+     * What is wrong with bytes that are not JSON, said once and in plain words: a file that ends inside a value is
+     * "truncated" (a copy cut short), anything else "not valid JSON"; with the parser's line and column, without its
+     * own location suffix (which names no source and would repeat the message).
+     */
+    static String jsonProblem(IOException e, int size) {
+        boolean truncated = false;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            truncated |= c instanceof com.fasterxml.jackson.core.io.JsonEOFException
+                    || (c.getMessage() != null && c.getMessage().contains("end-of-input"));
+        }
+        String at = "";
+        String message = e.getMessage();
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            message = j.getOriginalMessage();
+            if (j.getLocation() != null && j.getLocation().getLineNr() > 0) {
+                at = " at line " + j.getLocation().getLineNr() + ", column "
+                        + j.getLocation().getColumnNr();
+            }
+        }
+        String first = message == null ? "" : message.lines().findFirst().orElse("");
+        if (truncated) {
+            int cut = first.indexOf(" is not valid Base64");
+            String inside = cut > 0 ? " inside " + first.substring(0, cut) : "";
+            return "the file is truncated: it ends after " + size + " bytes" + at + inside
+                    + " (an incomplete copy or download?)";
+        }
+        return "not valid JSON" + at + ": " + first;
     }
 
     /**

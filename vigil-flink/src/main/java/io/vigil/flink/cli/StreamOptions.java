@@ -1,5 +1,6 @@
 package io.vigil.flink.cli;
 
+import io.vigil.data.OutOfRangePolicy;
 import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
 import io.vigil.stream.SessionSettings;
@@ -69,9 +70,19 @@ public final class StreamOptions {
             paramLabel = "K|off",
             defaultValue = "8",
             description = "Mark a record \"out_of_range\":true when a sample it rests on lies beyond ±K standard "
-                    + "deviations of the training series at its t (counted in metric outOfRange; the decision rule "
-                    + "is unchanged); off = no check (default: ${DEFAULT-VALUE}).")
+                    + "deviations of the training series at its t (counted in metric outOfRange; --out-of-range says "
+                    + "what the classifier sees of it); off = no check (default: ${DEFAULT-VALUE}).")
     String rangeGuard;
+
+    @Option(
+            names = "--out-of-range",
+            paramLabel = "reject|clip|keep",
+            defaultValue = "reject",
+            description = "What a sample beyond the range guard does: reject = dead-lettered as out_of_range, the "
+                    + "series goes on with that value missing (observed in any order from then on); clip = used at the "
+                    + "nearer bound, mean ± K·sd; keep = used as it is. The record counts such samples in "
+                    + "out_of_range_samples (default: ${DEFAULT-VALUE}).")
+    String outOfRange;
 
     @Option(
             names = "--any-order",
@@ -113,7 +124,8 @@ public final class StreamOptions {
                     duration(cl, "--idle-timeout", idleTimeout),
                     rangeGuard(cl, rangeGuard),
                     anyOrder,
-                    size(cl, "--any-order-cache", anyOrderCache));
+                    size(cl, "--any-order-cache", anyOrderCache),
+                    outOfRangePolicy(cl, outOfRange));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -135,6 +147,15 @@ public final class StreamOptions {
                 .checkpointInterval(interval)
                 .deadLetterValueBytes(deadLetterMaxBytes)
                 .build();
+    }
+
+    /** {@code --out-of-range}, a usage error naming the valid values when unknown. */
+    public static OutOfRangePolicy outOfRangePolicy(CommandLine cl, String text) {
+        try {
+            return OutOfRangePolicy.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--out-of-range: " + e.getMessage());
+        }
     }
 
     /** K of {@code --range-guard}, or {@link SessionSettings#RANGE_GUARD_OFF} for {@code off}. */
