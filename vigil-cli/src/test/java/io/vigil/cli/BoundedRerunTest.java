@@ -57,6 +57,9 @@ class BoundedRerunTest {
 
     private static final int SERIES = 24;
 
+    /** Pairs of runs per interval ({@code -Dvigil.rerun.repetitions=5} for the benchmark figure). */
+    private static final int REPETITIONS = Integer.getInteger("vigil.rerun.repetitions", 1);
+
     private static LoopbackKafka kafka;
 
     private static Dataset data;
@@ -88,12 +91,18 @@ class BoundedRerunTest {
     @ParameterizedTest(name = "checkpoint interval {0}")
     @ValueSource(strings = {"1s", "2s", "10min"})
     void aSecondIdenticalBoundedRunDecidesNothingAndExitsZero(String interval) throws Exception {
-        String in = "rerun-in-" + interval;
-        String out = "rerun-out-" + interval;
+        for (int rep = 0; rep < REPETITIONS; rep++) {
+            twoIdenticalRuns("rerun-" + rep + "-" + interval, interval);
+        }
+    }
+
+    private void twoIdenticalRuns(String name, String interval) throws Exception {
+        String in = name + "-in";
+        String out = name + "-out";
         kafka.createTopic(in, 2);
         kafka.createTopic(out, 2);
         produce(in, 0, SERIES);
-        Path state = dir.resolve("state");
+        Path state = dir.resolve(name);
         List<String> cmd = args(in, out, state, "--checkpoint-interval", interval);
 
         Outcome first = vigil(cmd);
@@ -120,6 +129,31 @@ class BoundedRerunTest {
         assertFalse(second.err().contains("resuming from checkpoint"), second.err());
         assertEquals(decided, decisions(out), "no decision added by the second run");
         assertEquals(end, committed("vigil-" + in, in));
+    }
+
+    @Test
+    void aCheckpointLeftBesideAFinishedRunIsNotResumed() throws Exception {
+        String in = "left-in";
+        String out = "left-out";
+        kafka.createTopic(in, 1);
+        kafka.createTopic(out, 1);
+        produce(in, 0, 4);
+        Path state = dir.resolve("state");
+        List<String> cmd = args(in, out, state, "--checkpoint-interval", "1s");
+        assertEquals(0, vigil(cmd).code());
+        // As a process killed between the end of the job and the removal of its checkpoints would leave it.
+        Path chk = Files.createDirectories(
+                state.resolve(StateDirectory.CHECKPOINTS).resolve("job").resolve("chk-7"));
+        Files.writeString(chk.resolve(StateDirectory.METADATA), "not a checkpoint");
+
+        Outcome second = vigil(cmd);
+        assertEquals(0, second.code(), second.err());
+        assertTrue(
+                second.err().contains("checkpoint 7 in " + state + " is of the bounded run that finished at "),
+                second.err());
+        assertTrue(second.err().contains("vigil run: nothing to decide"), second.err());
+        assertFalse(Files.exists(chk), "the finished run's checkpoint is removed");
+        assertEquals(4, decisions(out).size());
     }
 
     @Test
