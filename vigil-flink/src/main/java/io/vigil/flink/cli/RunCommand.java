@@ -1,6 +1,7 @@
 package io.vigil.flink.cli;
 
 import io.vigil.dashboard.Dashboard;
+import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
@@ -117,6 +118,12 @@ public final class RunCommand implements Callable<Integer> {
     boolean bounded;
 
     @Option(
+            names = "--require-certified",
+            description = "Refuse (exit 1) a model whose operating point at this run's tau is not certified: such a "
+                    + "model decides every series only at t = d, never early.")
+    boolean requireCertified;
+
+    @Option(
             names = "--from-beginning",
             description = "Re-score the input from offset 0 with empty state, under a new consumer group "
                     + "(GROUP-from-beginning-TIME, or --group-id) so the usual group's offsets stay as they are.")
@@ -194,6 +201,9 @@ public final class RunCommand implements Callable<Integer> {
     /** The job's model, once {@link #config} has read it (its shape goes to the state manifest, its d to warnings). */
     private VigilModel parsedModel;
 
+    /** Whether the run's decisions are certified (its start line, the dashboard and --require-certified). */
+    private Certification certification;
+
     /** The embedded job's locked state directory while it runs. */
     private StateOptions.Opened opened;
 
@@ -250,6 +260,21 @@ public final class RunCommand implements Callable<Integer> {
         modelSource = String.valueOf(modelFile);
         byte[] model = modelTopic == null ? readModel(modelFile) : initialModel(cl, timeout);
         JobConfig cfg = config(cl, model);
+        certification = Certification.of(parsedModel, cfg.decision());
+        if (!certification.certified()) {
+            String what =
+                    modelSource + "'s operating point at tau " + cfg.decision().tau() + " is not certified ("
+                            + (certification.neverEarly()
+                                    ? "the training set could not certify it), so every series is decided only at t = d, "
+                                            + "never early"
+                                    : "the model holds no calibration for this rule), so it decides at tau itself without a "
+                                            + "guarantee");
+            if (requireCertified) {
+                throw new UncertifiedException("--require-certified: " + what + "; lower --tau, retrain on more "
+                        + "series (vigil train says what would certify it), or run without --require-certified");
+            }
+            cl.getErr().println("vigil run: warning: " + what);
+        }
         if (!skipPreflight) {
             RunPreflight.preflight(cl, cfg, timeout);
         }
@@ -291,6 +316,7 @@ public final class RunCommand implements Callable<Integer> {
                 cl.getErr().println("vigil run: " + metricsPort.announcement());
             });
             if (board != null) {
+                board.certification(certification);
                 cl.getErr().println("vigil run: dashboard at " + board.url());
             }
             return execute(cl, flink.environment(), cfg, model, flink);
@@ -328,7 +354,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         cl.getErr()
                 .println("vigil run: " + cfg.input() + " -> " + cfg.output() + " (dead letters: " + cfg.deadLetter()
-                        + ") at " + cfg.bootstrap() + ", tau " + cfg.decision().tau() + ", "
+                        + ") at " + cfg.bootstrap() + ", " + certification.describe() + ", "
                         + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + ", transactional-id prefix "
                         + cfg.transactionalIdPrefix() + "; Kafka properties "
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
@@ -497,6 +523,15 @@ public final class RunCommand implements Callable<Integer> {
     private static String rootCause(Throwable e) {
         Throwable root = Failures.rootCause(e);
         return root.getClass().getSimpleName() + ": " + Failures.ownMessageOfRoot(root);
+    }
+
+    /** {@code --require-certified} refused the model; the message says why and the way out in one line. */
+    static final class UncertifiedException extends IllegalStateException implements Failures.Complete {
+        private static final long serialVersionUID = 1L;
+
+        UncertifiedException(String message) {
+            super(message);
+        }
     }
 
     /** The embedded job ended after repeated failures; the message says why in one line. */
