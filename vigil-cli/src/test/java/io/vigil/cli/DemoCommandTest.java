@@ -69,8 +69,10 @@ class DemoCommandTest {
         String err = o.err().toString();
         assertEquals(0, o.code(), () -> "stderr: " + err);
         assertTrue(err.contains("tau 0.999 NOT CERTIFIED: decides only at t = d (never early))"), err);
-        assertTrue(err.contains("vigil demo: warning: the operating point at tau 0.999 is not certified on 30 "
-                + "training series, so every series is decided only at t = d, never early"), err);
+        assertTrue(
+                err.contains("vigil demo: warning: the operating point at tau 0.999 is not certified on 30 "
+                        + "training series, so every series is decided only at t = d, never early"),
+                err);
     }
 
     /**

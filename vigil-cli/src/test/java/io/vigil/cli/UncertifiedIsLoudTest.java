@@ -7,20 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.kafka.LoopbackKafka;
+import io.vigil.kafka.SampleRecord;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.model.json.ModelFile;
-import io.vigil.kafka.SampleRecord;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,8 @@ class UncertifiedIsLoudTest {
     @Test
     void inspectTextSaysWhetherTheOperatingPointIsCertified() throws IOException {
         VigilModel m = ModelFile.standard().load(uncertified.model());
-        CalibrationSection.OperatingPoint p = DecisionOverrides.operatingPoint(m).orElseThrow();
+        CalibrationSection.OperatingPoint p =
+                DecisionOverrides.operatingPoint(m).orElseThrow();
         assertFalse(p.certified(), "0.995 on 30 series: " + uncertified.train().err());
         String text = Run.of("inspect", uncertified.model().toString()).ok().out();
         assertTrue(text.contains("operating point   earliest-at-reliability objective, rule "), text);
@@ -86,32 +87,40 @@ class UncertifiedIsLoudTest {
         assertEquals(1, r.exit(), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(
-                r.err().contains("vigil run: --require-certified: " + trained.model() + "'s operating point at tau "
-                        + "0.999 is not certified (the training set could not certify it), so every series is "
-                        + "decided only at t = d, never early; lower --tau"),
+                r.err()
+                        .contains("vigil run: --require-certified: " + trained.model() + "'s operating point at tau "
+                                + "0.999 is not certified (the training set could not certify it), so every series is "
+                                + "decided only at t = d, never early; lower --tau"),
                 r.err());
     }
 
     @Test
     void theStartLineSaysWhetherTheTauIsCertified() throws IOException {
         VigilModel m = ModelFile.standard().load(trained.model());
-        assertTrue(Certification.of(m, DecisionOverrides.none().withTau(0.5).resolve(m)).certified());
+        assertTrue(Certification.of(m, DecisionOverrides.none().withTau(0.5).resolve(m))
+                .certified());
         produce("loud-in");
         produce("never-in");
 
         Run certified = Run.of(run("loud", "--tau", "0.5", "--require-certified"));
         assertEquals(0, certified.exit(), certified.err());
-        assertTrue(certified.err().contains(" at " + kafka.bootstrapServers() + ", tau 0.5 certified (pac), "),
+        assertTrue(
+                certified.err().contains(" at " + kafka.bootstrapServers() + ", tau 0.5 certified (pac), "),
                 certified.err());
         assertFalse(certified.err().contains("warning"), certified.err());
 
         Run never = Run.of(run("never", "--tau", "0.999"));
         assertEquals(0, never.exit(), never.err());
         assertTrue(never.err().contains(", tau 0.999 " + NEVER_EARLY + ", "), never.err());
-        assertTrue(never.err().contains("vigil run: warning: " + trained.model() + "'s operating point at tau 0.999 "
-                + "is not certified"), never.err());
+        assertTrue(
+                never.err()
+                        .contains("vigil run: warning: " + trained.model() + "'s operating point at tau 0.999 "
+                                + "is not certified"),
+                never.err());
         assertFalse(
-                Certification.of(m, DecisionOverrides.none().withTau(0.999).resolve(m)).certified(), "as the start line says");
+                Certification.of(m, DecisionOverrides.none().withTau(0.999).resolve(m))
+                        .certified(),
+                "as the start line says");
     }
 
     /** A topic with two series of 128 samples each (any values: the test is about the lines, not the labels). */

@@ -273,7 +273,9 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UncertifiedException("--require-certified: " + what + "; lower --tau, retrain on more "
                         + "series (vigil train says what would certify it), or run without --require-certified");
             }
-            cl.getErr().println("vigil run: warning: " + what);
+            if (certification.neverEarly()) { // an uncalibrated model's start line says it is not certified
+                cl.getErr().println("vigil run: warning: " + what);
+            }
         }
         if (!skipPreflight) {
             RunPreflight.preflight(cl, cfg, timeout);
