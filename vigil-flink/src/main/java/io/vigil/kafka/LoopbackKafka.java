@@ -98,7 +98,7 @@ public final class LoopbackKafka implements AutoCloseable {
 
     /** Removes a temp directory this instance created when the JVM exits without {@link #close} (SIGTERM, Ctrl-C). */
     /** The temp storage and its shutdown hook when this broker created the directory, else null. */
-    private final TempStorage storage;
+    private final LoopbackStorage storage;
 
     /**
      * How to start the broker.
@@ -158,7 +158,7 @@ public final class LoopbackKafka implements AutoCloseable {
             int port,
             int controllerPort,
             Path dir,
-            TempStorage storage,
+            LoopbackStorage storage,
             Duration startupTime,
             Duration timeout) {
         this.server = server;
@@ -190,7 +190,7 @@ public final class LoopbackKafka implements AutoCloseable {
         boolean ownsDir = settings.dir() == null;
         Path dir = ownsDir ? createTempDir() : prepareDir(settings.dir());
         // Registered before Kafka starts, so a signal while it starts still stops it and deletes the directory.
-        TempStorage storage = ownsDir ? TempStorage.register(dir) : null;
+        LoopbackStorage storage = ownsDir ? LoopbackStorage.register(dir) : null;
         try {
             int attempts = settings.port() == 0 ? AUTO_PORT_ATTEMPTS : 1;
             for (int attempt = 1; ; attempt++) {
@@ -215,7 +215,7 @@ public final class LoopbackKafka implements AutoCloseable {
     }
 
     private static LoopbackKafka startOnce(
-            Settings settings, Path dir, TempStorage storage, int port, int controllerPort, long t0) {
+            Settings settings, Path dir, LoopbackStorage storage, int port, int controllerPort, long t0) {
         // A shutdown hook that comes while Kafka starts waits until it has started (or failed), then stops it.
         synchronized (storage == null ? new Object() : storage) {
             return startLocked(settings, dir, storage, port, controllerPort, t0);
@@ -223,7 +223,7 @@ public final class LoopbackKafka implements AutoCloseable {
     }
 
     private static LoopbackKafka startLocked(
-            Settings settings, Path dir, TempStorage storage, int port, int controllerPort, long t0) {
+            Settings settings, Path dir, LoopbackStorage storage, int port, int controllerPort, long t0) {
         if (storage != null && storage.released()) {
             throw new IllegalStateException("the JVM is shutting down; Kafka was not started");
         }
@@ -477,7 +477,7 @@ public final class LoopbackKafka implements AutoCloseable {
         }
     }
 
-    private static void stopQuietly(KafkaRaftServer server) {
+    static void stopQuietly(KafkaRaftServer server) {
         try {
             server.shutdown();
             server.awaitShutdown();
@@ -566,71 +566,9 @@ public final class LoopbackKafka implements AutoCloseable {
         }
     }
 
-    private static void deleteQuietly(Path dir) {
+    static void deleteQuietly(Path dir) {
         if (!FileTrees.delete(dir)) {
             LOG.warn("cannot delete Kafka temp directory {}", dir);
-        }
-    }
-
-    /**
-     * The temp storage of a broker that created it, with the JVM shutdown hook that deletes it. The hook first stops
-     * the server and waits for it (deleting the directory under a running Kafka made it log pages of ERROR and WARN
-     * traces), and a hook that comes while Kafka starts waits until it has started: the start holds this object's
-     * monitor. {@link #release} runs once, from the hook or {@link #close}, whichever comes first.
-     */
-    private static final class TempStorage extends Thread {
-        private final Path dir;
-        private KafkaRaftServer server;
-        private boolean released;
-
-        private TempStorage(Path dir) {
-            super("vigil-kafka-temp-cleanup");
-            this.dir = dir;
-        }
-
-        static TempStorage register(Path dir) {
-            TempStorage t = new TempStorage(dir);
-            try {
-                Runtime.getRuntime().addShutdownHook(t);
-            } catch (IllegalStateException shuttingDown) {
-                deleteQuietly(dir);
-                throw new IllegalStateException("the JVM is shutting down; Kafka was not started", shuttingDown);
-            }
-            return t;
-        }
-
-        synchronized void serving(KafkaRaftServer s) {
-            server = s;
-        }
-
-        synchronized boolean released() {
-            return released;
-        }
-
-        @Override
-        public void run() {
-            release();
-        }
-
-        /** Stops the server (if one was started) and waits for it, then deletes the directory; once. */
-        synchronized void release() {
-            if (released) {
-                return;
-            }
-            released = true;
-            if (server != null) {
-                stopQuietly(server);
-                server = null;
-            }
-            deleteQuietly(dir);
-        }
-
-        void unregister() {
-            try {
-                Runtime.getRuntime().removeShutdownHook(this);
-            } catch (IllegalStateException shuttingDown) {
-                // The JVM is already exiting: the hook runs and finds the directory released.
-            }
         }
     }
 
