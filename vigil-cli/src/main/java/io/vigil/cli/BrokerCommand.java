@@ -73,7 +73,12 @@ public final class BrokerCommand implements Callable<Integer> {
             System.exit(status);
         });
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(kafka, err, stopped), "vigil-broker-shutdown"));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(kafka, err, stopped), "vigil-broker-shutdown"));
+        } catch (IllegalStateException shuttingDown) {
+            // A signal came while Kafka started: the broker's own hook stops it and deletes its temp directory.
+            return 0;
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.println("bootstrap: " + kafka.bootstrapServers());
         out.flush();

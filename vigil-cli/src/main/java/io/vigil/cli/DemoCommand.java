@@ -7,6 +7,7 @@ import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
 import io.vigil.demo.StreamDemo;
 import io.vigil.demo.Timeline;
+import io.vigil.early.Certification;
 import io.vigil.early.DecisionParams;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
@@ -232,7 +233,7 @@ public final class DemoCommand implements Callable<Integer> {
             live.printf(
                     Locale.ROOT,
                     "trained in %.1f s as vigil train --selection %s --cv %s would: gamma %s, dims %d, local-QDA k %d; "
-                            + "streaming on loopback Kafka + Flink MiniCluster (%s, tau %s)%n",
+                            + "streaming on loopback Kafka + Flink MiniCluster (%s, %s)%n",
                     (System.nanoTime() - t0) / 1e9,
                     selection,
                     cv,
@@ -240,7 +241,14 @@ public final class DemoCommand implements Callable<Integer> {
                     model.dims(),
                     model.qdaNeighbors(),
                     stream.delivery,
-                    params.tau());
+                    Certification.of(model, params).describe());
+            if (!Certification.of(model, params).certified()) {
+                live.println("vigil demo: warning: the operating point at tau " + params.tau() + " is not certified on "
+                        + tt.train().size() + " training series, so "
+                        + (Certification.of(model, params).neverEarly()
+                                ? "every series is decided only at t = d, never early"
+                                : "it decides at tau itself without a guarantee"));
+            }
             live.flush();
             JobConfig job = stream.apply(
                     cl,

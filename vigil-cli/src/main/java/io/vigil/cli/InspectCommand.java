@@ -1,5 +1,7 @@
 package io.vigil.cli;
 
+import io.vigil.early.Certification;
+import io.vigil.early.DecisionOverrides;
 import io.vigil.flink.cli.Json;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.GridScores;
@@ -371,6 +373,7 @@ public final class InspectCommand implements Callable<Integer> {
                                         .findFirst()
                                         .map(k -> ", " + k.estimator().id() + " complete-series model")
                                         .orElse("")));
+        row(out, "operating point", operatingPoint(m));
         m.section(CalibrationSection.class)
                 .filter(c -> c.guarantee() == Guarantee.EXPECTED)
                 .ifPresent(c -> row(out, "expected", CalibrationReport.expectedLine()));
@@ -381,6 +384,25 @@ public final class InspectCommand implements Callable<Integer> {
         for (Map.Entry<String, Long> e : parts.entrySet()) {
             out.printf(Locale.ROOT, "  %-18s %10d bytes%n", e.getKey(), e.getValue());
         }
+    }
+
+    /**
+     * The operating point the model decides at when a command is not told otherwise, and whether it is certified:
+     * one that is not decides every series only at t = d, which the text must not hide.
+     */
+    static String operatingPoint(VigilModel m) {
+        Certification c = Certification.of(m, DecisionOverrides.none().resolve(m));
+        return DecisionOverrides.operatingPoint(m)
+                .map(p -> String.format(
+                                Locale.ROOT,
+                                "%s objective, rule %s, classifier %s, set %s, estimator %s: ",
+                                p.objective(),
+                                p.rule().cliName(),
+                                p.classifier().cliName(),
+                                p.set().cliName(),
+                                p.estimator().id())
+                        + c.describe())
+                .orElse("none stored: " + c.describe());
     }
 
     private static void row(PrintWriter out, String key, String value) {

@@ -3,6 +3,7 @@ package io.vigil.demo;
 import io.vigil.dashboard.Dashboard;
 import io.vigil.data.Dataset;
 import io.vigil.data.TrainTest;
+import io.vigil.early.Certification;
 import io.vigil.early.EarlyClassifier;
 import io.vigil.early.EarlyReplay;
 import io.vigil.early.SeriesDecision;
@@ -274,7 +275,7 @@ public final class StreamDemo {
                     new SeriesId(test.name(), Replay.Split.TEST.id(), i, 0).toString(),
                     classifier.classNames().get(offline.get(i).completeLabel()));
         }
-        return Dashboard.start(Dashboard.Settings.of(
+        Dashboard board = Dashboard.start(Dashboard.Settings.of(
                         port.getAsInt(),
                         "demo: " + test.name(),
                         kafka.clientProperties(),
@@ -282,6 +283,8 @@ public final class StreamDemo {
                         DECISIONS,
                         flink.metrics()::snapshot)
                 .withReferences("complete-series label", complete));
+        board.certification(Certification.of(classifier.thresholds()));
+        return board;
     }
 
     /**

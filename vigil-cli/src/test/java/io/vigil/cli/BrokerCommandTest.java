@@ -51,6 +51,75 @@ class BrokerCommandTest {
         runUntilSignal(wrapper, "INT");
     }
 
+    /**
+     * A signal before Kafka is ready (its temp directory exists, no bootstrap line yet) still stops it quietly and
+     * leaves no {@code vigil-kafka-*} directory (one used to be left behind).
+     */
+    @Test
+    void sigtermBeforeReadyLeavesNoDirectoryAndNoWarnings() throws Exception {
+        signalBeforeReady(List.of(), "TERM");
+    }
+
+    @Test
+    void sigintBeforeReadyLeavesNoDirectoryAndNoWarnings() throws Exception {
+        signalBeforeReady(sigintWrapper(), "INT");
+    }
+
+    private void signalBeforeReady(List<String> wrapper, String signal) throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Process p = new ProcessBuilder(command(wrapper, tmp))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_S);
+            while (kafkaDirs(tmp).isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(kafkaDirs(tmp).isEmpty(), "a vigil-kafka-* directory appeared: " + Files.readString(err));
+            assertEquals("", Files.readString(out), "signalled before it was ready");
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
+            assertEquals(0, kill.waitFor(), "kill -" + signal);
+            assertTrue(p.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS), "broker still running after SIG" + signal);
+            String stderr = Files.readString(err);
+            assertEquals(List.of(), kafkaDirs(tmp), stderr);
+            assertNoWarnings(stderr);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static List<Path> kafkaDirs(Path tmp) throws IOException {
+        try (var s = Files.list(tmp)) {
+            return s.filter(f -> f.getFileName().toString().startsWith("vigil-kafka-"))
+                    .toList();
+        }
+    }
+
+    /** Kafka's log lines at ERROR or WARN (the format is {@code HH:mm:ss.SSS LEVEL [thread] logger - message}). */
+    private static void assertNoWarnings(String stderr) {
+        assertEquals(
+                List.of(),
+                stderr.lines().filter(l -> l.matches("^\\S+ (ERROR|WARN) .*")).toList(),
+                stderr);
+    }
+
+    private static List<String> command(List<String> wrapper, Path tmp) {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp,
+                "-cp",
+                System.getProperty("java.class.path"),
+                VigilCli.class.getName(),
+                "broker",
+                "--port",
+                "0"));
+        return cmd;
+    }
+
     private void runUntilSignal(List<String> wrapper, String signal) throws Exception {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
@@ -83,6 +152,7 @@ class BrokerCommandTest {
             String stderr = Files.readString(err);
             assertEquals(0, p.exitValue(), stderr);
             assertTrue(stderr.contains("vigil broker: stopped"), stderr);
+            assertNoWarnings(stderr);
             assertFalse(Files.exists(data), data + " not deleted");
             assertEquals("bootstrap: " + bootstrap + "\n", Files.readString(out), "stdout holds only the address");
         } finally {

@@ -62,6 +62,19 @@ class DemoCommandTest {
                 "each decision line says what its label is certified at: " + err);
     }
 
+    /** A τ the training set cannot certify is said at the start: the demo then decides every series at t = d. */
+    @Test
+    void anUncertifiedTauIsSaidAtTheStart() throws Exception {
+        Outcome o = demo("--train-size", "30", "--series", "6", "--tau", "0.999", "--print", "0", "--json");
+        String err = o.err().toString();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
+        assertTrue(err.contains("tau 0.999 NOT CERTIFIED: decides only at t = d (never early))"), err);
+        assertTrue(
+                err.contains("vigil demo: warning: the operating point at tau 0.999 is not certified on 30 "
+                        + "training series, so every series is decided only at t = d, never early"),
+                err);
+    }
+
     /**
      * With {@code --estimator gmm} on several channels the demo calibrates the per-class mixture (its any-order form
      * serves the multichannel stream), so its decisions are certified as the joint Gaussian's are, and the stream

@@ -173,6 +173,14 @@ public final class Dashboard implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells the page whether the job's operating point is certified: an uncertified one (it decides only at t = d,
+     * or without a guarantee) is shown as a banner under the heading.
+     */
+    public void certification(io.vigil.early.Certification c) {
+        state.certification(c.certified(), c.describe());
+    }
+
     /** The page's address, e.g. {@code http://127.0.0.1:8088/}. */
     public String url() {
         return server.url();

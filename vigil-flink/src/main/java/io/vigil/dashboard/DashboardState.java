@@ -53,6 +53,11 @@ final class DashboardState {
 
     private final String title;
     private final String referenceName;
+
+    /** Whether the job's operating point is certified; null while unknown. */
+    private Boolean certified;
+
+    private String certificationPhrase;
     private final long startedAt;
     private final SeriesFollower follower = new SeriesFollower();
     private final ArrayDeque<Row> rows = new ArrayDeque<>(TABLE_ROWS);
@@ -104,6 +109,15 @@ final class DashboardState {
      * The label a series' decision is compared with (agreement, reliability diagram); it may come before or after
      * the decision.
      */
+    /**
+     * What the page says about certification: whether the job's operating point is certified and that in words
+     * ({@link io.vigil.early.Certification#phrase()}); an uncertified one is shown as a banner.
+     */
+    synchronized void certification(boolean certified, String phrase) {
+        this.certified = certified;
+        this.certificationPhrase = phrase;
+    }
+
     synchronized void reference(String series, String label) {
         if (referenceName == null) {
             return;
@@ -224,6 +238,8 @@ final class DashboardState {
     synchronized Map<String, Object> view(long now) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("title", title);
+        m.put("certified", certified);
+        m.put("certification", certificationPhrase);
         m.put("uptime_s", (now - startedAt) / 1e3);
         m.put("job", metrics.values().containsKey(JobMetrics.SAMPLES_IN) ? "running" : "starting");
         m.put("counters", counters());

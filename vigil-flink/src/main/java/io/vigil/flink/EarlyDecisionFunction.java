@@ -1,5 +1,6 @@
 package io.vigil.flink;
 
+import io.vigil.early.Certification;
 import io.vigil.early.DecisionParams;
 import io.vigil.stream.ConditionedStates;
 import io.vigil.stream.DeadLetter;
@@ -208,6 +209,9 @@ public final class EarlyDecisionFunction extends KeyedProcessFunction<String, Sa
         processingNanos =
                 metrics.histogram("sampleProcessingNanos", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         metrics.gauge("seriesInFlight", (Gauge<Long>) () -> inFlight);
+        metrics.gauge(JobMetrics.OPERATING_POINT_CERTIFIED, (Gauge<Integer>)
+                () -> Certification.of(models.current().tracker().classifier().thresholds())
+                        .metricValue());
         emitter = new Emitter(metrics);
     }
 

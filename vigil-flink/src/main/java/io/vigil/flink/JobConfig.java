@@ -32,6 +32,10 @@ import java.util.Objects;
  * @param modelFeed the model topic to follow for hot swaps, or null to keep the initial model
  * @param truthTopic the topic of true labels ({@code vigil replay --truth-topic}) the decisions are compared with
  *     for the agreement metrics ({@link TruthAgreement}), or null for none
+ * @param boundedEnd where a bounded run stops reading, per input partition: the end offsets snapshot taken when the
+ *     run started (and committed to the group when it finishes); empty to stop at the end offsets the source finds
+ * @param fromBeginning read the input from offset 0, ignoring the group's committed offsets ({@code
+ *     --from-beginning})
  */
 public record JobConfig(
         String bootstrap,
@@ -49,7 +53,9 @@ public record JobConfig(
         String transactionalIdPrefix,
         int deadLetterValueBytes,
         ModelFeed modelFeed,
-        String truthTopic)
+        String truthTopic,
+        Map<Integer, Long> boundedEnd,
+        boolean fromBeginning)
         implements Serializable {
     /** Largest allowed copy of a rejected value: twice it (text + Base64) stays well under Kafka's 1 MiB request. */
     public static final int MAX_DEAD_LETTER_VALUE_BYTES = 256 * 1024;
@@ -87,6 +93,7 @@ public record JobConfig(
             throw new IllegalArgumentException("parallelism must be >= 1 (or 0 for the default), got " + parallelism);
         }
         Objects.requireNonNull(checkpointInterval, "checkpointInterval");
+        boundedEnd = Map.copyOf(Objects.requireNonNull(boundedEnd, "boundedEnd"));
         if (checkpointInterval.toMillis() < 10) {
             throw new IllegalArgumentException("checkpoint interval must be at least 10 ms, got " + checkpointInterval);
         }
@@ -151,6 +158,8 @@ public record JobConfig(
         b.deadLetterValueBytes = deadLetterValueBytes;
         b.modelFeed = modelFeed;
         b.truthTopic = truthTopic;
+        b.boundedEnd = boundedEnd;
+        b.fromBeginning = fromBeginning;
         return b;
     }
 
@@ -168,6 +177,8 @@ public record JobConfig(
         private Duration checkpointInterval = DEFAULT_CHECKPOINT_INTERVAL;
         private Map<String, String> kafkaProperties = Map.of();
         private String groupId;
+        private Map<Integer, Long> boundedEnd = Map.of();
+        private boolean fromBeginning;
         private String transactionalIdPrefix;
         private int deadLetterValueBytes = io.vigil.stream.StreamJson.DEFAULT_DEAD_LETTER_VALUE_BYTES;
         private ModelFeed modelFeed;
@@ -227,6 +238,18 @@ public record JobConfig(
             return this;
         }
 
+        /** Stopping offsets of a bounded run, per input partition (empty: the end offsets the source finds). */
+        public Builder boundedEnd(Map<Integer, Long> v) {
+            boundedEnd = v;
+            return this;
+        }
+
+        /** Read the input from offset 0 instead of the group's committed offsets. */
+        public Builder fromBeginning(boolean v) {
+            fromBeginning = v;
+            return this;
+        }
+
         public Builder groupId(String v) {
             groupId = v;
             return this;
@@ -277,7 +300,9 @@ public record JobConfig(
                     transactionalIdPrefix,
                     deadLetterValueBytes,
                     modelFeed,
-                    truthTopic);
+                    truthTopic,
+                    boundedEnd,
+                    fromBeginning);
         }
     }
 }

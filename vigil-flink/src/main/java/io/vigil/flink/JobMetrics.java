@@ -35,6 +35,9 @@ public final class JobMetrics {
 
     public static final String SERIES_IN_FLIGHT = "seriesInFlight";
     public static final String OUT_OF_RANGE = "outOfRange";
+    /** Gauge: 1 when the current model's operating point is certified, 0 when not (it decides only at t = d). */
+    public static final String OPERATING_POINT_CERTIFIED = "vigil_operating_point_certified";
+
     public static final String DEAD_LETTERS_PREFIX = "deadLetters_";
     /** Flink's job-level checkpoint gauges (JobManager scope), read by {@code vigil bench scale}. */
     public static final String CHECKPOINTS_COMPLETED = "numberOfCompletedCheckpoints";

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  *   <li>{@value #LOCK}: an OS file lock (released by the kernel when the process dies, even by SIGKILL) whose text
  *       names the holder (pid, start time, job), so a second job on the directory is refused naming the first;
  *   <li>{@value #MANIFEST}: what the state belongs to ({@link StateManifest});
+ *   <li>{@value #BOUNDED_RUN}: the end offsets a {@code --bounded} run reads up to and whether it finished ({@link
+ *       BoundedRun});
  *   <li>{@value #CHECKPOINTS}{@code /<job id>/chk-N}: Flink's checkpoints. The job id is fixed per directory
  *       ({@link #jobId}), so a resumed job writes next to the checkpoint it claimed and Flink's own retention
  *       removes the old ones. A checkpoint is complete once its {@value #METADATA} file exists (Flink writes it
@@ -41,6 +43,9 @@ public final class StateDirectory implements AutoCloseable {
 
     /** The manifest file. */
     public static final String MANIFEST = "vigil-state.json";
+
+    /** The record of the directory's bounded run ({@link BoundedRun}), if it had one. */
+    public static final String BOUNDED_RUN = "bounded-run.json";
 
     /** The directory Flink writes checkpoints to. */
     public static final String CHECKPOINTS = "checkpoints";
@@ -204,6 +209,28 @@ public final class StateDirectory implements AutoCloseable {
         Path tmp = dir.resolve(MANIFEST + ".tmp");
         Files.write(tmp, m.toJson());
         Files.move(tmp, dir.resolve(MANIFEST), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The record of the directory's latest bounded run, if any. */
+    public Optional<BoundedRun> boundedRun() throws IOException {
+        Path file = dir.resolve(BOUNDED_RUN);
+        try {
+            return Optional.of(BoundedRun.fromJson(Files.readAllBytes(file), file.toString()));
+        } catch (NoSuchFileException absent) {
+            return Optional.empty();
+        }
+    }
+
+    /** Writes the bounded-run record (through a temporary file and a rename). */
+    public void writeBoundedRun(BoundedRun run) throws IOException {
+        Path tmp = dir.resolve(BOUNDED_RUN + ".tmp");
+        Files.write(tmp, run.toJson());
+        Files.move(tmp, dir.resolve(BOUNDED_RUN), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Removes the bounded-run record (a run that is not bounded, or starts over). */
+    public void removeBoundedRun() throws IOException {
+        Files.deleteIfExists(dir.resolve(BOUNDED_RUN));
     }
 
     /** The embedded job's settings for this directory: fixed job id, and the checkpoint to resume from if any. */

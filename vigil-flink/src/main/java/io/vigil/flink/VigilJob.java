@@ -182,20 +182,39 @@ public final class VigilJob {
                 .name("Agreement with truth");
     }
 
-    /** The job's Kafka source of sample events (read_committed; bounded when the configuration says so). */
+    /**
+     * The job's Kafka source of sample events (read_committed; from the group's committed offsets, or offset 0 with
+     * {@link JobConfig#fromBeginning}; bounded when the configuration says so).
+     */
     public static KafkaSource<SampleEvent> source(JobConfig cfg) {
         KafkaSourceBuilder<SampleEvent> b = KafkaSource.<SampleEvent>builder()
                 .setBootstrapServers(cfg.bootstrap())
                 .setTopics(cfg.input())
                 .setGroupId(cfg.groupId())
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setStartingOffsets(
+                        cfg.fromBeginning()
+                                ? OffsetsInitializer.earliest()
+                                : OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                 .setDeserializer(new SampleDeserializer())
                 .setProperties(properties(cfg))
                 .setProperty("isolation.level", "read_committed");
         if (cfg.bounded()) {
-            b.setBounded(OffsetsInitializer.latest());
+            b.setBounded(stoppingOffsets(cfg));
         }
         return b.build();
+    }
+
+    /**
+     * Where a bounded run stops: the end offsets snapshot of {@link JobConfig#boundedEnd} (a partition absent there
+     * is not read), else the end offsets the source finds when it starts.
+     */
+    static OffsetsInitializer stoppingOffsets(JobConfig cfg) {
+        if (cfg.boundedEnd().isEmpty()) {
+            return OffsetsInitializer.latest();
+        }
+        Map<TopicPartition, Long> end = new HashMap<>();
+        cfg.boundedEnd().forEach((p, o) -> end.put(new TopicPartition(cfg.input(), p), o));
+        return OffsetsInitializer.offsets(end, OffsetResetStrategy.EARLIEST);
     }
 
     /**

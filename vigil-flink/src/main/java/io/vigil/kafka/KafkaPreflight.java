@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -17,9 +18,17 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -216,6 +225,53 @@ public final class KafkaPreflight implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new KafkaSetupException("interrupted while creating topic '" + topic + "'", e);
         }
+    }
+
+    /**
+     * The end offsets of every partition of {@code topic} as a read_committed consumer sees them (the last stable
+     * offsets: records of open transactions are not counted), keyed by partition.
+     */
+    public Map<Integer, Long> endOffsets(String topic) {
+        TopicDescription d = get(
+                        admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(ms()))
+                                .allTopicNames(),
+                        "cannot describe topic '" + topic + "' at " + bootstrap)
+                .get(topic);
+        Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
+        d.partitions().forEach(p -> ask.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> got = get(
+                admin.listOffsets(ask, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(ms()))
+                        .all(),
+                "cannot read the end offsets of topic '" + topic + "' at " + bootstrap);
+        Map<Integer, Long> out = new TreeMap<>();
+        got.forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+        return out;
+    }
+
+    /** The offsets consumer group {@code group} has committed on the partitions of {@code topic}, keyed by partition. */
+    public Map<Integer, Long> committedOffsets(String group, String topic) {
+        Map<TopicPartition, OffsetAndMetadata> got = get(
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+                "cannot read consumer group " + group + "'s offsets at " + bootstrap);
+        Map<Integer, Long> out = new TreeMap<>();
+        got.forEach((tp, om) -> {
+            if (tp.topic().equals(topic) && om != null) {
+                out.put(tp.partition(), om.offset());
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Commits {@code offsets} (keyed by partition of {@code topic}) for consumer group {@code group}, which must have
+     * no active members (the job's Kafka source assigns partitions itself and never joins its group).
+     */
+    public void commitOffsets(String group, String topic, Map<Integer, Long> offsets) {
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        offsets.forEach((p, o) -> commit.put(new TopicPartition(topic, p), new OffsetAndMetadata(o)));
+        get(
+                admin.alterConsumerGroupOffsets(group, commit).all(),
+                "cannot commit consumer group " + group + "'s offsets on topic '" + topic + "' at " + bootstrap);
     }
 
     private <T> T get(org.apache.kafka.common.KafkaFuture<T> f, String what) {

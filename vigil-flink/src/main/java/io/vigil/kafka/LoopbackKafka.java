@@ -97,7 +97,8 @@ public final class LoopbackKafka implements AutoCloseable {
     private boolean closed;
 
     /** Removes a temp directory this instance created when the JVM exits without {@link #close} (SIGTERM, Ctrl-C). */
-    private final Thread cleanup;
+    /** The temp storage and its shutdown hook when this broker created the directory, else null. */
+    private final LoopbackStorage storage;
 
     /**
      * How to start the broker.
@@ -157,7 +158,7 @@ public final class LoopbackKafka implements AutoCloseable {
             int port,
             int controllerPort,
             Path dir,
-            boolean ownsDir,
+            LoopbackStorage storage,
             Duration startupTime,
             Duration timeout) {
         this.server = server;
@@ -165,13 +166,10 @@ public final class LoopbackKafka implements AutoCloseable {
         this.port = port;
         this.controllerPort = controllerPort;
         this.dir = dir;
-        this.ownsDir = ownsDir;
+        this.ownsDir = storage != null;
+        this.storage = storage;
         this.startupTime = startupTime;
         this.timeout = timeout;
-        this.cleanup = ownsDir ? new Thread(() -> FileTrees.delete(dir), "vigil-kafka-temp-cleanup") : null;
-        if (cleanup != null) {
-            Runtime.getRuntime().addShutdownHook(cleanup);
-        }
     }
 
     /** Starts a broker with {@link Settings#defaults()}. */
@@ -191,13 +189,15 @@ public final class LoopbackKafka implements AutoCloseable {
         long t0 = System.nanoTime();
         boolean ownsDir = settings.dir() == null;
         Path dir = ownsDir ? createTempDir() : prepareDir(settings.dir());
+        // Registered before Kafka starts, so a signal while it starts still stops it and deletes the directory.
+        LoopbackStorage storage = ownsDir ? LoopbackStorage.register(dir) : null;
         try {
             int attempts = settings.port() == 0 ? AUTO_PORT_ATTEMPTS : 1;
             for (int attempt = 1; ; attempt++) {
                 int port = settings.port() == 0 ? freePort() : requireFree(settings.port());
                 int controllerPort = freePort();
                 try {
-                    return startOnce(settings, dir, ownsDir, port, controllerPort, t0);
+                    return startOnce(settings, dir, storage, port, controllerPort, t0);
                 } catch (PortTakenException e) {
                     if (attempt >= attempts) {
                         throw new IllegalStateException(e.getMessage(), e);
@@ -206,23 +206,41 @@ public final class LoopbackKafka implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            if (ownsDir) {
-                deleteQuietly(dir);
+            if (storage != null) {
+                storage.release();
+                storage.unregister();
             }
             throw e;
         }
     }
 
     private static LoopbackKafka startOnce(
-            Settings settings, Path dir, boolean ownsDir, int port, int controllerPort, long t0) {
+            Settings settings, Path dir, LoopbackStorage storage, int port, int controllerPort, long t0) {
+        // A shutdown hook that comes while Kafka starts waits until it has started (or failed), then stops it.
+        synchronized (storage == null ? new Object() : storage) {
+            return startLocked(settings, dir, storage, port, controllerPort, t0);
+        }
+    }
+
+    private static LoopbackKafka startLocked(
+            Settings settings, Path dir, LoopbackStorage storage, int port, int controllerPort, long t0) {
+        if (storage != null && storage.released()) {
+            throw new IllegalStateException("the JVM is shutting down; Kafka was not started");
+        }
         Properties props = brokerProperties(dir, port, controllerPort, settings.defaultPartitions());
         KafkaConfig config = KafkaConfig.fromProps(props);
         format(dir);
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+        if (storage != null) {
+            storage.serving(server);
+        }
         try {
             server.startup();
         } catch (RuntimeException e) {
             stopQuietly(server);
+            if (storage != null) {
+                storage.serving(null);
+            }
             BindException bind = findCause(e, BindException.class);
             if (bind != null) {
                 throw new PortTakenException("port " + port + " or " + controllerPort + " on " + HOST
@@ -240,10 +258,13 @@ public final class LoopbackKafka implements AutoCloseable {
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             stopQuietly(server);
+            if (storage != null) {
+                storage.serving(null);
+            }
             throw e;
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - t0);
-        return new LoopbackKafka(server, admin, port, controllerPort, dir, ownsDir, startup, settings.timeout());
+        return new LoopbackKafka(server, admin, port, controllerPort, dir, storage, startup, settings.timeout());
     }
 
     /**
@@ -441,15 +462,12 @@ public final class LoopbackKafka implements AutoCloseable {
         }
         closed = true;
         admin.close(Duration.ofSeconds(5));
-        server.shutdown();
-        server.awaitShutdown();
-        if (ownsDir) {
-            deleteQuietly(dir);
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // The JVM is already exiting: the hook runs and finds nothing left to delete.
-            }
+        if (storage != null) {
+            storage.release(); // stops the server, then deletes the directory (once, whichever hook comes first)
+            storage.unregister();
+        } else {
+            server.shutdown();
+            server.awaitShutdown();
         }
     }
 
@@ -459,7 +477,7 @@ public final class LoopbackKafka implements AutoCloseable {
         }
     }
 
-    private static void stopQuietly(KafkaRaftServer server) {
+    static void stopQuietly(KafkaRaftServer server) {
         try {
             server.shutdown();
             server.awaitShutdown();
@@ -548,7 +566,7 @@ public final class LoopbackKafka implements AutoCloseable {
         }
     }
 
-    private static void deleteQuietly(Path dir) {
+    static void deleteQuietly(Path dir) {
         if (!FileTrees.delete(dir)) {
             LOG.warn("cannot delete Kafka temp directory {}", dir);
         }

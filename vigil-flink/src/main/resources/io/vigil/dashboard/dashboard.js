@@ -252,6 +252,8 @@
   function render(s) {
     state = s;
     text("title", s.title);
+    $("certification").classList.toggle("hidden", s.certified !== false);
+    if (s.certified === false) text("certification", "Operating point " + s.certification);
     text("job", s.job === "running" ? "job running" : "job starting…");
     lag(s.decisions);
     text("uptime", s.uptime_s < 120 ? Math.round(s.uptime_s) + " s" : fmt1.format(s.uptime_s / 60) + " min");

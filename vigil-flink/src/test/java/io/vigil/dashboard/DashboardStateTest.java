@@ -3,7 +3,9 @@ package io.vigil.dashboard;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.early.Certification;
 import io.vigil.flink.JobMetrics;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.stream.DecisionRecord;
@@ -53,6 +55,25 @@ class DashboardStateTest {
         assertEquals(30L, latency.get("p50_ms"));
         assertEquals(60L, latency.get("p99_ms"));
         assertNull(view.get("reference"), "no reference labels, no agreement");
+    }
+
+    /** An uncertified operating point reaches the page (which shows it as a banner under the heading). */
+    @Test
+    void theViewSaysWhetherTheOperatingPointIsCertified() throws java.io.IOException {
+        DashboardState s = new DashboardState("test", null, 0);
+        assertEquals(null, s.view(0).get("certified"), "unknown until the job says");
+        Certification c = new Certification(0.9, true, false, true, "none");
+        s.certification(c.certified(), c.describe());
+        Map<String, Object> view = s.view(0);
+        assertEquals(false, view.get("certified"));
+        assertEquals("tau 0.9 NOT CERTIFIED: decides only at t = d (never early)", view.get("certification"));
+        try (var page = DashboardState.class.getResourceAsStream("index.html");
+                var js = DashboardState.class.getResourceAsStream("dashboard.js")) {
+            assertTrue(new String(page.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("id=\"certification\""));
+            assertTrue(new String(js.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("s.certified === false"));
+        }
     }
 
     @Test

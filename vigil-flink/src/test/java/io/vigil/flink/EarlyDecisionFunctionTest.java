@@ -80,6 +80,40 @@ class EarlyDecisionFunctionTest {
         }
     }
 
+    /**
+     * The gauge {@code vigil_operating_point_certified} is 1 when the job's τ is certified on the model's calibration
+     * and 0 when not (the job then decides every series only at t = d), and 0 for a model without calibration.
+     */
+    @Test
+    void operatingPointCertifiedGaugeSaysWhetherTheTauIsCertified() throws Exception {
+        VigilModel calibrated = CrossFitCalibrator.calibrate(
+                EarlyFixtures.CBF_MODEL,
+                EarlyFixtures.CBF.train(),
+                EarlyModelTrainer.Params.defaults(),
+                CalibrationParams.defaults(1L).withFoldsAndDelta(5, 0.1),
+                Progress.none());
+        byte[] bytes = ModelFile.standard().toBytes(calibrated);
+        assertEquals(1, certifiedGauge(bytes, DecisionParams.defaults().withTau(0.5)), "tau 0.5 on 60 series");
+        assertEquals(0, certifiedGauge(bytes, DecisionParams.defaults().withTau(0.999)), "tau 0.999 on 60 series");
+        assertTrue(EarlyClassifier.of(calibrated, DecisionParams.defaults().withTau(0.999))
+                .thresholds()
+                .neverEarly());
+        assertEquals(0, certifiedGauge(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS), "no calibration");
+    }
+
+    private static long certifiedGauge(byte[] model, DecisionParams params) throws Exception {
+        OperatorMetrics metrics = new OperatorMetrics();
+        try (MockEnvironment env = environment(metrics);
+                var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                        new EarlyDecisionOperator(new EarlyDecisionFunction(model, params, SETTINGS)),
+                        (SampleEvent e) -> e.series,
+                        Types.STRING,
+                        env)) {
+            h.open();
+            return metrics.value(JobMetrics.OPERATING_POINT_CERTIFIED);
+        }
+    }
+
     /** The production operator ({@link EarlyDecisionOperator}) of the fixture model, reporting to {@code env}. */
     private static KeyedOneInputStreamOperatorTestHarness<String, SampleEvent, DecisionRecord> operatorHarness(
             MockEnvironment env) throws Exception {

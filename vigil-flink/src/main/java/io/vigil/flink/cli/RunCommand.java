@@ -1,6 +1,7 @@
 package io.vigil.flink.cli;
 
 import io.vigil.dashboard.Dashboard;
+import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
 import io.vigil.flink.JobConfig;
@@ -16,7 +17,6 @@ import io.vigil.kafka.ModelTopic;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.stream.ModelId;
-import io.vigil.stream.StreamJson;
 import io.vigil.stream.StreamModel;
 import io.vigil.util.Failures;
 import java.io.IOException;
@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -119,6 +118,18 @@ public final class RunCommand implements Callable<Integer> {
     boolean bounded;
 
     @Option(
+            names = "--require-certified",
+            description = "Refuse (exit 1) a model whose operating point at this run's tau is not certified: such a "
+                    + "model decides every series only at t = d, never early.")
+    boolean requireCertified;
+
+    @Option(
+            names = "--from-beginning",
+            description = "Re-score the input from offset 0 with empty state, under a new consumer group "
+                    + "(GROUP-from-beginning-TIME, or --group-id) so the usual group's offsets stay as they are.")
+    boolean fromBeginning;
+
+    @Option(
             names = {"--config", "--kafka-properties"},
             paramLabel = "FILE",
             description = "Kafka client properties passed through to the source and sinks (security.protocol, "
@@ -190,6 +201,15 @@ public final class RunCommand implements Callable<Integer> {
     /** The job's model, once {@link #config} has read it (its shape goes to the state manifest, its d to warnings). */
     private VigilModel parsedModel;
 
+    /** Whether the run's decisions are certified (its start line, the dashboard and --require-certified). */
+    private Certification certification;
+
+    /** The embedded job's locked state directory while it runs. */
+    private StateOptions.Opened opened;
+
+    /** Bound on each Kafka request made before and after the job (--preflight-timeout). */
+    private Duration preflightTimeoutValue = KafkaPreflight.DEFAULT_TIMEOUT;
+
     /** True when started by {@code flink run} ({@link VigilJobMain}): the cluster's environment, no MiniCluster. */
     private boolean onCluster;
 
@@ -240,14 +260,55 @@ public final class RunCommand implements Callable<Integer> {
         modelSource = String.valueOf(modelFile);
         byte[] model = modelTopic == null ? readModel(modelFile) : initialModel(cl, timeout);
         JobConfig cfg = config(cl, model);
+        certification = Certification.of(parsedModel, cfg.decision());
+        if (!certification.certified()) {
+            String what =
+                    modelSource + "'s operating point at tau " + cfg.decision().tau() + " is not certified ("
+                            + (certification.neverEarly()
+                                    ? "the training set could not certify it), so every series is decided only at t = d, "
+                                            + "never early"
+                                    : "the model holds no calibration for this rule), so it decides at tau itself without a "
+                                            + "guarantee");
+            if (requireCertified) {
+                throw new UncertifiedException("--require-certified: " + what + "; lower --tau, retrain on more "
+                        + "series (vigil train says what would certify it), or run without --require-certified");
+            }
+            if (certification.neverEarly()) { // an uncalibrated model's start line says it is not certified
+                cl.getErr().println("vigil run: warning: " + what);
+            }
+        }
         if (!skipPreflight) {
-            preflight(cl, cfg, timeout);
+            RunPreflight.preflight(cl, cfg, timeout);
         }
         if (onCluster) {
             return execute(cl, StreamExecutionEnvironment.getExecutionEnvironment(), cfg, model, null);
         }
-        try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel);
-                LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
+        try (StateOptions.Opened stateDir = state.open(cl, cfg, model, parsedModel)) {
+            opened = stateDir;
+            if (cfg.bounded()) {
+                Optional<JobConfig> planned = BoundedRuns.plan(
+                        cl.getErr(),
+                        cfg,
+                        stateDir.directory(),
+                        stateDir.local().resumeFrom().isPresent(),
+                        timeout);
+                if (planned.isEmpty()) {
+                    RunProgress.Summary none = RunProgress.Summary.of(JobMetrics.Snapshot.EMPTY, 0);
+                    cl.getOut().println(json ? none.json() : "vigil run: " + none.text());
+                    return 0;
+                }
+                cfg = planned.get();
+            }
+            preflightTimeoutValue = timeout;
+            return runEmbedded(cl, cfg, model, dashboardPort, stateDir);
+        }
+    }
+
+    /** The job on the embedded cluster, with the web UI, metrics endpoint and dashboard asked for. */
+    private int runEmbedded(
+            CommandLine cl, JobConfig cfg, byte[] model, OptionalInt dashboardPort, StateOptions.Opened stateDir)
+            throws Exception {
+        try (LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
                 Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
@@ -257,6 +318,7 @@ public final class RunCommand implements Callable<Integer> {
                 cl.getErr().println("vigil run: " + metricsPort.announcement());
             });
             if (board != null) {
+                board.certification(certification);
                 cl.getErr().println("vigil run: dashboard at " + board.url());
             }
             return execute(cl, flink.environment(), cfg, model, flink);
@@ -294,7 +356,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         cl.getErr()
                 .println("vigil run: " + cfg.input() + " -> " + cfg.output() + " (dead letters: " + cfg.deadLetter()
-                        + ") at " + cfg.bootstrap() + ", tau " + cfg.decision().tau() + ", "
+                        + ") at " + cfg.bootstrap() + ", " + certification.describe() + ", "
                         + cfg.delivery().cliName() + (cfg.bounded() ? ", bounded" : "") + ", transactional-id prefix "
                         + cfg.transactionalIdPrefix() + "; Kafka properties "
                         + KafkaClientProperties.masked(cfg.kafkaProperties()));
@@ -339,56 +401,20 @@ public final class RunCommand implements Callable<Integer> {
                         .println("vigil run: stopped; the job's state stays in "
                                 + state.directory(cl, cfg.input(), cfg.output())
                                 + " (its latest completed checkpoint): the same command resumes from there");
-            } else if (!json) {
-                cl.getOut()
-                        .println("vigil run: job finished after "
-                                + ended.result().getNetRuntime() + " ms");
+            } else {
+                if (cfg.bounded()) {
+                    BoundedRuns.finished(cl.getErr(), cfg, opened.directory(), preflightTimeoutValue);
+                }
+                if (!json) {
+                    cl.getOut()
+                            .println("vigil run: job finished after "
+                                    + ended.result().getNetRuntime() + " ms");
+                }
             }
             cl.getErr().flush();
             cl.getOut().flush();
         }
         return 0;
-    }
-
-    /**
-     * Checks Kafka before the job starts: a broker answers, the input topic exists (an unbounded job waits for
-     * it, saying so once), and the output topics exist (or the brokers create them on first use) and accept the
-     * largest record the job writes to them.
-     *
-     * @throws KafkaSetupException with the one line to show (exit 1)
-     */
-    private static void preflight(CommandLine cl, JobConfig cfg, Duration timeout) throws InterruptedException {
-        try (KafkaPreflight kafka = KafkaPreflight.connect(cfg.bootstrap(), cfg.kafkaProperties(), timeout)) {
-            if (!kafka.topicExists(cfg.input())) {
-                if (cfg.bounded()) {
-                    throw new KafkaSetupException(
-                            "input topic '" + cfg.input() + "' does not exist at " + cfg.bootstrap()
-                                    + " (a --bounded run reads what is there; check --input)",
-                            null);
-                }
-                kafka.awaitTopic(cfg.input(), () -> {
-                    cl.getErr()
-                            .println("vigil run: input topic '" + cfg.input() + "' does not exist yet at "
-                                    + cfg.bootstrap() + "; waiting for it (checked every "
-                                    + KafkaPreflight.POLL_SECONDS + " s, Ctrl-C to stop)");
-                    cl.getErr().flush();
-                });
-            }
-            if (cfg.truthTopic() != null && !kafka.topicExists(cfg.truthTopic())) {
-                throw new KafkaSetupException(
-                        "truth topic '" + cfg.truthTopic() + "' does not exist at " + cfg.bootstrap()
-                                + " (vigil replay --truth-topic writes it; check --truth-topic)",
-                        null);
-            }
-            checkOutputTopic(kafka, cfg, cfg.output(), StreamJson.MAX_DECISION_BYTES, "decisions", null);
-            checkOutputTopic(
-                    kafka,
-                    cfg,
-                    cfg.deadLetter(),
-                    cfg.maxDeadLetterRecordBytes(),
-                    "dead letters",
-                    "or lower --dead-letter-max-bytes (now " + cfg.deadLetterValueBytes() + ")");
-        }
     }
 
     /**
@@ -427,6 +453,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         return resolved.call();
     }
+
+    /** The time in the group id of a {@code --from-beginning} run (UTC, to the second). */
+    private static final java.time.format.DateTimeFormatter FROM_BEGINNING_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
 
     private static void require(CommandLine cl, Object value, String option) {
         if (value == null) {
@@ -469,9 +499,12 @@ public final class RunCommand implements Callable<Integer> {
             cfg = JobConfig.builder(bootstrap, input, output, deadLetter, params)
                     .kafkaProperties(props)
                     .build();
-            JobConfig.Builder b = stream.apply(cl, cfg).toBuilder().bounded(bounded);
+            JobConfig.Builder b =
+                    stream.apply(cl, cfg).toBuilder().bounded(bounded).fromBeginning(fromBeginning);
             if (groupId != null) {
                 b.groupId(groupId);
+            } else if (fromBeginning) {
+                b.groupId(cfg.groupId() + "-from-beginning-" + FROM_BEGINNING_TIME.format(java.time.Instant.now()));
             }
             b.transactionalIdPrefix(
                     transactionalIdPrefix != null
@@ -488,42 +521,19 @@ public final class RunCommand implements Callable<Integer> {
         return cfg;
     }
 
-    /** Bytes of key, headers and batch framing a record adds to its value, at most (series keys ≤ 1,024 bytes). */
-    private static final long RECORD_OVERHEAD_BYTES = 2 * 1024;
-
-    /**
-     * An output topic must exist or be created by the brokers on first use, and accept the largest record the job
-     * writes to it: a topic whose {@code max.message.bytes} is smaller fails the sink on every attempt, which no
-     * restart can fix.
-     */
-    private static void checkOutputTopic(
-            KafkaPreflight kafka, JobConfig cfg, String topic, long largestValue, String what, String alternative) {
-        if (!kafka.topicExists(topic)) {
-            if (!kafka.brokersCreateTopics()) {
-                throw new KafkaSetupException(
-                        "topic '" + topic + "' does not exist at " + cfg.bootstrap()
-                                + " and the brokers do not create topics on first use"
-                                + " (auto.create.topics.enable=false); create it first",
-                        null);
-            }
-            return;
-        }
-        OptionalLong limit = kafka.maxMessageBytes(topic);
-        long need = largestValue + RECORD_OVERHEAD_BYTES;
-        if (limit.isPresent() && limit.getAsLong() < need) {
-            throw new KafkaSetupException(
-                    "topic '" + topic + "' accepts records of at most " + limit.getAsLong()
-                            + " bytes (max.message.bytes) but " + what + " can take up to " + need
-                            + " bytes; raise the topic's max.message.bytes"
-                            + (alternative == null ? "" : " " + alternative),
-                    null);
-        }
-    }
-
     /** The root cause of a job failure in one line: its type and message. */
     private static String rootCause(Throwable e) {
         Throwable root = Failures.rootCause(e);
         return root.getClass().getSimpleName() + ": " + Failures.ownMessageOfRoot(root);
+    }
+
+    /** {@code --require-certified} refused the model; the message says why and the way out in one line. */
+    static final class UncertifiedException extends IllegalStateException implements Failures.Complete {
+        private static final long serialVersionUID = 1L;
+
+        UncertifiedException(String message) {
+            super(message);
+        }
     }
 
     /** The embedded job ended after repeated failures; the message says why in one line. */

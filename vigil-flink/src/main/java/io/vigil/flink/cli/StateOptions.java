@@ -1,5 +1,6 @@
 package io.vigil.flink.cli;
 
+import io.vigil.flink.BoundedRun;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.LocalState;
 import io.vigil.flink.StateDirectory;
@@ -67,6 +68,9 @@ public final class StateOptions {
             description = "Job name: names the default state directory and the default transactional-id prefix "
                     + "(letters, digits, '.', '_', '-'; default: INPUT-to-OUTPUT).")
     String jobName;
+
+    /** Whether the run reads its input from offset 0 ({@code --from-beginning}): its state starts empty. */
+    private boolean fromBeginning;
 
     /** The job name: {@code --job-name}, or {@code <input>-to-<output>} made safe for a file name. */
     public String jobName(CommandLine cl, String input, String output) {
@@ -172,11 +176,20 @@ public final class StateOptions {
         rocksDbMemory(cl);
     }
 
-    /** A locked state directory and the embedded job's settings for it; closing releases the lock. */
+    /**
+     * A locked state directory and the embedded job's settings for it; closing releases the lock, after removing
+     * the checkpoints when a bounded run finished ({@link BoundedRuns}: there is nothing left to resume).
+     */
     record Opened(StateDirectory directory, LocalState local) implements AutoCloseable {
         @Override
         public void close() throws IOException {
-            directory.close();
+            try {
+                if (directory.boundedRun().map(BoundedRun::finished).orElse(false)) {
+                    directory.removeCheckpointsBut(Optional.empty());
+                }
+            } finally {
+                directory.close();
+            }
         }
     }
 
@@ -188,6 +201,7 @@ public final class StateOptions {
      * @throws StateDirectory.RefusedException when another job holds the directory or its state does not fit
      */
     Opened open(CommandLine cl, JobConfig cfg, byte[] modelBytes, VigilModel model) throws IOException {
+        fromBeginning = cfg.fromBeginning();
         String name = jobName(cl, cfg.input(), cfg.output());
         LocalState.Backend backend = backend(cl);
         StateDirectory dir = StateDirectory.lock(
@@ -201,6 +215,9 @@ public final class StateOptions {
                     new StateManifest.Model(ModelId.of(modelBytes), model.length(), model.dims(), model.classNames()));
             Optional<StateDirectory.Checkpoint> resume = decide(cl.getErr(), dir, wanted);
             dir.removeCheckpointsBut(resume);
+            if (!cfg.bounded()) {
+                dir.removeBoundedRun(); // BoundedRuns reads and replaces it for a bounded run
+            }
             dir.writeManifest(wanted);
             cl.getErr().flush();
             return new Opened(dir, dir.localState(backend, resume).withRocksDbMemory(rocksDbMemory(cl)));
@@ -213,16 +230,25 @@ public final class StateOptions {
     private Optional<StateDirectory.Checkpoint> decide(PrintWriter err, StateDirectory dir, StateManifest wanted)
             throws IOException {
         Optional<StateDirectory.Checkpoint> latest = dir.latestCheckpoint();
-        String from = "the input continues from consumer group " + wanted.groupId() + "'s committed offsets";
+        String from = fromBeginning
+                ? "the input is read from offset 0 under consumer group " + wanted.groupId()
+                : "the input continues from consumer group " + wanted.groupId() + "'s committed offsets";
+        Optional<BoundedRun> finished = dir.boundedRun().filter(BoundedRun::finished);
+        if (latest.isPresent() && finished.isPresent()) {
+            err.println("vigil run: checkpoint " + latest.get().id() + " in " + dir.path() + " is of the bounded run "
+                    + "that finished at " + finished.get().finishedAt() + ": not resumed; " + from);
+            return Optional.empty();
+        }
         if (latest.isEmpty()) {
             err.println("vigil run: state in " + dir.path() + " (" + wanted.stateBackend() + "), no checkpoint "
-                    + (fresh ? "to discard" : "yet") + ": starting with empty state; " + from);
+                    + (fresh || fromBeginning ? "to discard" : "yet") + ": starting with empty state; " + from);
             return Optional.empty();
         }
         StateDirectory.Checkpoint c = latest.get();
-        if (fresh) {
-            err.println("vigil run: --fresh: discarding checkpoint " + c.id() + " in " + dir.path() + " (completed "
-                    + ago(c.completed()) + ") and the series in flight it holds; " + from);
+        if (fresh || fromBeginning) {
+            err.println("vigil run: " + (fresh ? "--fresh" : "--from-beginning") + ": discarding checkpoint " + c.id()
+                    + " in " + dir.path() + " (completed " + ago(c.completed()) + ") and the series in flight it "
+                    + "holds; " + from);
             return Optional.empty();
         }
         StateManifest held;
