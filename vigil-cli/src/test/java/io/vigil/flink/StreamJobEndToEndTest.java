@@ -316,7 +316,8 @@ class StreamJobEndToEndTest {
                             SampleRecord.encode(id, t, StreamFixtures.TEST.value(i, t - 1))));
                 }
             }
-            // One series of a single sample far outside the training range: decided at once, marked out_of_range.
+            // One series of a single sample far outside the training range: under the default --out-of-range
+            // reject the sample is dead-lettered and the series, left with no value, ends abandoned with one record.
             p.send(new ProducerRecord<>(
                     samples, "huge".getBytes(StandardCharsets.UTF_8), SampleRecord.encode("huge", 1, 1e100)));
             // Series 0 also gets t = cut + 2, which waits in the reorder buffer for t = cut + 1 until the input ends.
@@ -353,9 +354,8 @@ class StreamJobEndToEndTest {
         }
         assertEquals(n + 1, byId.size());
         DecisionRecord huge = byId.remove("huge");
-        assertEquals(DecisionRecord.DECIDED, huge.status);
-        assertEquals(1, huge.t);
-        assertTrue(huge.outOfRange, "the default range guard (K = 8) marks it");
+        assertEquals(DecisionRecord.ABANDONED, huge.status);
+        assertEquals(1, huge.outOfRangeSamples, "the default range guard (K = 8) rejects it");
         assertTrue(byId.values().stream().noneMatch(d -> d.outOfRange));
         List<String> classes = StreamFixtures.classifier().classNames();
         int undecided = 0;
