@@ -125,7 +125,7 @@ class ArchitectureTest {
             .whereLayer("Stream")
             .mayOnlyBeAccessedByLayers("Entry points", "Flink adapter")
             .whereLayer("Evaluation")
-            .mayOnlyBeAccessedByLayers("Entry points", "Algorithms")
+            .mayOnlyBeAccessedByLayers("Entry points", "Embedding API", "Algorithms")
             .whereLayer("Early decisions")
             .mayOnlyBeAccessedByLayers("Entry points", "Embedding API", "Flink adapter", "Stream", "Evaluation")
             .whereLayer("Models")
