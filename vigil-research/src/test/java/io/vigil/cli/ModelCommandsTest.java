@@ -394,7 +394,12 @@ class ModelCommandsTest {
         Files.write(shorter, cut);
         Run len = run("classify", "--model", model.toString(), "--test", shorter.toString());
         assertEquals(1, len.exit(), len.out() + len.err());
-        assertTrue(len.err().contains("length 127") && len.err().contains("length 128"), len.err());
+        assertTrue(
+                len.err().contains("short_TEST.tsv")
+                        && len.err().contains("length 127")
+                        && len.err().contains("expects 128")
+                        && len.err().contains("--length-policy"),
+                len.err());
 
         Path bad = dir.resolve("bad_TEST.tsv");
         List<String> lines = new ArrayList<>(Files.readAllLines(data.resolve("CBF/CBF_TEST.tsv")));
