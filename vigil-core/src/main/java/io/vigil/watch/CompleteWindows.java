@@ -52,7 +52,11 @@ public final class CompleteWindows {
 
     /** The alarms of one recording when each window is decided only at its end. */
     public static List<AlarmEvent> alarms(VigilModel model, WindowSpec spec, String key, double[][] values) {
-        Labels labels = labels(model, spec, values);
+        return alarms(model, spec, key, labels(model, spec, values));
+    }
+
+    /** The alarms of one recording from its complete-window {@code labels} (computed once, shared). */
+    public static List<AlarmEvent> alarms(VigilModel model, WindowSpec spec, String key, Labels labels) {
         AlarmMerger merger = new AlarmMerger(key, model.numClasses(), spec.rearm());
         List<String> classes = model.classNames();
         List<AlarmEvent> out = new ArrayList<>();

@@ -149,7 +149,7 @@ public final class WatchEvaluation {
             complete.add(new EventScoring.ScoredRecording(
                     r.name(),
                     set.events(r.name()),
-                    toAlarms(CompleteWindows.alarms(model, spec, r.name(), values)),
+                    toAlarms(CompleteWindows.alarms(model, spec, r.name(), labels)),
                     hours,
                     hz));
             progress.step();
