@@ -1,7 +1,6 @@
 package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
-import io.vigil.flink.cli.RunCommand;
 import io.vigil.flink.cli.StreamOptions;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
@@ -75,7 +74,7 @@ public final class PublishModelCommand implements Callable<Integer> {
         if (wait.isZero() || wait.isNegative()) {
             throw new CommandLine.ParameterException(cl, "--timeout must be positive");
         }
-        byte[] model = RunCommand.readModel(modelFile);
+        byte[] model = io.vigil.flink.cli.ModelFiles.read(modelFile);
         StreamModel.load(model, DecisionParams.defaults(), SessionSettings.defaults(), modelFile.toString());
         Map<String, Object> props = config == null ? Map.of() : KafkaClientProperties.load(config);
         boolean created;

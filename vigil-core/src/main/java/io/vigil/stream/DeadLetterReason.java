@@ -50,7 +50,17 @@ public enum DeadLetterReason {
      * The value lies beyond the range guard (±K training standard deviations at its t) under {@code --out-of-range
      * reject}: it is not used and the series goes on with that value missing.
      */
-    OUT_OF_RANGE;
+    OUT_OF_RANGE,
+    /**
+     * Watch mode: a value of a sample whose windows have all closed (its index lies a window length or more behind
+     * the key's newest sample, or before a timeout restarted the key's windows), so no window can use it.
+     */
+    LATE_VALUE,
+    /**
+     * Watch mode: not an input record but an alarm the flood guard held back (more alarms of the key in one minute
+     * than {@code --max-alarms-per-minute}); the dead letter carries the alarm record.
+     */
+    ALARM_FLOOD;
 
     /** Lower-case name, e.g. {@code gap_beyond_buffer}. */
     public String code() {

@@ -102,9 +102,8 @@ public final class WatchEvaluation {
     public static Report evaluate(Vigil vigil, RecordingSet set, RearmPolicy rearm, Progress progress) {
         VigilModel model = vigil.model();
         WindowSection section = WindowModels.requireWindowModel(model, "the model");
-        WindowSpec spec = WindowSpec.of(vigil, section.stride(), section.backgroundLabel())
-                .withRearm(rearm != null ? rearm : RearmPolicy.parse(section.rearm()))
-                .withSamplingRate(section.samplingRateHz());
+        WindowSpec base = WindowSpec.of(vigil, section);
+        WindowSpec spec = rearm != null ? base.withRearm(rearm) : base;
         List<String> eventLabels = spec.eventLabels();
         List<EventScoring.ScoredRecording> early = new ArrayList<>();
         List<EventScoring.ScoredRecording> complete = new ArrayList<>();

@@ -77,6 +77,18 @@ public record WindowSpec(
                 vigil.seriesLength(), stride, events, backgroundLabel, RearmPolicy.WINDOWS_CLOSED, 0, 0, Double.NaN);
     }
 
+    /**
+     * The spec a window model records ({@link io.vigil.model.WindowSection}): its stride, background, re-arm policy
+     * and sampling rate, no timeouts; the one place the offline evaluation and the stream job build it.
+     *
+     * @throws IllegalArgumentException when the section does not fit the model
+     */
+    public static WindowSpec of(Vigil vigil, io.vigil.model.WindowSection section) {
+        return of(vigil, section.stride(), section.backgroundLabel())
+                .withRearm(RearmPolicy.parse(section.rearm()))
+                .withSamplingRate(section.samplingRateHz());
+    }
+
     /** This spec with another re-arm policy. */
     public WindowSpec withRearm(RearmPolicy policy) {
         return new WindowSpec(

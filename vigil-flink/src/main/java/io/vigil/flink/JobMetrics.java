@@ -35,6 +35,18 @@ public final class JobMetrics {
 
     public static final String SERIES_IN_FLIGHT = "seriesInFlight";
     public static final String OUT_OF_RANGE = "outOfRange";
+    /** Watch mode ({@link WatchFunction}): alarms written. */
+    public static final String WATCH_ALARMS = "watchAlarms";
+    /** Watch mode: alarms the flood guard held back (dead-lettered as {@code alarm_flood}). */
+    public static final String WATCH_ALARMS_SUPPRESSED = "watchAlarmsSuppressed";
+    /** Watch mode: windows decided (event and background). */
+    public static final String WATCH_WINDOWS_DECIDED = "watchWindowsDecided";
+    /** Watch mode: times a key's open windows were closed undecided by a silence, gap or jump. */
+    public static final String WATCH_TIMEOUTS = "watchTimeouts";
+    /** Watch mode gauge: windows open now. */
+    public static final String WATCH_OPEN_WINDOWS = "watchOpenWindows";
+    /** Watch mode gauge: keys watched. */
+    public static final String WATCH_KEYS = "watchKeys";
     /** Gauge: 1 when the current model's operating point is certified, 0 when not (it decides only at t = d). */
     public static final String OPERATING_POINT_CERTIFIED = "vigil_operating_point_certified";
 
@@ -96,7 +108,13 @@ public final class JobMetrics {
                     SERIES_ABANDONED,
                     SERIES_ERRORS,
                     SERIES_IN_FLIGHT,
-                    OUT_OF_RANGE -> true;
+                    OUT_OF_RANGE,
+                    WATCH_ALARMS,
+                    WATCH_ALARMS_SUPPRESSED,
+                    WATCH_WINDOWS_DECIDED,
+                    WATCH_TIMEOUTS,
+                    WATCH_OPEN_WINDOWS,
+                    WATCH_KEYS -> true;
             default -> name.startsWith(DEAD_LETTERS_PREFIX) || JOB_GAUGES.contains(name);
         };
     }

@@ -30,6 +30,21 @@ final class KafkaOutputs {
         }
     }
 
+    /** Alarm records of the watch mode to {@code topic}, keyed by the stream key ({@link WatchAlarm#toJson}). */
+    static final class Alarms implements KafkaRecordSerializationSchema<WatchAlarm> {
+        private static final long serialVersionUID = 1L;
+        private final String topic;
+
+        Alarms(String topic) {
+            this.topic = topic;
+        }
+
+        @Override
+        public ProducerRecord<byte[], byte[]> serialize(WatchAlarm a, KafkaSinkContext context, Long timestamp) {
+            return new ProducerRecord<>(topic, null, timestamp, a.key.getBytes(StandardCharsets.UTF_8), a.toJson());
+        }
+    }
+
     /**
      * Dead letters to {@code topic}, naming {@code inputTopic} as their source, the copy of each rejected value bounded
      * ({@link StreamJson#deadLetter(DeadLetter, String, int)}), so that one oversized bad record cannot make the sink

@@ -20,6 +20,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
@@ -114,17 +115,7 @@ public final class VigilJob {
             JobConfig cfg,
             byte[] modelBytes,
             UnaryOperator<DataStream<SampleEvent>> tap) {
-        if (cfg.parallelism() > 0) {
-            env.setParallelism(cfg.parallelism());
-        }
-        env.enableCheckpointing(cfg.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-        // Half an interval between the end of one checkpoint and the start of the next: large state is not
-        // checkpointed back to back, and the first checkpoint comes half an interval to an interval after the
-        // start (not at a random moment right after it).
-        env.getCheckpointConfig()
-                .setMinPauseBetweenCheckpoints(cfg.checkpointInterval().toMillis() / 2);
-        env.getConfig().enableObjectReuse();
-        env.setBufferTimeout(BUFFER_TIMEOUT_MS);
+        configure(env, cfg);
         DataStream<SampleEvent> events = env.fromSource(
                         source(cfg), WatermarkStrategy.noWatermarks(), "Kafka samples: " + cfg.input())
                 .uid("samples-source");
@@ -153,6 +144,24 @@ public final class VigilJob {
             compareWithTruth(env, cfg, out.decisions());
         }
         return out;
+    }
+
+    /**
+     * The environment settings every Vigil job shares: parallelism, exactly-once checkpoints at the configured
+     * interval, object reuse and the short network buffer timeout.
+     */
+    static void configure(StreamExecutionEnvironment env, JobConfig cfg) {
+        if (cfg.parallelism() > 0) {
+            env.setParallelism(cfg.parallelism());
+        }
+        env.enableCheckpointing(cfg.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        // Half an interval between the end of one checkpoint and the start of the next: large state is not
+        // checkpointed back to back, and the first checkpoint comes half an interval to an interval after the
+        // start (not at a random moment right after it).
+        env.getCheckpointConfig()
+                .setMinPauseBetweenCheckpoints(cfg.checkpointInterval().toMillis() / 2);
+        env.getConfig().enableObjectReuse();
+        env.setBufferTimeout(BUFFER_TIMEOUT_MS);
     }
 
     /** Adds the truth topic's source and {@link TruthAgreement} on the decisions (parallelism 1: one record a series). */
@@ -187,7 +196,12 @@ public final class VigilJob {
      * {@link JobConfig#fromBeginning}; bounded when the configuration says so).
      */
     public static KafkaSource<SampleEvent> source(JobConfig cfg) {
-        KafkaSourceBuilder<SampleEvent> b = KafkaSource.<SampleEvent>builder()
+        return source(cfg, new SampleDeserializer());
+    }
+
+    /** {@link #source(JobConfig)} with another record decoder (the watch mode's). */
+    static <T> KafkaSource<T> source(JobConfig cfg, KafkaRecordDeserializationSchema<T> deserializer) {
+        KafkaSourceBuilder<T> b = KafkaSource.<T>builder()
                 .setBootstrapServers(cfg.bootstrap())
                 .setTopics(cfg.input())
                 .setGroupId(cfg.groupId())
@@ -195,7 +209,7 @@ public final class VigilJob {
                         cfg.fromBeginning()
                                 ? OffsetsInitializer.earliest()
                                 : OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setDeserializer(new SampleDeserializer())
+                .setDeserializer(deserializer)
                 .setProperties(properties(cfg))
                 .setProperty("isolation.level", "read_committed");
         if (cfg.bounded()) {

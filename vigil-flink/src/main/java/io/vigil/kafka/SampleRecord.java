@@ -242,7 +242,7 @@ public final class SampleRecord {
         return new Decoded.Ok<>(new Truth(f.series, f.label, (int) f.length));
     }
 
-    private static <T> Decoded.Rejected<T> checkKey(byte[] key, String series) {
+    static <T> Decoded.Rejected<T> checkKey(byte[] key, String series) {
         if (key == null || key.length == 0) {
             return null;
         }
@@ -265,7 +265,7 @@ public final class SampleRecord {
     }
 
     /** Keeps reasons one short line even when a producer sends a huge key or id. */
-    private static String abbreviate(String s) {
+    static String abbreviate(String s) {
         final int max = 80;
         return s.length() <= max ? s : s.substring(0, max) + "...";
     }
@@ -286,38 +286,7 @@ public final class SampleRecord {
 
         /** Reads the object; returns the first problem found, or {@code null}. */
         <T> Decoded.Rejected<T> parse(byte[] bytes, boolean truth) {
-            if (bytes == null || bytes.length == 0) {
-                return rejected(Problem.EMPTY_VALUE, "record has no value");
-            }
-            try (JsonParser p = JSON.createParser(bytes)) {
-                JsonToken first = p.nextToken();
-                if (first != JsonToken.START_OBJECT) {
-                    return rejected(Problem.NOT_AN_OBJECT, "value is " + describe(first) + ", not a JSON object");
-                }
-                for (JsonToken tok = p.nextToken(); tok != JsonToken.END_OBJECT; tok = p.nextToken()) {
-                    if (tok == null) {
-                        return rejected(Problem.UNPARSEABLE_JSON, "unexpected end of input inside the object");
-                    }
-                    String name = p.currentName();
-                    JsonToken v = p.nextToken();
-                    Decoded.Rejected<T> bad = truth ? truthField(p, name, v) : sampleField(p, name, v);
-                    if (bad != null) {
-                        return bad;
-                    }
-                }
-                JsonToken trailing = p.nextToken();
-                if (trailing != null) {
-                    return rejected(Problem.UNPARSEABLE_JSON, "unexpected " + describe(trailing) + " after the object");
-                }
-                return null;
-            } catch (JsonProcessingException e) {
-                String where = e.getLocation() == null
-                        ? ""
-                        : " at byte " + e.getLocation().getByteOffset();
-                return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getOriginalMessage()) + where);
-            } catch (IOException e) { // not expected when reading a byte array; reported, never thrown
-                return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getMessage()));
-            }
+            return parseObject(bytes, truth ? this::truthField : this::sampleField);
         }
 
         private <T> Decoded.Rejected<T> sampleField(JsonParser p, String name, JsonToken v) throws IOException {
@@ -400,6 +369,51 @@ public final class SampleRecord {
         }
     }
 
+    /** Reads one field of a JSON object: its name and first token; returns a problem or {@code null}. */
+    @FunctionalInterface
+    interface FieldReader {
+        Decoded.Rejected<?> field(JsonParser p, String name, JsonToken v) throws IOException;
+    }
+
+    /**
+     * Reads a record value as one JSON object with the streaming parser, field by field; returns the first problem
+     * found ({@code reader}'s or the JSON's: empty, not an object, malformed, trailing data), or {@code null}.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> Decoded.Rejected<T> parseObject(byte[] bytes, FieldReader reader) {
+        if (bytes == null || bytes.length == 0) {
+            return rejected(Problem.EMPTY_VALUE, "record has no value");
+        }
+        try (JsonParser p = JSON.createParser(bytes)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                return rejected(Problem.NOT_AN_OBJECT, "value is " + describe(first) + ", not a JSON object");
+            }
+            for (JsonToken tok = p.nextToken(); tok != JsonToken.END_OBJECT; tok = p.nextToken()) {
+                if (tok == null) {
+                    return rejected(Problem.UNPARSEABLE_JSON, "unexpected end of input inside the object");
+                }
+                String name = p.currentName();
+                JsonToken v = p.nextToken();
+                Decoded.Rejected<?> bad = reader.field(p, name, v);
+                if (bad != null) {
+                    return (Decoded.Rejected<T>) bad;
+                }
+            }
+            JsonToken trailing = p.nextToken();
+            if (trailing != null) {
+                return rejected(Problem.UNPARSEABLE_JSON, "unexpected " + describe(trailing) + " after the object");
+            }
+            return null;
+        } catch (JsonProcessingException e) {
+            String where =
+                    e.getLocation() == null ? "" : " at byte " + e.getLocation().getByteOffset();
+            return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getOriginalMessage()) + where);
+        } catch (IOException e) { // not expected when reading a byte array; reported, never thrown
+            return rejected(Problem.UNPARSEABLE_JSON, firstLine(e.getMessage()));
+        }
+    }
+
     private static String describe(JsonToken tok) {
         if (tok == null) {
             return "empty";
@@ -424,7 +438,7 @@ public final class SampleRecord {
         }
     }
 
-    private static String describe(JsonToken tok, JsonParser p) throws IOException {
+    static String describe(JsonToken tok, JsonParser p) throws IOException {
         if (tok == JsonToken.VALUE_STRING) {
             return "\"" + abbreviate(p.getText()) + "\"";
         }

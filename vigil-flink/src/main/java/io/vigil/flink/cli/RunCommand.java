@@ -20,8 +20,6 @@ import io.vigil.stream.ModelId;
 import io.vigil.stream.StreamModel;
 import io.vigil.util.Failures;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +52,7 @@ import picocli.CommandLine.Option;
         description = {
             "Run the streaming job: samples from Kafka, one reliable early decision per series to Kafka.",
             "Input value: {\"series\":ID,\"t\":T,\"value\":X} keyed by ID (t optional: arrival order).",
+            "With --watch a window model watches endless keyed streams and writes alarms (docs/watch.md).",
             "Runs until cancelled; with --bounded it reads the input up to the offsets current at start and ends.",
             "State is checkpointed to --state-dir; a restart on the same directory resumes from the latest "
                     + "checkpoint (--fresh starts over)."
@@ -148,6 +147,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     public StateOptions state;
+
+    @Mixin
+    WatchOptions watch = new WatchOptions();
 
     @Option(
             names = "--job",
@@ -258,8 +260,9 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--preflight-timeout must be positive");
         }
         modelSource = String.valueOf(modelFile);
-        byte[] model = modelTopic == null ? readModel(modelFile) : initialModel(cl, timeout);
+        byte[] model = modelTopic == null ? ModelFiles.read(modelFile) : initialModel(cl, timeout);
         JobConfig cfg = config(cl, model);
+        watch.requireMode(parsedModel, modelSource, modelTopic, truthTopic);
         certification = Certification.of(parsedModel, cfg.decision());
         if (!certification.certified()) {
             String what =
@@ -350,7 +353,7 @@ public final class RunCommand implements Callable<Integer> {
     private int execute(CommandLine cl, StreamExecutionEnvironment env, JobConfig cfg, byte[] model, LocalFlink flink)
             throws Exception {
         try {
-            VigilJob.attach(env, cfg, model);
+            watch.attach(env, cfg, model);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(modelSource + ": " + e.getMessage(), e);
         }
@@ -395,6 +398,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             RunProgress.Summary summary = progress.finish();
             cl.getOut().println(json ? summary.json() : "vigil run: " + summary.text());
+            watch.summary(cl.getErr(), flink.metrics().snapshot());
             cl.getOut().flush();
             if (ended.end() == EmbeddedRun.End.STOPPED) {
                 cl.getErr()
@@ -584,14 +588,6 @@ public final class RunCommand implements Callable<Integer> {
                     null);
         }
         modelSource = modelFile.toString();
-        return readModel(modelFile);
-    }
-
-    public static byte[] readModel(Path file) throws IOException {
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new IOException("model file " + file + " does not exist (train one with `vigil train`)", e);
-        }
+        return ModelFiles.read(modelFile);
     }
 }
