@@ -25,19 +25,10 @@ import io.vigil.util.Progress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.jobgraph.OperatorID;
-import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
-import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
-import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
-import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -55,29 +46,6 @@ class EarlyDecisionFunctionTest {
                 new EarlyDecisionFunction(StreamFixtures.MODEL_BYTES, StreamFixtures.PARAMS, SETTINGS);
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(fn), e -> e.series, Types.STRING);
-    }
-
-    /** Task metrics whose operator group keeps what is registered, so a test reads the keyed stage's metrics. */
-    private static final class OperatorMetrics extends UnregisteredMetricGroups.UnregisteredTaskMetricGroup {
-        private final InterceptingOperatorMetricGroup operator = new InterceptingOperatorMetricGroup();
-
-        @Override
-        public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name, Map<String, String> info) {
-            return operator;
-        }
-
-        @Override
-        public InternalOperatorMetricGroup getOrAddOperator(String name) {
-            return operator;
-        }
-
-        long value(String name) {
-            Metric m = operator.get(name);
-            if (m instanceof Counter c) {
-                return c.getCount();
-            }
-            return ((Number) ((Gauge<?>) m).getValue()).longValue();
-        }
     }
 
     /**
@@ -126,7 +94,7 @@ class EarlyDecisionFunctionTest {
     }
 
     private static MockEnvironment environment(OperatorMetrics metrics) {
-        return new MockEnvironmentBuilder().setMetricGroup(metrics).build();
+        return metrics.environment();
     }
 
     /** The undecided record the tracker gives series i after its first {@code cut} samples (what the job must emit). */
