@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.api.TrainOptions;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.risk.ConformalRiskControl;
@@ -107,10 +108,55 @@ public final class CalibrationOptions {
     boolean reselectInFolds;
 
     @Option(
+            names = "--calibration",
+            paramLabel = "cross-fit|holdout[:F]",
+            defaultValue = "cross-fit",
+            description = "How the operating point is certified (default: ${DEFAULT-VALUE}). cross-fit: every series "
+                    + "is replayed through a model refitted without its fold, and the deployed model, fitted on all "
+                    + "series, is assumed to behave like those fold models. holdout:F: a stratified share F (default "
+                    + "0.3) is set aside before selection and fitting and replayed through the deployed model itself, "
+                    + "so the certificate is exactly for the model written; it costs earliness (fewer series to fit "
+                    + "and to certify on).")
+    String scheme;
+
+    @Option(
             names = "--no-calibration",
             description = "Skip cross-fitted calibration: tau is used as the threshold itself, uncertified (as "
                     + "models of earlier Vigil versions).")
     boolean skip;
+
+    /**
+     * The holdout share of {@code --calibration}: 0 for {@code cross-fit}, {@link TrainOptions#DEFAULT_HOLDOUT} for
+     * {@code holdout}, F for {@code holdout:F} with F in (0, 1).
+     *
+     * @throws IllegalArgumentException naming the accepted forms
+     */
+    public static double parseScheme(String value) {
+        String v = value.strip();
+        if ("cross-fit".equals(v)) {
+            return 0;
+        }
+        if ("holdout".equals(v)) {
+            return TrainOptions.DEFAULT_HOLDOUT;
+        }
+        if (v.startsWith("holdout:")) {
+            try {
+                double f = Double.parseDouble(v.substring("holdout:".length()));
+                if (f > 0 && f < 1) {
+                    return f;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the accepted values
+            }
+        }
+        throw new IllegalArgumentException(
+                "--calibration must be cross-fit, holdout or holdout:F with F in (0, 1), got '" + value + "'");
+    }
+
+    /** The holdout share of {@code --calibration} (0: cross-fit). */
+    double holdout() {
+        return parseScheme(scheme);
+    }
 
     /** {@code auto} → {@link CalibrationParams#AUTO_FOLDS}, else an integer ≥ 2. */
     static int parseFolds(String value) {

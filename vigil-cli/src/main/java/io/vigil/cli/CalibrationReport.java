@@ -133,6 +133,9 @@ final class CalibrationReport {
     static Map<String, Object> json(VigilModel model, CalibrationSection c) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("folds", c.folds());
+        if (c.isHoldout()) {
+            o.put("holdout", c.holdout());
+        }
         o.put("delta", c.delta());
         o.put("guarantee", c.guarantee().cliName());
         if (c.guarantee() == Guarantee.EXPECTED) {

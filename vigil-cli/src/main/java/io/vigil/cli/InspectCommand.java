@@ -373,6 +373,20 @@ public final class InspectCommand implements Callable<Integer> {
                                         .findFirst()
                                         .map(k -> ", " + k.estimator().id() + " complete-series model")
                                         .orElse("")));
+        m.section(CalibrationSection.class)
+                .ifPresent(c -> row(
+                        out,
+                        "calibration",
+                        c.isHoldout()
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "holdout: %.0f %% of the training series, never fitted on, replayed through "
+                                                + "this model (%d series)",
+                                        100 * c.holdout(),
+                                        c.curves().isEmpty()
+                                                ? 0
+                                                : c.curves().get(0).series())
+                                : "cross-fit: " + c.folds() + " fold models"));
         row(out, "operating point", operatingPoint(m));
         m.section(CalibrationSection.class)
                 .filter(c -> c.guarantee() == Guarantee.EXPECTED)

@@ -140,6 +140,12 @@ public final class TrainCommand implements Callable<Integer> {
                 throw CommandLines.usageError(
                         spec, "give either --recordings DIR or series data (--data/--train), not both");
             }
+            if (calibration.holdout() > 0) {
+                throw CommandLines.usageError(
+                        spec,
+                        "--calibration holdout splits series at random, and the windows "
+                                + "of one recording overlap: use --calibration cross-fit with --recordings");
+            }
             RecordingSet set = recordings.loadTrain();
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
@@ -257,9 +263,14 @@ public final class TrainCommand implements Callable<Integer> {
         model.section(CalibrationSection.class).ifPresent(c -> c.operatingPoint()
                 .ifPresent(p -> stdout.printf(
                         Locale.ROOT,
-                        "operating point (%s, cross-fitted): tau = %s, rule %s, classifier %s, estimator %s, HM "
-                                + "%.3f%s%n",
+                        "operating point (%s, %s): tau = %s, rule %s, classifier %s, estimator %s, HM " + "%.3f%s%n",
                         p.objective(),
+                        c.isHoldout()
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "calibrated on a %.0f %% holdout the model never saw",
+                                        100 * c.holdout())
+                                : "cross-fitted",
                         p.tau(),
                         p.rule().cliName(),
                         p.classifier().cliName(),
@@ -376,7 +387,8 @@ public final class TrainCommand implements Callable<Integer> {
                 .seed(seed)
                 .selection(p.build())
                 .sections(completeSeries.params(seed))
-                .reselectInFolds(calibration.reselectInFolds);
+                .reselectInFolds(calibration.reselectInFolds)
+                .calibrationHoldout(calibration.holdout());
         CalibrationParams c = calibration.params(seed).withPattern(observation.pattern());
         return (calibration.enabled() ? b.calibration(c) : b.noCalibration()).build();
     }

@@ -22,6 +22,10 @@ import java.util.Optional;
  *     then the threshold itself, uncertified)
  * @param reselectInFolds whether every calibration fold selects k, γ and ℓ afresh as the full model did instead of
  *     reusing the full model's choice (one selection per fold; single-domain training only)
+ * @param calibrationHoldout 0 for cross-fitted calibration; otherwise the share F ∈ (0, 1) of the training series held
+ *     out of fitting and selection and replayed through the deployed model to certify it ({@link
+ *     VigilTrainer#train}, docs/guarantee.md "Holdout calibration"; {@value #DEFAULT_HOLDOUT} by default in {@code vigil
+ *     train --calibration holdout})
  * @param created the creation time written into the model ({@link CreationTime#now()} by default:
  *     {@code SOURCE_DATE_EPOCH} when set, so model files are reproducible)
  */
@@ -30,9 +34,17 @@ public record TrainOptions(
         EarlyModelTrainer.Params sections,
         Optional<CalibrationParams> calibration,
         boolean reselectInFolds,
+        double calibrationHoldout,
         Instant created) {
+    /** The share of the training series {@code --calibration holdout} holds out when no share is given. */
+    public static final double DEFAULT_HOLDOUT = 0.3;
+
     /** Validates. */
     public TrainOptions {
+        if (!(calibrationHoldout >= 0 && calibrationHoldout < 1)) {
+            throw new IllegalArgumentException(
+                    "the calibration holdout share must lie in (0, 1), got " + calibrationHoldout);
+        }
         Objects.requireNonNull(selection, "selection");
         Objects.requireNonNull(sections, "sections");
         Objects.requireNonNull(calibration, "calibration");
@@ -57,6 +69,7 @@ public record TrainOptions(
         b.calibration = calibration.orElse(null);
         b.calibrate = calibration.isPresent();
         b.reselectInFolds = reselectInFolds;
+        b.calibrationHoldout = calibrationHoldout;
         b.created = created;
         return b;
     }
@@ -93,6 +106,7 @@ public record TrainOptions(
         private CalibrationParams calibration;
         private boolean calibrate = true;
         private boolean reselectInFolds;
+        private double calibrationHoldout;
         private Instant created;
 
         private Builder() {}
@@ -138,6 +152,15 @@ public record TrainOptions(
             return this;
         }
 
+        /**
+         * Holdout calibration on a share {@code fraction} ∈ (0, 1) of the training series (0: cross-fitted, the
+         * default).
+         */
+        public Builder calibrationHoldout(double fraction) {
+            this.calibrationHoldout = fraction;
+            return this;
+        }
+
         /** The creation time written into the model. */
         public Builder created(Instant t) {
             this.created = Objects.requireNonNull(t, "created");
@@ -155,6 +178,7 @@ public record TrainOptions(
                             ? Optional.of(calibration != null ? calibration : defaultCalibration(seed))
                             : Optional.empty(),
                     reselectInFolds,
+                    calibrationHoldout,
                     created != null ? created : CreationTime.now());
         }
     }

@@ -1,6 +1,7 @@
 package io.vigil.api;
 
 import io.vigil.data.Dataset;
+import io.vigil.data.Folds;
 import io.vigil.early.EarlyModelTrainer;
 import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.early.calibrate.CrossFitCalibrator;
@@ -83,11 +84,15 @@ public final class VigilTrainer {
                             ? "transfer-ldg needs a source data set"
                             : "a source data set applies to transfer-ldg only, not " + params.reducer());
         }
+        checkOptions(options);
         check(options, train);
         List<CalibrationParams> certify =
                 variants.isEmpty() ? options.calibration().map(List::of).orElse(List.of()) : variants;
         String stage = "select and fit LDG";
         try {
+            if (options.calibrationHoldout() > 0 && !certify.isEmpty()) {
+                return trainHoldout(train, options, certify, progress);
+            }
             VigilModel model;
             Dataset fitted = train;
             if (transfer) {
@@ -126,6 +131,38 @@ public final class VigilTrainer {
         } catch (OutOfMemoryError e) {
             throw new InsufficientMemoryException(memoryMessage(stage, train, options.sections()), e);
         }
+    }
+
+    /**
+     * Holdout calibration (docs/guarantee.md, "Holdout calibration"): a stratified share of the series, drawn with the
+     * calibration seed, is set aside before anything is selected or fitted; the model is trained on the rest exactly
+     * as {@link #train} trains on all series, and certified on the held-out part through {@link
+     * CrossFitCalibrator#calibrateHoldout}, so the certificate is for this model.
+     */
+    private static List<VigilModel> trainHoldout(
+            Dataset train, TrainOptions options, List<CalibrationParams> certify, Progress progress) {
+        double share = options.calibrationHoldout();
+        int n = train.size();
+        int[] held = Folds.stratifiedHoldout(
+                train.classIndices(), train.numClasses(), share, certify.get(0).seed());
+        if (held.length < 2) {
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "--calibration holdout:%s holds out %d of the %d training series of %s; at least 2 are needed "
+                            + "(a larger share, more series, or --calibration cross-fit)",
+                    share,
+                    held.length,
+                    n,
+                    train.name()));
+        }
+        Dataset fit = train.subset(Folds.complement(held, n));
+        VigilModel model = Trainer.train(fit, options.selection(), options.created(), progress);
+        if (!model.projection().isLinear()) {
+            return List.of(model);
+        }
+        model = EarlyModelTrainer.addSections(model, fit, options.sections());
+        return CrossFitCalibrator.calibrateHoldout(
+                model, fit, train.subset(held), options.sections(), certify, share, progress);
     }
 
     /**
@@ -184,6 +221,17 @@ public final class VigilTrainer {
                                 + " calibrates an estimator the model would not store; add it to --estimators");
             }
         });
+        if (options.calibrationHoldout() > 0 && options.selection().reducer() == Reducer.TRANSFER_LDG) {
+            throw new IllegalArgumentException(
+                    "--calibration holdout applies to single-domain training, not transfer-ldg");
+        }
+        if (options.calibrationHoldout() > 0 && options.reselectInFolds()) {
+            throw new IllegalArgumentException("--reselect-in-folds applies to --calibration cross-fit only: a holdout "
+                    + "model's selection never sees the calibration series");
+        }
+        if (options.calibrationHoldout() > 0 && options.calibration().isEmpty()) {
+            throw new IllegalArgumentException("--calibration holdout and --no-calibration exclude each other");
+        }
         if (options.reselectInFolds() && options.selection().reducer() == Reducer.TRANSFER_LDG) {
             throw new IllegalArgumentException(
                     "--reselect-in-folds applies to single-domain training, not transfer-ldg");

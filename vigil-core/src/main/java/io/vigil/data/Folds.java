@@ -78,6 +78,57 @@ public final class Folds {
         return out;
     }
 
+    /**
+     * A stratified holdout: from each class of n_c points, round(fraction · n_c) points chosen uniformly (Fisher–Yates
+     * with {@code new SplittableRandom(seed)}, classes in index order), at most n_c − 1 so that every class keeps a
+     * point on the other side. A class of one point gives none.
+     *
+     * @param y class index of each of the n points, in 0..numClasses−1
+     * @param fraction the share held out, in (0, 1)
+     * @return the held-out indices, sorted ascending (possibly empty)
+     */
+    public static int[] stratifiedHoldout(int[] y, int numClasses, double fraction, long seed) {
+        Objects.requireNonNull(y, "y");
+        if (!(fraction > 0 && fraction < 1)) {
+            throw new IllegalArgumentException("the holdout fraction must lie in (0, 1), got " + fraction);
+        }
+        int n = y.length;
+        boolean[] out = new boolean[n];
+        SplittableRandom random = new SplittableRandom(seed);
+        int total = 0;
+        for (int c = 0; c < numClasses; c++) {
+            int[] members = new int[n];
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                if (y[i] < 0 || y[i] >= numClasses) {
+                    throw new IllegalArgumentException("y[" + i + "] = " + y[i] + " is outside 0.." + (numClasses - 1));
+                }
+                if (y[i] == c) {
+                    members[m++] = i;
+                }
+            }
+            int take = (int) Math.min(m - 1L, Math.round(fraction * m));
+            for (int i = m - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int t = members[i];
+                members[i] = members[j];
+                members[j] = t;
+            }
+            for (int k = 0; k < take; k++) {
+                out[members[k]] = true;
+                total++;
+            }
+        }
+        int[] held = new int[total];
+        int f = 0;
+        for (int i = 0; i < n; i++) {
+            if (out[i]) {
+                held[f++] = i;
+            }
+        }
+        return held;
+    }
+
     /** n folds, fold i holding only point i. */
     public static int[][] leaveOneOut(int n) {
         if (n < 2) {

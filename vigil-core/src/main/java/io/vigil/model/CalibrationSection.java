@@ -66,6 +66,10 @@ import java.util.OptionalInt;
  *     ConformalRiskControl}, "the randomised form"): 1, the non-randomised form, for pac and for files without it
  * @param crcDrawSource where U came from ({@link DrawSource}: drawn reproducibly, given, conservative, or unrecorded
  *     in files written before it was stored)
+ * @param holdout 0 when the curves come from cross-fitted replays through fold models; otherwise the share F of the
+ *     training series that was held out of fitting and selection and replayed through this very model ({@code vigil
+ *     train --calibration holdout:F}), so that the certificate is for the deployed model; the inflation's folds then
+ *     split the fitted part only
  */
 public record CalibrationSection(
         int folds,
@@ -85,7 +89,8 @@ public record CalibrationSection(
         int[] nestedMonotone,
         ObservationPattern pattern,
         double crcDraw,
-        DrawSource crcDrawSource)
+        DrawSource crcDrawSource,
+        double holdout)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "calibration";
@@ -127,6 +132,9 @@ public record CalibrationSection(
         CalibrationChecks.nested(curves, thresholds.length, selection, nestedDisagreements, nestedMonotone);
         CalibrationChecks.crcDraw(crcDraw, guarantee);
         Objects.requireNonNull(crcDrawSource, "crcDrawSource");
+        if (!(holdout >= 0 && holdout < 1)) {
+            throw new IllegalArgumentException(NAME + ".holdout must lie in [0, 1), got " + holdout);
+        }
     }
 
     /**
@@ -165,7 +173,8 @@ public record CalibrationSection(
                 new int[0],
                 ObservationPattern.complete(),
                 ConformalRiskControl.CONSERVATIVE,
-                DrawSource.CONSERVATIVE);
+                DrawSource.CONSERVATIVE,
+                0);
     }
 
     /**
@@ -237,29 +246,30 @@ public record CalibrationSection(
      * of the expected guarantee kept for expected, 1 under pac).
      */
     public CalibrationSection withGuarantee(Guarantee g) {
-        return new CalibrationSection(
-                folds,
-                seed,
-                delta,
-                inflation,
-                thresholds,
-                curves,
-                coverageTaus,
-                coverageBefore,
-                coverageAfter,
+        boolean expected = g == Guarantee.EXPECTED;
+        return copy(
                 operatingPoint,
                 g,
-                selection,
-                candidates,
-                nestedDisagreements,
-                nestedMonotone,
-                pattern,
-                g == Guarantee.EXPECTED ? crcDraw : ConformalRiskControl.CONSERVATIVE,
-                g == Guarantee.EXPECTED ? crcDrawSource : DrawSource.CONSERVATIVE);
+                expected ? crcDraw : ConformalRiskControl.CONSERVATIVE,
+                expected ? crcDrawSource : DrawSource.CONSERVATIVE,
+                holdout);
     }
 
     /** The same section with another operating point. */
     public CalibrationSection withOperatingPoint(Optional<OperatingPoint> point) {
+        return copy(point, guarantee, crcDraw, crcDrawSource, holdout);
+    }
+
+    /**
+     * The same section marked as certified on a holdout of share {@code fraction} of the training series (0:
+     * cross-fitted).
+     */
+    public CalibrationSection withHoldout(double fraction) {
+        return copy(operatingPoint, guarantee, crcDraw, crcDrawSource, fraction);
+    }
+
+    private CalibrationSection copy(
+            Optional<OperatingPoint> point, Guarantee g, double draw, DrawSource source, double fraction) {
         return new CalibrationSection(
                 folds,
                 seed,
@@ -271,14 +281,20 @@ public record CalibrationSection(
                 coverageBefore,
                 coverageAfter,
                 point,
-                guarantee,
+                g,
                 selection,
                 candidates,
                 nestedDisagreements,
                 nestedMonotone,
                 pattern,
-                crcDraw,
-                crcDrawSource);
+                draw,
+                source,
+                fraction);
+    }
+
+    /** Whether the curves were replayed through this model on series it was never fitted on ({@link #holdout} > 0). */
+    public boolean isHoldout() {
+        return holdout > 0;
     }
 
     /** The divisor of α (expected) or δ (pac): K with Bonferroni (the τ candidates with nested and fixed), else 1. */
@@ -365,6 +381,9 @@ public record CalibrationSection(
     @Override
     public void checkShape(ModelShape shape) {
         for (Curve c : curves) {
+            if (holdout > 0) {
+                break; // the replayed series were held out of the model's training series, not among them
+            }
             if (c.series() > shape.trainSize()) {
                 throw new IllegalArgumentException(NAME + ".curves: " + c.series() + " replayed series but the model"
                         + " has " + shape.trainSize() + " training series");
@@ -392,7 +411,8 @@ public record CalibrationSection(
                 && Arrays.equals(nestedMonotone, s.nestedMonotone)
                 && pattern.equals(s.pattern)
                 && Double.compare(crcDraw, s.crcDraw) == 0
-                && crcDrawSource == s.crcDrawSource;
+                && crcDrawSource == s.crcDrawSource
+                && Double.compare(holdout, s.holdout) == 0;
     }
 
     @Override
@@ -402,7 +422,8 @@ public record CalibrationSection(
 
     @Override
     public String toString() {
-        return "CalibrationSection[K=" + folds + ", " + curves.size() + " curves, "
+        return "CalibrationSection[" + (holdout > 0 ? "holdout " + holdout + ", " : "") + "K=" + folds + ", "
+                + curves.size() + " curves, "
                 + operatingPoint.map(OperatingPoint::toString).orElse("no operating point") + ", "
                 + guarantee.cliName()
                 + (crcDraw == ConformalRiskControl.CONSERVATIVE ? "" : " (U = " + crcDraw + ")")

@@ -133,7 +133,8 @@ class CalibrationSectionTest {
                 plain.nestedMonotone(),
                 pattern,
                 ConformalRiskControl.CONSERVATIVE,
-                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE));
+                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE),
+                0);
         CalibrationCodec codec = new CalibrationCodec();
         ObjectNode a = JsonNodeFactory.instance.objectNode();
         codec.write(plain, a);
@@ -199,7 +200,8 @@ class CalibrationSectionTest {
                 s.nestedMonotone(),
                 s.pattern(),
                 u,
-                io.vigil.reliability.risk.DrawSource.implied(u));
+                io.vigil.reliability.risk.DrawSource.implied(u),
+                0);
     }
 
     /**
@@ -426,7 +428,8 @@ class CalibrationSectionTest {
                 nested ? union : new int[0],
                 ObservationPattern.complete(),
                 ConformalRiskControl.CONSERVATIVE,
-                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE));
+                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE),
+                0);
     }
 
     /** The true rate of the curve whose certified threshold comes first (0 when none is certified). */

@@ -197,6 +197,7 @@ final class Certification {
                 nested[1],
                 p.pattern(),
                 g == Guarantee.EXPECTED ? p.crcDraw() : ConformalRiskControl.CONSERVATIVE,
-                g == Guarantee.EXPECTED ? p.crcDrawSource() : DrawSource.CONSERVATIVE);
+                g == Guarantee.EXPECTED ? p.crcDrawSource() : DrawSource.CONSERVATIVE,
+                0);
     }
 }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * Cross-fitted calibration of a trained model's early decisions (docs/method.md §5). The training series are split in
@@ -45,7 +46,8 @@ import java.util.Optional;
  * </ol>
  *
  * The result is the model with a {@link CalibrationSection}; thresholds for any τ follow from it by Learn-then-Test
- * when the model is used. Caveat (docs/method.md §5): with very few series the fold models differ from the
+ * when the model is used. {@link #calibrateHoldout} is the exact alternative: the series it replays were never used to
+ * fit or select the model it certifies. Caveat (docs/method.md §5): with very few series the fold models differ from the
  * full one more than a new test series does, so cross-fitted replays err on the late, safe side.
  */
 public final class CrossFitCalibrator {
@@ -192,6 +194,21 @@ public final class CrossFitCalibrator {
             List<CalibrationParams> variants,
             Optional<TrainParams> reselect,
             Progress progress) {
+        requireSameReplays(variants);
+        return calibrate(
+                model,
+                train,
+                sections,
+                variants,
+                progress,
+                Runtime.getRuntime().availableProcessors(),
+                reselect.<Refit>map(tp -> (sub, sec) -> EarlyModelTrainer.addSections(
+                                Trainer.train(sub, tp, model.created(), Progress.none(), 1), sub, sec))
+                        .orElse((sub, sec) -> CalibrationFolds.refit(model, sub, sec)));
+    }
+
+    /** The variants differ only in what is certified, not in what the replays depend on. */
+    private static void requireSameReplays(List<CalibrationParams> variants) {
         CalibrationParams p = variants.get(0);
         for (CalibrationParams q : variants) {
             boolean sameReplays = q.folds() == p.folds()
@@ -208,16 +225,6 @@ public final class CrossFitCalibrator {
                         + "rules, classifiers, set, estimator and observation pattern");
             }
         }
-        return calibrate(
-                model,
-                train,
-                sections,
-                variants,
-                progress,
-                Runtime.getRuntime().availableProcessors(),
-                reselect.<Refit>map(tp -> (sub, sec) -> EarlyModelTrainer.addSections(
-                                Trainer.train(sub, tp, model.created(), Progress.none(), 1), sub, sec))
-                        .orElse((sub, sec) -> CalibrationFolds.refit(model, sub, sec)));
     }
 
     private static VigilModel calibrate(
@@ -242,14 +249,7 @@ public final class CrossFitCalibrator {
             int threads,
             Refit refit) {
         CalibrationParams p = variants.get(0);
-        CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
-                .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
-        if (!cs.available().contains(p.estimator())) {
-            throw new IllegalArgumentException(
-                    "calibration with --estimator " + p.estimator().id()
-                            + " needs that complete-series estimator in the model, which holds only "
-                            + cs.available().stream().map(e -> e.id()).toList());
-        }
+        requireEstimator(model, p);
         List<CalibrationFolds.Fold> folds = CalibrationFolds.refitFolds(
                 model, train, CalibrationFolds.refitSections(model, sections, p), p, progress, threads, refit);
         // Pass 1: held-out distances of each series' projection from its conditional mean, per band of t/d.
@@ -260,14 +260,135 @@ public final class CrossFitCalibrator {
             perSample.addAll(h.perSample());
         }
         double[] kappa = inflation(held, -1, p.bands());
-        double[] coverageBefore = new double[COVERAGE_TAUS.length];
-        double[] coverageAfter = new double[COVERAGE_TAUS.length];
-        CalibrationFolds.coverage(perSample, kappa, p.bands(), coverageBefore, coverageAfter);
-        // Pass 2: every threshold's decisions, per rule and classifier, with the inflated R_y. Each fold's series are
-        // replayed with the inflation learned on the other folds' series only (inner cross-fit, docs/method.md §6):
-        // κ is part of the curve, so the distances that set it are never those of the series that certify it. Those
-        // distances come from the other folds' models, which were fitted with this fold's series among others; fully
-        // nested refits (no model that set κ saw the fold) would cost K(K − 1)/2 refits instead of K.
+        double[][] coverage = coverage(perSample, kappa, p.bands());
+        // Pass 2: each fold's series are replayed with the inflation learned on the other folds' series only (inner
+        // cross-fit, docs/method.md §6): κ is part of the curve, so the distances that set it are never those of the
+        // series that certify it. Those distances come from the other folds' models, which were fitted with this
+        // fold's series among others; fully nested refits (no model that set κ saw the fold) would cost K(K − 1)/2
+        // refits instead of K.
+        return certify(
+                model,
+                train,
+                folds,
+                f -> inflation(held, f, p.bands()),
+                new Inflation(kappa, coverage[0], coverage[1], folds.size()),
+                variants,
+                progress,
+                threads);
+    }
+
+    /**
+     * Holdout calibration (docs/guarantee.md, "Holdout calibration"): {@code model} was selected and fitted on {@code
+     * fit} alone, and the series of {@code held} — never used for fitting or selection — are replayed through that
+     * very model, so Learn-then-Test and conformal risk control certify the deployed model itself, not fold models.
+     * The inflation κ is learned as in cross-fitting, but on {@code fit} only (K refits with the model's selection
+     * fixed, pass 1 only): the certifying series never set it. The held-out coverage is measured on {@code held}.
+     *
+     * @param model trained on {@code fit}, with its {@code complete_series} section
+     * @param fraction the share of the training series held out, stored in the section ({@link
+     *     CalibrationSection#holdout})
+     * @return one model per variant, in order, each {@code model} with its calibration section
+     * @throws IllegalArgumentException when {@code held} is empty, the variants differ in what the replays depend on,
+     *     or {@code fit} cannot be cross-fitted for κ
+     */
+    public static List<VigilModel> calibrateHoldout(
+            VigilModel model,
+            Dataset fit,
+            Dataset held,
+            EarlyModelTrainer.Params sections,
+            List<CalibrationParams> variants,
+            double fraction,
+            Progress progress) {
+        if (held.size() == 0) {
+            throw new IllegalArgumentException("holdout calibration needs at least one held-out series");
+        }
+        requireSameReplays(variants);
+        CalibrationParams p = variants.get(0);
+        requireEstimator(model, p);
+        int threads = Runtime.getRuntime().availableProcessors();
+        List<CalibrationFolds.Fold> folds = CalibrationFolds.refitFolds(
+                model,
+                fit,
+                CalibrationFolds.refitSections(model, sections, p),
+                p,
+                progress,
+                threads,
+                (sub, sec) -> CalibrationFolds.refit(model, sub, sec));
+        List<HeldOutDistances> fitDistances =
+                Parallel.map(folds, threads, "calibration", f -> CalibrationFolds.distances(f, fit, p.bands()));
+        double[] kappa = inflation(fitDistances, -1, p.bands());
+        // The held-out series through the deployed model, in as many chunks as threads (each its own estimator).
+        int chunks = Math.max(1, Math.min(threads, held.size()));
+        List<CalibrationFolds.Fold> replayed = new ArrayList<>();
+        for (int c = 0; c < chunks; c++) {
+            int from = (int) ((long) c * held.size() / chunks);
+            int to = (int) ((long) (c + 1) * held.size() / chunks);
+            int[] part = new int[to - from];
+            for (int i = from; i < to; i++) {
+                part[i - from] = i;
+            }
+            replayed.add(new CalibrationFolds.Fold(part, model, EarlyClassifier.estimator(model, p.estimator())));
+        }
+        List<double[]> perSample = new ArrayList<>();
+        for (CalibrationFolds.Fold f : replayed) {
+            perSample.addAll(CalibrationFolds.distances(f, held, p.bands()).perSample());
+        }
+        double[][] coverage = coverage(perSample, kappa, p.bands());
+        return certify(
+                        model,
+                        held,
+                        replayed,
+                        f -> kappa,
+                        new Inflation(kappa, coverage[0], coverage[1], folds.size()),
+                        variants,
+                        progress,
+                        threads)
+                .stream()
+                .map(m -> m.toBuilder()
+                        .section(m.section(CalibrationSection.class)
+                                .orElseThrow()
+                                .withHoldout(fraction))
+                        .build())
+                .toList();
+    }
+
+    /** The stored inflation, the coverage before and after it, and the K of the folds that learned it. */
+    private record Inflation(double[] kappa, double[] coverageBefore, double[] coverageAfter, int folds) {}
+
+    private static void requireEstimator(VigilModel model, CalibrationParams p) {
+        CompleteSeriesSection cs = model.section(CompleteSeriesSection.class)
+                .orElseThrow(() -> new IllegalArgumentException("calibration needs the complete_series section"));
+        if (!cs.available().contains(p.estimator())) {
+            throw new IllegalArgumentException(
+                    "calibration with --estimator " + p.estimator().id()
+                            + " needs that complete-series estimator in the model, which holds only "
+                            + cs.available().stream().map(e -> e.id()).toList());
+        }
+    }
+
+    /** Held-out coverage before ([0]) and after ([1]) the inflation, at {@link #COVERAGE_TAUS}. */
+    private static double[][] coverage(List<double[]> perSample, double[] kappa, int bands) {
+        double[] before = new double[COVERAGE_TAUS.length];
+        double[] after = new double[COVERAGE_TAUS.length];
+        CalibrationFolds.coverage(perSample, kappa, bands, before, after);
+        return new double[][] {before, after};
+    }
+
+    /**
+     * Pass 2 and the certificates: every threshold's decisions, per rule and classifier, for the series of each of
+     * {@code folds} (indices into {@code series}) replayed through the fold's model with the inflation {@code
+     * replayKappa} gives for the fold; then each variant certified on the pooled replays.
+     */
+    private static List<VigilModel> certify(
+            VigilModel model,
+            Dataset series,
+            List<CalibrationFolds.Fold> folds,
+            IntFunction<double[]> replayKappa,
+            Inflation stored,
+            List<CalibrationParams> variants,
+            Progress progress,
+            int threads) {
+        CalibrationParams p = variants.get(0);
         List<FoldReplays.CurveSpec> specs = new ArrayList<>();
         for (DecisionRule rule : p.rules()) {
             for (ClassifierKind kind : p.classifiers()) {
@@ -287,17 +408,17 @@ public final class CrossFitCalibrator {
         List<List<List<FoldReplays.SeriesReplay>>> replays = Parallel.map(foldIndex, threads, "calibration", f -> {
             // A section holding only this fold's κ: its replay needs nothing else.
             CalibrationSection foldInflation = Certification.section(
-                    folds.size(),
+                    Math.max(2, stored.folds()),
                     p,
-                    inflation(held, f, p.bands()),
+                    replayKappa.apply(f),
                     List.of(),
                     Optional.empty(),
                     1,
                     Selection.NONE,
-                    coverageBefore,
-                    coverageAfter);
+                    stored.coverageBefore(),
+                    stored.coverageAfter());
             List<List<FoldReplays.SeriesReplay>> perCurve =
-                    FoldReplays.replay(folds.get(f), train, foldInflation, specs, p.thresholds(), p.pattern());
+                    FoldReplays.replay(folds.get(f), series, foldInflation, specs, p.thresholds(), p.pattern());
             progress.step();
             return perCurve;
         });
@@ -311,8 +432,14 @@ public final class CrossFitCalibrator {
         }
         List<VigilModel> models = new ArrayList<>();
         for (CalibrationParams v : variants) {
-            CalibrationSection done =
-                    Certification.certified(folds.size(), v, kappa, specs, perCurve, coverageBefore, coverageAfter);
+            CalibrationSection done = Certification.certified(
+                    stored.folds(),
+                    v,
+                    stored.kappa(),
+                    specs,
+                    perCurve,
+                    stored.coverageBefore(),
+                    stored.coverageAfter());
             models.add(model.toBuilder().section(done).build());
         }
         return models;

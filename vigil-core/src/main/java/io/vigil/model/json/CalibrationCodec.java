@@ -51,7 +51,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
             "nested",
             "pattern",
             "crc_draw",
-            "crc_draw_source");
+            "crc_draw_source",
+            "holdout");
     private static final Set<String> CURVE_FIELDS = Set.of(
             "rule",
             "classifier",
@@ -148,6 +149,9 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
         }
         if (s.crcDraw() != ConformalRiskControl.CONSERVATIVE) {
             out.put("crc_draw", s.crcDraw());
+        }
+        if (s.isHoldout()) {
+            out.put("holdout", s.holdout());
         }
         if (s.crcDrawSource() != DrawSource.implied(s.crcDraw())) {
             out.put("crc_draw_source", s.crcDrawSource().cliName());
@@ -247,7 +251,8 @@ public final class CalibrationCodec implements SectionCodec<CalibrationSection> 
                     draw,
                     payload.has("crc_draw_source")
                             ? DrawSource.fromCliName(ModelJson.textField(payload, "crc_draw_source", path))
-                            : DrawSource.implied(draw));
+                            : DrawSource.implied(draw),
+                    payload.has("holdout") ? ModelJson.doubleField(payload, "holdout", path) : 0);
         } catch (IllegalArgumentException e) {
             throw e.getMessage() != null && e.getMessage().startsWith(path)
                     ? e

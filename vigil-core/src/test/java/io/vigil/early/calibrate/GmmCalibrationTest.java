@@ -183,7 +183,8 @@ class GmmCalibrationTest {
                         new int[0],
                         cal.pattern(),
                         cal.crcDraw(),
-                        io.vigil.reliability.risk.DrawSource.implied(cal.crcDraw())));
+                        io.vigil.reliability.risk.DrawSource.implied(cal.crcDraw()),
+                        0));
         assertTrue(mixed.getMessage().contains("mix"), mixed.getMessage());
     }
 }
