@@ -39,6 +39,9 @@ import picocli.CommandLine.Spec;
             "Key: the series id DATASET/SPLIT/INDEX (INDEX 0-based; '#PASS' added with --repeat > 1).",
             "Value: {\"series\":ID,\"t\":T,\"value\":X} with T 1-based. Truth records: {\"series\":ID,\"label\":L,"
                     + "\"length\":D}.",
+            "With --recordings DIR: each recording of the split as an endless keyed stream (key: the recording's"
+                    + " name), {\"key\":K,\"channel\":C,\"value\":X,\"i\":I} per observed value (C 0-based, I the"
+                    + " 1-based sample), recordings interleaved in time order at their sampling rate x --speed.",
             "Exits once Kafka has acknowledged every record (idempotent producer, acks=all)."
         })
 public final class ReplayCommand implements Callable<Integer> {
@@ -109,6 +112,27 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "linger.ms, ...); secret values are never printed.")
     Path kafkaProperties;
 
+    @Option(
+            names = "--recordings",
+            paramLabel = "DIR",
+            description = "Publish a recording directory (docs/recordings.md) as endless keyed streams for watching "
+                    + "(docs/watch.md) instead of a data set; --split picks its recordings.")
+    Path recordings;
+
+    @Option(
+            names = "--speed",
+            paramLabel = "X|max",
+            description = "With --recordings: send at the recordings' sampling rate x X (default 1, real time); max: as"
+                    + " fast as Kafka takes them, still in time order.")
+    String speed;
+
+    @Option(
+            names = "--sampling-rate",
+            paramLabel = "HZ",
+            description = "With --recordings: samples per second of every recording (needed for recordings without a"
+                    + " time column; overrides the rate derived from time columns).")
+    Double samplingRate;
+
     @Option(names = "--json", description = "Print one JSON object instead of the one-line summary.")
     boolean json;
 
@@ -135,20 +159,18 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (recordings != null) {
+            return new RecordingReplayRun(this).call();
+        }
+        for (String o : List.of("--speed", "--sampling-rate")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw usage(o + " applies to --recordings only");
+            }
+        }
         Replay.Settings settings = settings();
-        if (!bootstrap.matches("[^,:\\s]+:\\d{1,5}(,[^,:\\s]+:\\d{1,5})*")) {
-            throw usage("--bootstrap must be HOST:PORT[,HOST:PORT...], got '" + bootstrap + "'");
-        }
-        Map<String, Object> user = kafkaProperties == null ? Map.of() : KafkaClientProperties.load(kafkaProperties);
-        KafkaAddress.requireSame(
-                spec.commandLine(), bootstrap, "--bootstrap", user, "--kafka-properties " + kafkaProperties);
-        Duration timeout = StreamOptions.duration(spec.commandLine(), "--preflight-timeout", preflightTimeout);
-        if (timeout.isZero() || timeout.isNegative()) {
-            throw usage("--preflight-timeout must be positive");
-        }
-        Map<String, Object> config = new HashMap<>(user);
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
+        Map<String, Object> user = userProperties();
+        Duration timeout = timeout();
+        Map<String, Object> config = producerConfig(user, timeout);
         Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
         try {
             ObservationOptions.checkChannels(settings.pattern(), ds.channels());
@@ -201,11 +223,39 @@ public final class ReplayCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The user's client properties, after checking {@code --bootstrap} against them. */
+    Map<String, Object> userProperties() throws IOException {
+        if (!bootstrap.matches("[^,:\\s]+:\\d{1,5}(,[^,:\\s]+:\\d{1,5})*")) {
+            throw usage("--bootstrap must be HOST:PORT[,HOST:PORT...], got '" + bootstrap + "'");
+        }
+        Map<String, Object> user = kafkaProperties == null ? Map.of() : KafkaClientProperties.load(kafkaProperties);
+        KafkaAddress.requireSame(
+                spec.commandLine(), bootstrap, "--bootstrap", user, "--kafka-properties " + kafkaProperties);
+        return user;
+    }
+
+    /** {@code --preflight-timeout}, positive. */
+    Duration timeout() {
+        Duration timeout = StreamOptions.duration(spec.commandLine(), "--preflight-timeout", preflightTimeout);
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw usage("--preflight-timeout must be positive");
+        }
+        return timeout;
+    }
+
+    /** The producer's configuration: the user's properties, the bootstrap servers and the metadata timeout. */
+    Map<String, Object> producerConfig(Map<String, Object> user, Duration timeout) {
+        Map<String, Object> config = new HashMap<>(user);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
+        return config;
+    }
+
     /**
      * Checks that a broker answers with these client settings, and that the topics exist or the brokers create
      * them on first use; each failure is one line (exit 1) within {@code timeout}.
      */
-    private void preflight(Map<String, Object> user, Duration timeout) {
+    void preflight(Map<String, Object> user, Duration timeout) {
         try (KafkaPreflight kafka = KafkaPreflight.connect(bootstrap, user, timeout)) {
             for (String t : truthTopic == null ? List.of(topic) : List.of(topic, truthTopic)) {
                 if (!kafka.topicExists(t) && !kafka.brokersCreateTopics()) {
@@ -241,7 +291,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private ParameterException usage(String message) {
+    ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }
 }
