@@ -10,6 +10,7 @@ import io.vigil.model.json.ModelFile;
 import io.vigil.util.Progress;
 import io.vigil.watch.EventScoringResult;
 import io.vigil.watch.RearmPolicy;
+import io.vigil.watch.WatchBaselines;
 import io.vigil.watch.WatchEvaluation;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -38,6 +39,21 @@ final class EvaluateRecordings {
         VigilModel model = ModelFile.standard().load(modelFile);
         WindowModels.requireWindowModel(model, modelFile.toString());
         RecordingSet set = RecordingSet.read(dir, samplingRate == null ? Double.NaN : samplingRate);
+        // The trained baselines learn from the train split only; a set without a split can only lend them itself.
+        RecordingSet training;
+        String trainingName;
+        if (set.hasSplit()) {
+            training = set.split("train");
+            trainingName = "the train split (" + training.recordings().size() + " recordings)"
+                    + ("train".equals(split) ? ", the evaluated recordings themselves" : ", never the evaluated ones");
+        } else {
+            training = set;
+            trainingName = "the evaluated recordings themselves: the events table has no split";
+        }
+        if (training.recordings().isEmpty()) {
+            training = null;
+            trainingName = null;
+        }
         if (split != null && !split.isEmpty()) {
             if (!set.hasSplit()) {
                 throw new IllegalArgumentException("--split " + split + ": the events table of " + dir
@@ -48,9 +64,10 @@ final class EvaluateRecordings {
         Vigil vigil = Vigil.of(model, overrides);
         RearmPolicy policy = rearm == null ? null : RearmPolicy.parse(rearm);
         WatchEvaluation.Report r;
-        try (Progress progress =
-                Progress.bar("evaluate " + dir.getFileName(), set.recordings().size(), !json)) {
-            r = WatchEvaluation.evaluate(vigil, set, policy, progress);
+        int steps = set.recordings().size()
+                + (training == null ? 0 : training.recordings().size());
+        try (Progress progress = Progress.bar("evaluate " + dir.getFileName(), steps, !json)) {
+            r = WatchEvaluation.evaluate(vigil, set, training, trainingName, policy, progress);
         }
         if (json) {
             out.println(Json.line(r));
@@ -89,6 +106,26 @@ final class EvaluateRecordings {
                         : "",
                 c.earlyEventOnBackground(),
                 c.backgroundWindows());
+        if (r.baselineSettings().get(WatchEvaluation.FIXED_DELAY) instanceof WatchBaselines.FixedDelaySetting f) {
+            out.printf(
+                    Locale.ROOT,
+                    "fixed-delay decides every window after %d of %d samples (%.2f): the early rule's median delay"
+                            + " %s samples measured on %s%n",
+                    f.prefixSamples(),
+                    model.seriesLength(),
+                    f.prefixFraction(),
+                    fmt(f.trainingMedianDelaySamples()),
+                    f.measuredOn());
+        }
+        if (r.baselineSettings().get(WatchEvaluation.FEATURE_SVM) instanceof WatchBaselines.FeatureSvmSetting f) {
+            out.printf(
+                    Locale.ROOT,
+                    "feature-svm: linear SVM (C = %s) on %s of complete windows, trained on %d windows of %s%n",
+                    f.c(),
+                    f.features(),
+                    f.trainingWindows(),
+                    f.trainedOn());
+        }
         if (r.extraFalseAlarms() != null) {
             out.printf(
                     Locale.ROOT,

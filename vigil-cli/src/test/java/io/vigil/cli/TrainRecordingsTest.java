@@ -94,6 +94,9 @@ class TrainRecordingsTest {
         assertTrue(text.out().contains("early (vigil)"), text.out());
         assertTrue(text.out().contains("complete-window"), text.out());
         assertTrue(text.out().contains("window certificate"), text.out());
+        assertTrue(text.out().contains("fixed-delay decides every window after"), text.out());
+        assertTrue(text.out().contains("measured on the train split"), text.out());
+        assertTrue(text.out().contains("feature-svm: linear SVM"), text.out());
         Run json = Run.of("evaluate", "--model", model.toString(), "--recordings", recordings.toString(), "--json")
                 .ok();
         com.fasterxml.jackson.databind.JsonNode o =
@@ -103,8 +106,21 @@ class TrainRecordingsTest {
         }
         for (String f : List.of("macro", "per_class", "false_alarms_per_hour", "duplicates", "delay")) {
             assertTrue(o.get("events").has(f), f + " in " + o.get("events"));
-            assertTrue(o.get("baselines").get("complete-window").has(f), f);
+            for (String b : List.of("complete-window", "fixed-delay", "feature-svm")) {
+                assertTrue(o.get("baselines").get(b).has(f), b + " " + f);
+                assertTrue(o.get("baselines").get(b).get("macro").has("f1"), b);
+            }
         }
+        com.fasterxml.jackson.databind.JsonNode fd = o.get("baseline_settings").get("fixed-delay");
+        for (String f : List.of("prefix_samples", "prefix_fraction", "training_median_delay_samples", "measured_on")) {
+            assertTrue(fd.has(f), f + " in " + fd);
+        }
+        assertTrue(fd.get("measured_on").asText().startsWith("the train split"), fd.toString());
+        com.fasterxml.jackson.databind.JsonNode svm = o.get("baseline_settings").get("feature-svm");
+        VigilModel trainedModel = ModelFile.standard().load(model);
+        // The SVM learns from the very windows the model was trained on.
+        assertEquals(trainedModel.trainSize(), svm.get("training_windows").asInt(), svm.toString());
+        assertTrue(svm.get("same_as_model").asBoolean(), svm.toString());
         for (String f : List.of("f1", "precision", "recall")) {
             assertTrue(o.get("events").get("macro").has(f), f);
         }

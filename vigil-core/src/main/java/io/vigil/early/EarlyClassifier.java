@@ -364,6 +364,20 @@ public final class EarlyClassifier {
     }
 
     /**
+     * Feeds the next sample without deciding: standardises it and updates the conditional Gaussian only, so a
+     * fixed-prefix decision reads {@link #current} once the prefix is in (no rule is evaluated on the way).
+     *
+     * @throws IllegalArgumentException when the value is not finite
+     * @throws IllegalStateException when the state already holds d samples
+     */
+    public void feed(SeriesState state, double rawValue) {
+        if (!Double.isFinite(rawValue)) {
+            throw new IllegalArgumentException("sample " + (state.time() + 1) + " is " + rawValue);
+        }
+        estimator.update(state, standardized(state.time(), rawValue));
+    }
+
+    /**
      * The label a series would get now and how reliable it is, without feeding a sample: for a series that ends
      * undecided (the end of a bounded input). At t = d it is the complete-series label with reliability 1; before,
      * the rule's candidate label at the current conditional moments (argmax_g f_g(m_y), the 3-NN label, or the class

@@ -57,18 +57,29 @@ public final class CompleteWindows {
 
     /** The alarms of one recording from its complete-window {@code labels} (computed once, shared). */
     public static List<AlarmEvent> alarms(VigilModel model, WindowSpec spec, String key, Labels labels) {
-        AlarmMerger merger = new AlarmMerger(key, model.numClasses(), spec.rearm());
-        List<String> classes = model.classNames();
+        return alarms(model.classNames(), spec, key, labels, spec.length());
+    }
+
+    /**
+     * The alarms of windows each labelled once, {@code observed} samples after its start (D for complete windows, the
+     * prefix length for a fixed-delay decision), merged by the same {@link AlarmMerger}. Windows are decided in start
+     * order, so when window w decides, no window starting before it can decide any more.
+     *
+     * @param classes the class names {@code labels} index
+     * @param observed samples of the window seen when it is labelled, 1..D: its trigger is start + observed − 1
+     */
+    static List<AlarmEvent> alarms(List<String> classes, WindowSpec spec, String key, Labels labels, int observed) {
+        AlarmMerger merger = new AlarmMerger(key, classes.size(), spec.rearm());
         List<AlarmEvent> out = new ArrayList<>();
         for (int w = 0; w < labels.starts().length; w++) {
             long start = labels.starts()[w];
-            // When window w completes, it and every later window are still open: older groups can close.
+            // When window w is labelled, it and every later window are still to decide: older groups can close.
             merger.release(start);
             int c = labels.classes()[w];
             if (c < 0 || !spec.eventLabels().contains(classes.get(c))) {
                 continue;
             }
-            long trigger = start + spec.length() - 1;
+            long trigger = start + observed - 1;
             WindowDecision d = new WindowDecision(
                     key,
                     classes.get(c),
@@ -77,8 +88,8 @@ public final class CompleteWindows {
                     start,
                     spec.length(),
                     trigger,
-                    spec.length(),
-                    false,
+                    observed,
+                    observed < spec.length(),
                     true,
                     Double.NaN,
                     Double.NaN,

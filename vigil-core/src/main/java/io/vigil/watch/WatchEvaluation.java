@@ -74,6 +74,8 @@ public final class WatchEvaluation {
      * @param extraFalseAlarms (false alarms/h of the early rule − those of complete-window) / those of complete-window;
      *     NaN when complete-window raised none
      * @param maxOpenWindows the most windows any key had open at once
+     * @param baselineSettings what the trained baselines learnt and from which recordings ({@code fixed-delay}, {@code
+     *     feature-svm}); empty when no training recordings were given
      */
     @JsonPropertyOrder({
         "events",
@@ -81,7 +83,8 @@ public final class WatchEvaluation {
         "hours",
         "baselines",
         "extra_false_alarms_fraction",
-        "max_open_windows"
+        "max_open_windows",
+        "baseline_settings"
     })
     public record Report(
             @JsonProperty("events") EventScoringResult events,
@@ -89,7 +92,15 @@ public final class WatchEvaluation {
             @JsonProperty("hours") double hours,
             @JsonProperty("baselines") Map<String, EventScoringResult> baselines,
             @JsonProperty("extra_false_alarms_fraction") Double extraFalseAlarms,
-            @JsonProperty("max_open_windows") int maxOpenWindows) {}
+            @JsonProperty("max_open_windows") int maxOpenWindows,
+            @JsonProperty("baseline_settings") Map<String, Object> baselineSettings) {}
+
+    /** The name of the complete-window baseline in {@link Report#baselines()}. */
+    public static final String COMPLETE_WINDOW = "complete-window";
+    /** The name of the fixed-delay baseline. */
+    public static final String FIXED_DELAY = "fixed-delay";
+    /** The name of the feature-SVM baseline. */
+    public static final String FEATURE_SVM = "feature-svm";
 
     /**
      * Evaluates a window model on recordings.
@@ -100,10 +111,40 @@ public final class WatchEvaluation {
      * @throws IllegalArgumentException when the model is not a window model or the channels differ
      */
     public static Report evaluate(Vigil vigil, RecordingSet set, RearmPolicy rearm, Progress progress) {
+        return evaluate(vigil, set, null, null, rearm, progress);
+    }
+
+    /**
+     * The window spec a window model watches with: its stride, background, sampling rate, and re-arm policy unless
+     * {@code rearm} overrides it.
+     */
+    public static WindowSpec specOf(Vigil vigil, RearmPolicy rearm) {
+        WindowSpec base = WindowSpec.of(vigil, WindowModels.requireWindowModel(vigil.model(), "the model"));
+        return rearm != null ? base.withRearm(rearm) : base;
+    }
+
+    /**
+     * Evaluates a window model on recordings with every baseline: complete-window, and, learnt on {@code training}
+     * only ({@link WatchBaselines}), fixed-delay and feature-svm.
+     *
+     * @param training the training recordings the baselines learn from, or null for complete-window only
+     * @param trainingName how the report names them (e.g. "train split")
+     * @param progress one step per training recording replayed, then one per evaluated recording
+     */
+    public static Report evaluate(
+            Vigil vigil,
+            RecordingSet set,
+            RecordingSet training,
+            String trainingName,
+            RearmPolicy rearm,
+            Progress progress) {
         VigilModel model = vigil.model();
         WindowSection section = WindowModels.requireWindowModel(model, "the model");
-        WindowSpec base = WindowSpec.of(vigil, section);
-        WindowSpec spec = rearm != null ? base.withRearm(rearm) : base;
+        WindowSpec spec = specOf(vigil, rearm);
+        WatchBaselines.Trained trained =
+                training == null ? null : WatchBaselines.train(vigil, spec, training, trainingName, progress);
+        List<EventScoring.ScoredRecording> fixedDelay = new ArrayList<>();
+        List<EventScoring.ScoredRecording> featureSvm = new ArrayList<>();
         List<String> eventLabels = spec.eventLabels();
         List<EventScoring.ScoredRecording> early = new ArrayList<>();
         List<EventScoring.ScoredRecording> complete = new ArrayList<>();
@@ -118,10 +159,7 @@ public final class WatchEvaluation {
                 throw new IllegalArgumentException("recording " + r.name() + " has channels " + r.channels()
                         + " but the model was trained on " + model.channelNames());
             }
-            double[][] values = new double[r.channelCount()][];
-            for (int c = 0; c < values.length; c++) {
-                values[c] = r.channel(c);
-            }
+            double[][] values = values(r);
             WatchReplay.Result replay = WatchReplay.run(vigil, spec, r.name(), values);
             maxOpen = Math.max(maxOpen, replay.maxOpenWindows());
             CompleteWindows.Labels labels = CompleteWindows.labels(model, spec, values);
@@ -141,16 +179,16 @@ public final class WatchEvaluation {
                     falseEvent += d.event() ? 1 : 0;
                 }
             }
-            double hours = r.hours().orElse(r.samples() / (3600.0 * rateOr(spec, 1.0)));
-            double hz = spec.samplingRateHz();
-            early.add(new EventScoring.ScoredRecording(
-                    r.name(), set.events(r.name()), toAlarms(replay.alarms()), hours, hz));
-            complete.add(new EventScoring.ScoredRecording(
-                    r.name(),
-                    set.events(r.name()),
-                    toAlarms(CompleteWindows.alarms(model, spec, r.name(), labels)),
-                    hours,
-                    hz));
+            early.add(scored(set, r, toAlarms(replay.alarms()), spec));
+            complete.add(scored(set, r, toAlarms(CompleteWindows.alarms(model, spec, r.name(), labels)), spec));
+            if (trained != null) {
+                int l = trained.prefix();
+                CompleteWindows.Labels fd = FixedDelayWindows.labels(vigil, spec, values, l);
+                fixedDelay.add(scored(
+                        set, r, toAlarms(FixedDelayWindows.alarms(model.classNames(), spec, r.name(), fd, l)), spec));
+                FeatureSvmWindows svm = trained.svm();
+                featureSvm.add(scored(set, r, toAlarms(svm.alarms(spec, r.name(), svm.labels(spec, values, 0))), spec));
+            }
             progress.step();
         }
         EventScoringResult e = EventScoring.score(early, eventLabels);
@@ -170,9 +208,35 @@ public final class WatchEvaluation {
                 falseEvent,
                 background);
         Map<String, EventScoringResult> baselines = new LinkedHashMap<>();
-        baselines.put("complete-window", c);
+        baselines.put(COMPLETE_WINDOW, c);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        if (trained != null) {
+            baselines.put(FIXED_DELAY, EventScoring.score(fixedDelay, eventLabels));
+            baselines.put(FEATURE_SVM, EventScoring.score(featureSvm, eventLabels));
+            settings.put(FIXED_DELAY, trained.fixedDelay());
+            settings.put(FEATURE_SVM, trained.featureSvm());
+        }
         Double extra = extraFalseAlarms(e, c);
-        return new Report(e, cert, e.hours(), baselines, extra, maxOpen);
+        return new Report(e, cert, e.hours(), baselines, extra, maxOpen, settings);
+    }
+
+    /** A recording's values as {@code [channel][sample − 1]}. */
+    public static double[][] values(Recording r) {
+        double[][] values = new double[r.channelCount()][];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = r.channel(c);
+        }
+        return values;
+    }
+
+    /**
+     * One recording's alarms with its events, hours (its time base, else samples at the spec's sampling rate, else
+     * one sample per second) and sampling rate, for {@link EventScoring}.
+     */
+    public static EventScoring.ScoredRecording scored(
+            RecordingSet set, Recording r, List<Alarm> alarms, WindowSpec spec) {
+        double hours = r.hours().orElse(r.samples() / (3600.0 * rateOr(spec, 1.0)));
+        return new EventScoring.ScoredRecording(r.name(), set.events(r.name()), alarms, hours, spec.samplingRateHz());
     }
 
     private static Double extraFalseAlarms(EventScoringResult early, EventScoringResult complete) {
@@ -192,7 +256,7 @@ public final class WatchEvaluation {
     }
 
     /** The watch runtime's alarms as the scorer reads them. */
-    static List<Alarm> toAlarms(List<AlarmEvent> alarms) {
+    public static List<Alarm> toAlarms(List<AlarmEvent> alarms) {
         List<Alarm> out = new ArrayList<>(alarms.size());
         for (AlarmEvent a : alarms) {
             out.add(new Alarm(
