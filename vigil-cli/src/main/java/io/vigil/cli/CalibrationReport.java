@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.early.TauSaturation;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.ConformalRiskControl;
@@ -110,6 +111,26 @@ final class CalibrationReport {
                 .or(() -> c.curves().stream().findFirst());
     }
 
+    /**
+     * The τ range of the main curve that all certify the grid's least conservative threshold ({@link TauSaturation}),
+     * or empty.
+     */
+    static Optional<TauSaturation> saturation(CalibrationSection c) {
+        return mainCurve(c).flatMap(curve -> TauSaturation.of(c, curve));
+    }
+
+    /** {@code tau_saturated}: from_tau, to_tau, threshold, mean_fraction, disagreement_rate, message. */
+    static Map<String, Object> saturationJson(TauSaturation t) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("from_tau", t.fromTau());
+        o.put("to_tau", t.toTau());
+        o.put("threshold", t.threshold());
+        o.put("mean_fraction", t.meanFraction());
+        o.put("disagreement_rate", t.disagreementRate());
+        o.put("message", t.message());
+        return o;
+    }
+
     /** The standard τ values the main curve cannot certify. */
     static List<Double> uncertified(VigilModel model, CalibrationSection c) {
         List<Double> out = new ArrayList<>();
@@ -125,7 +146,8 @@ final class CalibrationReport {
 
     /**
      * The JSON object of the section: folds, δ, guarantee, selection correction and its K, inflation, coverage,
-     * operating point, uncertified τ, and per standard τ the cross-fitted reliability a rule needs to be certified on
+     * operating point, uncertified τ, the τ range that all use the least conservative threshold ({@code
+     * tau_saturated}, null when there is none), and per standard τ the cross-fitted reliability a rule needs to be certified on
      * this many series ({@link CalibrationSection#requiredReliability}) — how much more reliable than announced the
      * decisions will be at least; {@code null} when τ cannot be certified on this many series at all (1.0 means
      * "certifiable with no disagreement").
@@ -154,6 +176,9 @@ final class CalibrationReport {
                 "operating_point",
                 c.operatingPoint().map(CalibrationReport::point).orElse(null));
         o.put("uncertified_taus", uncertified(model, c));
+        o.put(
+                "tau_saturated",
+                saturation(c).map(CalibrationReport::saturationJson).orElse(null));
         int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(1);
         Map<String, Object> required = new LinkedHashMap<>();
         for (double tau : STANDARD_TAUS) {

@@ -4,6 +4,7 @@ import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
+import io.vigil.early.TauSaturation;
 import io.vigil.evaluate.BaselineMethods;
 import io.vigil.evaluate.EarlyEvaluation;
 import io.vigil.evaluate.EarlyMethod;
@@ -324,6 +325,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                 for (EarlyEvaluation.TauResult t : r.taus()) {
                     out.println(certificateLine(t, model));
                 }
+                saturation(r, model).ifPresent(t -> out.println(t.message()));
             }
             if (report != null) {
                 out.println("wrote " + report);
@@ -359,6 +361,23 @@ public final class EvaluateCommand implements Callable<Integer> {
                 + String.format(java.util.Locale.ROOT, "certified at %.2f, %s", t.tau(), t.guarantee())
                 + (delta == null ? "" : " δ=" + delta)
                 + " — bounds the disagreement rate over all series, not any single decision";
+    }
+
+    /**
+     * The τ range, among the reported τ and those evaluated, that all certify the least conservative threshold of the
+     * evaluated rule's replay ({@link TauSaturation}); empty without a replay of that rule or with a class of interest
+     * (never certified).
+     */
+    static Optional<TauSaturation> saturation(EarlyEvaluation.Result r, VigilModel model) {
+        DecisionParams p = r.params();
+        if (p.classOfInterest() != null) {
+            return Optional.empty();
+        }
+        double[] asked =
+                r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::tau).toArray();
+        return model.section(CalibrationSection.class)
+                .flatMap(c -> c.curve(p.rule(), p.classifier(), p.set(), p.estimator())
+                        .flatMap(curve -> TauSaturation.of(c, curve, asked)));
     }
 
     /** The training split in the model's class order, or null when only a test file was given. */
@@ -427,6 +446,9 @@ public final class EvaluateCommand implements Callable<Integer> {
                                 return m;
                             })
                             .orElse(null));
+            o.put(
+                    "tau_saturated",
+                    saturation(r, model).map(CalibrationReport::saturationJson).orElse(null));
         } else {
             o.put("description", r.description());
             o.put("method_params", r.methodParams());

@@ -280,6 +280,9 @@ public final class TrainCommand implements Callable<Integer> {
                                 ? " (certified, " + c.guarantee().cliName() + ", "
                                         + c.selection().cliName() + ")"
                                 : " (not certified: decides at t = d)")));
+        model.section(CalibrationSection.class)
+                .flatMap(CalibrationReport::saturation)
+                .ifPresent(t -> stdout.println(t.message()));
     }
 
     /** {@code --json}'s object: the fields below in this order; absent ones only for models that have them. */

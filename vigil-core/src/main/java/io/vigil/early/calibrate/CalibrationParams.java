@@ -1,6 +1,7 @@
 package io.vigil.early.calibrate;
 
 import io.vigil.data.ObservationPattern;
+import io.vigil.early.TauSaturation;
 import io.vigil.gauss.EstimatorType;
 import io.vigil.reliability.ClassifierKind;
 import io.vigil.reliability.DecisionRule;
@@ -298,6 +299,31 @@ public record CalibrationParams(
                 source);
     }
 
+    /**
+     * The same replayed at other thresholds (ascending in (0, 1]); the default is {@link #defaultThresholds()}. A
+     * model stores the grid it was replayed at, so models replayed at any grid load and decide alike.
+     */
+    public CalibrationParams withThresholds(double[] grid) {
+        return new CalibrationParams(
+                folds,
+                seed,
+                delta,
+                bands,
+                grid,
+                rules,
+                classifiers,
+                set,
+                estimator,
+                objective,
+                targetReliability,
+                delayCost,
+                guarantee,
+                selection,
+                pattern,
+                crcDraw,
+                crcDrawSource);
+    }
+
     /** The same with other K and δ. */
     public CalibrationParams withFoldsAndDelta(int k, double d) {
         return copy(k, d, objective, targetReliability, delayCost, guarantee, selection);
@@ -348,19 +374,33 @@ public record CalibrationParams(
     }
 
     /**
-     * 0.02, 0.04, …, 0.98, then 0.99, 0.995, 0.998, 0.999, 0.9995: fine near 1, where certifying τ ≥ 0.95 needs
-     * conservative thresholds.
+     * The thresholds below 0.02 of {@link #defaultThresholds()}: from 10⁻¹², where every set is a point in all
+     * dimensions LDG keeps (the χ²_ℓ radius shrinks like λ^{1/ℓ}, so a small radius at ℓ = 20 needs λ far below 0.02),
+     * up to 0.01. Without them a data set whose replays certify 0.02 at every τ of interest gives the same decisions
+     * for all of them (docs/guarantee.md, "The threshold grid").
+     */
+    static final double[] LOW_THRESHOLDS = {
+        TauSaturation.GRID_FLOOR, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 0.002, 0.005, 0.01
+    };
+
+    /**
+     * 64 thresholds: {@link #LOW_THRESHOLDS} (10⁻¹² … 0.01), then 0.02, 0.04, …, 0.98, then 0.99, 0.995, 0.998,
+     * 0.999, 0.9995: fine near 1, where certifying τ ≥ 0.95 needs conservative thresholds, and reaching down to sets
+     * that are practically the conditional mean, where a low τ may decide at the first samples. Models store the grid
+     * they were replayed at, so a model written with the older 54 thresholds (from 0.02) keeps deciding as it did.
      */
     public static double[] defaultThresholds() {
-        double[] t = new double[54];
+        double[] t = new double[LOW_THRESHOLDS.length + 54];
+        System.arraycopy(LOW_THRESHOLDS, 0, t, 0, LOW_THRESHOLDS.length);
+        int o = LOW_THRESHOLDS.length;
         for (int j = 0; j < 49; j++) {
-            t[j] = (j + 1) / 50.0;
+            t[o + j] = (j + 1) / 50.0;
         }
-        t[49] = 0.99;
-        t[50] = 0.995;
-        t[51] = 0.998;
-        t[52] = 0.999;
-        t[53] = 0.9995;
+        t[o + 49] = 0.99;
+        t[o + 50] = 0.995;
+        t[o + 51] = 0.998;
+        t[o + 52] = 0.999;
+        t[o + 53] = 0.9995;
         return t;
     }
 }

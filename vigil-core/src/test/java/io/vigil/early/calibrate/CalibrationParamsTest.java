@@ -2,7 +2,10 @@ package io.vigil.early.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.reliability.SetKind;
+import io.vigil.reliability.probability.StoppingBoundary;
 import org.junit.jupiter.api.Test;
 
 /** The automatic fold count and the validation of K. */
@@ -51,5 +54,46 @@ class CalibrationParamsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibrationParams.defaults(1L)
                 .withFoldsAndDelta(1, 0.1));
         assertEquals("cross-fitting needs at least 2 folds, got 1", e.getMessage());
+    }
+
+    /**
+     * The default grid reaches from 10⁻¹² to 0.9995 in 64 steps and keeps the older grid's 54 thresholds from 0.02, so
+     * a replay at the new grid decides at every older threshold as before.
+     */
+    @Test
+    void defaultGridReachesDownToPracticallyAPointAndKeepsTheOlderThresholds() {
+        double[] t = CalibrationParams.defaultThresholds();
+        assertEquals(64, t.length);
+        assertEquals(1e-12, t[0]);
+        assertEquals(0.9995, t[63]);
+        assertEquals(0.02, t[10]);
+        for (int j = 1; j < t.length; j++) {
+            assertTrue(t[j] > t[j - 1], "ascending at " + j);
+        }
+        for (int j = 0; j < 49; j++) {
+            assertEquals((j + 1) / 50.0, t[10 + j], "older threshold " + j);
+        }
+    }
+
+    /**
+     * Every set's radius is finite, positive and strictly increasing along the whole grid for ℓ = 1..64, so the
+     * rules stay monotone in λ down to 10⁻¹², and the probability rule's stopping boundary tabulates there.
+     */
+    @Test
+    void radiiIncreaseAlongTheWholeGridInEveryDimension() {
+        double[] t = CalibrationParams.defaultThresholds();
+        for (SetKind kind : SetKind.values()) {
+            for (int ell = 1; ell <= 64; ell++) {
+                double previous = 0;
+                for (double lambda : t) {
+                    double r = kind.radius(ell, lambda);
+                    assertTrue(
+                            Double.isFinite(r) && r > previous,
+                            kind + " ℓ=" + ell + " λ=" + lambda + ": r=" + r + " after " + previous);
+                    previous = r;
+                }
+            }
+        }
+        assertEquals(1e-12, StoppingBoundary.of(1e-12, 128).lambda());
     }
 }
