@@ -10,13 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 
 /**
@@ -145,7 +141,7 @@ public final class RecordingReplay {
         requireRates(set);
         Map<String, Object> config = Replay.producerConfig(producerConfig);
         List<Recording> recs = set.recordings();
-        Acks acks = new Acks(progress);
+        SendAcks acks = new SendAcks(progress);
         long t0 = System.nanoTime();
         long sent = 0;
         long missing = 0;
@@ -227,27 +223,6 @@ public final class RecordingReplay {
         long wait;
         while ((wait = target - System.nanoTime()) >= MIN_PARK_NANOS) {
             LockSupport.parkNanos(wait);
-        }
-    }
-
-    /** Counts acknowledgements and keeps the first failure. */
-    private static final class Acks implements Callback {
-        final AtomicLong acked = new AtomicLong();
-        final AtomicReference<Exception> failure = new AtomicReference<>();
-        private final Progress progress;
-
-        Acks(Progress progress) {
-            this.progress = progress;
-        }
-
-        @Override
-        public void onCompletion(RecordMetadata metadata, Exception exception) {
-            if (exception != null) {
-                failure.compareAndSet(null, exception);
-            } else {
-                acked.incrementAndGet();
-                progress.step();
-            }
         }
     }
 }

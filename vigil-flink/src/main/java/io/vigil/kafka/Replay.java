@@ -7,13 +7,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -142,8 +138,8 @@ public final class Replay {
             throw new IllegalArgumentException(
                     data.size() + " series x " + settings.repeat() + " repetitions is more than a replay can number");
         }
-        Acks sampleAcks = new Acks(progress);
-        Acks truthAcks = new Acks(Progress.none());
+        SendAcks sampleAcks = new SendAcks(progress);
+        SendAcks truthAcks = new SendAcks(Progress.none());
         long t0 = System.nanoTime();
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
         Publisher publisher = new Publisher(producer, data, split, settings, (int) totalSeries, sampleAcks, truthAcks);
@@ -236,8 +232,8 @@ public final class Replay {
         private final Split split;
         private final Settings settings;
         private final int totalSeries;
-        private final Acks sampleAcks;
-        private final Acks truthAcks;
+        private final SendAcks sampleAcks;
+        private final SendAcks truthAcks;
         private final TokenBucket bucket;
         private final int[] slotSeries; // series ordinal in 0..totalSeries-1, or -1 when the slot is done
         private final int[] slotT; // next position in the slot's arrival order
@@ -255,8 +251,8 @@ public final class Replay {
                 Split split,
                 Settings settings,
                 int totalSeries,
-                Acks sampleAcks,
-                Acks truthAcks) {
+                SendAcks sampleAcks,
+                SendAcks truthAcks) {
             this.producer = producer;
             this.data = data;
             this.split = split;
@@ -374,26 +370,5 @@ public final class Replay {
     private static String reason(Throwable e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m.replace('\n', ' '));
-    }
-
-    /** Counts acknowledgements and keeps the first failure; one instance per topic, shared by all its sends. */
-    private static final class Acks implements Callback {
-        final AtomicLong acked = new AtomicLong();
-        final AtomicReference<Exception> failure = new AtomicReference<>();
-        private final Progress progress;
-
-        Acks(Progress progress) {
-            this.progress = progress;
-        }
-
-        @Override
-        public void onCompletion(RecordMetadata metadata, Exception exception) {
-            if (exception != null) {
-                failure.compareAndSet(null, exception);
-            } else {
-                acked.incrementAndGet();
-                progress.step();
-            }
-        }
     }
 }
