@@ -118,8 +118,20 @@ class GuaranteeExperimentCommandTest {
         for (JsonNode d : datasets) {
             assertEquals(30, d.get("train_size").asInt());
             perDataset += d.get("modes").get("pac").get("certified_pairs").asInt();
+            // The 5 % check's power against τ − 0.05 on this test part, per τ run (GuaranteeStatisticsTest by hand).
+            d.get("power_against_0_05_shortfall")
+                    .fields()
+                    .forEachRemaining(p -> assertTrue(
+                            p.getValue().asDouble() >= 0 && p.getValue().asDouble() < 1, p.getKey()));
         }
         assertEquals(o.get("modes").get("pac").get("certified_pairs").asInt(), perDataset);
+        JsonNode early = o.get("modes")
+                .get("expected")
+                .get("excess_where_earliest_below_tau")
+                .get("0.8");
+        assertEquals(
+                "cross-fitted earliest reliability", early.get("selected_by").asText());
+        assertTrue(early.get("pairs_all_splits").asInt() >= early.get("pairs").asInt(), early.toString());
         assertTrue(Files.readString(out.resolve("guarantee.md")).contains("## Per dataset"));
 
         Run again = ModelCommandsTest.run(args(data, out, "2"));
