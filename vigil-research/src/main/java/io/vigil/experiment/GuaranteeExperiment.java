@@ -56,6 +56,8 @@ public final class GuaranteeExperiment {
      *     the test part ({@code vigil evaluate --missing …}), seeded per series by its id
      * @param randomisedCrc whether the expected guarantee certifies in conformal risk control's randomised form, as
      *     {@code vigil train} does by default ({@link #crcDraw}), or with U = 1 ({@code --crc-draw conservative})
+     * @param holdout 0 to calibrate by cross-fitting; otherwise the share of each training part held out of fitting and
+     *     selection and replayed through the deployed model ({@code vigil train --calibration holdout:F})
      */
     public record Config(
             int resplits,
@@ -66,9 +68,16 @@ public final class GuaranteeExperiment {
             boolean reselectInFolds,
             EstimatorType estimator,
             ObservationPattern pattern,
-            boolean randomisedCrc) {
+            boolean randomisedCrc,
+            double holdout) {
         /** Validates and copies. */
         public Config {
+            if (!(holdout >= 0 && holdout < 1)) {
+                throw new IllegalArgumentException("the calibration holdout share must lie in [0, 1), got " + holdout);
+            }
+            if (holdout > 0 && reselectInFolds) {
+                throw new IllegalArgumentException("--reselect-in-folds applies to --calibration cross-fit only");
+            }
             if (resplits < 1) {
                 throw new IllegalArgumentException("--resplits must be ≥ 1, got " + resplits);
             }
@@ -84,6 +93,20 @@ public final class GuaranteeExperiment {
             }
             Objects.requireNonNull(estimator, "estimator");
             Objects.requireNonNull(pattern, "pattern");
+        }
+
+        /** Cross-fitted calibration, as {@code vigil train} does by default. */
+        public Config(
+                int resplits,
+                long seed,
+                List<Double> taus,
+                List<Guarantee> guarantees,
+                List<Selection> selections,
+                boolean reselectInFolds,
+                EstimatorType estimator,
+                ObservationPattern pattern,
+                boolean randomisedCrc) {
+            this(resplits, seed, taus, guarantees, selections, reselectInFolds, estimator, pattern, randomisedCrc, 0);
         }
 
         /**
@@ -141,7 +164,8 @@ public final class GuaranteeExperiment {
                     + (reselectInFolds ? ";reselect-in-folds" : "")
                     + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id())
                     + (pattern.isComplete() ? "" : ";pattern=" + pattern)
-                    + (randomisedCrc && guarantees.contains(Guarantee.EXPECTED) ? ";crc=randomised" : "");
+                    + (randomisedCrc && guarantees.contains(Guarantee.EXPECTED) ? ";crc=randomised" : "")
+                    + (holdout > 0 ? ";holdout=" + holdout : "");
         }
     }
 
@@ -362,7 +386,7 @@ public final class GuaranteeExperiment {
                         .withPattern(config.pattern()))
                 .toList();
         List<ReliabilityExperiment.Trained> trained =
-                ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
+                ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds(), config.holdout());
         // The variants share one cross-fit, so one grid replay per rule and classifier serves all their τ.
         Map<DecisionParams, GridReplay> replays = new HashMap<>();
         List<Outcome> outcomes = new ArrayList<>();
