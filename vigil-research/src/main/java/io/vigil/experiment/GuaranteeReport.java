@@ -147,9 +147,11 @@ public final class GuaranteeReport {
 
     /**
      * A (dataset, τ) whose mean test reliability is below τ − 0.01, over {@code splits} splits: those certifying τ, or
-     * every split ({@code overAll}; {@link #meanShortfalls(Variant, boolean)}).
+     * every split ({@code overAll}; {@link #meanShortfalls(Variant, boolean)}); {@code se} is the mean's standard
+     * error over those splits (NaN for one), so a shortfall within noise can be told from a real one.
      */
-    public record MeanShortfall(String dataset, double tau, double meanReliability, int splits, boolean overAll) {}
+    public record MeanShortfall(
+            String dataset, double tau, double meanReliability, double se, int splits, boolean overAll) {}
 
     /**
      * The calibration goal's figures at τ, over the pairs whose earliest rule is less reliable than τ on the training
@@ -225,19 +227,23 @@ public final class GuaranteeReport {
         for (DatasetResult d : results) {
             for (double tau : config.taus()) {
                 double sum = 0;
+                double sumSq = 0;
                 int n = 0;
                 boolean anyCertified = false;
                 for (Outcome o : outcomes(v, d.dataset())) {
                     for (Point p : o.taus()) {
                         if (p.tau() == tau && (allSplits || p.certified())) {
                             sum += p.reliability();
+                            sumSq += p.reliability() * p.reliability();
                             n++;
                         }
                         anyCertified |= p.tau() == tau && p.certified();
                     }
                 }
                 if (anyCertified && sum / n < tau - MEAN_TOLERANCE) {
-                    out.add(new MeanShortfall(d.dataset(), tau, sum / n, n, allSplits));
+                    double m = sum / n;
+                    double se = n < 2 ? Double.NaN : Math.sqrt(Math.max(0, (sumSq - n * m * m) / (n - 1)) / n);
+                    out.add(new MeanShortfall(d.dataset(), tau, m, se, n, allSplits));
                 }
             }
         }
@@ -422,6 +428,7 @@ public final class GuaranteeReport {
         m.put("dataset", r.dataset());
         m.put("tau", r.tau());
         m.put("mean_reliability", r.meanReliability());
+        m.put("se", finite(r.se()));
         m.put(r.overAll() ? "splits" : "certified_splits", r.splits());
         return m;
     }
@@ -592,10 +599,11 @@ public final class GuaranteeReport {
                         shortfalls.stream()
                                 .map(r -> String.format(
                                         Locale.ROOT,
-                                        "%s τ = %s (%.3f over %d)",
+                                        "%s τ = %s (%.3f ± %s over %d)",
                                         r.dataset(),
                                         r.tau(),
                                         r.meanReliability(),
+                                        plain(r.se()),
                                         r.splits()))
                                 .toList());
     }

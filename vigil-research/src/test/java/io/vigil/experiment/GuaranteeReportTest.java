@@ -143,10 +143,12 @@ class GuaranteeReportTest {
         assertEquals(0.87, all.get(0).meanReliability(), 1e-12);
         assertTrue(all.get(0).overAll() && !certifying.get(0).overAll());
         String md = report.markdown(Map.of());
-        assertTrue(md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 over 2), Always"), md);
+        assertTrue(
+                md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 ± 0.000 over 2), Always"),
+                md);
         assertTrue(
                 md.contains(
-                        "over all splits (a split that cannot certify τ decides at t = d): Always τ = 0.9 (0.870 over 2)"),
+                        "over all splits (a split that cannot certify τ decides at t = d): Always τ = 0.9 (0.870 ± 0.000 over 2)"),
                 md);
     }
 }
