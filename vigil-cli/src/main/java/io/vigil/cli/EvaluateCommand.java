@@ -41,14 +41,9 @@ import picocli.CommandLine.Option;
  * job uses and reports, per τ, reliability, accuracy and earliness of the reliable early decisions (thesis
  * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
  * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
- * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
- * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold, earliness, guarantee,
- * target, delta, avg_cost}]} ({@code delta}: δ of a pac certificate, else null), then extras
- * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
- * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
- * that baseline on the training split ({@link BaselineMethods}) and reports it in the same format: one
- * {@code taus} entry whose {@code tau}, {@code announced}, {@code certified} and {@code threshold} are null, then {@code method}, {@code description} and {@code method_params}
- * (the settings used, e.g. the cross-validated fraction or v).
+ * holds one {@link Summary}. {@code --method ects|fixed-qda|fixed-1nn|teaser} trains that baseline on the training
+ * split ({@link BaselineMethods}) and reports it in the same format: one {@code taus} entry whose {@code tau},
+ * {@code announced}, {@code certified} and {@code threshold} are null, then its {@link Baseline} fields.
  */
 @Command(
         name = "evaluate",
@@ -374,7 +369,10 @@ public final class EvaluateCommand implements Callable<Integer> {
         return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
     }
 
-    /** {@code evaluate --json}'s object: the method's own fields ({@link Vigil} or {@link Baseline}) in the middle. */
+    /**
+     * {@code evaluate --json}'s object, fields in this order: the figures per τ ({@link Tau}), then the method and
+     * its own fields ({@link Vigil} or {@link Baseline}), the model, the fixed-time baselines and the report directory.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Summary(
             String dataset,
@@ -408,7 +406,10 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
     }
 
-    /** One τ's figures; {@code tau}, {@code announced}, {@code certified}, guarantee, target and δ null for baselines. */
+    /**
+     * One τ's figures, ending with {@code earliness} (= {@code mean_fraction}); {@code delta} is δ of a pac certificate,
+     * else null; {@code tau}, {@code announced}, {@code certified}, guarantee, target and δ are null for baselines.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Tau(
             Double tau,
@@ -461,8 +462,8 @@ public final class EvaluateCommand implements Callable<Integer> {
             String classifier,
             String classOfInterest,
             String rule,
-            Map<String, Object> pattern,
-            Map<String, Object> calibratedPattern,
+            ObservationOptions.PatternJson pattern,
+            ObservationOptions.PatternJson calibratedPattern,
             Point operatingPoint,
             CalibrationReport.Saturation tauSaturated) {
         static Vigil of(EarlyEvaluation.Result r, VigilModel model, ObservationPattern pattern) {

@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -99,7 +98,7 @@ public final class InspectCommand implements Callable<Integer> {
             String neighborCv,
             int gammaDims,
             Double cvAccuracy,
-            Map<String, Grid> scores,
+            Scores scores,
             double[] eigenvalues,
             List<String> sections,
             List<String> ignoredSections,
@@ -109,11 +108,8 @@ public final class InspectCommand implements Callable<Integer> {
         static Summary of(Path file, VigilModel m, Map<String, Long> parts, long fileBytes) {
             SelectionReport s = m.selection();
             Optional<KernelFunction> k = m.projection().kernelMap().map(KernelLdgMap::kernel);
-            Map<String, Grid> scores = new LinkedHashMap<>();
-            scores.put("ldg_neighbors", Grid.of(s.ldgNeighbors()));
-            scores.put("gamma", Grid.of(s.gamma()));
-            scores.put("dims", Grid.of(s.dims()));
-            scores.put("qda_neighbors", Grid.of(s.qdaNeighbors()));
+            Scores scores = new Scores(
+                    Grid.of(s.ldgNeighbors()), Grid.of(s.gamma()), Grid.of(s.dims()), Grid.of(s.qdaNeighbors()));
             return new Summary(
                     file.toString(),
                     VigilModel.FORMAT,
@@ -210,6 +206,10 @@ public final class InspectCommand implements Callable<Integer> {
                     p.candidates(), p.accuracy(), nanToNull(p.fresh3nn()), nanToNull(p.freshLocalQda()), p.chosen());
         }
     }
+
+    /** {@code scores}: the cross-validation grid of each selected parameter. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Scores(Grid ldgNeighbors, Grid gamma, Grid dims, Grid qdaNeighbors) {}
 
     /** One parameter's grid: integral candidates as integers, unscored accuracies (NaN) as null ({@link GridScores}). */
     record Grid(String source, List<Number> candidates, List<Double> accuracy, Number chosen) {

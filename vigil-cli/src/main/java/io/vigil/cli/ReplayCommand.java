@@ -234,7 +234,7 @@ public final class ReplayCommand implements Callable<Integer> {
             int concurrency,
             int repeat,
             int channels,
-            Map<String, Object> pattern,
+            ObservationOptions.PatternJson pattern,
             Map<String, String> kafkaProperties) {}
 
     /** The user's client properties, after checking {@code --bootstrap} against them. */
