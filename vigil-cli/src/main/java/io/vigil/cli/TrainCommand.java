@@ -319,7 +319,7 @@ public final class TrainCommand implements Callable<Integer> {
             int numClasses,
             String fingerprint,
             Set<String> sections,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> calibration,
+            @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationReport.Summary calibration,
             String model) {
         static TrainSummary of(VigilModel m, double seconds, Path file) {
             Optional<SparseInfo> sp = m.projection().sparse();
