@@ -4,36 +4,27 @@ import io.vigil.data.recording.RecordingEvent;
 import io.vigil.flink.WatchAlarm;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The alarms of a watch job ({@code vigil run --watch}, docs/watch.md) as the dashboard lists them: the last
  * {@link #ROWS}, newest first, each with the fields of its alarm record and how long after its triggering value it
  * reached the dashboard. When the true events of the keys are known (the watch demo's generated events) each alarm
- * is also judged as docs/recordings.md scores it: {@code true} (the first alarm of an event's label inside that
- * event), {@code duplicate} (a later one) or {@code false}. Memory is bounded by {@link #ROWS} rows plus the events
- * given. Not thread-safe: {@link DashboardState} serialises the calls.
+ * is also judged as docs/recordings.md scores it ({@link AlarmVerdicts}). Memory is bounded by {@link #ROWS} rows
+ * plus the events given. Not thread-safe: {@link DashboardState} serialises the calls.
  */
 final class AlarmFeed {
     /** Alarms listed. */
     static final int ROWS = 100;
 
-    /** What a judged alarm was. */
-    static final String TRUE = "true";
-
-    static final String DUPLICATE = "duplicate";
-    static final String FALSE = "false";
-
     /**
      * One row of the alarm list.
      *
      * @param delayMs null when neither time stamps nor a sampling rate give it
-     * @param verdict {@link #TRUE}, {@link #DUPLICATE} or {@link #FALSE} against the known events; null without them
+     * @param verdict {@code true}, {@code duplicate} or {@code false} against the known events ({@link
+     *     AlarmVerdicts}); null without them
      */
     record Row(
             String key,
@@ -56,16 +47,14 @@ final class AlarmFeed {
             long emittedAt) {}
 
     private final ArrayDeque<Row> rows = new ArrayDeque<>(ROWS);
-    private final Map<String, List<RecordingEvent>> events;
-    private final Set<RecordingEvent> detected = new HashSet<>();
+    /** Null when no events are known. */
+    private final AlarmVerdicts verdicts;
+
     private long received;
-    private long judgedTrue;
-    private long judgedFalse;
-    private long judgedDuplicate;
 
     /** @param events the true events per key (recording name), empty when unknown */
     AlarmFeed(Map<String, List<RecordingEvent>> events) {
-        this.events = Map.copyOf(events);
+        this.verdicts = events.isEmpty() ? null : new AlarmVerdicts(events);
     }
 
     /**
@@ -75,7 +64,7 @@ final class AlarmFeed {
      */
     void alarm(WatchAlarm a, long latencyMs, long receivedAt) {
         received++;
-        String verdict = judge(a);
+        String verdict = verdicts == null ? null : verdicts.judge(a.key, a.label, a.trigger);
         if (rows.size() == ROWS) {
             rows.removeLast();
         }
@@ -105,29 +94,6 @@ final class AlarmFeed {
         return a.certified ? String.format(Locale.ROOT, "≥ %.2f %s", a.target, a.guarantee) : "not certified";
     }
 
-    private String judge(WatchAlarm a) {
-        if (events.isEmpty()) {
-            return null;
-        }
-        RecordingEvent hit = null;
-        for (RecordingEvent e : events.getOrDefault(a.key, List.of())) {
-            if (e.contains(a.trigger)) {
-                hit = e;
-                break;
-            }
-        }
-        if (hit == null || !hit.label().equals(a.label)) {
-            judgedFalse++;
-            return FALSE;
-        }
-        if (detected.add(hit)) {
-            judgedTrue++;
-            return TRUE;
-        }
-        judgedDuplicate++;
-        return DUPLICATE;
-    }
-
     /** Alarm records received since the start. */
     long received() {
         return received;
@@ -140,13 +106,6 @@ final class AlarmFeed {
 
     /** Counts of the judged alarms ({@code true}, {@code duplicate}, {@code false}), or null without events. */
     Map<String, Long> verdicts() {
-        if (events.isEmpty()) {
-            return null;
-        }
-        Map<String, Long> m = new LinkedHashMap<>();
-        m.put(TRUE, judgedTrue);
-        m.put(DUPLICATE, judgedDuplicate);
-        m.put(FALSE, judgedFalse);
-        return m;
+        return verdicts == null ? null : verdicts.counts();
     }
 }
