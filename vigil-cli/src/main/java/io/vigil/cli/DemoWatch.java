@@ -185,7 +185,7 @@ final class DemoWatch {
         WatchAlarm a = l.alarm();
         return String.format(
                 Locale.ROOT,
-                "  %-8s %-9s trigger %,7d  delay %3d samples%s  %-22s %s",
+                "  %-8s %-9s trigger %,7d  delay %3d samples%s  %-22s  %s",
                 a.key,
                 a.label,
                 a.trigger,

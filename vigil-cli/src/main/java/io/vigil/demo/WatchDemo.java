@@ -189,7 +189,7 @@ public final class WatchDemo {
             if (board != null) {
                 dashboardUrl.accept(board.url());
             }
-            return stream(s, kafka, flink, cfg, events, live, showProgress);
+            return stream(s, kafka, flink, cfg, events, live, showProgress, infra.timeline());
         }
     }
 
@@ -224,7 +224,8 @@ public final class WatchDemo {
             JobConfig cfg,
             Map<String, List<RecordingEvent>> events,
             Consumer<Line> live,
-            boolean showProgress)
+            boolean showProgress,
+            Timeline timeline)
             throws Exception {
         AlarmVerdicts verdicts = new AlarmVerdicts(events);
         Map<String, List<WatchAlarm>> received = new ConcurrentHashMap<>();
@@ -233,11 +234,13 @@ public final class WatchDemo {
         StreamExecutionEnvironment env = flink.environment();
         WatchJob.attach(env, cfg, ModelFile.standard().toBytes(s.model()), WatchSettings.defaults());
         JobClient job = env.executeAsync("vigil demo --kind watch");
+        timeline.mark("job submitted");
         try (TopicTail tail = new TopicTail(kafka.clientProperties(), ALARMS, r -> {
             WatchAlarm a = WatchAlarm.fromJson(r.record().value());
             received.computeIfAbsent(a.key, k -> new ArrayList<>()).add(a);
             count.incrementAndGet();
             lastReceived.set(r.receivedAt());
+            timeline.mark("first alarm");
             String verdict;
             synchronized (verdicts) {
                 verdict = verdicts.judge(a.key, a.label, a.trigger);
@@ -246,6 +249,7 @@ public final class WatchDemo {
         })) {
             long values = RecordingReplay.values(s.test());
             long start = System.currentTimeMillis();
+            timeline.mark("replay started");
             double hz = s.test().recordings().get(0).samplingRateHz().orElse(Double.NaN);
             double speed = s.valuesPerSecond() > 0
                     ? s.valuesPerSecond() / (hz * s.test().recordings().size())
@@ -255,14 +259,17 @@ public final class WatchDemo {
                 RecordingReplay.run(
                         s.test(), new RecordingReplay.Settings(VALUES, speed), kafka.clientProperties(), progress);
             }
+            timeline.mark("replay done");
             awaitAlarms(s, flink, job, tail, values, count);
             long end = Math.max(lastReceived.get(), start + 1);
+            timeline.mark("last alarm", end);
             long suppressed = flink.metrics().snapshot().get(JobMetrics.WATCH_ALARMS_SUPPRESSED);
             long dead = TopicReader.countCommitted(kafka.clientProperties(), StreamDemo.DEAD_LETTERS, COUNT_TIMEOUT);
             return summarise(s, received, suppressed, dead, values, start, end);
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
             StreamDemo.awaitEnd(job);
+            timeline.mark("job ended");
         }
     }
 

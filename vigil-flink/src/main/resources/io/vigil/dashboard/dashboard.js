@@ -61,7 +61,7 @@
       series: [{ label: "latency", value: (u, v) => v == null ? "–" : labels[v] },
         Object.assign({ label: "decisions" }, bars(COLORS.blue))],
       axes: [{ label: "ms (each bar from its lower edge)", splits: () => labels.map((_, i) => i), values: (u, splits) => splits.map((v) => v % 2 === 0 ? labels[v] : "") },
-        { label: "decisions", size: 60 }],
+        { label: shownMode === "watch" ? "alarms" : "decisions", size: 60 }],
     }, [[], []]);
   }
 
@@ -227,7 +227,7 @@
     text("c-timeouts", fmt.format(w.timeouts));
     const v = w.verdicts;
     text("c-verdicts", v ? fmt.format(v["true"]) + " true · " + fmt.format(v["false"]) + " false · " + fmt.format(v.duplicate) + " duplicate" : "\u00a0");
-    text("alarms-caption", "(last " + fmt.format(w.listed) + " of " + fmt.format(w.alarms_received) + " received)");
+    text("alarms-caption", "(" + fmt.format(w.alarms_received) + " received; the newest " + fmt.format(w.listed) + " listed)");
   }
 
   function alarmTable(rows, judged) {
