@@ -57,7 +57,22 @@ final class CalibrationReport {
         String drawNote = "";
         int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(model.trainSize());
         double alpha = (1 - tau) / c.correction();
-        if (c.guarantee() == Guarantee.EXPECTED && ConformalRiskControl.drawDecides(series, alpha)) {
+        int endsWrong = mainCurve(c)
+                .map(m -> m.monotoneDisagreements().length == 0
+                        ? 0
+                        : m.monotoneDisagreements()[m.monotoneDisagreements().length - 1])
+                .orElse(0);
+        if (c.guarantee() == Guarantee.EXPECTED && !c.pattern().isComplete() && endsWrong > 0) {
+            would.clear();
+            drawNote = String.format(
+                    Locale.ROOT,
+                    " (expected certifies nothing under pattern '%s': %d of %d replayed series disagree at the "
+                            + "strictest threshold, so conformal risk control's premise fails; --guarantee pac needs "
+                            + "no such premise)",
+                    c.pattern(),
+                    endsWrong,
+                    series);
+        } else if (c.guarantee() == Guarantee.EXPECTED && ConformalRiskControl.drawDecides(series, alpha)) {
             drawNote = String.format(
                     Locale.ROOT,
                     " (expected certifies nothing here: with %d replayed series floor(alpha (n + 1)) = 0 and the draw U "
