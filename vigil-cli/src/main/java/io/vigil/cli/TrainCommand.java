@@ -149,11 +149,10 @@ public final class TrainCommand implements Callable<Integer> {
             RecordingSet set = recordings.loadTrain();
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
-            windows =
-                    new WindowSection(p.stride(), p.background(), RecordingOptions.samplingRate(set), "windows-closed");
             named = CommandLines.usage(
                     spec,
                     () -> recordings.windows(recordings.recordings.getFileName().toString(), set, labels, p));
+            windows = recordings.section(set, p, named);
         } else {
             Dataset train = data.loadTrain();
             named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
