@@ -25,6 +25,27 @@ class LoggingConfigTest {
      * The file the jar ships, read from this module's target/classes (other jars on the test class path bring their
      * own log4j2 configuration).
      */
+    /**
+     * The WARN a stop's cancellation gives when a checkpoint is under way (the first failure in a row) is dropped; a
+     * second failure in a row still shows.
+     */
+    @Test
+    void aFirstCheckpointFailureInARowIsDroppedAndTheNextOneShows() throws Exception {
+        String name = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
+        LoggerConfig manager = shipped().getLoggerConfig(name);
+        assertEquals(name, manager.getName());
+        assertTrue(manager.isFiltered(event(
+                name,
+                Level.WARN,
+                "Failed to trigger or complete checkpoint 17 for job ac04e085879dd5a777300fae5b639cea. "
+                        + "(0 consecutive failed attempts so far)")));
+        assertFalse(manager.isFiltered(event(
+                name,
+                Level.WARN,
+                "Failed to trigger or complete checkpoint 18 for job ac04e085879dd5a777300fae5b639cea. "
+                        + "(1 consecutive failed attempts so far)")));
+    }
+
     private static XmlConfiguration shipped() throws Exception {
         Path testClasses = Path.of(LoggingConfigTest.class
                 .getProtectionDomain()
