@@ -166,12 +166,10 @@ public final class EvaluateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (recordings != null) {
             if (data.given()) {
-                throw CommandLines.usageError(
-                        spec, "give either --recordings DIR or series data (--data/--test), not both");
+                throw usage("give either --recordings DIR or series data (--data/--test), not both");
             }
             if (taus != null && taus.size() > 1) {
-                throw CommandLines.usageError(
-                        spec, "--recordings evaluates one operating point: give at most one --tau");
+                throw usage("--recordings evaluates one operating point: give at most one --tau");
             }
             return EvaluateRecordings.run(
                     modelFile,
@@ -252,23 +250,18 @@ public final class EvaluateCommand implements Callable<Integer> {
         vigilOnly.add(spec.findOption("--tau"));
         for (CommandLine.Model.OptionSpec o : vigilOnly) {
             if (parsed.hasMatchedOption(o)) {
-                throw CommandLines.usageError(
-                        spec, o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
+                throw usage(o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
             }
         }
         BaselineMethods baselines = BaselineMethods.find()
-                .orElseThrow(() -> CommandLines.usageError(
-                        spec,
-                        "--method " + m.cliName() + " needs the research "
-                                + "module (vigil-research) on the class path; vigil.jar has it"));
+                .orElseThrow(() -> usage("--method " + m.cliName()
+                        + " needs the research module (vigil-research) on the class path; " + "vigil.jar has it"));
         BaselineMethods.Request request =
                 new BaselineMethods.Request(m, ectsSupport, fixedFraction, teaserPrefixes, teaserV, teaserMaster);
         CommandLines.check(spec, () -> baselines.validate(request));
         if (!data.hasTrain()) {
-            throw CommandLines.usageError(
-                    spec,
-                    "--method " + m.cliName() + " is trained on the training split: give "
-                            + "--data/--dataset or --train with --test");
+            throw usage("--method " + m.cliName() + " is trained on the training split: give "
+                    + "--data/--dataset or --train with --test");
         }
         VigilModel model = seriesModel();
         Dataset test = data.loadTest(model, modelFile, outOfRange);
@@ -280,6 +273,10 @@ public final class EvaluateCommand implements Callable<Integer> {
         return print(r, model);
     }
 
+    private CommandLine.ParameterException usage(String message) {
+        return CommandLines.usageError(spec, message);
+    }
+
     /** Rejects a method-specific option given with another method. */
     private void onlyWith(EarlyMethod m, Object value, String name, EarlyMethod... methods) {
         if (value == null || List.of(methods).contains(m)) {
@@ -289,8 +286,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         for (EarlyMethod allowed : methods) {
             names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
         }
-        throw CommandLines.usageError(
-                spec, name + " only applies to --method " + names + ", not --method " + m.cliName());
+        throw usage(name + " only applies to --method " + names + ", not --method " + m.cliName());
     }
 
     private int print(EarlyEvaluation.Result r, VigilModel model) throws IOException {

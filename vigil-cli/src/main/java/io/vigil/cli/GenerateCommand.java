@@ -142,23 +142,23 @@ public final class GenerateCommand implements Callable<Integer> {
             return eventStream();
         }
         if (recordings != null) {
-            throw CommandLines.usageError(spec, "--recordings is for --kind " + EVENT_STREAM + " only");
+            throw usage("--recordings is for --kind " + EVENT_STREAM + " only");
         }
         if (nTrain == null || nTest == null) {
-            throw CommandLines.usageError(
-                    spec,
-                    "--train and --test are required for --kind "
-                            + kind.series().cliName());
+            throw usage("--train and --test are required for --kind "
+                    + kind.series().cliName());
         }
         return series(kind.series(), nTrain, nTest);
     }
 
+    private CommandLine.ParameterException usage(String message) {
+        return CommandLines.usageError(spec, message);
+    }
+
     private Integer eventStream() throws IOException {
         if (nTrain != null || nTest != null || format != null || raw) {
-            throw CommandLines.usageError(
-                    spec,
-                    "--kind " + EVENT_STREAM + " takes --recordings and --length (the split"
-                            + " is per recording); --train, --test, --format and --raw are for the series kinds");
+            throw usage("--kind " + EVENT_STREAM + " takes --recordings and --length (the split"
+                    + " is per recording); --train, --test, --format and --raw are for the series kinds");
         }
         int n = recordings == null ? EVENT_STREAM_RECORDINGS : recordings;
         int d = length == null ? EVENT_STREAM_LENGTH : length;
@@ -190,21 +190,17 @@ public final class GenerateCommand implements Callable<Integer> {
     private Integer series(SyntheticKind kind, int nTrain, int nTest) throws IOException {
         int classes = kind.classes().size();
         if (nTrain < classes) {
-            throw CommandLines.usageError(
-                    spec,
-                    "--train must be at least " + classes + " (one series per class of " + kind.cliName() + "), got "
-                            + nTrain);
+            throw usage("--train must be at least " + classes + " (one series per class of " + kind.cliName()
+                    + "), got " + nTrain);
         }
         if (nTest < 1) {
-            throw CommandLines.usageError(spec, "--test must be at least 1, got " + nTest);
+            throw usage("--test must be at least 1, got " + nTest);
         }
         int d = length == null ? kind.length() : length;
         DataFormat fmt = format != null ? format : kind.channels() > 1 ? DataFormat.TS : DataFormat.TSV;
         if (kind.channels() > 1 && fmt != DataFormat.TS) {
-            throw CommandLines.usageError(
-                    spec,
-                    "--kind " + kind.cliName() + " has " + kind.channels()
-                            + " channels; only --format ts holds several channels");
+            throw usage("--kind " + kind.cliName() + " has " + kind.channels()
+                    + " channels; only --format ts holds several channels");
         }
         TrainTest data =
                 CommandLines.usage(spec, "--length", () -> SyntheticData.generate(kind, nTrain, nTest, seed, raw, d));

@@ -3,7 +3,7 @@ package io.vigil.cli;
 import io.vigil.data.OutOfRangePolicy;
 import io.vigil.data.ValueBounds;
 import io.vigil.early.RangeGuard;
-import io.vigil.flink.cli.CommandLines;
+import io.vigil.flink.cli.StreamOptions;
 import io.vigil.model.VigilModel;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ public final class OutOfRangeOptions {
 
     /** The policy, a usage error naming the valid values when unknown. */
     OutOfRangePolicy policy(CommandLine cl) {
-        return CommandLines.usage(cl.getCommandSpec(), "--out-of-range", () -> OutOfRangePolicy.parse(outOfRange));
+        return StreamOptions.outOfRangePolicy(cl, outOfRange);
     }
 
     /**

@@ -9,10 +9,11 @@ import io.vigil.kafka.RecordingReplay;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code vigil replay --recordings DIR}: the recording branch of {@link ReplayCommand}, publishing a split of a
@@ -20,24 +21,6 @@ import picocli.CommandLine;
  * series replays (data set, truth topic, interleaving, rate, observation pattern) are usage errors here.
  */
 final class RecordingReplayRun {
-    /** Options that only series replays take. */
-    private static final List<String> SERIES_ONLY = List.of(
-            "--data",
-            "--dataset",
-            "--train",
-            "--test",
-            "--interpolate-missing",
-            "--length-policy",
-            "--truth-topic",
-            "--rate",
-            "--concurrency",
-            "--repeat",
-            "--missing",
-            "--channel-lag",
-            "--drop-channel",
-            "--shuffle",
-            "--pattern-seed");
-
     private final ReplayCommand cmd;
 
     RecordingReplayRun(ReplayCommand cmd) {
@@ -45,10 +28,15 @@ final class RecordingReplayRun {
     }
 
     Integer call() throws IOException {
-        CommandLine cl = cmd.spec.commandLine();
-        for (String o : SERIES_ONLY) {
-            if (cl.getParseResult().hasMatchedOption(o)) {
-                throw cmd.usage(o + " applies to data set replays, not to --recordings");
+        // Options that only series replays take: the data set, truth topic, interleaving, rate, observation pattern.
+        List<OptionSpec> seriesOnly =
+                new ArrayList<>(cmd.spec.mixins().get("data").options());
+        List.of("--truth-topic", "--rate", "--concurrency", "--repeat")
+                .forEach(o -> seriesOnly.add(cmd.spec.findOption(o)));
+        seriesOnly.addAll(cmd.spec.mixins().get("observation").options());
+        for (OptionSpec o : seriesOnly) {
+            if (cmd.spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw cmd.usage(o.longestName() + " applies to data set replays, not to --recordings");
             }
         }
         double speed = speed();

@@ -7,6 +7,7 @@ import io.vigil.early.calibrate.CalibrationParams;
 import io.vigil.experiment.GuaranteeExperiment;
 import io.vigil.experiment.GuaranteeReport;
 import io.vigil.experiment.SplitCache;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
 import io.vigil.flink.cli.TauOption;
 import io.vigil.gauss.EstimatorType;
@@ -166,12 +167,11 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         try (Progress progress = Progress.bar("guarantee", total, !archive.json)) {
             for (String name : names) {
                 TrainTest data = archive.load(name);
-                try {
-                    ObservationOptions.checkChannels(
-                            config.pattern(), data.train().channels());
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), name + ": " + e.getMessage(), e);
-                }
+                CommandLines.check(
+                        spec,
+                        name,
+                        () -> ObservationOptions.checkChannels(
+                                config.pattern(), data.train().channels()));
                 results.add(GuaranteeExperiment.run(name, data, config, progress, cache));
             }
         }

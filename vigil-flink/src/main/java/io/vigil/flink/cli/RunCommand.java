@@ -428,12 +428,7 @@ public final class RunCommand implements Callable<Integer> {
      * override the file, and runs it.
      */
     private int runJobFile(CommandLine cl) throws Exception {
-        JobFile file;
-        try {
-            file = JobFile.load(job, spec);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
+        JobFile file = CommandLines.usage(cl.getCommandSpec(), () -> JobFile.load(job, spec));
         List<String> argv = new ArrayList<>(cl.getParseResult().originalArgs());
         if (cl.getParent() != null) { // drop the parent's arguments and this command's name
             argv.subList(0, argv.indexOf(cl.getCommandName()) + 1).clear();
@@ -477,18 +472,13 @@ public final class RunCommand implements Callable<Integer> {
      * @param modelBytes the model file, or null to check the flags alone (defaults without an operating point)
      */
     public JobConfig config(CommandLine cl, byte[] modelBytes) throws IOException {
-        DecisionParams params;
         VigilModel model = modelBytes == null ? null : StreamModel.parse(modelBytes, modelSource);
         if (model != null) {
             parsedModel = model;
         }
         Optional<CalibrationSection.OperatingPoint> point =
                 model == null ? Optional.empty() : DecisionOverrides.operatingPoint(model);
-        try {
-            params = decision.resolve(tau.tau, point);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
+        DecisionParams params = CommandLines.usage(cl.getCommandSpec(), () -> decision.resolve(tau.tau, point));
         if (model != null) {
             DecisionOverrides.otherEstimatorWarning(model, params, modelSource)
                     .ifPresent(w -> cl.getErr().println("vigil run: " + w));

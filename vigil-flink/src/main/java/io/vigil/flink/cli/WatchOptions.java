@@ -78,11 +78,7 @@ public final class WatchOptions {
             throw new CommandLine.ParameterException(
                     cl, "--model-topic and --truth-topic are for classifying series; --watch runs one window model");
         }
-        try {
-            settings(io.vigil.stream.SessionSettings.DEFAULT_IDLE_TIMEOUT);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
-        }
+        CommandLines.check(cl.getCommandSpec(), () -> settings(io.vigil.stream.SessionSettings.DEFAULT_IDLE_TIMEOUT));
         try {
             WindowModels.requireWindowModel(model, source);
         } catch (IllegalArgumentException e) {
