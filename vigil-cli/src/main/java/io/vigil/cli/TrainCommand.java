@@ -149,11 +149,10 @@ public final class TrainCommand implements Callable<Integer> {
             RecordingSet set = recordings.loadTrain();
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
-            windows =
-                    new WindowSection(p.stride(), p.background(), RecordingOptions.samplingRate(set), "windows-closed");
             named = CommandLines.usage(
                     spec,
                     () -> recordings.windows(recordings.recordings.getFileName().toString(), set, labels, p));
+            windows = recordings.section(set, p, named);
         } else {
             Dataset train = data.loadTrain();
             named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
@@ -319,7 +318,7 @@ public final class TrainCommand implements Callable<Integer> {
             int numClasses,
             String fingerprint,
             Set<String> sections,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> calibration,
+            @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationReport.Summary calibration,
             String model) {
         static TrainSummary of(VigilModel m, double seconds, Path file) {
             Optional<SparseInfo> sp = m.projection().sparse();

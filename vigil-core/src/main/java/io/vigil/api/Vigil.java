@@ -78,7 +78,16 @@ public final class Vigil {
      * state and scratch space); open one per concurrent series.
      */
     public VigilSession newSession() {
-        return new VigilSession(this);
+        return new VigilSession(this, classifier.newWorkspace());
+    }
+
+    /**
+     * A group of sessions that share one scratch workspace ({@link SessionGroup}): for many series decided on one
+     * thread, e.g. the overlapping windows of a watched key or every key of a stream operator, whose sessions then
+     * hold only their series' state.
+     */
+    public SessionGroup newSessionGroup() {
+        return new SessionGroup(this);
     }
 
     /** The model. */

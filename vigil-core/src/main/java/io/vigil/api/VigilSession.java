@@ -22,7 +22,8 @@ import java.util.Optional;
  *
  * <p><b>Threads.</b> Not thread-safe: confine a session to one thread at a time (hand it over with the usual
  * happens-before, e.g. through a queue); open one session per concurrent series from the shared, thread-safe {@link
- * Vigil}. {@link #reset()} starts a new series reusing the session's memory.
+ * Vigil}. Sessions of one {@link SessionGroup} share their scratch workspace and so all belong to the group's one
+ * thread. {@link #reset()} starts a new series reusing the session's memory.
  */
 public final class VigilSession {
     private final Vigil vigil;
@@ -46,10 +47,11 @@ public final class VigilSession {
 
     private EarlyDecision result;
 
-    VigilSession(Vigil vigil) {
+    /** A session deciding with {@code workspace} as its scratch (its own, or its {@link SessionGroup}'s). */
+    VigilSession(Vigil vigil, EarlyClassifier.Workspace workspace) {
         this.vigil = vigil;
         this.classifier = vigil.classifier();
-        this.workspace = classifier.newWorkspace();
+        this.workspace = workspace;
         this.channels = classifier.channels();
         this.length = classifier.length();
         this.prefix = classifier.newState();

@@ -64,8 +64,9 @@ final class ClassifierPart {
     /**
      * The classifier {@code params} ask for, from the model.
      *
-     * @param screened with local QDA and the joint estimator, whether the searches screen neighbours by the known
-     *     steps of m_y (else a neighbour cache; decisions are identical)
+     * @param screened with local QDA, whether the searches are {@link LocalQda#searches}'s (k-d trees in low
+     *     dimension, dot-product screening by the known steps of m_y with the joint estimator) or, false, neighbour
+     *     caches (for tests that compare the two; decisions are identical)
      * @throws IllegalArgumentException when 3-NN is asked for with the set rule, or the linear SVM from a model without
      *     its section
      */
@@ -91,7 +92,9 @@ final class ClassifierPart {
         ClassGaussianSearch.Factory searches;
         if (localQda == null) {
             searches = null;
-        } else if (screened && estimator instanceof JointGaussianEstimator joint) {
+        } else if (!screened) {
+            searches = localQda::newNeighborCache;
+        } else if (estimator instanceof JointGaussianEstimator joint) {
             // The joint estimator's m_y moves by known steps p_t = (BᵀL)[:, t] (docs/method.md §3.1).
             int length = model.length();
             int dims = model.dims();

@@ -1,6 +1,7 @@
 package io.vigil.watch;
 
 import io.vigil.api.EarlyDecision;
+import io.vigil.api.SessionGroup;
 import io.vigil.api.Vigil;
 import io.vigil.api.VigilSession;
 import java.util.Arrays;
@@ -25,14 +26,18 @@ import java.util.Optional;
  * decided, so a recording's end and a silent key behave alike.
  *
  * <p><b>Bounded.</b> At most ⌈D / S⌉ windows are open at once (window k and k + ⌈D/S⌉ never overlap), held in a ring
- * of sessions reused by {@link VigilSession#reset()}; the rest of the state is O(C·D). Single-threaded, like a
- * session.
+ * of sessions reused by {@link VigilSession#reset()} that share one scratch workspace ({@link SessionGroup}, the key's
+ * own or one the caller shares among the keys of its thread; decisions are those of sessions with a workspace each);
+ * the rest of the state is O(C·D). Single-threaded, like a session.
  */
 public final class KeyWatcher {
     /** Time stamp of a value that carries none. */
     public static final long NO_TIME = Long.MIN_VALUE;
 
     private final Vigil vigil;
+    /** Where the windows' sessions come from (sharing one workspace), or null: each window a workspace of its own. */
+    private final SessionGroup group;
+
     private final WindowSpec spec;
     private final String key;
     private final WatchListener listener;
@@ -67,12 +72,27 @@ public final class KeyWatcher {
     private long windowsOpened;
 
     /**
-     * A watcher for one key.
+     * A watcher for one key whose windows share one workspace ({@link SessionGroup}).
      *
      * @throws IllegalArgumentException when the spec does not fit the model ({@link WindowSpec#check})
      */
     public KeyWatcher(Vigil vigil, WindowSpec spec, String key, WatchListener listener) {
+        this(vigil, spec, key, listener, vigil.newSessionGroup());
+    }
+
+    /**
+     * A watcher for one key whose windows' sessions come from {@code group}, e.g. one group for every key a stream
+     * operator watches on its thread (the sessions share its workspace, so the watcher belongs to that thread); with
+     * {@code group} null every window has a workspace of its own (the same decisions, for comparisons).
+     *
+     * @throws IllegalArgumentException when the spec does not fit the model, or the group decides with another vigil
+     */
+    public KeyWatcher(Vigil vigil, WindowSpec spec, String key, WatchListener listener, SessionGroup group) {
         this.vigil = Objects.requireNonNull(vigil, "vigil");
+        if (group != null && group.vigil() != vigil) {
+            throw new IllegalArgumentException("key " + key + ": the session group decides with another model");
+        }
+        this.group = group;
         this.spec = Objects.requireNonNull(spec, "spec");
         this.key = Objects.requireNonNull(key, "key");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -234,7 +254,21 @@ public final class KeyWatcher {
      */
     public static KeyWatcher restore(
             Vigil vigil, WindowSpec spec, String key, WatchListener listener, KeyWatcherState state) {
-        KeyWatcher w = new KeyWatcher(vigil, spec, key, listener);
+        return restore(vigil, spec, key, listener, state, vigil.newSessionGroup());
+    }
+
+    /**
+     * As {@link #restore(Vigil, WindowSpec, String, WatchListener, KeyWatcherState)}, the windows' sessions from
+     * {@code group} (as {@link #KeyWatcher(Vigil, WindowSpec, String, WatchListener, SessionGroup)}).
+     */
+    public static KeyWatcher restore(
+            Vigil vigil,
+            WindowSpec spec,
+            String key,
+            WatchListener listener,
+            KeyWatcherState state,
+            SessionGroup group) {
+        KeyWatcher w = new KeyWatcher(vigil, spec, key, listener, group);
         if (state.channelCount().length != w.channels
                 || state.slotStart().length != w.slots
                 || state.slotOpen().length != w.slots
@@ -275,7 +309,7 @@ public final class KeyWatcher {
 
     /** Opens slot {@code s} (its start set) and feeds its session the logged values of its samples. */
     private void rebuild(int s) {
-        sessions[s] = vigil.newSession();
+        sessions[s] = newSession();
         slotOpen[s] = true;
         open++;
         long start = slotStart[s];
@@ -379,7 +413,7 @@ public final class KeyWatcher {
                     throw new IllegalStateException("window ring overflow at sample " + sample);
                 }
                 if (sessions[s] == null) {
-                    sessions[s] = vigil.newSession();
+                    sessions[s] = newSession();
                 } else {
                     sessions[s].reset();
                 }
@@ -391,6 +425,10 @@ public final class KeyWatcher {
             nextStart += stride;
         }
         frontier = sample;
+    }
+
+    private VigilSession newSession() {
+        return group == null ? vigil.newSession() : group.newSession();
     }
 
     private void closeSlot(int s) {

@@ -307,6 +307,52 @@ class EarlyClassifierTest {
         }
     }
 
+    /**
+     * Local QDA's k-d trees (TreeSearch, chosen for a model with ℓ ≤ 8 and a class of ≥ 256 points) against the
+     * neighbour cache, sample by sample: identical decisions and reliabilities (0.0 tolerance), including states
+     * serialised and restored mid-series and states reset for the next series.
+     */
+    @Test
+    void treeSearchGivesTheSameDecisionsAsTheNeighborCacheEverySample() throws IOException {
+        VigilModel model = EarlyFixtures.Trees.MODEL;
+        Dataset test = EarlyFixtures.Trees.DATA.test();
+        for (double tau : new double[] {0.001, 0.9}) {
+            DecisionParams p = params(SetKind.NB_QUADRATIC, tau);
+            EarlyClassifier trees = EarlyClassifier.of(model, p);
+            EarlyClassifier cached = EarlyClassifier.of(model, p, false);
+            EarlyClassifier.Workspace ws1 = trees.newWorkspace();
+            EarlyClassifier.Workspace ws2 = cached.newWorkspace();
+            Decision d1 = Decision.withReliability();
+            Decision d2 = Decision.withReliability();
+            SeriesState s1 = trees.newState();
+            SeriesState s2 = cached.newState();
+            int decided = 0;
+            for (int i = 0; i < test.size(); i++) {
+                double[] x = test.series(i);
+                s1.reset();
+                s2.reset();
+                for (int t = 0; t < x.length; t++) {
+                    if (t == x.length / 3 && i % 2 == 0) {
+                        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                        s1.writeTo(new DataOutputStream(bytes));
+                        s1 = SeriesState.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+                    }
+                    trees.observe(s1, x[t], ws1, d1);
+                    cached.observe(s2, x[t], ws2, d2);
+                    String what = "τ = " + tau + ", series " + i + ", t = " + t;
+                    assertEquals(d2.label(), d1.label(), what);
+                    if (d1.label() != EarlyClassifier.NO_DECISION) {
+                        decided++;
+                        assertEquals(d2.reliability(), d1.reliability(), 0.0, what);
+                    }
+                }
+                assertEquals("TreeSearch", trees.searchOf(s1).getClass().getSimpleName());
+                assertTrue(cached.searchOf(s2) instanceof NeighborCache);
+            }
+            assertTrue(decided > 0);
+        }
+    }
+
     @Test
     void stateSerialisedMidSeriesGivesTheSameDecisions() throws IOException {
         EarlyClassifier c = EarlyClassifier.of(EarlyFixtures.CBF_MODEL, params(SetKind.NB_QUADRATIC, 0.9));

@@ -64,6 +64,17 @@ public final class EarlyFixtures {
         public static final VigilModel MODEL = train(DATA, false);
     }
 
+    /**
+     * Generated CBF with 300 training series per class and ℓ = 4: a class large enough, in a dimension low enough,
+     * for local QDA's k-d trees ({@code TreeSearch}). A holder, so only the tests that use it train it.
+     */
+    static final class Trees {
+        static final TrainTest DATA = SyntheticData.generate(SyntheticKind.CBF, 900, 40, 13L);
+        static final VigilModel MODEL = train(DATA, false);
+
+        private Trees() {}
+    }
+
     public static VigilModel train(TrainTest data, boolean standardize) {
         TrainParams p = TrainParams.builder()
                 .gamma(0.3)

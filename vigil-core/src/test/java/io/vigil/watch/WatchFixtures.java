@@ -43,6 +43,29 @@ final class WatchFixtures {
         return multi;
     }
 
+    /** Generated CBF, 300 training series per class: local QDA's classes large enough for its k-d trees. */
+    static final TrainTest LARGE = SyntheticData.generate(SyntheticKind.CBF, 900, 30, 5L);
+
+    private static Vigil large;
+
+    /** A model of {@link #LARGE} (not calibrated, to train in seconds), whose searches are k-d trees. */
+    static synchronized Vigil large() {
+        if (large == null) {
+            TrainOptions o = TrainOptions.builder()
+                    .selection(TrainParams.builder()
+                            .gamma(0.3)
+                            .dims(3)
+                            .neighbors(8)
+                            .qdaNeighbors(4)
+                            .build())
+                    .noCalibration()
+                    .created(Instant.EPOCH)
+                    .build();
+            large = Vigil.of(VigilTrainer.train(LARGE.train(), o, Progress.none()));
+        }
+        return large;
+    }
+
     private static io.vigil.model.VigilModel train(TrainTest data) {
         TrainOptions o = TrainOptions.builder()
                 .selection(TrainParams.builder()

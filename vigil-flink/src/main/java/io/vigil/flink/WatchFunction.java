@@ -1,5 +1,6 @@
 package io.vigil.flink;
 
+import io.vigil.api.SessionGroup;
 import io.vigil.api.Vigil;
 import io.vigil.early.DecisionParams;
 import io.vigil.kafka.SampleRecord;
@@ -83,6 +84,9 @@ public final class WatchFunction extends KeyedProcessFunction<String, WatchSampl
     private final WatchSettings settings;
 
     private transient Vigil vigil;
+    /** One workspace for every key's windows: the keys of a subtask are all watched on its one thread. */
+    private transient SessionGroup sessions;
+
     private transient WindowSpec spec;
     private transient List<String> channelNames;
     private transient ValueState<byte[]> state;
@@ -149,6 +153,7 @@ public final class WatchFunction extends KeyedProcessFunction<String, WatchSampl
     @Override
     public void open(OpenContext openContext) {
         vigil = load(modelBytes, params, "the job's model");
+        sessions = vigil.newSessionGroup();
         spec = spec(vigil, settings);
         channelNames = vigil.model().channelNames();
         state = getRuntimeContext().getState(stateDescriptor());
@@ -343,7 +348,7 @@ public final class WatchFunction extends KeyedProcessFunction<String, WatchSampl
             } else {
                 keys++;
             }
-            k.watcher = new KeyWatcher(vigil, spec, key, k);
+            k.watcher = new KeyWatcher(vigil, spec, key, k, sessions);
             k.channelCount = new long[channelNames.size()];
         }
         live.put(key, k);
@@ -432,7 +437,7 @@ public final class WatchFunction extends KeyedProcessFunction<String, WatchSampl
                     return false;
                 }
                 KeyWatcherState st = KeyWatcherState.readFrom(in);
-                watcher = KeyWatcher.restore(vigil, spec, key, this, st);
+                watcher = KeyWatcher.restore(vigil, spec, key, this, st, sessions);
                 channelCount = h.counts();
                 floodMinute = h.floodMinute();
                 floodCount = h.floodCount();

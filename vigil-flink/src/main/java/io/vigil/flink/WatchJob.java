@@ -2,6 +2,7 @@ package io.vigil.flink;
 
 import io.vigil.early.DecisionParams;
 import io.vigil.stream.DeadLetter;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -46,12 +47,26 @@ public final class WatchJob {
     /** Adds the whole watch job, Kafka source and sinks included, to {@code env} and configures checkpointing. */
     public static Outputs attach(
             StreamExecutionEnvironment env, JobConfig cfg, byte[] modelBytes, WatchSettings settings) {
+        return attach(env, cfg, modelBytes, settings, UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #attach(StreamExecutionEnvironment, JobConfig, byte[], WatchSettings)} with {@code tap} applied to the
+     * source stream before the pipeline ({@code vigil bench watch} inserts a throughput probe there; the job itself is
+     * unchanged).
+     */
+    public static Outputs attach(
+            StreamExecutionEnvironment env,
+            JobConfig cfg,
+            byte[] modelBytes,
+            WatchSettings settings,
+            UnaryOperator<DataStream<WatchSample>> tap) {
         VigilJob.configure(env, cfg);
-        DataStream<WatchSample> values = env.fromSource(
+        DataStream<WatchSample> values = tap.apply(env.fromSource(
                         VigilJob.source(cfg, new WatchSampleDeserializer()),
                         WatermarkStrategy.noWatermarks(),
                         "Kafka values: " + cfg.input())
-                .uid("watch-source");
+                .uid("watch-source"));
         Outputs out = pipeline(values, modelBytes, cfg.decision(), settings);
         out.alarms()
                 .sinkTo(VigilJob.sink(cfg, new KafkaOutputs.Alarms(cfg.output()), "a"))

@@ -41,13 +41,14 @@ import picocli.CommandLine.Option;
         name = "bench",
         mixinStandardHelpOptions = true,
         description =
-                "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job, long series, series in flight).",
+                "Benchmarks on synthetic data (LDG fit, LDG cross-validation, the stream job, long series, series in flight, the watch job).",
         subcommands = {
             BenchCommand.LdgFit.class,
             BenchCommand.LdgCv.class,
             BenchCommand.SparseLdgBench.class,
             BenchCommand.Stream.class,
             BenchLongSeriesCommand.class,
+            BenchWatchCommand.class,
             BenchScaleCommand.class
         })
 public final class BenchCommand implements Runnable {

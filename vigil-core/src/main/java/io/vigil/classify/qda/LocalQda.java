@@ -263,7 +263,9 @@ public final class LocalQda {
     }
 
     /**
-     * The searches for series whose query (the conditional mean m_y) moves sample by sample. With the query's
+     * The searches for series whose query (the conditional mean m_y) moves sample by sample. In low dimension with a
+     * large class (ℓ ≤ {@value ClassTrees#MAX_DIM}, a class of at least {@value ClassTrees#MIN_CLASS} points, as the
+     * background class of a window model, docs/watch.md), k-d trees shared by every series ({@link TreeSearch}). Else, with the query's
      * steps known in advance (the joint estimator: q(t+1) = q(t) + p_t·e_t, docs/method.md §3.1) and a table of
      * d·n doubles within {@link DotTable#MAX_DOUBLES}, dot-product screening ({@link DotTracker}, one shared {@link
      * DotTable}); otherwise certified triangle-inequality caches ({@link NeighborCache}). Both give the Gaussians
@@ -272,11 +274,24 @@ public final class LocalQda {
      * @param gains the steps p_0..p_{d−1} (d rows of length {@link #dim()}), or null when they are not known
      */
     public ClassGaussianSearch.Factory searches(double[][] gains) {
+        ClassTrees trees = ClassTrees.of(points, ClassTrees.MIN_CLASS);
+        if (trees != null) {
+            return () -> new TreeSearch(this, trees);
+        }
         if (gains != null && fitsDotTable(gains.length)) {
             DotTable table = dotTable(gains);
             return () -> new DotTracker(table);
         }
         return this::newNeighborCache;
+    }
+
+    /**
+     * A fresh tree search for one series (see {@link TreeSearch}) with trees as soon as a class has {@code minClass}
+     * points (for tests on small data), or null when ℓ is too large for trees or no class is that large.
+     */
+    TreeSearch newTreeSearch(int minClass) {
+        ClassTrees trees = ClassTrees.of(points, minClass);
+        return trees == null ? null : new TreeSearch(this, trees);
     }
 
     /**

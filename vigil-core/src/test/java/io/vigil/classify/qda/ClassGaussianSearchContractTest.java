@@ -31,12 +31,14 @@ class ClassGaussianSearchContractTest {
         Function<Setup, ClassGaussianSearch> anchored = s -> s.model().newAnchorCache();
         Function<Setup, ClassGaussianSearch> dots =
                 s -> s.model().searches(s.gains()).newSearch();
+        Function<Setup, ClassGaussianSearch> trees = s -> s.model().newTreeSearch(1);
         return Stream.of(
                 Arguments.of("full search", full),
                 Arguments.of("neighbor cache (bounds for every class)", cache),
                 Arguments.of("neighbor cache (default)", defaultCache),
                 Arguments.of("anchor cache", anchored),
-                Arguments.of("dot screening", dots));
+                Arguments.of("dot screening", dots),
+                Arguments.of("k-d trees", trees));
     }
 
     @ParameterizedTest(name = "{0}")
