@@ -114,12 +114,7 @@ class DashboardBrowserTest {
                 await("agreement with the true labels", () -> text(page, "c-agreement")
                         .endsWith("%"));
                 System.out.println("dashboard: " + text(page, "lag"));
-                Files.createDirectories(SCREENSHOT.getParent());
-                Files.write(SCREENSHOT, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-                List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
-                        .toList();
-                assertEquals(List.of(), errors, "console errors");
+                screenshotWithoutConsoleErrors(browser, SCREENSHOT);
             } finally {
                 if (browser != null) {
                     browser.quit();
@@ -131,6 +126,16 @@ class DashboardBrowserTest {
                 }
             }
         }
+    }
+
+    /** Keeps a screenshot of the page at {@code file} and asserts that the browser logged no console error. */
+    static void screenshotWithoutConsoleErrors(WebDriver browser, Path file) throws java.io.IOException {
+        Files.createDirectories(file.getParent());
+        Files.write(file, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+                .toList();
+        assertEquals(List.of(), errors, "console errors");
     }
 
     /** Headless chromium with a fresh profile directory, logging the page's console. */

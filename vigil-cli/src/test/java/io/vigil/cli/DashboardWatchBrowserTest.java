@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vigil.data.recording.RecordingSet;
-import io.vigil.data.recording.RecordingWriter;
-import io.vigil.data.synthetic.EventStream;
 import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.RecordingReplay;
 import io.vigil.util.Progress;
@@ -18,7 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -26,11 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
 
 /**
  * The dashboard of a watch job in a real browser: {@code vigil run --watch --dashboard 0} as an operator starts it (a
@@ -57,7 +50,8 @@ class DashboardWatchBrowserTest {
                         && Files.isExecutable(DashboardBrowserTest.CHROMEDRIVER),
                 "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)");
         Path recordings = dir.resolve("rec");
-        Path model = trainWindowModel(recordings);
+        Path model = dir.resolve("w.json");
+        EventStreamFixture.train(recordings, model).ok();
         RecordingSet test = RecordingSet.read(recordings, Double.NaN).split("test");
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         try (LoopbackKafka kafka = LoopbackKafka.start()) {
@@ -120,12 +114,7 @@ class DashboardWatchBrowserTest {
                 assertTrue(
                         cells.get(5).startsWith((trigger - start) + " samples"),
                         "delay = trigger − event start: " + cells);
-                Files.createDirectories(SCREENSHOT.getParent());
-                Files.write(SCREENSHOT, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-                List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
-                        .toList();
-                assertEquals(List.of(), errors, "console errors");
+                DashboardBrowserTest.screenshotWithoutConsoleErrors(browser, SCREENSHOT);
             } finally {
                 if (browser != null) {
                     browser.quit();
@@ -140,23 +129,6 @@ class DashboardWatchBrowserTest {
                 }
             }
         }
-    }
-
-    /** A window model trained in seconds on a generated event stream written to {@code recordings}. */
-    private Path trainWindowModel(Path recordings) throws java.io.IOException {
-        RecordingWriter.writeSet(EventStream.generate(6, 4000, 7), recordings, false);
-        Path model = dir.resolve("w.json");
-        Run.of(
-                        "train",
-                        "--recordings",
-                        recordings.toString(),
-                        "--max-background",
-                        "150",
-                        "--no-calibration",
-                        "--out",
-                        model.toString())
-                .ok();
-        return model;
     }
 
     /** Replays the test recordings as keyed streams at {@link #SPEED} × real time on a thread of its own. */

@@ -3,7 +3,6 @@ package io.vigil.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vigil.data.recording.RecordingWriter;
 import io.vigil.data.synthetic.EventStream;
 import io.vigil.model.VigilModel;
 import io.vigil.model.WindowSection;
@@ -26,17 +25,8 @@ class TrainRecordingsTest {
     @BeforeAll
     static void train() throws Exception {
         recordings = dir.resolve("rec");
-        RecordingWriter.writeSet(EventStream.generate(6, 4000, 7), recordings, false);
         model = dir.resolve("w.json");
-        trained = Run.of(
-                "train",
-                "--recordings",
-                recordings.toString(),
-                "--max-background",
-                "150",
-                "--no-calibration",
-                "--out",
-                model.toString());
+        trained = EventStreamFixture.train(recordings, model);
     }
 
     @Test

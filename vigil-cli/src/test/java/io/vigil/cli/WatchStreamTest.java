@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.vigil.api.Vigil;
 import io.vigil.data.recording.Recording;
 import io.vigil.data.recording.RecordingSet;
-import io.vigil.data.recording.RecordingWriter;
-import io.vigil.data.synthetic.EventStream;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.flink.StateDirectory;
 import io.vigil.flink.WatchAlarm;
@@ -71,18 +69,8 @@ class WatchStreamTest {
     static void start() throws IOException {
         kafka = LoopbackKafka.start();
         Path recordings = shared.resolve("rec");
-        RecordingWriter.writeSet(EventStream.generate(6, 4000, 7), recordings, false);
         model = shared.resolve("w.json");
-        Run.of(
-                        "train",
-                        "--recordings",
-                        recordings.toString(),
-                        "--max-background",
-                        "150",
-                        "--no-calibration",
-                        "--out",
-                        model.toString())
-                .ok();
+        EventStreamFixture.train(recordings, model).ok();
         test = RecordingSet.read(recordings, Double.NaN).split("test");
         vigil = Vigil.of(ModelFile.standard().load(model), DecisionOverrides.none());
     }

@@ -117,93 +117,39 @@ public final class Dashboard implements AutoCloseable {
          * watch} is false).
          */
         public Settings watching(boolean watch) {
-            if (!watch) {
-                return this;
-            }
-            return new Settings(
-                    port,
-                    title,
-                    clientProps,
-                    input,
-                    output,
-                    metrics,
-                    from,
-                    referenceName,
-                    references,
-                    truthTopic,
-                    true,
-                    events);
+            return watch ? copy(from, referenceName, references, truthTopic, true, events) : this;
         }
 
         /** The same watch job's dashboard, each alarm judged against the true {@code events} of its key. */
         public Settings withEvents(Map<String, List<RecordingEvent>> byKey) {
-            return new Settings(
-                    port,
-                    title,
-                    clientProps,
-                    input,
-                    output,
-                    metrics,
-                    from,
-                    referenceName,
-                    references,
-                    truthTopic,
-                    watching,
-                    byKey);
+            return copy(from, referenceName, references, truthTopic, watching, byKey);
         }
 
         /** The same, the tails starting {@code at}. */
         public Settings from(TopicTail.Start at) {
-            return new Settings(
-                    port,
-                    title,
-                    clientProps,
-                    input,
-                    output,
-                    metrics,
-                    at,
-                    referenceName,
-                    references,
-                    truthTopic,
-                    watching,
-                    events);
+            return copy(at, referenceName, references, truthTopic, watching, events);
         }
 
         /** The same, with decisions compared with {@code labels} (series id → label), which are {@code name}. */
         public Settings withReferences(String name, Map<String, String> labels) {
-            return new Settings(
-                    port,
-                    title,
-                    clientProps,
-                    input,
-                    output,
-                    metrics,
-                    from,
-                    Objects.requireNonNull(name),
-                    labels,
-                    truthTopic,
-                    watching,
-                    events);
+            return copy(from, Objects.requireNonNull(name), labels, truthTopic, watching, events);
         }
 
         /** The same, with decisions compared with the true labels of {@code topic} (unchanged when null). */
         public Settings withTruthTopic(String topic) {
-            if (topic == null) {
-                return this;
-            }
+            return topic == null ? this : copy(from, "true label", references, topic, watching, events);
+        }
+
+        /** The same job and topics with what is shown of them replaced. */
+        private Settings copy(
+                TopicTail.Start at,
+                String name,
+                Map<String, String> labels,
+                String truth,
+                boolean watch,
+                Map<String, List<RecordingEvent>> byKey) {
             return new Settings(
-                    port,
-                    title,
-                    clientProps,
-                    input,
-                    output,
-                    metrics,
-                    from,
-                    "true label",
-                    references,
-                    topic,
-                    watching,
-                    events);
+                    port, title, clientProps, input, output, metrics, at, name, labels, truth, watch, byKey);
         }
     }
 

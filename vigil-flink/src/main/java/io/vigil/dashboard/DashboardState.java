@@ -182,10 +182,7 @@ final class DashboardState {
         if (a.emittedAt > 0) {
             oldestNewEmittedAt = Math.min(oldestNewEmittedAt, a.emittedAt);
         }
-        latencies[latencyNext] = latency;
-        latencyNext = (latencyNext + 1) % LATENCY_WINDOW;
-        latencySize = Math.min(LATENCY_WINDOW, latencySize + 1);
-        latencyCounts[latencyBin(latency)]++;
+        countLatency(latency);
         alarms.alarm(a, latency, receivedAt);
     }
 
@@ -197,10 +194,7 @@ final class DashboardState {
         Boolean agrees = null;
         if (d.isDecision()) {
             tdCounts[Math.min(TD_BINS - 1, Math.max(0, (int) Math.ceil((double) d.t / d.length * TD_BINS) - 1))]++;
-            latencies[latencyNext] = latency;
-            latencyNext = (latencyNext + 1) % LATENCY_WINDOW;
-            latencySize = Math.min(LATENCY_WINDOW, latencySize + 1);
-            latencyCounts[latencyBin(latency)]++;
+            countLatency(latency);
             String reference = references.remove(d.series);
             if (reference != null) {
                 agrees = reference.equals(d.label);
@@ -225,6 +219,14 @@ final class DashboardState {
                 agrees,
                 receivedAt,
                 d.emittedAt));
+    }
+
+    /** Counts one latency in the percentiles' window and the histogram. */
+    private void countLatency(long ms) {
+        latencies[latencyNext] = ms;
+        latencyNext = (latencyNext + 1) % LATENCY_WINDOW;
+        latencySize = Math.min(LATENCY_WINDOW, latencySize + 1);
+        latencyCounts[latencyBin(ms)]++;
     }
 
     /** What the record's certificate says, as the demo prints it: "≥ 0.90 pac" or "not certified". */

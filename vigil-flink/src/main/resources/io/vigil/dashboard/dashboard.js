@@ -191,14 +191,31 @@
     return span;
   }
 
-  function table(rows, withRef) {
-    const body = $("decisions").tBodies[0];
+  // Fills a table's body with one row per record, newest first; rows that arrived since the last state flash.
+  function fill(id, rows, cells) {
+    const body = $(id).tBodies[0];
     const fresh = lastReceived;
     body.replaceChildren();
     for (const r of rows) {
       const tr = document.createElement("tr");
       if (r.received_at > fresh && fresh > 0) tr.className = "fresh";
       cell(tr, new Date(r.received_at).toLocaleTimeString("en-GB"));
+      cells(tr, r);
+      body.append(tr);
+    }
+    if (rows.length) lastReceived = Math.max(lastReceived, rows[0].received_at);
+  }
+
+  // A coloured yes/no-like marker in its own cell.
+  function mark(tr, shown, cls, where) {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = shown;
+    cell(tr, span, where);
+  }
+
+  function table(rows, withRef) {
+    fill("decisions", rows, (tr, r) => {
       cell(tr, r.series, "series");
       cell(tr, tag(r));
       cell(tr, r.label == null ? "–" : r.label);
@@ -206,15 +223,8 @@
       cell(tr, r.reliability == null ? "–" : r.reliability.toFixed(3), "n");
       cell(tr, r.certificate, "n");
       cell(tr, fmt.format(r.latency_ms) + " ms", "n");
-      if (withRef) {
-        const span = document.createElement("span");
-        span.className = r.agrees == null ? "" : r.agrees ? "yes" : "no";
-        span.textContent = r.agrees == null ? "–" : r.agrees ? "yes" : "no";
-        cell(tr, span, "ref");
-      }
-      body.append(tr);
-    }
-    if (rows.length) lastReceived = Math.max(lastReceived, rows[0].received_at);
+      if (withRef) mark(tr, r.agrees == null ? "–" : r.agrees ? "yes" : "no", r.agrees == null ? "" : r.agrees ? "yes" : "no", "ref");
+    });
   }
 
   // A watch job's counters (keys, open windows, alarms, flood guard, windows, idle timeouts).
@@ -232,13 +242,7 @@
 
   function alarmTable(rows, judged) {
     document.querySelectorAll(".verdict").forEach((el) => el.classList.toggle("hidden", !judged));
-    const body = $("alarms").tBodies[0];
-    const fresh = lastReceived;
-    body.replaceChildren();
-    for (const r of rows) {
-      const tr = document.createElement("tr");
-      if (r.received_at > fresh && fresh > 0) tr.className = "fresh";
-      cell(tr, new Date(r.received_at).toLocaleTimeString("en-GB"));
+    fill("alarms", rows, (tr, r) => {
       cell(tr, r.key, "series");
       cell(tr, r.label);
       cell(tr, fmt.format(r.event_start), "n");
@@ -248,15 +252,8 @@
       cell(tr, fmt.format(r.window_start) + " + " + fmt.format(r.window_length), "n");
       cell(tr, r.reliability == null ? "–" : r.reliability.toFixed(3), "n");
       cell(tr, fmt.format(r.latency_ms) + " ms", "n");
-      if (judged) {
-        const span = document.createElement("span");
-        span.className = r.verdict === "true" ? "yes" : r.verdict === "false" ? "no" : "";
-        span.textContent = r.verdict;
-        cell(tr, span, "verdict");
-      }
-      body.append(tr);
-    }
-    if (rows.length) lastReceived = Math.max(lastReceived, rows[0].received_at);
+      if (judged) mark(tr, r.verdict, r.verdict === "true" ? "yes" : r.verdict === "false" ? "no" : "", "verdict");
+    });
   }
 
   // Shows the cards, panels and tables of the job's mode (series or watch) once, when the first state arrives.
