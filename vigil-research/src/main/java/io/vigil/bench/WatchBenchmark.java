@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.core.execution.JobClient;
@@ -45,9 +47,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (1) The input topic is filled first and the bounded job reads it as fast as it can: the rate is the values per
  * second between two marks, when 40 % and 95 % of the values had passed the source (after every key's first D·0.4
  * samples at the defaults, so the rate is the one with every window of a key open, not the job's start-up); the
- * {@code watchOpenWindows} gauge is read twice a second meanwhile. (2) The job runs unbounded, fed at half that rate,
- * and the latency of every alarm is its arrival on the output topic minus the Kafka timestamp of the value that
- * triggered it.
+ * {@code watchOpenWindows} gauge is read twice a second meanwhile. (2) The job runs unbounded, fed the same streams
+ * at half that rate (until the latency seconds have passed and {@link #LATENCY_ALARMS} alarms arrived, or the
+ * streams end), and the latency of every alarm is its arrival on the output topic minus the Kafka timestamp of the
+ * value that triggered it.
  */
 public final class WatchBenchmark {
     private static final String INPUT = "bench-watch-values";
@@ -128,7 +131,7 @@ public final class WatchBenchmark {
                 LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
             kafka.createTopic(INPUT, s.partitions());
             long started = System.nanoTime();
-            streams.produce(kafka, INPUT, s.samplesPerKey(), 0);
+            streams.produce(kafka, INPUT, s.samplesPerKey(), 0, () -> false);
             log.accept(String.format(
                     "(1) %d values of %d keys x %d channels produced in %.1f s",
                     values, s.keys(), s.shape().channels(), (System.nanoTime() - started) / 1e9));
@@ -234,7 +237,13 @@ public final class WatchBenchmark {
                 end.get(JobMetrics.WATCH_WINDOWS_DECIDED));
     }
 
-    /** Phase (2): alarm latencies (ms) with the job fed at {@code rate} values/s for the settings' seconds. */
+    /** Alarms phase (2) waits for, once its seconds have passed, before it stops feeding. */
+    static final int LATENCY_ALARMS = 100;
+
+    /**
+     * Phase (2): alarm latencies (ms) with the job fed the same streams at {@code rate} values/s, until the settings'
+     * seconds have passed and {@link #LATENCY_ALARMS} alarms arrived, or the streams end.
+     */
     private static List<Double> latency(LoopbackKafka kafka, Settings s, byte[] model, Streams streams, double rate)
             throws Exception {
         String in = "bench-watch-live";
@@ -242,13 +251,6 @@ public final class WatchBenchmark {
         kafka.createTopic(in, s.partitions());
         kafka.createTopic(cfg.output(), s.partitions());
         kafka.createTopic(cfg.deadLetter(), 1);
-        int samples = (int) Math.max(
-                1,
-                Math.min(
-                        s.samplesPerKey(),
-                        rate
-                                * s.latencySeconds()
-                                / ((double) s.keys() * s.shape().channels())));
         List<Double> latencies = new ArrayList<>();
         try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
                 KafkaConsumer<byte[], byte[]> c =
@@ -256,8 +258,12 @@ public final class WatchBenchmark {
             StreamExecutionEnvironment env = flink.environment();
             WatchJob.attach(env, cfg, model, WatchSettings.defaults());
             JobClient job = env.executeAsync("vigil bench watch latency");
+            AtomicBoolean enough = new AtomicBoolean();
+            Thread producer = new Thread(
+                    () -> streams.produce(kafka, in, s.samplesPerKey(), rate, enough::get), "vigil-bench-watch-feed");
             try {
-                Thread producer = new Thread(() -> streams.produce(kafka, in, samples, rate), "vigil-bench-watch-feed");
+                long started = System.nanoTime();
+                long minimum = started + (long) (s.latencySeconds() * 1e9);
                 producer.start();
                 long grace = 0;
                 while (producer.isAlive() || System.nanoTime() < grace) {
@@ -265,12 +271,16 @@ public final class WatchBenchmark {
                         long now = System.currentTimeMillis();
                         latencies.add((double) (now - WatchAlarm.fromJson(r.value()).sampleTime));
                     }
+                    if (System.nanoTime() > minimum && latencies.size() >= LATENCY_ALARMS) {
+                        enough.set(true);
+                    }
                     if (!producer.isAlive() && grace == 0) {
                         grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                     }
                 }
-                producer.join();
             } finally {
+                enough.set(true);
+                producer.join();
                 job.cancel().get(60, TimeUnit.SECONDS);
             }
         }
@@ -301,8 +311,11 @@ public final class WatchBenchmark {
             }
         }
 
-        /** Sends the first {@code samples} samples of every key, at most {@code rate} values/s (0: unpaced). */
-        void produce(LoopbackKafka kafka, String topic, int samples, double rate) {
+        /**
+         * Sends the first {@code samples} samples of every key, at most {@code rate} values/s (0: unpaced), stopping
+         * after a sample once {@code stop} says so.
+         */
+        void produce(LoopbackKafka kafka, String topic, int samples, double rate, BooleanSupplier stop) {
             Map<String, Object> p = new HashMap<>(kafka.clientProperties());
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -311,7 +324,7 @@ public final class WatchBenchmark {
             long started = System.nanoTime();
             long sent = 0;
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-                for (int i = 1; i <= samples; i++) {
+                for (int i = 1; i <= samples && !stop.getAsBoolean(); i++) {
                     for (int k = 0; k < keys; k++) {
                         Recording r = recordings.get(k % recordings.size());
                         for (int c = 0; c < channels; c++) {

@@ -72,7 +72,8 @@ final class BenchWatchCommand implements Callable<Integer> {
     @Option(
             names = "--latency-seconds",
             defaultValue = "60",
-            description = "length of the paced phase (2) (default: ${DEFAULT-VALUE})")
+            description = "shortest length of the paced phase (2), which then runs until 100 alarms arrived or the "
+                    + "streams end (default: ${DEFAULT-VALUE})")
     double latencySeconds;
 
     @Option(
