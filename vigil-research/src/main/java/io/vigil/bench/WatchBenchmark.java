@@ -14,6 +14,7 @@ import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.TopicReader;
 import io.vigil.kafka.WatchRecord;
 import io.vigil.util.Percentiles;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,8 +50,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * samples at the defaults, so the rate is the one with every window of a key open, not the job's start-up); the
  * {@code watchOpenWindows} gauge is read twice a second meanwhile. (2) The job runs unbounded, fed the same streams
  * at half that rate (until the latency seconds have passed and {@link #LATENCY_ALARMS} alarms arrived, or the
- * streams end), and the latency of every alarm is its arrival on the output topic minus the Kafka timestamp of the
- * value that triggered it.
+ * streams end), and the latency of every alarm is its arrival on the output topic minus the time its trigger sample's
+ * first value was sent (an upper bound on the time since the triggering value's Kafka timestamp).
  */
 public final class WatchBenchmark {
     private static final String INPUT = "bench-watch-values";
@@ -95,6 +96,7 @@ public final class WatchBenchmark {
      *
      * @param values values sent in (1)
      * @param valuesPerSecond the job's rate in (1) between the marks
+     * @param valuesPerCpuSecond values between the marks per second of the process's CPU time (job and broker)
      * @param openWindows mean of the {@code watchOpenWindows} gauge over the readings between the marks (all keys)
      * @param openWindowsMax the largest reading
      * @param alarms alarms the job raised in (1)
@@ -109,6 +111,7 @@ public final class WatchBenchmark {
     public record Result(
             long values,
             double valuesPerSecond,
+            double valuesPerCpuSecond,
             double openWindows,
             long openWindowsMax,
             long alarms,
@@ -141,8 +144,9 @@ public final class WatchBenchmark {
             Timed t = timed(s, cfg, model.modelBytes(), values);
             long dead = TopicReader.countCommitted(kafka.clientProperties(), cfg.deadLetter(), COUNT_TIMEOUT);
             log.accept(String.format(
-                    "(1) %.0f values/s, %.0f windows open (max %d), %d alarms, %d windows decided, %d dead letters",
-                    t.rate, t.open, t.openMax, t.alarms, t.decided, dead));
+                    "(1) %.0f values/s (%.0f per CPU second), %.0f windows open (max %d), %d alarms, %d windows decided,"
+                            + " %d dead letters",
+                    t.rate, t.perCpuSecond, t.open, t.openMax, t.alarms, t.decided, dead));
             double rate = t.rate / 2;
             List<Double> latencies = latency(kafka, s, model.modelBytes(), streams, rate);
             double p50 = latencies.isEmpty() ? Double.NaN : Percentiles.nearestRank(latencies, 0.5);
@@ -153,6 +157,7 @@ public final class WatchBenchmark {
             return new Result(
                     values,
                     t.rate,
+                    t.perCpuSecond,
                     t.open,
                     t.openMax,
                     t.alarms,
@@ -179,7 +184,7 @@ public final class WatchBenchmark {
     }
 
     /** The measurements of phase (1). */
-    private record Timed(double rate, double open, long openMax, long alarms, long decided) {}
+    private record Timed(double rate, double perCpuSecond, double open, long openMax, long alarms, long decided) {}
 
     /** Runs the bounded job over the filled topic, reading the open-window gauge twice a second. */
     private static Timed timed(Settings s, JobConfig cfg, byte[] model, long values) throws Exception {
@@ -231,6 +236,7 @@ public final class WatchBenchmark {
         }
         return new Timed(
                 Probe.rate(),
+                Probe.ratePerCpuSecond(),
                 open,
                 max[0],
                 end.get(JobMetrics.WATCH_ALARMS),
@@ -269,7 +275,8 @@ public final class WatchBenchmark {
                 while (producer.isAlive() || System.nanoTime() < grace) {
                     for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(5))) {
                         long now = System.currentTimeMillis();
-                        latencies.add((double) (now - WatchAlarm.fromJson(r.value()).sampleTime));
+                        WatchAlarm a = WatchAlarm.fromJson(r.value());
+                        latencies.add((double) (now - streams.sentAt(a.key, a.trigger)));
                     }
                     if (System.nanoTime() > minimum && latencies.size() >= LATENCY_ALARMS) {
                         enough.set(true);
@@ -289,12 +296,16 @@ public final class WatchBenchmark {
 
     /** The keyed streams: key k is recording k mod R from its own offset. */
     private static final class Streams {
+        private static final String KEY_PREFIX = "key-";
+
         private final List<Recording> recordings;
         private final int keys;
         private final int channels;
         private final int[] offset;
         private final byte[][] keyBytes;
         private final String[] keyNames;
+        /** Wall-clock ms when each key's sample was sent, [key][sample − 1], by the last {@link #produce}. */
+        private final long[][] sentMs;
 
         Streams(WatchWorkload.Model model, Settings s) {
             this.recordings = model.recordings().recordings();
@@ -303,12 +314,22 @@ public final class WatchBenchmark {
             this.offset = new int[keys];
             this.keyBytes = new byte[keys][];
             this.keyNames = new String[keys];
+            this.sentMs = new long[keys][s.samplesPerKey()];
             int room = s.shape().samples() - s.samplesPerKey();
             for (int k = 0; k < keys; k++) {
                 offset[k] = room == 0 ? 0 : (int) ((k * 7919L) % (room + 1));
-                keyNames[k] = String.format("key-%05d", k);
+                keyNames[k] = String.format(KEY_PREFIX + "%05d", k);
                 keyBytes[k] = keyNames[k].getBytes(StandardCharsets.UTF_8);
             }
+        }
+
+        /**
+         * When the first value of {@code key}'s {@code sample} was sent (ms): the Kafka timestamp of the values that
+         * trigger an alarm at that sample is no earlier.
+         */
+        long sentAt(String key, long sample) {
+            int k = Integer.parseInt(key.substring(KEY_PREFIX.length()));
+            return sentMs[k][(int) sample - 1];
         }
 
         /**
@@ -327,6 +348,7 @@ public final class WatchBenchmark {
                 for (int i = 1; i <= samples && !stop.getAsBoolean(); i++) {
                     for (int k = 0; k < keys; k++) {
                         Recording r = recordings.get(k % recordings.size());
+                        sentMs[k][i - 1] = System.currentTimeMillis();
                         for (int c = 0; c < channels; c++) {
                             double v = r.value(c, offset[k] + i);
                             producer.send(
@@ -362,6 +384,8 @@ public final class WatchBenchmark {
         private static final AtomicLong HIGH = new AtomicLong();
         private static final AtomicLong LOW_AT = new AtomicLong();
         private static final AtomicLong HIGH_AT = new AtomicLong();
+        private static final AtomicLong LOW_CPU = new AtomicLong();
+        private static final AtomicLong HIGH_CPU = new AtomicLong();
         private static final AtomicLong FIRST_AT = new AtomicLong();
         private static final AtomicLong LAST_AT = new AtomicLong();
 
@@ -375,6 +399,8 @@ public final class WatchBenchmark {
             HIGH.set(high);
             LOW_AT.set(0);
             HIGH_AT.set(0);
+            LOW_CPU.set(0);
+            HIGH_CPU.set(0);
             FIRST_AT.set(0);
             LAST_AT.set(0);
         }
@@ -388,6 +414,24 @@ public final class WatchBenchmark {
             return span > 0 ? COUNT.get() / (span / 1e9) : Double.NaN;
         }
 
+        /**
+         * Values per second of this process's CPU time (all threads: the job, the broker, the gauge reader) between
+         * the marks, NaN when they were not both passed: what the rate would be with a core per busy thread.
+         */
+        static double ratePerCpuSecond() {
+            long cpu = HIGH_CPU.get() - LOW_CPU.get();
+            if (LOW_AT.get() == 0 || HIGH_AT.get() <= LOW_AT.get() || cpu <= 0) {
+                return Double.NaN;
+            }
+            return (HIGH.get() - LOW.get()) / (cpu / 1e9);
+        }
+
+        private static long processCpuNanos() {
+            return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                    ? os.getProcessCpuTime()
+                    : 0;
+        }
+
         @Override
         public WatchSample map(WatchSample s) {
             long now = System.nanoTime();
@@ -397,8 +441,10 @@ public final class WatchBenchmark {
             }
             if (n == LOW.get()) {
                 LOW_AT.set(now);
+                LOW_CPU.set(processCpuNanos());
             } else if (n == HIGH.get()) {
                 HIGH_AT.set(now);
+                HIGH_CPU.set(processCpuNanos());
             }
             LAST_AT.set(now);
             return s;
