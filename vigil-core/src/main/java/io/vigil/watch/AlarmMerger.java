@@ -132,8 +132,14 @@ public final class AlarmMerger {
      * @param oldestLive the smallest start of a window that is open or not yet opened: groups ending before it close
      */
     public void release(long oldestLive) {
-        for (List<Group> of : groups) {
-            of.removeIf(g -> g.lastEnd < oldestLive);
+        // Called for every value: indexed loops, so nothing is allocated (no iterator, no capturing lambda).
+        for (int c = 0; c < groups.size(); c++) {
+            List<Group> of = groups.get(c);
+            for (int i = of.size() - 1; i >= 0; i--) {
+                if (of.get(i).lastEnd < oldestLive) {
+                    of.remove(i);
+                }
+            }
         }
     }
 

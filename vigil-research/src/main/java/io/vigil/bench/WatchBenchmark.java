@@ -14,6 +14,7 @@ import io.vigil.kafka.LoopbackKafka;
 import io.vigil.kafka.TopicReader;
 import io.vigil.kafka.WatchRecord;
 import io.vigil.util.Percentiles;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.core.execution.JobClient;
@@ -45,9 +48,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (1) The input topic is filled first and the bounded job reads it as fast as it can: the rate is the values per
  * second between two marks, when 40 % and 95 % of the values had passed the source (after every key's first D·0.4
  * samples at the defaults, so the rate is the one with every window of a key open, not the job's start-up); the
- * {@code watchOpenWindows} gauge is read twice a second meanwhile. (2) The job runs unbounded, fed at half that rate,
- * and the latency of every alarm is its arrival on the output topic minus the Kafka timestamp of the value that
- * triggered it.
+ * {@code watchOpenWindows} gauge is read twice a second meanwhile. (2) The job runs unbounded, fed the same streams
+ * at half that rate (until the latency seconds have passed and {@link #LATENCY_ALARMS} alarms arrived, or the
+ * streams end), and the latency of every alarm is its arrival on the output topic minus the time its trigger sample's
+ * first value was sent (an upper bound on the time since the triggering value's Kafka timestamp).
  */
 public final class WatchBenchmark {
     private static final String INPUT = "bench-watch-values";
@@ -92,6 +96,7 @@ public final class WatchBenchmark {
      *
      * @param values values sent in (1)
      * @param valuesPerSecond the job's rate in (1) between the marks
+     * @param valuesPerCpuSecond values between the marks per second of the process's CPU time (job and broker)
      * @param openWindows mean of the {@code watchOpenWindows} gauge over the readings between the marks (all keys)
      * @param openWindowsMax the largest reading
      * @param alarms alarms the job raised in (1)
@@ -106,6 +111,7 @@ public final class WatchBenchmark {
     public record Result(
             long values,
             double valuesPerSecond,
+            double valuesPerCpuSecond,
             double openWindows,
             long openWindowsMax,
             long alarms,
@@ -128,7 +134,7 @@ public final class WatchBenchmark {
                 LoopbackKafka.start(LoopbackKafka.Settings.defaults().withDefaultPartitions(s.partitions()))) {
             kafka.createTopic(INPUT, s.partitions());
             long started = System.nanoTime();
-            streams.produce(kafka, INPUT, s.samplesPerKey(), 0);
+            streams.produce(kafka, INPUT, s.samplesPerKey(), 0, () -> false);
             log.accept(String.format(
                     "(1) %d values of %d keys x %d channels produced in %.1f s",
                     values, s.keys(), s.shape().channels(), (System.nanoTime() - started) / 1e9));
@@ -138,8 +144,9 @@ public final class WatchBenchmark {
             Timed t = timed(s, cfg, model.modelBytes(), values);
             long dead = TopicReader.countCommitted(kafka.clientProperties(), cfg.deadLetter(), COUNT_TIMEOUT);
             log.accept(String.format(
-                    "(1) %.0f values/s, %.0f windows open (max %d), %d alarms, %d windows decided, %d dead letters",
-                    t.rate, t.open, t.openMax, t.alarms, t.decided, dead));
+                    "(1) %.0f values/s (%.0f per CPU second), %.0f windows open (max %d), %d alarms, %d windows decided,"
+                            + " %d dead letters",
+                    t.rate, t.perCpuSecond, t.open, t.openMax, t.alarms, t.decided, dead));
             double rate = t.rate / 2;
             List<Double> latencies = latency(kafka, s, model.modelBytes(), streams, rate);
             double p50 = latencies.isEmpty() ? Double.NaN : Percentiles.nearestRank(latencies, 0.5);
@@ -150,6 +157,7 @@ public final class WatchBenchmark {
             return new Result(
                     values,
                     t.rate,
+                    t.perCpuSecond,
                     t.open,
                     t.openMax,
                     t.alarms,
@@ -176,7 +184,7 @@ public final class WatchBenchmark {
     }
 
     /** The measurements of phase (1). */
-    private record Timed(double rate, double open, long openMax, long alarms, long decided) {}
+    private record Timed(double rate, double perCpuSecond, double open, long openMax, long alarms, long decided) {}
 
     /** Runs the bounded job over the filled topic, reading the open-window gauge twice a second. */
     private static Timed timed(Settings s, JobConfig cfg, byte[] model, long values) throws Exception {
@@ -228,13 +236,20 @@ public final class WatchBenchmark {
         }
         return new Timed(
                 Probe.rate(),
+                Probe.ratePerCpuSecond(),
                 open,
                 max[0],
                 end.get(JobMetrics.WATCH_ALARMS),
                 end.get(JobMetrics.WATCH_WINDOWS_DECIDED));
     }
 
-    /** Phase (2): alarm latencies (ms) with the job fed at {@code rate} values/s for the settings' seconds. */
+    /** Alarms phase (2) waits for, once its seconds have passed, before it stops feeding. */
+    static final int LATENCY_ALARMS = 100;
+
+    /**
+     * Phase (2): alarm latencies (ms) with the job fed the same streams at {@code rate} values/s, until the settings'
+     * seconds have passed and {@link #LATENCY_ALARMS} alarms arrived, or the streams end.
+     */
     private static List<Double> latency(LoopbackKafka kafka, Settings s, byte[] model, Streams streams, double rate)
             throws Exception {
         String in = "bench-watch-live";
@@ -242,13 +257,6 @@ public final class WatchBenchmark {
         kafka.createTopic(in, s.partitions());
         kafka.createTopic(cfg.output(), s.partitions());
         kafka.createTopic(cfg.deadLetter(), 1);
-        int samples = (int) Math.max(
-                1,
-                Math.min(
-                        s.samplesPerKey(),
-                        rate
-                                * s.latencySeconds()
-                                / ((double) s.keys() * s.shape().channels())));
         List<Double> latencies = new ArrayList<>();
         try (LocalFlink flink = LocalFlink.start(OptionalInt.empty());
                 KafkaConsumer<byte[], byte[]> c =
@@ -256,21 +264,30 @@ public final class WatchBenchmark {
             StreamExecutionEnvironment env = flink.environment();
             WatchJob.attach(env, cfg, model, WatchSettings.defaults());
             JobClient job = env.executeAsync("vigil bench watch latency");
+            AtomicBoolean enough = new AtomicBoolean();
+            Thread producer = new Thread(
+                    () -> streams.produce(kafka, in, s.samplesPerKey(), rate, enough::get), "vigil-bench-watch-feed");
             try {
-                Thread producer = new Thread(() -> streams.produce(kafka, in, samples, rate), "vigil-bench-watch-feed");
+                long started = System.nanoTime();
+                long minimum = started + (long) (s.latencySeconds() * 1e9);
                 producer.start();
                 long grace = 0;
                 while (producer.isAlive() || System.nanoTime() < grace) {
                     for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(5))) {
                         long now = System.currentTimeMillis();
-                        latencies.add((double) (now - WatchAlarm.fromJson(r.value()).sampleTime));
+                        WatchAlarm a = WatchAlarm.fromJson(r.value());
+                        latencies.add((double) (now - streams.sentAt(a.key, a.trigger)));
+                    }
+                    if (System.nanoTime() > minimum && latencies.size() >= LATENCY_ALARMS) {
+                        enough.set(true);
                     }
                     if (!producer.isAlive() && grace == 0) {
                         grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                     }
                 }
-                producer.join();
             } finally {
+                enough.set(true);
+                producer.join();
                 job.cancel().get(60, TimeUnit.SECONDS);
             }
         }
@@ -279,12 +296,16 @@ public final class WatchBenchmark {
 
     /** The keyed streams: key k is recording k mod R from its own offset. */
     private static final class Streams {
+        private static final String KEY_PREFIX = "key-";
+
         private final List<Recording> recordings;
         private final int keys;
         private final int channels;
         private final int[] offset;
         private final byte[][] keyBytes;
         private final String[] keyNames;
+        /** Wall-clock ms when each key's sample was sent, [key][sample − 1], by the last {@link #produce}. */
+        private final long[][] sentMs;
 
         Streams(WatchWorkload.Model model, Settings s) {
             this.recordings = model.recordings().recordings();
@@ -293,16 +314,29 @@ public final class WatchBenchmark {
             this.offset = new int[keys];
             this.keyBytes = new byte[keys][];
             this.keyNames = new String[keys];
+            this.sentMs = new long[keys][s.samplesPerKey()];
             int room = s.shape().samples() - s.samplesPerKey();
             for (int k = 0; k < keys; k++) {
                 offset[k] = room == 0 ? 0 : (int) ((k * 7919L) % (room + 1));
-                keyNames[k] = String.format("key-%05d", k);
+                keyNames[k] = String.format(KEY_PREFIX + "%05d", k);
                 keyBytes[k] = keyNames[k].getBytes(StandardCharsets.UTF_8);
             }
         }
 
-        /** Sends the first {@code samples} samples of every key, at most {@code rate} values/s (0: unpaced). */
-        void produce(LoopbackKafka kafka, String topic, int samples, double rate) {
+        /**
+         * When the first value of {@code key}'s {@code sample} was sent (ms): the Kafka timestamp of the values that
+         * trigger an alarm at that sample is no earlier.
+         */
+        long sentAt(String key, long sample) {
+            int k = Integer.parseInt(key.substring(KEY_PREFIX.length()));
+            return sentMs[k][(int) sample - 1];
+        }
+
+        /**
+         * Sends the first {@code samples} samples of every key, at most {@code rate} values/s (0: unpaced), stopping
+         * after a sample once {@code stop} says so.
+         */
+        void produce(LoopbackKafka kafka, String topic, int samples, double rate, BooleanSupplier stop) {
             Map<String, Object> p = new HashMap<>(kafka.clientProperties());
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -311,9 +345,10 @@ public final class WatchBenchmark {
             long started = System.nanoTime();
             long sent = 0;
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-                for (int i = 1; i <= samples; i++) {
+                for (int i = 1; i <= samples && !stop.getAsBoolean(); i++) {
                     for (int k = 0; k < keys; k++) {
                         Recording r = recordings.get(k % recordings.size());
+                        sentMs[k][i - 1] = System.currentTimeMillis();
                         for (int c = 0; c < channels; c++) {
                             double v = r.value(c, offset[k] + i);
                             producer.send(
@@ -349,6 +384,8 @@ public final class WatchBenchmark {
         private static final AtomicLong HIGH = new AtomicLong();
         private static final AtomicLong LOW_AT = new AtomicLong();
         private static final AtomicLong HIGH_AT = new AtomicLong();
+        private static final AtomicLong LOW_CPU = new AtomicLong();
+        private static final AtomicLong HIGH_CPU = new AtomicLong();
         private static final AtomicLong FIRST_AT = new AtomicLong();
         private static final AtomicLong LAST_AT = new AtomicLong();
 
@@ -362,6 +399,8 @@ public final class WatchBenchmark {
             HIGH.set(high);
             LOW_AT.set(0);
             HIGH_AT.set(0);
+            LOW_CPU.set(0);
+            HIGH_CPU.set(0);
             FIRST_AT.set(0);
             LAST_AT.set(0);
         }
@@ -375,6 +414,24 @@ public final class WatchBenchmark {
             return span > 0 ? COUNT.get() / (span / 1e9) : Double.NaN;
         }
 
+        /**
+         * Values per second of this process's CPU time (all threads: the job, the broker, the gauge reader) between
+         * the marks, NaN when they were not both passed: what the rate would be with a core per busy thread.
+         */
+        static double ratePerCpuSecond() {
+            long cpu = HIGH_CPU.get() - LOW_CPU.get();
+            if (LOW_AT.get() == 0 || HIGH_AT.get() <= LOW_AT.get() || cpu <= 0) {
+                return Double.NaN;
+            }
+            return (HIGH.get() - LOW.get()) / (cpu / 1e9);
+        }
+
+        private static long processCpuNanos() {
+            return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                    ? os.getProcessCpuTime()
+                    : 0;
+        }
+
         @Override
         public WatchSample map(WatchSample s) {
             long now = System.nanoTime();
@@ -384,8 +441,10 @@ public final class WatchBenchmark {
             }
             if (n == LOW.get()) {
                 LOW_AT.set(now);
+                LOW_CPU.set(processCpuNanos());
             } else if (n == HIGH.get()) {
                 HIGH_AT.set(now);
+                HIGH_CPU.set(processCpuNanos());
             }
             LAST_AT.set(now);
             return s;

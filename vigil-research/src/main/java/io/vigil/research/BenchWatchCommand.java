@@ -21,12 +21,13 @@ import picocli.CommandLine.Option;
         name = "watch",
         mixinStandardHelpOptions = true,
         description = {
-            "The watch job of vigil run --watch in one process: loopback Kafka broker, embedded Flink MiniCluster, a",
-            "window model of C channels, window D and stride S trained here by vigil train --recordings on vigil",
-            "generate --kind event-stream recordings widened to C channels (cached under --cache and reused). N keys",
-            "send their values sample by sample; (1) the job reads a pre-filled topic as fast as it can (values/s",
-            "between 40%% and 95%% of the values, open windows from the watchOpenWindows gauge, alarms), then (2) runs",
-            "fed at half that rate: p50/p99 latency from the triggering value's Kafka timestamp to the alarm record.",
+            "Throughput of vigil run --watch: values/s, open windows, alarms and alarm latency.",
+            "N keys x C channels in one process: loopback Kafka broker, embedded Flink MiniCluster, a window model",
+            "of C channels, window D and stride S trained here by vigil train --recordings on vigil generate --kind",
+            "event-stream recordings widened to C channels (cached under --cache and reused). The keys send their",
+            "values sample by sample; (1) the job reads a pre-filled topic as fast as it can (values/s between 40%%",
+            "and 95%% of the values, open windows from the watchOpenWindows gauge, alarms), then (2) runs fed at half",
+            "that rate: p50/p99 latency from sending the trigger sample's first value to receiving the alarm record.",
             "Example: vigil bench watch --keys 1000 --channels 6 --window 200 --stride 10 --json"
         })
 final class BenchWatchCommand implements Callable<Integer> {
@@ -72,7 +73,8 @@ final class BenchWatchCommand implements Callable<Integer> {
     @Option(
             names = "--latency-seconds",
             defaultValue = "60",
-            description = "length of the paced phase (2) (default: ${DEFAULT-VALUE})")
+            description = "shortest length of the paced phase (2), which then runs until 100 alarms arrived or the "
+                    + "streams end (default: ${DEFAULT-VALUE})")
     double latencySeconds;
 
     @Option(
@@ -120,6 +122,7 @@ final class BenchWatchCommand implements Callable<Integer> {
             m.put("alarms", r.alarms());
             m.put("latency_ms_p50", number(r.latencyP50Ms()));
             m.put("latency_ms_p99", number(r.latencyP99Ms()));
+            m.put("values_per_cpu_s", number(r.valuesPerCpuSecond()));
             m.put("keys", keys);
             m.put("channels", channels);
             m.put("window", window);
@@ -154,6 +157,7 @@ final class BenchWatchCommand implements Callable<Integer> {
                             : String.format(
                                     Locale.ROOT, "trained in %.1f s", r.model().trainSeconds()));
             out.printf(Locale.ROOT, "%-28s %14.0f%n", "values/s", r.valuesPerSecond());
+            out.printf(Locale.ROOT, "%-28s %14.0f%n", "values per CPU second", r.valuesPerCpuSecond());
             out.printf(Locale.ROOT, "%-28s %14.0f  (max %d)%n", "open windows", r.openWindows(), r.openWindowsMax());
             out.printf(Locale.ROOT, "%-28s %14d  (%d windows decided)%n", "alarms", r.alarms(), r.windowsDecided());
             out.printf(

@@ -20,11 +20,15 @@ final class TreeSearch extends AbstractSearch {
     /** Max-heap of the k smallest distances visited so far. */
     private final double[] heap;
 
+    /** The points visited by the current class's walk, a bit per point (read back in index order). */
+    private final long[] visited;
+
     private final int[] stack;
     /** The squared box distance of each node on the stack, as computed when it was pushed. */
     private final double[] stackDistance;
 
     private boolean finite;
+    private long walks;
 
     TreeSearch(LocalQda model, ClassTrees trees) {
         super(model, true);
@@ -33,6 +37,7 @@ final class TreeSearch extends AbstractSearch {
         }
         this.trees = trees;
         this.heap = new double[Math.max(1, model.k())];
+        this.visited = new long[model.points.maskWords()];
         this.stack = new int[trees.maxNodes + 1];
         this.stackDistance = new double[trees.maxNodes + 1];
     }
@@ -53,6 +58,7 @@ final class TreeSearch extends AbstractSearch {
             fullSearch(q, g, m, ws);
             return;
         }
+        walks++;
         int b = visit(tree, q, g, m, ws.order);
         Arrays.fill(ws.mask, 0L);
         if (!completeFromBand(q, g, m, 0, ws.order, b, ws)) {
@@ -60,13 +66,19 @@ final class TreeSearch extends AbstractSearch {
         }
     }
 
+    /** Class searches that walked a tree (for tests and diagnostics). */
+    long walks() {
+        return walks;
+    }
+
     /** Walks the tree nearest box first; the visited points' indices, increasing, into {@code band}; their count. */
     private int visit(ClassTrees.Tree tree, double[] q, int g, int m, int[] band) {
         double[] pts = points.rows[g];
         int dim = points.dim;
         int size = 0;
-        int b = 0;
         int top = 0;
+        int words = (points.sizes[g] + 63) >>> 6;
+        Arrays.fill(visited, 0, words, 0L);
         stack[0] = 0;
         stackDistance[top++] = 0;
         while (top > 0) {
@@ -94,7 +106,7 @@ final class TreeSearch extends AbstractSearch {
                     double e = q[t] - pts[base + t];
                     s += e * e;
                 }
-                band[b++] = i;
+                visited[i >>> 6] |= 1L << i;
                 if (size < m) {
                     heap[size] = s;
                     siftUp(size++);
@@ -104,7 +116,14 @@ final class TreeSearch extends AbstractSearch {
                 }
             }
         }
-        Arrays.sort(band, 0, b);
+        int b = 0;
+        for (int w = 0; w < words; w++) {
+            long bits = visited[w];
+            while (bits != 0) {
+                band[b++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+            }
+        }
         return b;
     }
 
