@@ -176,6 +176,10 @@ public final class StreamDemo {
             if (board != null) {
                 dashboardUrl.accept(board.url());
             }
+            if (board != null) {
+                // The warm-up series is the demo's own traffic: the page's counters agree with the summary.
+                board.exclude(WARM_UP_SERIES, s.data().train().series(0).length);
+            }
             return stream(s, kafka, flink, infra.timeline(), cfg, modelBytes, live, showProgress, classifier, offline);
         }
     }

@@ -235,6 +235,14 @@ public final class Dashboard implements AutoCloseable {
         state.certification(c.certified(), c.describe());
     }
 
+    /**
+     * Leaves one series of the run's own traffic (e.g. a demo's warm-up) out of the page: its decision, its samples,
+     * and its share of the job's counters ({@code samples} values and one decision).
+     */
+    public void exclude(String series, long samples) {
+        state.exclude(series, samples);
+    }
+
     /** The page's address, e.g. {@code http://127.0.0.1:8088/}. */
     public String url() {
         return server.url();

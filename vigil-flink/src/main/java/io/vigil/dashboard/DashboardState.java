@@ -4,6 +4,7 @@ import io.vigil.data.recording.RecordingEvent;
 import io.vigil.flink.JobMetrics;
 import io.vigil.flink.WatchAlarm;
 import io.vigil.stream.DecisionRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,6 +96,13 @@ final class DashboardState {
     private final double[] reliabilitySum = new double[RELIABILITY_BINS];
     private final History history;
     private JobMetrics.Snapshot metrics = JobMetrics.Snapshot.EMPTY;
+
+    /** Series left out of the page (a demo's warm-up), and what they added to the job's counters. */
+    private final java.util.Set<String> excluded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private long excludedSamples;
+    private long excludedEarly;
+    private long excludedComplete;
     private double samplesPerSecond;
 
     /**
@@ -157,13 +165,38 @@ final class DashboardState {
         }
     }
 
+    /**
+     * Leaves {@code series} out of what the page shows — its decision, its samples in the drawn series, and its share
+     * of the job's counters ({@code samples} values, one decision) — so that a run's own traffic, such as the demo's
+     * warm-up series, does not make the page disagree with the run's summary.
+     */
+    synchronized void exclude(String series, long samples) {
+        excluded.add(series);
+        excludedSamples += samples;
+    }
+
     /** A sample record of the job's input arrived (for the drawn series). */
     void sample(byte[] key, byte[] value, long now) {
+        if (!excluded.isEmpty() && key != null && excluded.contains(new String(key, StandardCharsets.UTF_8))) {
+            return;
+        }
         follower.sample(key, value, now);
     }
 
     /** A decision record arrived at {@code receivedAt} (epoch ms). */
     void decision(DecisionRecord d, long receivedAt) {
+        if (excluded.contains(d.series)) {
+            synchronized (this) {
+                if (d.isDecision()) {
+                    if (d.early) {
+                        excludedEarly++;
+                    } else {
+                        excludedComplete++;
+                    }
+                }
+            }
+            return;
+        }
         follower.decision(d, receivedAt);
         record(d, receivedAt);
     }
@@ -310,10 +343,10 @@ final class DashboardState {
 
     private Map<String, Object> counters() {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("samples", metrics.get(JobMetrics.SAMPLES_IN));
+        c.put("samples", Math.max(0, metrics.get(JobMetrics.SAMPLES_IN) - excludedSamples));
         c.put("samples_per_s", samplesPerSecond);
-        c.put("decided_early", metrics.get(JobMetrics.DECISIONS_EARLY));
-        c.put("decided_complete", metrics.get(JobMetrics.DECISIONS_COMPLETE));
+        c.put("decided_early", Math.max(0, metrics.get(JobMetrics.DECISIONS_EARLY) - excludedEarly));
+        c.put("decided_complete", Math.max(0, metrics.get(JobMetrics.DECISIONS_COMPLETE) - excludedComplete));
         c.put("undecided", metrics.get(JobMetrics.DECISIONS_UNDECIDED));
         c.put("abandoned", metrics.get(JobMetrics.SERIES_ABANDONED));
         c.put("in_flight", metrics.get(JobMetrics.SERIES_IN_FLIGHT));

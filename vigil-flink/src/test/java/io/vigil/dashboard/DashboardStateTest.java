@@ -192,6 +192,38 @@ class DashboardStateTest {
         assertEquals(7L, dead.get("unparseable_json"));
     }
 
+    /**
+     * A series the run excludes (the demo's warm-up: 128 values, decided early at t = 40) is neither listed nor
+     * counted: the page shows 4 early decisions of 4 test series and 512 samples where the job's metrics say 5 and
+     * 640.
+     */
+    @Test
+    void anExcludedSeriesIsNeitherListedNorCounted() {
+        DashboardState s = new DashboardState("test", null, 0);
+        s.exclude("warm-up/0", D);
+        s.decision(decided("warm-up/0", "a", 40, 0.95, 1_000), 1_001);
+        for (int i = 0; i < 4; i++) {
+            s.decision(decided("s" + i, "a", 40, 0.95, 1_000), 1_002);
+        }
+        s.observe(
+                new JobMetrics.Snapshot(Map.of(
+                        JobMetrics.SAMPLES_IN,
+                        5L * D,
+                        JobMetrics.DECISIONS_EARLY,
+                        5L,
+                        JobMetrics.DECISIONS_COMPLETE,
+                        0L)),
+                2_000);
+        Map<String, Object> view = s.view(2_000);
+        List<DashboardState.Row> rows = get(view, "decisions");
+        assertEquals(4, rows.size());
+        assertTrue(rows.stream().noneMatch(r -> r.series().equals("warm-up/0")));
+        Map<String, Object> counters = get(view, "counters");
+        assertEquals(4L * D, counters.get("samples"));
+        assertEquals(4L, counters.get("decided_early"));
+        assertEquals(0L, counters.get("decided_complete"));
+    }
+
     private static JobMetrics.Snapshot snapshot(long samples, long decisions) {
         return new JobMetrics.Snapshot(Map.of(
                 JobMetrics.SAMPLES_IN,
