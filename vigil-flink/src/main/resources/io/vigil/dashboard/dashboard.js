@@ -330,9 +330,14 @@
 
   function connect() {
     const es = new EventSource("/events");
-    es.onopen = () => { $("dot").className = "dot live"; text("connection", "live"); };
-    es.onerror = () => { $("dot").className = "dot down"; text("connection", "reconnecting…"); };
-    es.onmessage = (e) => render(JSON.parse(e.data));
+    const live = () => { $("dot").className = "dot live"; text("connection", "live"); };
+    es.onopen = live;
+    // An error event also fires for a stream the browser re-opens at once; a frame that arrives proves the stream
+    // live again, so the page never shows "reconnecting…" beside frames that keep coming.
+    es.onerror = () => {
+      if (es.readyState !== EventSource.OPEN) { $("dot").className = "dot down"; text("connection", "reconnecting…"); }
+    };
+    es.onmessage = (e) => { live(); render(JSON.parse(e.data)); };
   }
 
   function resize() {
