@@ -1,5 +1,6 @@
 package io.vigil.cli;
 
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.kafka.LoopbackKafka;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import org.apache.kafka.common.utils.Exit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -59,10 +59,10 @@ public final class BrokerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
-            throw new ParameterException(spec.commandLine(), "--port must be in 0..65535, got " + port);
+            throw CommandLines.usageError(spec, "--port must be in 0..65535, got " + port);
         }
         if (partitions < 1) {
-            throw new ParameterException(spec.commandLine(), "--partitions must be at least 1, got " + partitions);
+            throw CommandLines.usageError(spec, "--partitions must be at least 1, got " + partitions);
         }
         LoopbackKafka kafka = LoopbackKafka.start(
                 LoopbackKafka.Settings.defaults().withPort(port).withDir(dir).withDefaultPartitions(partitions));

@@ -139,15 +139,9 @@ public final class CalibrationOptions {
         if ("holdout".equals(v)) {
             return TrainOptions.DEFAULT_HOLDOUT;
         }
-        if (v.startsWith("holdout:")) {
-            try {
-                double f = Double.parseDouble(v.substring("holdout:".length()));
-                if (f > 0 && f < 1) {
-                    return f;
-                }
-            } catch (NumberFormatException e) {
-                // reported below with the accepted values
-            }
+        double f = v.startsWith("holdout:") ? number(v.substring("holdout:".length())) : Double.NaN;
+        if (f > 0 && f < 1) {
+            return f;
         }
         throw new IllegalArgumentException(
                 "--calibration must be cross-fit, holdout or holdout:F with F in (0, 1), got '" + value + "'");
@@ -242,16 +236,21 @@ public final class CalibrationOptions {
         if ("conservative".equals(value)) {
             return ConformalRiskControl.CONSERVATIVE;
         }
-        try {
-            double u = Double.parseDouble(value.strip());
-            if (u > 0 && u <= 1) {
-                return u;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the accepted values
+        double u = number(value);
+        if (u > 0 && u <= 1) {
+            return u;
         }
         throw new IllegalArgumentException(
                 "--crc-draw must be random, conservative or a number in (0, 1], got '" + value + "'");
+    }
+
+    /** {@code text} as a number, NaN when it is none (the caller's message then names the accepted forms). */
+    private static double number(String text) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /** The given --selection-correction, else the guarantee's default. */

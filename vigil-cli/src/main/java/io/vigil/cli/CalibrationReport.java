@@ -1,5 +1,9 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.early.TauSaturation;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
@@ -57,7 +61,22 @@ final class CalibrationReport {
         String drawNote = "";
         int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(model.trainSize());
         double alpha = (1 - tau) / c.correction();
-        if (c.guarantee() == Guarantee.EXPECTED && ConformalRiskControl.drawDecides(series, alpha)) {
+        int endsWrong = mainCurve(c)
+                .map(m -> m.monotoneDisagreements().length == 0
+                        ? 0
+                        : m.monotoneDisagreements()[m.monotoneDisagreements().length - 1])
+                .orElse(0);
+        if (c.guarantee() == Guarantee.EXPECTED && !c.pattern().isComplete() && endsWrong > 0) {
+            would.clear();
+            drawNote = String.format(
+                    Locale.ROOT,
+                    " (expected certifies nothing under pattern '%s': %d of %d replayed series disagree at the "
+                            + "strictest threshold, so conformal risk control's premise fails; --guarantee pac needs "
+                            + "no such premise)",
+                    c.pattern(),
+                    endsWrong,
+                    series);
+        } else if (c.guarantee() == Guarantee.EXPECTED && ConformalRiskControl.drawDecides(series, alpha)) {
             drawNote = String.format(
                     Locale.ROOT,
                     " (expected certifies nothing here: with %d replayed series floor(alpha (n + 1)) = 0 and the draw U "
@@ -119,16 +138,19 @@ final class CalibrationReport {
         return mainCurve(c).flatMap(curve -> TauSaturation.of(c, curve));
     }
 
-    /** {@code tau_saturated}: from_tau, to_tau, threshold, mean_fraction, disagreement_rate, message. */
-    static Map<String, Object> saturationJson(TauSaturation t) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("from_tau", t.fromTau());
-        o.put("to_tau", t.toTau());
-        o.put("threshold", t.threshold());
-        o.put("mean_fraction", t.meanFraction());
-        o.put("disagreement_rate", t.disagreementRate());
-        o.put("message", t.message());
-        return o;
+    /** {@code tau_saturated}: the τ range that all use the least conservative threshold, and its one line. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Saturation(
+            double fromTau,
+            double toTau,
+            double threshold,
+            double meanFraction,
+            double disagreementRate,
+            String message) {
+        static Saturation of(TauSaturation t) {
+            return new Saturation(
+                    t.fromTau(), t.toTau(), t.threshold(), t.meanFraction(), t.disagreementRate(), t.message());
+        }
     }
 
     /** The standard τ values the main curve cannot certify. */
@@ -145,67 +167,86 @@ final class CalibrationReport {
     }
 
     /**
-     * The JSON object of the section: folds, δ, guarantee, selection correction and its K, inflation, coverage,
-     * operating point, uncertified τ, the τ range that all use the least conservative threshold ({@code
-     * tau_saturated}, null when there is none), and per standard τ the cross-fitted reliability a rule needs to be certified on
-     * this many series ({@link CalibrationSection#requiredReliability}) — how much more reliable than announced the
-     * decisions will be at least; {@code null} when τ cannot be certified on this many series at all (1.0 means
-     * "certifiable with no disagreement").
+     * The JSON object of the section ({@link Summary}): folds, δ, guarantee, selection correction and its K,
+     * inflation, coverage, operating point, uncertified τ, the τ range that all use the least conservative threshold
+     * ({@code tau_saturated}, null when there is none), and per standard τ the cross-fitted reliability a rule needs
+     * to be certified on this many series ({@link CalibrationSection#requiredReliability}) — how much more reliable
+     * than announced the decisions will be at least; {@code null} when τ cannot be certified on this many series at
+     * all (1.0 means "certifiable with no disagreement").
      */
-    static Map<String, Object> json(VigilModel model, CalibrationSection c) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("folds", c.folds());
-        if (c.isHoldout()) {
-            o.put("holdout", c.holdout());
-        }
-        o.put("delta", c.delta());
-        o.put("guarantee", c.guarantee().cliName());
-        if (c.guarantee() == Guarantee.EXPECTED) {
-            o.put("crc_draw", c.crcDraw());
-            o.put("crc_draw_source", c.crcDrawSource().cliName());
-        }
-        o.put("selection", c.selection().cliName());
-        o.put("candidates", c.candidates());
-        o.put("inflation", c.inflation());
-        Map<String, Object> cov = new LinkedHashMap<>();
-        cov.put("taus", c.coverageTaus());
-        cov.put("before", c.coverageBefore());
-        cov.put("after", c.coverageAfter());
-        o.put("coverage", cov);
-        o.put(
-                "operating_point",
-                c.operatingPoint().map(CalibrationReport::point).orElse(null));
-        o.put("uncertified_taus", uncertified(model, c));
-        o.put(
-                "tau_saturated",
-                saturation(c).map(CalibrationReport::saturationJson).orElse(null));
+    static Summary json(VigilModel model, CalibrationSection c) {
         int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(1);
-        Map<String, Object> required = new LinkedHashMap<>();
+        Map<String, Double> required = new LinkedHashMap<>();
         for (double tau : STANDARD_TAUS) {
             OptionalDouble r = c.requiredReliability(series, tau);
             required.put(String.valueOf(tau), r.isPresent() ? r.getAsDouble() : null);
         }
-        o.put("required_reliability", required);
-        o.put("smallest_certifiable_alpha", c.smallestCertifiableAlpha(series));
-        return o;
+        boolean expected = c.guarantee() == Guarantee.EXPECTED;
+        return new Summary(
+                c.folds(),
+                c.isHoldout() ? c.holdout() : null,
+                c.delta(),
+                c.guarantee().cliName(),
+                expected ? c.crcDraw() : null,
+                expected ? c.crcDrawSource().cliName() : null,
+                c.selection().cliName(),
+                c.candidates(),
+                c.inflation(),
+                new Coverage(c.coverageTaus(), c.coverageBefore(), c.coverageAfter()),
+                c.operatingPoint().map(Point::of).orElse(null),
+                uncertified(model, c),
+                saturation(c).map(Saturation::of).orElse(null),
+                required,
+                c.smallestCertifiableAlpha(series));
     }
 
-    static Map<String, Object> point(CalibrationSection.OperatingPoint p) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("tau", p.tau());
-        o.put("objective", p.objective());
-        o.put("rule", p.rule().cliName());
-        o.put("classifier", p.classifier().cliName());
-        o.put("set", p.set().cliName());
-        o.put("estimator", p.estimator().id());
-        o.put("harmonic_mean", p.harmonicMean());
-        o.put("certified", p.certified());
-        if (!Double.isNaN(p.targetReliability())) {
-            o.put("target_reliability", p.targetReliability());
+    /** The calibration section as {@code train} and {@code inspect} write it with {@code --json}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Summary(
+            int folds,
+            @JsonInclude(Include.NON_NULL) Double holdout,
+            double delta,
+            String guarantee,
+            @JsonInclude(Include.NON_NULL) Double crcDraw,
+            @JsonInclude(Include.NON_NULL) String crcDrawSource,
+            String selection,
+            int candidates,
+            double[] inflation,
+            Coverage coverage,
+            Point operatingPoint,
+            List<Double> uncertifiedTaus,
+            Saturation tauSaturated,
+            Map<String, Double> requiredReliability,
+            double smallestCertifiableAlpha) {}
+
+    /** {@code coverage}: the coverage at each τ before and after inflation. */
+    record Coverage(double[] taus, double[] before, double[] after) {}
+
+    /** {@code operating_point}: the stored operating point; target reliability and delay cost when it has them. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Point(
+            double tau,
+            String objective,
+            String rule,
+            String classifier,
+            String set,
+            String estimator,
+            double harmonicMean,
+            boolean certified,
+            @JsonInclude(Include.NON_NULL) Double targetReliability,
+            @JsonInclude(Include.NON_NULL) Double delayCost) {
+        static Point of(CalibrationSection.OperatingPoint p) {
+            return new Point(
+                    p.tau(),
+                    p.objective(),
+                    p.rule().cliName(),
+                    p.classifier().cliName(),
+                    p.set().cliName(),
+                    p.estimator().id(),
+                    p.harmonicMean(),
+                    p.certified(),
+                    Double.isNaN(p.targetReliability()) ? null : p.targetReliability(),
+                    Double.isNaN(p.delayCost()) ? null : p.delayCost());
         }
-        if (!Double.isNaN(p.delayCost())) {
-            o.put("delay_cost", p.delayCost());
-        }
-        return o;
     }
 }

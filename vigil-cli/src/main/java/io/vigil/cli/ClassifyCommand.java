@@ -1,17 +1,16 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.Dataset;
 import io.vigil.evaluate.Evaluation;
-import io.vigil.flink.cli.Json;
 import io.vigil.model.VigilModel;
 import io.vigil.model.WindowModels;
 import io.vigil.model.json.ModelFile;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,41 +46,47 @@ public final class ClassifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         VigilModel model = ModelFile.standard().load(modelFile);
         WindowModels.requireSeriesModel(model, modelFile.toString());
-        Dataset test =
-                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
-        outOfRange.report(spec.commandLine().getErr());
-        data.checkLength(test, true, model.length(), modelFile);
+        Dataset test = data.loadTest(model, modelFile, outOfRange);
         Evaluation e;
         try {
             e = Evaluation.of(model, test);
         } catch (RuntimeException failure) {
             throw outOfRange.explain(failure);
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("dataset", data.datasetName());
-            o.put("test_size", e.testSize());
-            o.put("accuracy_3nn", e.accuracy3nn());
-            o.put("accuracy_1nn", e.accuracy1nn());
-            o.put("accuracy_local_qda", e.accuracyLocalQda());
-            o.put("model", modelFile.toString());
-            o.put("model_dataset", model.datasetName());
-            o.put("dims", model.dims());
-            out.println(Json.line(o));
-        } else {
-            out.printf(
+        Result r = new Result(
+                data.datasetName(),
+                e.testSize(),
+                e.accuracy3nn(),
+                e.accuracy1nn(),
+                e.accuracyLocalQda(),
+                modelFile.toString(),
+                model.datasetName(),
+                model.dims());
+        return CommandOutput.print(spec, json, r, r.text());
+    }
+
+    /** {@code classify --json}'s object; {@link #text} the one line without it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Result(
+            String dataset,
+            int testSize,
+            @JsonProperty("accuracy_3nn") double accuracy3nn,
+            @JsonProperty("accuracy_1nn") double accuracy1nn,
+            double accuracyLocalQda,
+            String model,
+            String modelDataset,
+            int dims) {
+        String text() {
+            return String.format(
                     Locale.ROOT,
-                    "%s: %d test series; accuracy 3-NN %.4f, 1-NN %.4f, local QDA %.4f (model %s, dims %d)%n",
-                    data.datasetName(),
-                    e.testSize(),
-                    e.accuracy3nn(),
-                    e.accuracy1nn(),
-                    e.accuracyLocalQda(),
-                    modelFile,
-                    model.dims());
+                    "%s: %d test series; accuracy 3-NN %.4f, 1-NN %.4f, local QDA %.4f (model %s, dims %d)",
+                    dataset,
+                    testSize,
+                    accuracy3nn,
+                    accuracy1nn,
+                    accuracyLocalQda,
+                    model,
+                    dims);
         }
-        out.flush();
-        return 0;
     }
 }

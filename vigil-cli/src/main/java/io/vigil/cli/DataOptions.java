@@ -8,6 +8,7 @@ import io.vigil.data.LengthPolicy;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.data.ValueBounds;
+import io.vigil.model.VigilModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,24 +138,23 @@ public final class DataOptions {
     }
 
     /**
-     * The test split read against a known class list (a model's classes): a label outside it is an error
-     * naming the label and line, and the returned dataset uses exactly {@code classes}.
+     * The test split read against a model: a label outside its classes is an error naming the label and line, each
+     * value is checked against its training range ({@link OutOfRangeOptions}, reported on stderr), and under {@code
+     * --length-policy truncate} or {@code pad-last} every series is cut or padded to its length, else a series of
+     * another length is an error naming the file ({@link #checkLength}).
      */
-    public Dataset loadTest(List<String> classes) throws IOException {
-        return DatasetReader.read(files(false, true)[1], readOptions().withClasses(classes));
+    Dataset loadTest(VigilModel model, Path modelFile, OutOfRangeOptions outOfRange) throws IOException {
+        Dataset test = loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
+        outOfRange.report(spec.commandLine().getErr());
+        checkLength(test, true, model.length(), modelFile);
+        return test;
     }
 
     /**
-     * As {@link #loadTest(List)} for a model whose series have {@code length} samples per channel: under {@code
-     * --length-policy truncate} or {@code pad-last} every series is cut or padded to that length (a series the policy
-     * cannot bring there is an error at its line); under {@code reject} the caller checks the length as before.
+     * The test split read against a model's classes, each value checked against {@code bounds}; under {@code
+     * --length-policy truncate} or {@code pad-last} every series is cut or padded to {@code length}.
      */
-    public Dataset loadTest(List<String> classes, int length) throws IOException {
-        return loadTest(classes, length, magnitudeBounds());
-    }
-
-    /** As {@link #loadTest(List, int)}, each value checked against {@code bounds} (a model's training range). */
-    public Dataset loadTest(List<String> classes, int length, ValueBounds bounds) throws IOException {
+    private Dataset loadTest(List<String> classes, int length, ValueBounds bounds) throws IOException {
         ReadOptions options = readOptions().withClasses(classes).withBounds(bounds);
         return DatasetReader.read(
                 files(false, true)[1], lengthPolicy == LengthPolicy.REJECT ? options : options.withLength(length));
@@ -162,7 +162,7 @@ public final class DataOptions {
 
     /**
      * Fails naming the file and {@code --length-policy} when a split's series do not have a model's length (C·d
-     * values); with the policy truncate or pad-last {@link #loadTest(List, int)} already brought them there.
+     * values); with the policy truncate or pad-last {@link #loadTest(VigilModel, Path, OutOfRangeOptions)} already brought them there.
      *
      * @param test the test split (else the training split)
      */

@@ -73,10 +73,15 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--kind",
-            paramLabel = "cbf|synthetic-control|two-patterns|multi-cbf",
+            paramLabel = "cbf|synthetic-control|two-patterns|multi-cbf|watch",
             defaultValue = "cbf",
             description = "Generated data set when no --data is given (default: ${DEFAULT-VALUE}); multi-cbf has three "
-                    + "channels, streamed one record per value with its channel.")
+                    + "channels, streamed one record per value with its channel. watch: the watch mode instead "
+                    + "(vigil run --watch, docs/watch.md) on a generated event stream (vigil generate --kind "
+                    + "event-stream): trains a window model, replays the test recordings as keyed streams, prints "
+                    + "alarms as they fire, true or false against the generated events, and ends with F1, false "
+                    + "alarms per hour and delay; --rate is then values per second over all keys (default "
+                    + DemoWatch.DEFAULT_RATE + ").")
     String kind;
 
     @Option(
@@ -184,6 +189,9 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Timeline timeline = Timeline.sinceProcessStart();
         CommandLine cl = spec.commandLine();
+        if (DemoWatch.KIND.equals(kind)) {
+            return DemoWatch.run(this, timeline);
+        }
         PrintWriter out = cl.getOut();
         PrintWriter live = json ? cl.getErr() : out;
         if (tau.tau != null && !(tau.tau > 0 && tau.tau < 1)) {
@@ -195,18 +203,9 @@ public final class DemoCommand implements Callable<Integer> {
         if (partitions < 1 || rate < 0) {
             throw new CommandLine.ParameterException(cl, "--partitions must be >= 1 and --rate >= 0");
         }
-        TrainParams selectionParams = trainParams(cl);
-        TrainOptions trainOptions;
+        TrainOptions trainOptions = trainOptions();
         metricsPort.port(cl); // a usage error before training
         OptionalInt dashboardPort = dashboard.port(cl);
-        // The demo calibrates for the estimator it streams with, so its decisions can be certified.
-        EstimatorType estimator = CommandLines.usage(spec, decision::estimatorOrDefault);
-        trainOptions = TrainOptions.builder()
-                .selection(selectionParams)
-                .sections(EarlyModelTrainer.Params.defaults())
-                .calibration(
-                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED).withEstimator(estimator))
-                .build();
         TrainTest tt = data.given() ? data.load() : generate(cl);
         timeline.mark("data ready");
         live.printf(
@@ -299,10 +298,25 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
+     * The demo model's training options: {@link #trainParams}, the complete-series sections and a calibration for the
+     * estimator the demo streams with, so that its decisions can be certified.
+     */
+    TrainOptions trainOptions() {
+        TrainParams selectionParams = trainParams();
+        EstimatorType estimator = CommandLines.usage(spec, decision::estimatorOrDefault);
+        return TrainOptions.builder()
+                .selection(selectionParams)
+                .sections(EarlyModelTrainer.Params.defaults())
+                .calibration(
+                        CalibrationParams.defaults(TrainParams.DEFAULT_SEED).withEstimator(estimator))
+                .build();
+    }
+
+    /**
      * What {@code vigil train --selection S --cv C} would train with: the same trainer, a smaller search than train's
      * defaults so that the demo decides within seconds.
      */
-    private TrainParams trainParams(CommandLine cl) {
+    private TrainParams trainParams() {
         return CommandLines.usage(spec, () -> TrainParams.builder()
                 .protocol(SelectionProtocol.parse(selection))
                 .cv(CvScheme.parse(cv))
@@ -385,7 +399,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** Prints at most N decision lines per second and counts the rest. */
+    /** Prints at most N decision (or alarm) lines per second and counts the rest. */
     static final class LivePrinter {
         private final PrintWriter out;
         private final int perSecond;
@@ -398,7 +412,31 @@ public final class DemoCommand implements Callable<Integer> {
             this.perSecond = perSecond;
         }
 
-        synchronized void accept(DecisionRecord d) {
+        void accept(DecisionRecord d) {
+            line(() -> d.isDecision()
+                    ? String.format(
+                            Locale.ROOT,
+                            "  %-22s -> %-6s at t=%d/%d%s (%s)",
+                            d.series,
+                            d.label,
+                            d.t,
+                            d.length,
+                            d.early ? " early" : "",
+                            certificate(d))
+                    : DecisionRecord.UNDECIDED.equals(d.status)
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "  %-22s undecided after t=%d/%d (now %s, %s)",
+                                    d.series,
+                                    d.t,
+                                    d.length,
+                                    d.label,
+                                    certificate(d))
+                            : String.format(Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
+        }
+
+        /** Prints the line unless this second's are used up (then it is only counted, and never formatted). */
+        synchronized void line(java.util.function.Supplier<String> text) {
             long now = System.currentTimeMillis();
             if (now - windowStart >= 1000) {
                 flushSkipped();
@@ -410,28 +448,7 @@ public final class DemoCommand implements Callable<Integer> {
                 return;
             }
             inWindow++;
-            out.println(
-                    d.isDecision()
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "  %-22s -> %-6s at t=%d/%d%s (%s)",
-                                    d.series,
-                                    d.label,
-                                    d.t,
-                                    d.length,
-                                    d.early ? " early" : "",
-                                    certificate(d))
-                            : DecisionRecord.UNDECIDED.equals(d.status)
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "  %-22s undecided after t=%d/%d (now %s, %s)",
-                                            d.series,
-                                            d.t,
-                                            d.length,
-                                            d.label,
-                                            certificate(d))
-                                    : String.format(
-                                            Locale.ROOT, "  %-22s abandoned after t=%d/%d", d.series, d.t, d.length));
+            out.println(text.get());
             out.flush();
         }
 

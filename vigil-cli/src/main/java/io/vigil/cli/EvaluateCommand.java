@@ -1,5 +1,10 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.early.DecisionOverrides;
@@ -8,8 +13,9 @@ import io.vigil.early.TauSaturation;
 import io.vigil.evaluate.BaselineMethods;
 import io.vigil.evaluate.EarlyEvaluation;
 import io.vigil.evaluate.EarlyMethod;
+import io.vigil.evaluate.FixedTimeBaselines;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.DecisionOptions;
-import io.vigil.flink.cli.Json;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.Projection;
 import io.vigil.model.VigilModel;
@@ -18,7 +24,6 @@ import io.vigil.model.json.ModelFile;
 import io.vigil.report.EarlyReport;
 import io.vigil.util.Progress;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,14 +41,9 @@ import picocli.CommandLine.Option;
  * job uses and reports, per τ, reliability, accuracy and earliness of the reliable early decisions (thesis
  * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
  * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
- * holds one object: {@code dataset, test_size, length, full_accuracy, taus: [{tau, reliability, accuracy, mean_t,
- * mean_fraction, decided_early, us_per_sample, harmonic_mean, announced, certified, threshold, earliness, guarantee,
- * target, delta, avg_cost}]} ({@code delta}: δ of a pac certificate, else null), then extras
- * (among them {@code method}, {@code operating_point: {tau, objective, rule}} and {@code rule}); each τ entry
- * ends with {@code earliness} (= {@code mean_fraction}). {@code --method ects|fixed-qda|fixed-1nn|teaser} trains
- * that baseline on the training split ({@link BaselineMethods}) and reports it in the same format: one
- * {@code taus} entry whose {@code tau}, {@code announced}, {@code certified} and {@code threshold} are null, then {@code method}, {@code description} and {@code method_params}
- * (the settings used, e.g. the cross-validated fraction or v).
+ * holds one {@link Summary}. {@code --method ects|fixed-qda|fixed-1nn|teaser} trains that baseline on the training
+ * split ({@link BaselineMethods}) and reports it in the same format: one {@code taus} entry whose {@code tau},
+ * {@code announced}, {@code certified} and {@code threshold} are null, then its {@link Baseline} fields.
  */
 @Command(
         name = "evaluate",
@@ -166,10 +166,12 @@ public final class EvaluateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (recordings != null) {
             if (data.given()) {
-                throw usage("give either --recordings DIR or series data (--data/--test), not both");
+                throw CommandLines.usageError(
+                        spec, "give either --recordings DIR or series data (--data/--test), not both");
             }
             if (taus != null && taus.size() > 1) {
-                throw usage("--recordings evaluates one operating point: give at most one --tau");
+                throw CommandLines.usageError(
+                        spec, "--recordings evaluates one operating point: give at most one --tau");
             }
             return EvaluateRecordings.run(
                     modelFile,
@@ -181,28 +183,21 @@ public final class EvaluateCommand implements Callable<Integer> {
                     json,
                     spec.commandLine().getOut());
         }
-        EarlyMethod m;
-        try {
-            m = EarlyMethod.parse(method);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--method: " + e.getMessage(), e);
-        }
-        if (m != EarlyMethod.VIGIL) {
-            return callBaseline(m);
-        }
+        EarlyMethod m = CommandLines.usage(spec, "--method", () -> EarlyMethod.parse(method));
         onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
         onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
         onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
         onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
         onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
-        DecisionParams params;
-        VigilModel model = ModelFile.standard().load(modelFile);
-        WindowModels.requireSeriesModel(model, modelFile.toString());
+        if (m != EarlyMethod.VIGIL) {
+            return callBaseline(m);
+        }
+        VigilModel model = seriesModel();
         if (!model.projection().isLinear()) {
             throw new IllegalArgumentException(modelFile + ": " + Projection.NON_LINEAR);
         }
         Optional<CalibrationSection.OperatingPoint> point = DecisionOverrides.operatingPoint(model);
-        try {
+        DecisionParams params = CommandLines.usage(spec, () -> {
             if (taus == null || taus.isEmpty()) {
                 taus = List.of(point.map(CalibrationSection.OperatingPoint::tau).orElse(DecisionParams.DEFAULT_TAU));
             }
@@ -211,19 +206,15 @@ public final class EvaluateCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--tau values must lie strictly between 0 and 1, got " + t);
                 }
             }
-            params = decision.resolve(taus.get(0), point);
+            DecisionParams p = decision.resolve(taus.get(0), point);
             pattern = observation.pattern();
             ObservationOptions.checkChannels(pattern, model.channels());
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+            return p;
+        });
         warnOtherPattern(model);
         DecisionOverrides.otherEstimatorWarning(model, params, modelFile.toString())
                 .ifPresent(spec.commandLine().getErr()::println);
-        Dataset test =
-                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
-        outOfRange.report(spec.commandLine().getErr());
-        data.checkLength(test, true, model.length(), modelFile);
+        Dataset test = data.loadTest(model, modelFile, outOfRange);
         Dataset train = noBaselines ? null : trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + data.datasetName(), taus.size() + 1L, !json)) {
@@ -232,6 +223,12 @@ public final class EvaluateCommand implements Callable<Integer> {
             throw outOfRange.explain(failure);
         }
         return print(r, model);
+    }
+
+    private VigilModel seriesModel() throws IOException {
+        VigilModel model = ModelFile.standard().load(modelFile);
+        WindowModels.requireSeriesModel(model, modelFile.toString());
+        return model;
     }
 
     /** One line on stderr when the model's certificate was calibrated for another observation pattern. */
@@ -248,11 +245,6 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     /** {@code --method} other than vigil: validates the options, trains the baseline and reports it. */
     private int callBaseline(EarlyMethod m) throws IOException {
-        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
-        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
-        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
-        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
-        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         List<CommandLine.Model.OptionSpec> vigilOnly =
                 new ArrayList<>(spec.mixins().get("decision").options());
@@ -260,41 +252,32 @@ public final class EvaluateCommand implements Callable<Integer> {
         vigilOnly.add(spec.findOption("--tau"));
         for (CommandLine.Model.OptionSpec o : vigilOnly) {
             if (parsed.hasMatchedOption(o)) {
-                throw new CommandLine.ParameterException(
-                        spec.commandLine(),
-                        o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
+                throw CommandLines.usageError(
+                        spec, o.longestName() + " only applies to --method vigil, not --method " + m.cliName());
             }
         }
         BaselineMethods baselines = BaselineMethods.find()
-                .orElseThrow(() -> usage("--method " + m.cliName() + " needs the research module (vigil-research) "
-                        + "on the class path; vigil.jar has it"));
+                .orElseThrow(() -> CommandLines.usageError(
+                        spec,
+                        "--method " + m.cliName() + " needs the research "
+                                + "module (vigil-research) on the class path; vigil.jar has it"));
         BaselineMethods.Request request =
                 new BaselineMethods.Request(m, ectsSupport, fixedFraction, teaserPrefixes, teaserV, teaserMaster);
-        try {
-            baselines.validate(request);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        CommandLines.check(spec, () -> baselines.validate(request));
         if (!data.hasTrain()) {
-            throw usage("--method " + m.cliName() + " is trained on the training split: give --data/--dataset "
-                    + "or --train with --test");
+            throw CommandLines.usageError(
+                    spec,
+                    "--method " + m.cliName() + " is trained on the training split: give "
+                            + "--data/--dataset or --train with --test");
         }
-        VigilModel model = ModelFile.standard().load(modelFile);
-        WindowModels.requireSeriesModel(model, modelFile.toString());
-        Dataset test =
-                data.loadTest(model.classNames(), model.seriesLength(), outOfRange.bounds(model, spec.commandLine()));
-        outOfRange.report(spec.commandLine().getErr());
-        data.checkLength(test, true, model.length(), modelFile);
+        VigilModel model = seriesModel();
+        Dataset test = data.loadTest(model, modelFile, outOfRange);
         Dataset train = trainFor(model);
         EarlyEvaluation.Result r;
         try (Progress progress = Progress.bar("evaluate " + m.cliName() + " " + data.datasetName(), 2, !json)) {
             r = baselines.run(data.datasetName(), model, train, test, request, !noBaselines, progress);
         }
         return print(r, model);
-    }
-
-    private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     /** Rejects a method-specific option given with another method. */
@@ -306,17 +289,15 @@ public final class EvaluateCommand implements Callable<Integer> {
         for (EarlyMethod allowed : methods) {
             names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
         }
-        throw usage(name + " only applies to --method " + names + ", not --method " + m.cliName());
+        throw CommandLines.usageError(
+                spec, name + " only applies to --method " + names + ", not --method " + m.cliName());
     }
 
     private int print(EarlyEvaluation.Result r, VigilModel model) throws IOException {
         if (report != null) {
             EarlyReport.write(r, model.classNames(), report);
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.line(toJson(r, model)));
-        } else {
+        return CommandOutput.print(spec, json, Summary.of(r, model, pattern, modelFile, report), out -> {
             if (!pattern.isComplete()) {
                 out.println("observation pattern: " + pattern);
             }
@@ -330,9 +311,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             if (report != null) {
                 out.println("wrote " + report);
             }
-        }
-        out.flush();
-        return 0;
+        });
     }
 
     /**
@@ -390,89 +369,126 @@ public final class EvaluateCommand implements Callable<Integer> {
         return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
     }
 
-    private Map<String, Object> toJson(EarlyEvaluation.Result r, VigilModel model) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("dataset", r.dataset());
-        o.put("test_size", r.testSize());
-        o.put("length", r.length());
-        o.put("full_accuracy", r.fullAccuracy());
-        List<Map<String, Object>> ts = new ArrayList<>();
-        for (EarlyEvaluation.TauResult t : r.taus()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("tau", r.isVigil() ? t.tau() : null);
-            m.put("reliability", t.reliability());
-            m.put("accuracy", t.accuracy());
-            m.put("mean_t", t.meanT());
-            m.put("mean_fraction", t.meanFraction());
-            m.put("decided_early", t.decidedEarly());
-            m.put("us_per_sample", t.usPerSample());
-            m.put("harmonic_mean", t.harmonicMean());
-            m.put("announced", r.isVigil() ? t.tau() : null);
-            m.put("certified", r.isVigil() ? t.certified() : null);
-            m.put("threshold", Double.isNaN(t.threshold()) ? null : t.threshold());
-            m.put("earliness", t.meanFraction());
-            m.put("guarantee", r.isVigil() ? t.guarantee() : null);
-            m.put("target", r.isVigil() ? t.tau() : null);
-            m.put("delta", r.isVigil() ? pacDelta(t.guarantee(), model) : null);
-            Map<String, Object> cost = new LinkedHashMap<>();
+    /**
+     * {@code evaluate --json}'s object, fields in this order: the figures per τ ({@link Tau}), then the method and
+     * its own fields ({@link Vigil} or {@link Baseline}), the model, the fixed-time baselines and the report directory.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Summary(
+            String dataset,
+            int testSize,
+            int length,
+            double fullAccuracy,
+            List<Tau> taus,
+            String method,
+            @JsonUnwrapped Vigil vigil,
+            @JsonUnwrapped Baseline baseline,
+            String model,
+            String fingerprint,
+            List<FixedTimeBaselines.Point> baselines,
+            @JsonInclude(Include.NON_NULL) String report) {
+        static Summary of(EarlyEvaluation.Result r, VigilModel m, ObservationPattern pattern, Path file, Path report) {
+            List<Tau> taus =
+                    r.taus().stream().map(t -> Tau.of(t, r.isVigil(), m)).toList();
+            return new Summary(
+                    r.dataset(),
+                    r.testSize(),
+                    r.length(),
+                    r.fullAccuracy(),
+                    taus,
+                    r.method().cliName(),
+                    r.isVigil() ? Vigil.of(r, m, pattern) : null,
+                    r.isVigil() ? null : new Baseline(r.description(), r.methodParams()),
+                    file.toString(),
+                    m.fingerprint(),
+                    r.baselines(),
+                    report == null ? null : report.toString());
+        }
+    }
+
+    /**
+     * One τ's figures, ending with {@code earliness} (= {@code mean_fraction}); {@code delta} is δ of a pac certificate,
+     * else null; {@code tau}, {@code announced}, {@code certified}, guarantee, target and δ are null for baselines.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Tau(
+            Double tau,
+            double reliability,
+            double accuracy,
+            double meanT,
+            double meanFraction,
+            int decidedEarly,
+            double usPerSample,
+            double harmonicMean,
+            Double announced,
+            Boolean certified,
+            Double threshold,
+            double earliness,
+            String guarantee,
+            Double target,
+            Double delta,
+            Map<String, Double> avgCost) {
+        static Tau of(EarlyEvaluation.TauResult t, boolean vigil, VigilModel model) {
+            Double tau = vigil ? t.tau() : null;
+            Map<String, Double> cost = new LinkedHashMap<>();
             for (double alpha : EarlyEvaluation.AVERAGE_COST_ALPHAS) {
                 cost.put(String.valueOf(alpha), t.averageCost(alpha));
             }
-            m.put("avg_cost", cost);
-            ts.add(m);
+            return new Tau(
+                    tau,
+                    t.reliability(),
+                    t.accuracy(),
+                    t.meanT(),
+                    t.meanFraction(),
+                    t.decidedEarly(),
+                    t.usPerSample(),
+                    t.harmonicMean(),
+                    tau,
+                    vigil ? t.certified() : null,
+                    Double.isNaN(t.threshold()) ? null : t.threshold(),
+                    t.meanFraction(),
+                    vigil ? t.guarantee() : null,
+                    tau,
+                    vigil ? pacDelta(t.guarantee(), model) : null,
+                    cost);
         }
-        o.put("taus", ts);
-        o.put("method", r.method().cliName());
-        if (r.isVigil()) {
-            o.put("set", r.params().set().cliName());
-            o.put("estimator", r.params().estimator().id());
-            o.put("classifier", r.params().classifier().cliName());
-            o.put("class_of_interest", r.params().classOfInterest());
-            o.put("rule", r.params().rule().cliName());
-            o.put("pattern", ObservationOptions.json(pattern));
-            o.put(
-                    "calibrated_pattern",
-                    model.section(CalibrationSection.class)
-                            .map(c -> ObservationOptions.json(c.pattern()))
-                            .orElse(null));
-            o.put(
-                    "operating_point",
-                    DecisionOverrides.operatingPoint(model)
-                            .map(p -> {
-                                Map<String, Object> m = new LinkedHashMap<>();
-                                m.put("tau", p.tau());
-                                m.put("objective", p.objective());
-                                m.put("rule", p.rule().cliName());
-                                return m;
-                            })
-                            .orElse(null));
-            o.put(
-                    "tau_saturated",
-                    saturation(r, model).map(CalibrationReport::saturationJson).orElse(null));
-        } else {
-            o.put("description", r.description());
-            o.put("method_params", r.methodParams());
-        }
-        o.put("model", modelFile.toString());
-        o.put("fingerprint", model.fingerprint());
-        o.put("baselines", baselinesJson(r));
-        if (report != null) {
-            o.put("report", report.toString());
-        }
-        return o;
     }
 
-    private static List<Map<String, Object>> baselinesJson(EarlyEvaluation.Result r) {
-        List<Map<String, Object>> bs = new ArrayList<>();
-        for (var p : r.baselines()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("method", p.method());
-            m.put("fraction", p.fraction());
-            m.put("t", p.t());
-            m.put("reliability", p.reliability());
-            m.put("accuracy", p.accuracy());
-            bs.add(m);
+    /** The fields of a {@code --method vigil} evaluation: the decision parameters, patterns and operating point. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Vigil(
+            String set,
+            String estimator,
+            String classifier,
+            String classOfInterest,
+            String rule,
+            ObservationOptions.PatternJson pattern,
+            ObservationOptions.PatternJson calibratedPattern,
+            Point operatingPoint,
+            CalibrationReport.Saturation tauSaturated) {
+        static Vigil of(EarlyEvaluation.Result r, VigilModel model, ObservationPattern pattern) {
+            DecisionParams p = r.params();
+            return new Vigil(
+                    p.set().cliName(),
+                    p.estimator().id(),
+                    p.classifier().cliName(),
+                    p.classOfInterest(),
+                    p.rule().cliName(),
+                    ObservationOptions.json(pattern),
+                    model.section(CalibrationSection.class)
+                            .map(c -> ObservationOptions.json(c.pattern()))
+                            .orElse(null),
+                    DecisionOverrides.operatingPoint(model)
+                            .map(o -> new Point(o.tau(), o.objective(), o.rule().cliName()))
+                            .orElse(null),
+                    saturation(r, model).map(CalibrationReport.Saturation::of).orElse(null));
         }
-        return bs;
     }
+
+    /** {@code operating_point}: the model's stored operating point. */
+    record Point(double tau, String objective, String rule) {}
+
+    /** The fields of a baseline's evaluation: one line naming it and its settings by name. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Baseline(String description, Map<String, Object> methodParams) {}
 }

@@ -1,5 +1,7 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.DataFormat;
 import io.vigil.data.DatasetWriter;
 import io.vigil.data.TrainTest;
@@ -8,17 +10,15 @@ import io.vigil.data.recording.RecordingWriter;
 import io.vigil.data.synthetic.EventStream;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
-import io.vigil.flink.cli.Json;
+import io.vigil.flink.cli.CommandLines;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -142,11 +142,11 @@ public final class GenerateCommand implements Callable<Integer> {
             return eventStream();
         }
         if (recordings != null) {
-            throw new ParameterException(spec.commandLine(), "--recordings is for --kind " + EVENT_STREAM + " only");
+            throw CommandLines.usageError(spec, "--recordings is for --kind " + EVENT_STREAM + " only");
         }
         if (nTrain == null || nTest == null) {
-            throw new ParameterException(
-                    spec.commandLine(),
+            throw CommandLines.usageError(
+                    spec,
                     "--train and --test are required for --kind "
                             + kind.series().cliName());
         }
@@ -155,102 +155,112 @@ public final class GenerateCommand implements Callable<Integer> {
 
     private Integer eventStream() throws IOException {
         if (nTrain != null || nTest != null || format != null || raw) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "--kind " + EVENT_STREAM + " takes --recordings and --length (the split is per recording);"
-                            + " --train, --test, --format and --raw are for the series kinds");
+            throw CommandLines.usageError(
+                    spec,
+                    "--kind " + EVENT_STREAM + " takes --recordings and --length (the split"
+                            + " is per recording); --train, --test, --format and --raw are for the series kinds");
         }
         int n = recordings == null ? EVENT_STREAM_RECORDINGS : recordings;
         int d = length == null ? EVENT_STREAM_LENGTH : length;
-        RecordingSet set;
-        try {
-            set = EventStream.generate(n, d, seed);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        RecordingSet set = CommandLines.usage(spec, () -> EventStream.generate(n, d, seed));
         RecordingWriter.writeSet(set, out, gzip);
         int train = set.split("train").recordings().size();
         int events = set.events().size();
-        if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("kind", EVENT_STREAM);
-            m.put("recordings", n);
-            m.put("train_recordings", train);
-            m.put("test_recordings", n - train);
-            m.put("length", d);
-            m.put("channels", 1);
-            m.put("labels", EventStream.LABELS);
-            m.put("events", events);
-            m.put("sampling_rate_hz", EventStream.SAMPLING_RATE_HZ);
-            m.put("seed", seed);
-            m.put("dir", out.toString());
-            spec.commandLine().getOut().println(Json.line(m));
-        } else {
-            spec.commandLine()
-                    .getOut()
-                    .println("generated event-stream (seed " + seed + "): " + n + " recordings (" + train + " train, "
-                            + (n - train) + " test) of " + d + " samples at 50 Hz, " + events
-                            + " events (cylinder, bell, funnel) -> " + out);
-        }
-        spec.commandLine().getOut().flush();
-        return 0;
+        EventStreamResult r = new EventStreamResult(
+                EVENT_STREAM,
+                n,
+                train,
+                n - train,
+                d,
+                1,
+                EventStream.LABELS,
+                events,
+                EventStream.SAMPLING_RATE_HZ,
+                seed,
+                out.toString());
+        return CommandOutput.print(
+                spec,
+                json,
+                r,
+                "generated event-stream (seed " + seed + "): " + n + " recordings ("
+                        + train + " train, " + (n - train) + " test) of " + d + " samples at 50 Hz, " + events
+                        + " events (cylinder, bell, funnel) -> " + out);
     }
 
     private Integer series(SyntheticKind kind, int nTrain, int nTest) throws IOException {
         int classes = kind.classes().size();
         if (nTrain < classes) {
-            throw new ParameterException(
-                    spec.commandLine(),
+            throw CommandLines.usageError(
+                    spec,
                     "--train must be at least " + classes + " (one series per class of " + kind.cliName() + "), got "
                             + nTrain);
         }
         if (nTest < 1) {
-            throw new ParameterException(spec.commandLine(), "--test must be at least 1, got " + nTest);
+            throw CommandLines.usageError(spec, "--test must be at least 1, got " + nTest);
         }
         int d = length == null ? kind.length() : length;
         DataFormat fmt = format != null ? format : kind.channels() > 1 ? DataFormat.TS : DataFormat.TSV;
         if (kind.channels() > 1 && fmt != DataFormat.TS) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "--kind " + kind.cliName() + " has " + kind.channels() + " channels; only --format ts holds"
-                            + " several channels");
+            throw CommandLines.usageError(
+                    spec,
+                    "--kind " + kind.cliName() + " has " + kind.channels()
+                            + " channels; only --format ts holds several channels");
         }
-        TrainTest data;
-        try {
-            data = SyntheticData.generate(kind, nTrain, nTest, seed, raw, d);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--length: " + e.getMessage(), e);
-        }
+        TrainTest data =
+                CommandLines.usage(spec, "--length", () -> SyntheticData.generate(kind, nTrain, nTest, seed, raw, d));
         String name = SyntheticData.datasetName(kind, d);
         String suffix = fmt.extension() + (gzip ? ".gz" : "");
-        Path dir = out.resolve(name);
-        Path trainFile = dir.resolve(name + "_TRAIN" + suffix);
-        Path testFile = dir.resolve(name + "_TEST" + suffix);
+        Path trainFile = out.resolve(name).resolve(name + "_TRAIN" + suffix);
+        Path testFile = out.resolve(name).resolve(name + "_TEST" + suffix);
         DatasetWriter.write(data.train(), trainFile, fmt, gzip);
         DatasetWriter.write(data.test(), testFile, fmt, gzip);
-        if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("dataset", name);
-            m.put("kind", kind.cliName());
-            m.put("train_size", nTrain);
-            m.put("test_size", nTest);
-            m.put("length", d);
-            m.put("channels", kind.channels());
-            m.put("classes", kind.classes());
-            m.put("seed", seed);
-            m.put("train_file", trainFile.toString());
-            m.put("test_file", testFile.toString());
-            spec.commandLine().getOut().println(Json.line(m));
-        } else {
-            spec.commandLine()
-                    .getOut()
-                    .println("generated " + name + " (" + kind.cliName() + ", seed " + seed + "): " + nTrain
-                            + " train + "
-                            + nTest + " test series of " + (kind.channels() > 1 ? kind.channels() + " channels × " : "")
-                            + "length " + d + ", " + classes + " classes"
-                            + (raw ? ", raw" : ", z-normalised") + " -> " + trainFile + ", " + testFile);
-        }
-        spec.commandLine().getOut().flush();
-        return 0;
+        SeriesResult r = new SeriesResult(
+                name,
+                kind.cliName(),
+                nTrain,
+                nTest,
+                d,
+                kind.channels(),
+                kind.classes(),
+                seed,
+                trainFile.toString(),
+                testFile.toString());
+        return CommandOutput.print(
+                spec,
+                json,
+                r,
+                "generated " + name + " (" + kind.cliName() + ", seed " + seed + "): "
+                        + nTrain + " train + " + nTest + " test series of "
+                        + (kind.channels() > 1 ? kind.channels() + " channels × " : "") + "length " + d + ", " + classes
+                        + " classes" + (raw ? ", raw" : ", z-normalised") + " -> " + trainFile + ", " + testFile);
     }
+
+    /** {@code generate --json}'s object for a series kind. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record SeriesResult(
+            String dataset,
+            String kind,
+            int trainSize,
+            int testSize,
+            int length,
+            int channels,
+            List<String> classes,
+            long seed,
+            String trainFile,
+            String testFile) {}
+
+    /** {@code generate --kind event-stream --json}'s object. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record EventStreamResult(
+            String kind,
+            int recordings,
+            int trainRecordings,
+            int testRecordings,
+            int length,
+            int channels,
+            List<String> labels,
+            int events,
+            double samplingRateHz,
+            long seed,
+            String dir) {}
 }

@@ -1,13 +1,12 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.recording.HaptImport;
-import io.vigil.flink.cli.Json;
+import io.vigil.flink.cli.CommandLines;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,8 +28,7 @@ public final class ImportCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(
-                spec.commandLine(), "name the data set to import (see vigil import" + " --help)");
+        throw CommandLines.usageError(spec, "name the data set to import (see vigil import --help)");
     }
 
     /** {@code vigil import hapt}: UCI HAPT raw data into recordings with the official subject split. */
@@ -61,25 +59,33 @@ public final class ImportCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             HaptImport.Summary s = HaptImport.convert(from, out);
-            if (json) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("recordings", s.recordings());
-                m.put("train_recordings", s.trainRecordings());
-                m.put("test_recordings", s.recordings() - s.trainRecordings());
-                m.put("events", s.events());
-                m.put("samples", s.samples());
-                m.put("sampling_rate_hz", HaptImport.SAMPLING_RATE_HZ);
-                m.put("dir", out.toString());
-                spec.commandLine().getOut().println(Json.line(m));
-            } else {
-                spec.commandLine()
-                        .getOut()
-                        .println("imported HAPT: " + s.recordings() + " recordings (" + s.trainRecordings()
-                                + " train, " + (s.recordings() - s.trainRecordings()) + " test), " + s.samples()
-                                + " samples at 50 Hz, " + s.events() + " events -> " + out);
-            }
-            spec.commandLine().getOut().flush();
-            return 0;
+            int test = s.recordings() - s.trainRecordings();
+            Result r = new Result(
+                    s.recordings(),
+                    s.trainRecordings(),
+                    test,
+                    s.events(),
+                    s.samples(),
+                    HaptImport.SAMPLING_RATE_HZ,
+                    out.toString());
+            return CommandOutput.print(
+                    spec,
+                    json,
+                    r,
+                    "imported HAPT: " + s.recordings() + " recordings ("
+                            + s.trainRecordings() + " train, " + test + " test), " + s.samples() + " samples at 50 Hz, "
+                            + s.events() + " events -> " + out);
         }
     }
+
+    /** {@code import hapt --json}'s object. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Result(
+            int recordings,
+            int trainRecordings,
+            int testRecordings,
+            int events,
+            long samples,
+            double samplingRateHz,
+            String dir) {}
 }

@@ -1,8 +1,15 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
-import io.vigil.flink.cli.Json;
+import io.vigil.ldg.KernelFunction;
+import io.vigil.ldg.KernelLdgMap;
+import io.vigil.ldg.LdgRefinement;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
@@ -18,10 +25,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,132 +62,166 @@ public final class InspectCommand implements Callable<Integer> {
         byte[] bytes = Files.readAllBytes(modelFile);
         VigilModel m = ModelFile.standard().read(bytes, modelFile.toString());
         Map<String, Long> parts = ModelFile.partSizes(bytes);
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.line(toJson(m, parts, bytes.length)));
-        } else {
-            printText(out, m, parts, bytes.length);
-        }
-        out.flush();
-        return 0;
+        Summary summary = Summary.of(modelFile, m, parts, bytes.length);
+        return CommandOutput.print(spec, json, summary, out -> printText(out, summary, m));
     }
 
-    private Map<String, Object> toJson(VigilModel m, Map<String, Long> parts, long fileBytes) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("file", modelFile.toString());
-        o.put("format", VigilModel.FORMAT);
-        o.put("format_version", VigilModel.FORMAT_VERSION);
-        o.put("vigil_version", m.vigilVersion());
-        o.put("created", m.created().toString());
-        o.put("dataset", m.datasetName());
-        o.put("classes", m.classNames());
-        o.put("class_counts", m.classCounts());
-        o.put("train_size", m.trainSize());
-        o.put("length", m.length());
-        o.put("dims", m.dims());
-        o.put("gamma", m.gamma());
-        o.put("neighbors", m.ldgNeighbors());
-        o.put("qda_neighbors", m.qdaNeighbors());
-        o.put("standardize", m.standardizer().isPresent());
-        o.put("reducer", m.projection().reducer());
-        m.projection().kernelMap().ifPresent(k -> {
-            o.put("kernel", k.kernel().cliName());
-            o.put("kernel_param", k.kernel().parameter());
-        });
-        m.projection().sparse().ifPresent(s -> {
-            Map<String, Object> sp = new LinkedHashMap<>();
-            sp.put("sparsity", s.sparsity());
-            sp.put("deflation", s.deflation().name().toLowerCase(Locale.ROOT));
-            sp.put("non_zeros", s.nonZeros());
-            sp.put("coherence_mean", s.meanCoherence());
-            sp.put("coherence_max", s.maxCoherence());
-            sp.put("converged", s.converged());
-            sp.put(
-                    "sparsity_source",
-                    s.sparsityScores() == null ? null : s.sparsityScores().source());
-            o.put("sparse", sp);
-        });
-        m.projection().transfer().ifPresent(t -> {
-            Map<String, Object> tr = new LinkedHashMap<>();
-            tr.put("alpha", t.alpha());
-            tr.put(
-                    "alpha_source",
-                    t.alphaScores() == null ? null : t.alphaScores().source());
-            tr.put("target_series", t.targetSize());
-            tr.put("source_dataset", t.dataset());
-            tr.put("source_series", t.size());
-            tr.put("source_fingerprint", t.fingerprint());
-            o.put("transfer", tr);
-        });
-        m.projection().refinement().ifPresent(r -> {
-            Map<String, Object> ref = new LinkedHashMap<>();
-            ref.put("iterations", r.iterations());
-            ref.put("accepted", r.accepted());
-            ref.put("objective_before", r.objectiveBefore());
-            ref.put("objective_after", r.objectiveAfter());
-            o.put("refinement", ref);
-        });
-        o.put("seed", m.seed());
-        o.put("fingerprint", m.fingerprint());
-        SelectionReport s = m.selection();
-        o.put("cv", s.cv().toString());
-        o.put("neighbor_method", s.neighborMethod());
-        if (s.protocol() != null) {
-            Map<String, Object> ps = new LinkedHashMap<>();
-            ps.put("candidates", s.protocol().candidates());
-            ps.put("accuracy", s.protocol().accuracy());
-            if (s.protocol().fresh3nn() != null) {
-                ps.put(
-                        "fresh_3nn",
-                        Arrays.stream(s.protocol().fresh3nn())
-                                .mapToObj(InspectCommand::nanToNull)
-                                .toList());
-                ps.put(
-                        "fresh_local_qda",
-                        Arrays.stream(s.protocol().freshLocalQda())
-                                .mapToObj(InspectCommand::nanToNull)
-                                .toList());
-            }
-            ps.put("chosen", s.protocol().chosen());
-            o.put("protocol_scores", ps);
+    /** {@code inspect --json}'s object: the fields below in this order; absent ones only for models that have them. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Summary(
+            String file,
+            String format,
+            int formatVersion,
+            String vigilVersion,
+            String created,
+            String dataset,
+            List<String> classes,
+            int[] classCounts,
+            int trainSize,
+            int length,
+            int dims,
+            double gamma,
+            int neighbors,
+            int qdaNeighbors,
+            boolean standardize,
+            String reducer,
+            @JsonInclude(Include.NON_NULL) String kernel,
+            @JsonInclude(Include.NON_NULL) Double kernelParam,
+            @JsonInclude(Include.NON_NULL) Sparse sparse,
+            @JsonInclude(Include.NON_NULL) Transfer transfer,
+            @JsonInclude(Include.NON_NULL) Refinement refinement,
+            long seed,
+            String fingerprint,
+            String cv,
+            String neighborMethod,
+            @JsonInclude(Include.NON_NULL) Protocol protocolScores,
+            String neighborCv,
+            int gammaDims,
+            Double cvAccuracy,
+            Scores scores,
+            double[] eigenvalues,
+            List<String> sections,
+            List<String> ignoredSections,
+            Map<String, Long> partBytes,
+            long fileBytes,
+            CalibrationReport.Summary calibration) {
+        static Summary of(Path file, VigilModel m, Map<String, Long> parts, long fileBytes) {
+            SelectionReport s = m.selection();
+            Optional<KernelFunction> k = m.projection().kernelMap().map(KernelLdgMap::kernel);
+            Scores scores = new Scores(
+                    Grid.of(s.ldgNeighbors()), Grid.of(s.gamma()), Grid.of(s.dims()), Grid.of(s.qdaNeighbors()));
+            return new Summary(
+                    file.toString(),
+                    VigilModel.FORMAT,
+                    VigilModel.FORMAT_VERSION,
+                    m.vigilVersion(),
+                    m.created().toString(),
+                    m.datasetName(),
+                    m.classNames(),
+                    m.classCounts(),
+                    m.trainSize(),
+                    m.length(),
+                    m.dims(),
+                    m.gamma(),
+                    m.ldgNeighbors(),
+                    m.qdaNeighbors(),
+                    m.standardizer().isPresent(),
+                    m.projection().reducer(),
+                    k.map(KernelFunction::cliName).orElse(null),
+                    k.map(KernelFunction::parameter).orElse(null),
+                    m.projection().sparse().map(Sparse::of).orElse(null),
+                    m.projection().transfer().map(Transfer::of).orElse(null),
+                    m.projection().refinement().map(Refinement::of).orElse(null),
+                    m.seed(),
+                    m.fingerprint(),
+                    s.cv().toString(),
+                    s.neighborMethod(),
+                    s.protocol() == null ? null : Protocol.of(s.protocol()),
+                    s.neighborCv().toString(),
+                    s.gammaDims(),
+                    nanToNull(s.cvAccuracy()),
+                    scores,
+                    Arrays.copyOf(m.eigenvalues(), Math.min(m.eigenvalues().length, m.dims())),
+                    new ArrayList<>(m.sections().keySet()),
+                    m.ignoredSections(),
+                    parts,
+                    fileBytes,
+                    m.section(CalibrationSection.class)
+                            .map(c -> CalibrationReport.json(m, c))
+                            .orElse(null));
         }
-        o.put("neighbor_cv", s.neighborCv().toString());
-        o.put("gamma_dims", s.gammaDims());
-        o.put("cv_accuracy", nanToNull(s.cvAccuracy()));
-        Map<String, Object> scores = new LinkedHashMap<>();
-        scores.put("ldg_neighbors", grid(s.ldgNeighbors()));
-        scores.put("gamma", grid(s.gamma()));
-        scores.put("dims", grid(s.dims()));
-        scores.put("qda_neighbors", grid(s.qdaNeighbors()));
-        o.put("scores", scores);
-        o.put("eigenvalues", firstEigenvalues(m));
-        o.put("sections", new ArrayList<>(m.sections().keySet()));
-        o.put("ignored_sections", m.ignoredSections());
-        o.put("part_bytes", parts);
-        o.put("file_bytes", fileBytes);
-        o.put(
-                "calibration",
-                m.section(CalibrationSection.class)
-                        .map(c -> CalibrationReport.json(m, c))
-                        .orElse(null));
-        return o;
     }
 
-    private static Map<String, Object> grid(GridScores g) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("source", g.source());
-        List<Object> cand = new ArrayList<>();
-        List<Object> acc = new ArrayList<>();
-        for (double c : g.candidates()) {
-            cand.add(g.integral() ? (Object) (long) c : (Object) c);
+    /** {@code sparse}: how the sparse LDG basis was found ({@link SparseInfo}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Sparse(
+            double sparsity,
+            String deflation,
+            int[] nonZeros,
+            double coherenceMean,
+            double coherenceMax,
+            boolean converged,
+            String sparsitySource) {
+        static Sparse of(SparseInfo s) {
+            String source =
+                    s.sparsityScores() == null ? null : s.sparsityScores().source();
+            String deflation = s.deflation().name().toLowerCase(Locale.ROOT);
+            return new Sparse(
+                    s.sparsity(), deflation, s.nonZeros(), s.meanCoherence(), s.maxCoherence(), s.converged(), source);
         }
-        for (double a : g.accuracy()) {
-            acc.add(nanToNull(a));
+    }
+
+    /** {@code transfer}: the source domain of transfer LDG ({@link TransferSource}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Transfer(
+            double alpha,
+            String alphaSource,
+            int targetSeries,
+            String sourceDataset,
+            int sourceSeries,
+            String sourceFingerprint) {
+        static Transfer of(TransferSource t) {
+            String source = t.alphaScores() == null ? null : t.alphaScores().source();
+            return new Transfer(t.alpha(), source, t.targetSize(), t.dataset(), t.size(), t.fingerprint());
         }
-        o.put("candidates", cand);
-        o.put("accuracy", acc);
-        o.put("chosen", g.integral() ? (Object) (long) g.chosen() : (Object) g.chosen());
-        return o;
+    }
+
+    /** {@code refinement}: the gradient-descent refinement of the LDG basis ({@link LdgRefinement}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Refinement(int iterations, int accepted, double objectiveBefore, double objectiveAfter) {
+        static Refinement of(LdgRefinement r) {
+            return new Refinement(r.iterations(), r.accepted(), r.objectiveBefore(), r.objectiveAfter());
+        }
+    }
+
+    /** {@code protocol_scores}: the selection protocol's candidates and scores ({@link ProtocolScores}). */
+    record Protocol(
+            List<String> candidates,
+            double[] accuracy,
+            @JsonInclude(Include.NON_NULL) @JsonProperty("fresh_3nn") List<Double> fresh3nn,
+            @JsonInclude(Include.NON_NULL) @JsonProperty("fresh_local_qda") List<Double> freshLocalQda,
+            String chosen) {
+        static Protocol of(ProtocolScores p) {
+            return new Protocol(
+                    p.candidates(), p.accuracy(), nanToNull(p.fresh3nn()), nanToNull(p.freshLocalQda()), p.chosen());
+        }
+    }
+
+    /** {@code scores}: the cross-validation grid of each selected parameter. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Scores(Grid ldgNeighbors, Grid gamma, Grid dims, Grid qdaNeighbors) {}
+
+    /** One parameter's grid: integral candidates as integers, unscored accuracies (NaN) as null ({@link GridScores}). */
+    record Grid(String source, List<Number> candidates, List<Double> accuracy, Number chosen) {
+        static Grid of(GridScores g) {
+            List<Number> cand =
+                    Arrays.stream(g.candidates()).mapToObj(c -> number(g, c)).toList();
+            return new Grid(g.source(), cand, nanToNull(g.accuracy()), number(g, g.chosen()));
+        }
+
+        private static Number number(GridScores g, double v) {
+            return g.integral() ? (Number) (long) v : (Number) v;
+        }
     }
 
     /** An accuracy to four decimals, or "-" when it was not scored (NaN). */
@@ -188,129 +229,92 @@ public final class InspectCommand implements Callable<Integer> {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static Object nanToNull(double v) {
+    private static Double nanToNull(double v) {
         return Double.isNaN(v) ? null : v;
     }
 
-    private static double[] firstEigenvalues(VigilModel m) {
-        double[] all = m.eigenvalues();
-        return Arrays.copyOf(all, Math.min(all.length, m.dims()));
+    private static List<Double> nanToNull(double[] v) {
+        return v == null
+                ? null
+                : Arrays.stream(v).mapToObj(InspectCommand::nanToNull).toList();
     }
 
-    private void printText(PrintWriter out, VigilModel m, Map<String, Long> parts, long fileBytes) {
+    /** The text form: one row per part of the model, then the cross-validation tables and the file's parts. */
+    private static void printText(PrintWriter out, Summary r, VigilModel m) {
         SelectionReport s = m.selection();
-        out.printf(Locale.ROOT, "Vigil model %s%n", modelFile);
-        row(
-                out,
-                "format",
-                VigilModel.FORMAT + " v" + VigilModel.FORMAT_VERSION + " (written by Vigil " + m.vigilVersion() + ")");
-        row(out, "created", m.created().toString());
-        row(out, "dataset", m.datasetName());
-        row(out, "fingerprint", m.fingerprint());
-        row(out, "training series", m.trainSize() + " of length d = " + m.length());
-        StringBuilder classes = new StringBuilder();
-        int[] counts = m.classCounts();
-        for (int g = 0; g < m.numClasses(); g++) {
-            classes.append(g == 0 ? "" : ", ")
-                    .append(m.classNames().get(g))
-                    .append(" (")
-                    .append(counts[g])
-                    .append(")");
+        out.printf(Locale.ROOT, "Vigil model %s%n", r.file());
+        row(out, "format", r.format() + " v" + r.formatVersion() + " (written by Vigil " + r.vigilVersion() + ")");
+        row(out, "created", r.created());
+        row(out, "dataset", r.dataset());
+        row(out, "fingerprint", r.fingerprint());
+        row(out, "training series", r.trainSize() + " of length d = " + r.length());
+        List<String> classes = new ArrayList<>();
+        for (int g = 0; g < r.classes().size(); g++) {
+            classes.add(r.classes().get(g) + " (" + r.classCounts()[g] + ")");
         }
-        row(out, "classes", m.numClasses() + ": " + classes);
-        row(
-                out,
-                "preprocessing",
-                m.standardizer().isPresent()
-                        ? "per-feature standardisation with training means and scales"
-                        : "none (series used as given)");
-        row(
-                out,
-                "LDG",
-                m.projection()
-                                .kernelMap()
-                                .map(k -> String.format(
-                                        Locale.ROOT,
-                                        "kernel LDG, %s kernel with %s = %s; ",
-                                        k.kernel().cliName(),
-                                        k.kernel().cliName().equals("rbf") ? "width" : "degree",
-                                        fmt(k.kernel().parameter())))
-                                .orElse("")
-                        + String.format(
-                                Locale.ROOT,
-                                "k = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)",
-                                m.ldgNeighbors(),
-                                fmt(m.gamma()),
-                                m.dims(),
-                                m.eigenvalues().length)
-                        + m.projection().segments().stream()
-                                .mapToObj(v -> "; constant within " + v + " time segment" + (v == 1 ? "" : "s")
-                                        + " per channel")
-                                .findFirst()
-                                .orElse(""));
-        m.projection()
-                .sparse()
-                .ifPresent(sp -> row(
-                        out,
-                        "sparse",
-                        String.format(
-                                Locale.ROOT,
-                                "sparse LDG (thesis 3.3.3): lambda = %s x |Z|_F, %s deflation; non-zeros per column "
-                                        + "%s of d = %d; |b_i'b_j| mean %.4f, max %.4f%s",
-                                fmt(sp.sparsity()),
-                                sp.deflation().name().toLowerCase(Locale.ROOT),
-                                java.util.Arrays.toString(sp.nonZeros()),
-                                m.length(),
-                                sp.meanCoherence(),
-                                sp.maxCoherence(),
-                                sp.converged() ? "" : " (a column's solver stopped at its iteration cap)")));
-        m.projection()
-                .transfer()
-                .ifPresent(t -> row(
-                        out,
-                        "transfer",
-                        String.format(
-                                Locale.ROOT,
-                                "transfer LDG (thesis ch. 4): alpha = %s (%s); %d target series + %d series of source "
-                                        + "%s (fingerprint %s)",
-                                fmt(t.alpha()),
-                                t.alphaScores() == null
-                                                || t.alphaScores().source().equals("cv")
-                                        ? "3-NN CV on the target series"
-                                        : "given",
-                                t.targetSize(),
-                                t.size(),
-                                t.dataset(),
-                                t.fingerprint())));
-        m.projection()
-                .refinement()
-                .ifPresent(r -> row(
-                        out,
-                        "refinement",
-                        String.format(
-                                Locale.ROOT,
-                                "gradient descent (thesis Algorithm 1): objective (3.4) %.6g -> %.6g, %d of %d steps kept",
-                                r.objectiveBefore(),
-                                r.objectiveAfter(),
-                                r.accepted(),
-                                r.iterations())));
-        row(out, "local QDA", "k = " + m.qdaNeighbors() + " neighbours per class in LDG space");
-        row(out, "seed", Long.toString(m.seed()));
-        row(
-                out,
-                "cross-validation",
-                "gamma/dims/local QDA: " + s.cv() + "; LDG neighbours: " + s.neighborMethod() + ", "
-                        + s.neighborCv()
-                        + String.format(Locale.ROOT, "; 3-NN CV accuracy %.4f", s.cvAccuracy()));
+        row(out, "classes", classes.size() + ": " + String.join(", ", classes));
+        String standardised = "per-feature standardisation with training means and scales";
+        row(out, "preprocessing", r.standardize() ? standardised : "none (series used as given)");
+        String kernel = r.kernel() == null
+                ? ""
+                : "kernel LDG, %s kernel with %s = %s; "
+                        .formatted(r.kernel(), r.kernel().equals("rbf") ? "width" : "degree", fmt(r.kernelParam()));
+        String segments = m.projection().segments().stream()
+                .mapToObj(v -> "; constant within " + v + " time segment" + (v == 1 ? "" : "s") + " per channel")
+                .findFirst()
+                .orElse("");
+        String ldg = "%sk = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)%s";
+        row(out, "LDG", ldg, kernel, r.neighbors(), fmt(r.gamma()), r.dims(), m.eigenvalues().length, segments);
+        Sparse sp = r.sparse();
+        if (sp != null) {
+            String f =
+                    "sparse LDG (thesis 3.3.3): lambda = %s x |Z|_F, %s deflation; non-zeros per column %s of d = %d;"
+                            + " |b_i'b_j| mean %.4f, max %.4f%s";
+            String capped = sp.converged() ? "" : " (a column's solver stopped at its iteration cap)";
+            String nonZeros = Arrays.toString(sp.nonZeros());
+            row(
+                    out,
+                    "sparse",
+                    f,
+                    fmt(sp.sparsity()),
+                    sp.deflation(),
+                    nonZeros,
+                    r.length(),
+                    sp.coherenceMean(),
+                    sp.coherenceMax(),
+                    capped);
+        }
+        Transfer t = r.transfer();
+        if (t != null) {
+            String f = "transfer LDG (thesis ch. 4): alpha = %s (%s); %d target series + %d series of source %s"
+                    + " (fingerprint %s)";
+            String how =
+                    t.alphaSource() == null || t.alphaSource().equals("cv") ? "3-NN CV on the target series" : "given";
+            row(
+                    out,
+                    "transfer",
+                    f,
+                    fmt(t.alpha()),
+                    how,
+                    t.targetSeries(),
+                    t.sourceSeries(),
+                    t.sourceDataset(),
+                    t.sourceFingerprint());
+        }
+        Refinement g = r.refinement();
+        if (g != null) {
+            String f = "gradient descent (thesis Algorithm 1): objective (3.4) %.6g -> %.6g, %d of %d steps kept";
+            row(out, "refinement", f, g.objectiveBefore(), g.objectiveAfter(), g.accepted(), g.iterations());
+        }
+        row(out, "local QDA", "k = " + r.qdaNeighbors() + " neighbours per class in LDG space");
+        row(out, "seed", Long.toString(r.seed()));
+        String cv = "gamma/dims/local QDA: %s; LDG neighbours: %s, %s; 3-NN CV accuracy %.4f";
+        row(out, "cross-validation", cv, s.cv(), s.neighborMethod(), s.neighborCv(), s.cvAccuracy());
         out.println();
-        table(
-                out,
-                "LDG neighbours k ("
-                        + (s.neighborMethod().equals("3nn")
-                                ? "3-NN in LDG space at each k's best gamma, "
-                                : "local QDA on the input data, ")
-                        + s.neighborCv() + ")",
-                s.ldgNeighbors());
+        String k = s.neighborMethod().equals("3nn")
+                ? "3-NN in LDG space at each k's best gamma, "
+                : "local QDA on the input data, ";
+        table(out, "LDG neighbours k (" + k + s.neighborCv() + ")", s.ldgNeighbors());
         m.projection()
                 .transfer()
                 .map(TransferSource::alphaScores)
@@ -353,49 +357,36 @@ public final class InspectCommand implements Callable<Integer> {
         table(out, "gamma (3-NN at l = " + s.gammaDims() + ", " + s.cv() + ")", s.gamma());
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());
-        row(
-                out,
-                "sections",
-                m.sections().isEmpty()
-                        ? "(none)"
-                        : String.join(", ", m.sections().keySet()));
-        m.section(CalibrationSection.class)
-                .ifPresent(c -> row(
-                        out,
-                        "certificates",
-                        c.guarantee().cliName()
-                                + (c.guarantee() == Guarantee.EXPECTED
-                                        ? " (" + CalibrationReport.drawLine(c) + ")"
-                                        : "")
-                                + ", delta " + c.delta() + ", selection correction "
-                                + c.selection().cliName() + " over " + c.candidates() + " candidates"
-                                + c.curves().stream()
-                                        .findFirst()
-                                        .map(k -> ", " + k.estimator().id() + " complete-series model")
-                                        .orElse("")));
-        m.section(CalibrationSection.class)
-                .ifPresent(c -> row(
-                        out,
-                        "calibration",
-                        c.isHoldout()
-                                ? String.format(
-                                        Locale.ROOT,
-                                        "holdout: %.0f %% of the training series, never fitted on, replayed through "
-                                                + "this model (%d series)",
-                                        100 * c.holdout(),
-                                        c.curves().isEmpty()
-                                                ? 0
-                                                : c.curves().get(0).series())
-                                : "cross-fit: " + c.folds() + " fold models"));
-        row(out, "operating point", operatingPoint(m));
-        m.section(CalibrationSection.class)
-                .filter(c -> c.guarantee() == Guarantee.EXPECTED)
-                .ifPresent(c -> row(out, "expected", CalibrationReport.expectedLine()));
-        if (!m.ignoredSections().isEmpty()) {
-            row(out, "ignored sections", String.join(", ", m.ignoredSections()) + " (unknown to this Vigil, optional)");
+        row(out, "sections", r.sections().isEmpty() ? "(none)" : String.join(", ", r.sections()));
+        CalibrationSection c = m.section(CalibrationSection.class).orElse(null);
+        if (c != null) {
+            String draw = c.guarantee() == Guarantee.EXPECTED ? " (" + CalibrationReport.drawLine(c) + ")" : "";
+            String estimator = c.curves().stream()
+                    .findFirst()
+                    .map(curve -> ", " + curve.estimator().id() + " complete-series model")
+                    .orElse("");
+            row(
+                    out,
+                    "certificates",
+                    c.guarantee().cliName() + draw + ", delta " + c.delta() + ", selection correction "
+                            + c.selection().cliName() + " over " + c.candidates() + " candidates" + estimator);
+            String holdout = "holdout: %.0f %% of the training series, never fitted on, replayed through this model"
+                    + " (%d series)";
+            int series = c.curves().isEmpty() ? 0 : c.curves().get(0).series();
+            String scheme = c.isHoldout()
+                    ? String.format(Locale.ROOT, holdout, 100 * c.holdout(), series)
+                    : "cross-fit: " + c.folds() + " fold models";
+            row(out, "calibration", scheme);
         }
-        out.printf(Locale.ROOT, "file size %d bytes:%n", fileBytes);
-        for (Map.Entry<String, Long> e : parts.entrySet()) {
+        row(out, "operating point", operatingPoint(m));
+        if (c != null && c.guarantee() == Guarantee.EXPECTED) {
+            row(out, "expected", CalibrationReport.expectedLine());
+        }
+        if (!r.ignoredSections().isEmpty()) {
+            row(out, "ignored sections", String.join(", ", r.ignoredSections()) + " (unknown to this Vigil, optional)");
+        }
+        out.printf(Locale.ROOT, "file size %d bytes:%n", r.fileBytes());
+        for (Map.Entry<String, Long> e : r.partBytes().entrySet()) {
             out.printf(Locale.ROOT, "  %-18s %10d bytes%n", e.getKey(), e.getValue());
         }
     }
@@ -421,6 +412,11 @@ public final class InspectCommand implements Callable<Integer> {
 
     private static void row(PrintWriter out, String key, String value) {
         out.printf(Locale.ROOT, "  %-17s %s%n", key, value);
+    }
+
+    /** A row whose value is {@code format} filled with {@code args}. */
+    private static void row(PrintWriter out, String key, String format, Object... args) {
+        row(out, key, String.format(Locale.ROOT, format, args));
     }
 
     private static void table(PrintWriter out, String title, GridScores g) {

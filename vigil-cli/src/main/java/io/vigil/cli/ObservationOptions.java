@@ -1,7 +1,10 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.ObservationPattern;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -34,20 +37,19 @@ public final class ObservationOptions {
         return values.builder(patternSeed).shuffled(shuffle).build();
     }
 
-    /**
-     * The pattern as a JSON object: {@code {missing, channel_lags: {"C": K}, dropped_channels: [C], shuffled, seed}}.
-     */
-    public static java.util.Map<String, Object> json(ObservationPattern p) {
-        java.util.Map<String, Object> o = new java.util.LinkedHashMap<>();
-        o.put("missing", p.missing());
-        java.util.Map<String, Object> lags = new java.util.LinkedHashMap<>();
-        p.lags().forEach((c, k) -> lags.put(String.valueOf(c), k));
-        o.put("channel_lags", lags);
-        o.put("dropped_channels", List.copyOf(p.dropped()));
-        o.put("shuffled", p.shuffled());
-        o.put("seed", p.seed());
-        return o;
+    /** The pattern as a JSON object ({@link PatternJson}). */
+    public static PatternJson json(ObservationPattern p) {
+        return new PatternJson(p.missing(), p.lags(), List.copyOf(p.dropped()), p.shuffled(), p.seed());
     }
+
+    /** An observation pattern as {@code --json} outputs write it: channel lags keyed by the channel's index. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PatternJson(
+            double missing,
+            Map<Integer, Integer> channelLags,
+            List<Integer> droppedChannels,
+            boolean shuffled,
+            long seed) {}
 
     /**
      * The options that give this pattern, each with a leading space ({@code ""} for the complete pattern), e.g. {@code

@@ -37,28 +37,25 @@ public final class ObservedValueOptions {
      */
     public ObservationPattern.Builder builder(long seed) {
         ObservationPattern.Builder b = ObservationPattern.builder().seed(seed);
-        try {
-            if (missing != null) {
-                b.missing(missing);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--missing: " + e.getMessage(), e);
+        if (missing != null) {
+            named("--missing", () -> b.missing(missing));
         }
-        try {
-            if (channelLags != null) {
-                b.lags(ObservationPattern.parseLags(channelLags));
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--channel-lag: " + e.getMessage(), e);
+        if (channelLags != null) {
+            named("--channel-lag", () -> b.lags(ObservationPattern.parseLags(channelLags)));
         }
-        try {
-            if (droppedChannels != null) {
-                droppedChannels.forEach(b::drop);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--drop-channel: " + e.getMessage(), e);
+        if (droppedChannels != null) {
+            named("--drop-channel", () -> droppedChannels.forEach(b::drop));
         }
         return b;
+    }
+
+    /** Runs {@code step}, an {@link IllegalArgumentException} it throws led by the option's name. */
+    private static void named(String option, Runnable step) {
+        try {
+            step.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /** Whether a channel lag or a dropped channel was given: options about channels. */

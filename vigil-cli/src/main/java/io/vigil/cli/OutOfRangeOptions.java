@@ -3,6 +3,7 @@ package io.vigil.cli;
 import io.vigil.data.OutOfRangePolicy;
 import io.vigil.data.ValueBounds;
 import io.vigil.early.RangeGuard;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.model.VigilModel;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -33,11 +34,7 @@ public final class OutOfRangeOptions {
 
     /** The policy, a usage error naming the valid values when unknown. */
     OutOfRangePolicy policy(CommandLine cl) {
-        try {
-            return OutOfRangePolicy.parse(outOfRange);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--out-of-range: " + e.getMessage());
-        }
+        return CommandLines.usage(cl.getCommandSpec(), "--out-of-range", () -> OutOfRangePolicy.parse(outOfRange));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.vigil.cli;
 
 import io.vigil.early.DecisionParams;
+import io.vigil.flink.cli.CommandLines;
+import io.vigil.flink.cli.ModelFiles;
 import io.vigil.flink.cli.StreamOptions;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.KafkaPreflight;
@@ -72,9 +74,9 @@ public final class PublishModelCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         Duration wait = StreamOptions.duration(cl, "--timeout", timeout);
         if (wait.isZero() || wait.isNegative()) {
-            throw new CommandLine.ParameterException(cl, "--timeout must be positive");
+            throw CommandLines.usageError(spec, "--timeout must be positive");
         }
-        byte[] model = io.vigil.flink.cli.ModelFiles.read(modelFile);
+        byte[] model = ModelFiles.read(modelFile);
         StreamModel.load(model, DecisionParams.defaults(), SessionSettings.defaults(), modelFile.toString());
         Map<String, Object> props = config == null ? Map.of() : KafkaClientProperties.load(config);
         boolean created;

@@ -2,6 +2,7 @@ package io.vigil.cli;
 
 import io.vigil.data.Dataset;
 import io.vigil.data.recording.RecordingSet;
+import io.vigil.model.WindowSection;
 import io.vigil.watch.RecordingWindows;
 import io.vigil.watch.WindowExamples;
 import java.io.IOException;
@@ -60,6 +61,32 @@ public final class RecordingOptions {
     int maxBackground;
 
     @Option(
+            names = "--near-events",
+            paramLabel = "exclude|background",
+            defaultValue = "exclude",
+            description = "With --recordings: windows that start inside an event or hold its start in their first "
+                    + "half are left out of training (exclude) or are background examples (background) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String nearEvents;
+
+    @Option(
+            names = "--event-offsets",
+            paramLabel = "K",
+            defaultValue = "0",
+            description = "With --recordings: windows starting at an event start ± up to K strides are examples "
+                    + "of the event (default: ${DEFAULT-VALUE}).")
+    int eventOffsets;
+
+    @Option(
+            names = "--background-classes",
+            paramLabel = "one|labels",
+            defaultValue = "one",
+            description = "With --recordings: one background class, or one background sub-class per non-event "
+                    + "label of the events table (background/LABEL; alarms never name them) (default: "
+                    + "${DEFAULT-VALUE}).")
+    String backgroundClasses;
+
+    @Option(
             names = "--sampling-rate",
             paramLabel = "HZ",
             description = "With --recordings: samples per second of recordings without a time column.")
@@ -85,7 +112,32 @@ public final class RecordingOptions {
     public WindowExamples.Params params(RecordingSet set, Set<String> labels, long seed) {
         int d = window != null ? window : WindowExamples.defaultLength(RecordingWindows.eventLengths(set, labels));
         int s = stride != null ? stride : WindowExamples.defaultStride(d);
-        return new WindowExamples.Params(d, s, background, maxBackground, seed);
+        if (!nearEvents.equals("exclude") && !nearEvents.equals("background")) {
+            throw new IllegalArgumentException("--near-events must be exclude or background, got '" + nearEvents + "'");
+        }
+        if (!backgroundClasses.equals("one") && !backgroundClasses.equals("labels")) {
+            throw new IllegalArgumentException(
+                    "--background-classes must be one or labels, got '" + backgroundClasses + "'");
+        }
+        return new WindowExamples.Params(
+                d,
+                s,
+                background,
+                maxBackground,
+                seed,
+                nearEvents.equals("exclude"),
+                eventOffsets,
+                backgroundClasses.equals("labels"));
+    }
+
+    /** The window section of a model trained on {@code windows}, cut with {@code p} from {@code set}. */
+    public WindowSection section(RecordingSet set, WindowExamples.Params p, Dataset windows) {
+        return new WindowSection(
+                p.stride(),
+                p.background(),
+                samplingRate(set),
+                "windows-closed",
+                RecordingWindows.labelling(windows, p));
     }
 
     /** The recordings' common sampling rate in Hz, or NaN when one has none or they differ. */

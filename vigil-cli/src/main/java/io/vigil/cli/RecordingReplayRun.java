@@ -1,13 +1,14 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.recording.RecordingSet;
-import io.vigil.flink.cli.Json;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.kafka.KafkaClientProperties;
 import io.vigil.kafka.RecordingReplay;
 import io.vigil.util.Progress;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,11 +72,7 @@ final class RecordingReplayRun {
             throw new IllegalArgumentException(
                     cmd.recordings + ": no recording is in the " + cmd.split.id() + " split");
         }
-        try {
-            RecordingReplay.requireRates(set);
-        } catch (IllegalArgumentException e) {
-            throw cmd.usage(cmd.recordings + ": " + e.getMessage());
-        }
+        CommandLines.check(cmd.spec, cmd.recordings.toString(), () -> RecordingReplay.requireRates(set));
         cmd.preflight(user, timeout);
         RecordingReplay.Settings settings = new RecordingReplay.Settings(cmd.topic, speed);
         long total = RecordingReplay.values(set);
@@ -84,41 +81,55 @@ final class RecordingReplayRun {
         try (Progress progress = Progress.bar(task, total, !cmd.json)) {
             summary = RecordingReplay.run(set, settings, config, progress);
         }
-        if (cmd.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("recordings_dir", cmd.recordings.toString());
-            m.put("split", cmd.split.id());
-            m.put("bootstrap", cmd.bootstrap);
-            m.put("topic", cmd.topic);
-            m.put("recordings", summary.recordings());
-            m.put("values", summary.values());
-            m.put("missing_values", summary.missing());
-            m.put("speed", Double.isInfinite(speed) ? "max" : speed);
-            m.put("recorded_s", summary.recordedSeconds());
-            m.put("elapsed_s", summary.elapsed().toNanos() / 1e9);
-            m.put("values_per_s", summary.valuesPerSecond());
-            m.put("kafka_properties", KafkaClientProperties.masked(user));
-            cl.getOut().println(Json.line(m));
-        } else {
-            cl.getOut()
-                    .println(String.format(
-                            Locale.ROOT,
-                            "replayed %d recordings (%d values%s, %.1f s recorded) of %s/%s to %s at speed %s in %.2f"
-                                    + " s: %.0f values/s",
-                            summary.recordings(),
-                            summary.values(),
-                            summary.missing() == 0 ? "" : ", " + summary.missing() + " missing not sent",
-                            summary.recordedSeconds(),
-                            cmd.recordings,
-                            cmd.split.id(),
-                            cmd.topic,
-                            Double.isInfinite(speed) ? "max" : cmd.speed == null ? "1" : cmd.speed,
-                            summary.elapsed().toNanos() / 1e9,
-                            summary.valuesPerSecond()));
-        }
-        cl.getOut().flush();
-        return 0;
+        String shownSpeed = Double.isInfinite(speed) ? "max" : cmd.speed == null ? "1" : cmd.speed;
+        Result r = new Result(
+                cmd.recordings.toString(),
+                cmd.split.id(),
+                cmd.bootstrap,
+                cmd.topic,
+                summary.recordings(),
+                summary.values(),
+                summary.missing(),
+                Double.isInfinite(speed) ? "max" : speed,
+                summary.recordedSeconds(),
+                summary.elapsed().toNanos() / 1e9,
+                summary.valuesPerSecond(),
+                KafkaClientProperties.masked(user));
+        return CommandOutput.print(
+                cmd.spec,
+                cmd.json,
+                r,
+                String.format(
+                        Locale.ROOT,
+                        "replayed %d recordings (%d values%s, %.1f s recorded) of %s/%s to %s at speed %s in %.2f s: %.0f"
+                                + " values/s",
+                        summary.recordings(),
+                        summary.values(),
+                        summary.missing() == 0 ? "" : ", " + summary.missing() + " missing not sent",
+                        summary.recordedSeconds(),
+                        cmd.recordings,
+                        cmd.split.id(),
+                        cmd.topic,
+                        shownSpeed,
+                        r.elapsedS(),
+                        r.valuesPerS()));
     }
+
+    /** {@code replay --recordings --json}'s object; {@code speed} is a factor or "max". */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Result(
+            String recordingsDir,
+            String split,
+            String bootstrap,
+            String topic,
+            int recordings,
+            long values,
+            long missingValues,
+            Object speed,
+            double recordedS,
+            double elapsedS,
+            double valuesPerS,
+            Map<String, String> kafkaProperties) {}
 
     /** {@code --speed}: a positive factor or {@code max}; 1 when absent. */
     private double speed() {

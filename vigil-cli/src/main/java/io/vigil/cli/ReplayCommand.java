@@ -1,7 +1,9 @@
 package io.vigil.cli;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.Dataset;
-import io.vigil.flink.cli.Json;
+import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.KafkaAddress;
 import io.vigil.flink.cli.StreamOptions;
 import io.vigil.kafka.KafkaClientProperties;
@@ -12,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -172,56 +173,69 @@ public final class ReplayCommand implements Callable<Integer> {
         Duration timeout = timeout();
         Map<String, Object> config = producerConfig(user, timeout);
         Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
-        try {
-            ObservationOptions.checkChannels(settings.pattern(), ds.channels());
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        CommandLines.check(spec, () -> ObservationOptions.checkChannels(settings.pattern(), ds.channels()));
         preflight(user, timeout);
         long total = Replay.records(ds, split, settings);
         Replay.Summary summary;
         try (Progress progress = Progress.bar("replay " + ds.name() + "/" + split.id(), total, !json)) {
             summary = Replay.run(ds, split, settings, config, progress);
         }
-        CommandLine cl = spec.commandLine();
-        if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("dataset", ds.name());
-            m.put("split", split.id());
-            m.put("bootstrap", bootstrap);
-            m.put("topic", topic);
-            m.put("truth_topic", truthTopic);
-            m.put("series", summary.series());
-            m.put("length", ds.length());
-            m.put("samples", summary.samples());
-            m.put("truth_records", summary.truthRecords());
-            m.put("elapsed_s", summary.elapsed().toNanos() / 1e9);
-            m.put("samples_per_s", summary.samplesPerSecond());
-            m.put("rate", rate);
-            m.put("concurrency", concurrency);
-            m.put("repeat", repeat);
-            m.put("channels", ds.channels());
-            m.put("pattern", ObservationOptions.json(settings.pattern()));
-            m.put("kafka_properties", KafkaClientProperties.masked(user));
-            cl.getOut().println(Json.line(m));
-        } else {
-            cl.getOut()
-                    .println(String.format(
-                            Locale.ROOT,
-                            "replayed %d series (%d samples%s%s) of %s/%s to %s in %.2f s: %.0f samples/s",
-                            summary.series(),
-                            summary.samples(),
-                            settings.pattern().isComplete() ? "" : ", observed " + settings.pattern(),
-                            truthTopic == null ? "" : ", " + summary.truthRecords() + " labels to " + truthTopic,
-                            ds.name(),
-                            split.id(),
-                            topic,
-                            summary.elapsed().toNanos() / 1e9,
-                            summary.samplesPerSecond()));
-        }
-        cl.getOut().flush();
-        return 0;
+        Result r = new Result(
+                ds.name(),
+                split.id(),
+                bootstrap,
+                topic,
+                truthTopic,
+                summary.series(),
+                ds.length(),
+                summary.samples(),
+                summary.truthRecords(),
+                summary.elapsed().toNanos() / 1e9,
+                summary.samplesPerSecond(),
+                rate,
+                concurrency,
+                repeat,
+                ds.channels(),
+                ObservationOptions.json(settings.pattern()),
+                KafkaClientProperties.masked(user));
+        return CommandOutput.print(
+                spec,
+                json,
+                r,
+                String.format(
+                        Locale.ROOT,
+                        "replayed %d series (%d samples%s%s) of %s/%s to %s in %.2f s: %.0f samples/s",
+                        summary.series(),
+                        summary.samples(),
+                        settings.pattern().isComplete() ? "" : ", observed " + settings.pattern(),
+                        truthTopic == null ? "" : ", " + summary.truthRecords() + " labels to " + truthTopic,
+                        ds.name(),
+                        split.id(),
+                        topic,
+                        r.elapsedS(),
+                        r.samplesPerS()));
     }
+
+    /** {@code replay --json}'s object for a data set split. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Result(
+            String dataset,
+            String split,
+            String bootstrap,
+            String topic,
+            String truthTopic,
+            long series,
+            int length,
+            long samples,
+            long truthRecords,
+            double elapsedS,
+            double samplesPerS,
+            double rate,
+            int concurrency,
+            int repeat,
+            int channels,
+            ObservationOptions.PatternJson pattern,
+            Map<String, String> kafkaProperties) {}
 
     /** The user's client properties, after checking {@code --bootstrap} against them. */
     Map<String, Object> userProperties() throws IOException {
@@ -284,14 +298,11 @@ public final class ReplayCommand implements Callable<Integer> {
         if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
             throw usage("--truth-topic must be non-blank and differ from --topic");
         }
-        try {
-            return new Replay.Settings(topic, truthTopic, rate, concurrency, repeat, observation.pattern());
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        return CommandLines.usage(
+                spec, () -> new Replay.Settings(topic, truthTopic, rate, concurrency, repeat, observation.pattern()));
     }
 
     ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        return CommandLines.usageError(spec, message);
     }
 }

@@ -149,11 +149,10 @@ public final class TrainCommand implements Callable<Integer> {
             RecordingSet set = recordings.loadTrain();
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
-            windows =
-                    new WindowSection(p.stride(), p.background(), RecordingOptions.samplingRate(set), "windows-closed");
             named = CommandLines.usage(
                     spec,
                     () -> recordings.windows(recordings.recordings.getFileName().toString(), set, labels, p));
+            windows = recordings.section(set, p, named);
         } else {
             Dataset train = data.loadTrain();
             named = train.name().equals(data.datasetName()) ? train : rename(train, data.datasetName());
@@ -319,7 +318,7 @@ public final class TrainCommand implements Callable<Integer> {
             int numClasses,
             String fingerprint,
             Set<String> sections,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> calibration,
+            @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationReport.Summary calibration,
             String model) {
         static TrainSummary of(VigilModel m, double seconds, Path file) {
             Optional<SparseInfo> sp = m.projection().sparse();
@@ -452,13 +451,13 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     /**
-     * One line on stderr when the {@code expected} guarantee was certified for an incomplete observation pattern:
-     * conformal risk control (Angelopoulos et al. 2022, Theorem 1) assumes the most conservative rule's loss is at most
-     * 1 − τ, which holds for complete series (waiting for the last value gives the complete-series label) but not when
-     * values go missing — a series that ends undecided is labelled at E[x | observed] and may disagree. The line gives
-     * the disagreement rate of the operating point's curve at its strictest threshold on the cross-fitted replays, so
-     * the user sees which τ the premise rules out; {@code pac} needs no such premise (BENCHMARKS.md, "The mixture in
-     * any order", re-splits under 20 % missing).
+     * One line on stderr when the {@code expected} guarantee was asked for under an incomplete observation pattern:
+     * conformal risk control (Angelopoulos et al. 2022, Theorem 1) needs every series to agree with its
+     * complete-series label at the most conservative threshold, which holds for complete series (the last value gives
+     * the complete-series label) but not when values go missing — a series that ends undecided is labelled at
+     * E[x | observed] and may disagree. The line gives how many replays of the operating point's curve disagree at its
+     * strictest threshold; when any does, the section certifies no τ ({@code CalibrationSection#certify}) and the line
+     * says so; {@code pac} needs no such premise (docs/guarantee.md, "Under an incomplete pattern, use pac").
      */
     private void warnExpectedUnderPattern(VigilModel model) {
         model.section(CalibrationSection.class).ifPresent(c -> {
@@ -474,18 +473,17 @@ public final class TrainCommand implements Callable<Integer> {
                                 .getErr()
                                 .println(String.format(
                                         Locale.ROOT,
-                                        "vigil train: warning: --guarantee expected assumes the most conservative rule "
-                                                + "disagrees with the complete-series label on at most 1 - tau of the "
-                                                + "series; under pattern '%s' series that end undecided are labelled "
-                                                + "at E[x | observed], and at the strictest threshold %d of %d "
-                                                + "replayed series (%.3f) still disagree, so the expected guarantee "
-                                                + "is not assured for tau above %.3f; --guarantee pac needs no such "
-                                                + "assumption",
+                                        "vigil train: warning: --guarantee expected needs every series to "
+                                                + "agree with its complete-series label at the most conservative "
+                                                + "threshold; under pattern '%s' series that end undecided are "
+                                                + "labelled at E[x | observed], and at the strictest threshold %d of "
+                                                + "%d replayed series (%.3f) disagree%s; --guarantee pac needs no "
+                                                + "such premise",
                                         c.pattern(),
                                         end,
                                         curve.series(),
                                         end / (double) curve.series(),
-                                        1 - end / (double) curve.series()));
+                                        end > 0 ? ", so the premise fails and expected certifies no tau" : ""));
                     });
         });
     }

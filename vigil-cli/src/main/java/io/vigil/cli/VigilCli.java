@@ -23,7 +23,7 @@ public final class VigilCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see vigil --help)");
+        throw CommandLines.usageError(spec, "a command is required (see vigil --help)");
     }
 
     /** Builds the command line with every subcommand registered; tests call this to run commands in-process. */

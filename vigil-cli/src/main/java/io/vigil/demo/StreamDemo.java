@@ -325,7 +325,7 @@ public final class StreamDemo {
      * Waits until the cancelled job has ended, so that its Kafka clients are closed before the broker stops (else
      * they log a WARN about the broker that went away).
      */
-    private static void awaitEnd(JobClient job) throws Exception {
+    static void awaitEnd(JobClient job) throws Exception {
         try {
             job.getJobExecutionResult().get(END_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException notAResult) {

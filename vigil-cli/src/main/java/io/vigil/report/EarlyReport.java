@@ -3,6 +3,7 @@ package io.vigil.report;
 import io.vigil.early.SeriesDecision;
 import io.vigil.evaluate.EarlyEvaluation;
 import io.vigil.evaluate.FixedTimeBaselines;
+import io.vigil.kafka.SeriesId;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Writes {@code vigil evaluate --report DIR}: {@code report.md} (per-τ table and baselines), {@code
- * decisions.csv} (one row per series and τ: series index, τ, t, early label, complete label, true label) and
+ * decisions.csv} (one row per series and τ: series id as {@code vigil replay} names it, τ, t, early label, complete
+ * label, true label) and
  * two PNG plots in the style of thesis figures 5.6–5.11 — mean decision time against reliability and against
  * accuracy, one point per τ, the fixed-time baselines as curves — drawn with XChart. For a baseline method
  * ({@code --method} other than vigil) the table has one row without τ, the two plots show its single point beside
@@ -72,8 +74,8 @@ public final class EarlyReport {
                 for (SeriesDecision d : tr.decisions()) {
                     w.write(String.format(
                             Locale.ROOT,
-                            "%d,%s,%d,%s,%s,%s%n",
-                            d.index(),
+                            "%s,%s,%d,%s,%s,%s%n",
+                            csv(seriesId(r.dataset(), d.index())),
                             Double.isNaN(tr.tau()) ? "" : Double.toString(tr.tau()),
                             d.t(),
                             csv(classNames.get(d.label())),
@@ -86,6 +88,18 @@ public final class EarlyReport {
 
     private static final String BASELINES_INTRO =
             "Trained and tested on the first t samples; reliability = agreement with the same method at t = d.\n\n";
+
+    /**
+     * The id the stream gives the same test row ({@link SeriesId}: {@code DATASET/test/INDEX}), so decisions.csv joins
+     * with a replayed run's decision records; the bare index when the dataset's name cannot be part of an id.
+     */
+    private static String seriesId(String dataset, int index) {
+        try {
+            return new SeriesId(dataset, "test", index, 0).toString();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return Integer.toString(index);
+        }
+    }
 
     private static String csv(String s) {
         if (s.contains(",") || s.contains("\"") || s.contains("\n")) {

@@ -36,6 +36,11 @@ public final class ReportCharts {
         return chart(dataset + ": mean decision time vs test " + what, "test " + what, "mean decision time t");
     }
 
+    /** An empty chart of two operating characteristics against each other, e.g. false alarms per hour and F1. */
+    public static XYChart tradeoff(String title, String xAxisTitle, String yAxisTitle) {
+        return chart(title, xAxisTitle, yAxisTitle);
+    }
+
     /** Writes {@code chart} to {@code file} as a PNG. */
     public static void savePng(XYChart chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);

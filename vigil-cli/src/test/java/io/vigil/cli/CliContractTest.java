@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The CLI's outputs are a contract: for the cases in {@code contract/cases.txt} (generate, train, inspect, evaluate,
  * classify and usage errors on small generated CBF and three-channel CBF) stdout, stderr, the exit code and the model
  * file's bytes equal the fixtures beside it, which were written by the release before the embedding API and the thin
- * CLI (the single-module build at e59c5f4, run as {@code java -jar vigil.jar}), so the refactoring changed no byte.
+ * CLI (the single-module build at e59c5f4, run as {@code java -jar vigil.jar}), so the refactoring changed no byte;
+ * the cases listed after them (generate's {@code --json}, kernel and refined models) by the build before the commands
+ * printed result records, so that change changed no byte either.
  * Fixtures rather than a comparison of two code paths in one build: the old path no longer exists, and the fixtures
  * keep guarding every later change.
  *

@@ -41,12 +41,12 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * labels shows, the browser logs no console error, and a screenshot is kept with the test report ({@code target/surefire-reports/dashboard.png}). Skips when chromium or chromedriver is absent.
  */
 class DashboardBrowserTest {
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOT = Path.of("target", "surefire-reports", "dashboard.png");
 
     /** A cold JVM starting a MiniCluster on a loaded 2-core machine can take tens of seconds; generous but bounded. */
-    private static final long START_TIMEOUT_S = 180;
+    static final long START_TIMEOUT_S = 180;
 
     private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(120);
 
@@ -134,7 +134,7 @@ class DashboardBrowserTest {
     }
 
     /** Headless chromium with a fresh profile directory, logging the page's console. */
-    private static WebDriver chromium(Path profile) {
+    static WebDriver chromium(Path profile) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments(
@@ -178,11 +178,11 @@ class DashboardBrowserTest {
         return t;
     }
 
-    private static String text(WebDriver page, String id) {
+    static String text(WebDriver page, String id) {
         return page.findElement(By.id(id)).getText();
     }
 
-    private static long count(String shown) {
+    static long count(String shown) {
         return Long.parseLong(shown.replace(",", ""));
     }
 
@@ -194,7 +194,7 @@ class DashboardBrowserTest {
         return page.findElements(By.cssSelector("#decisions tbody tr")).size();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + PAGE_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (condition.getAsBoolean()) {

@@ -105,6 +105,56 @@ class DemoCommandTest {
     }
 
     /**
+     * {@code --kind watch}: a window model trained on a generated event stream, the test recordings watched as keyed
+     * streams; each committed alarm is printed with its key, label, trigger, delay and verdict against the generated
+     * events, and the summary carries the event metrics and the comparison with the offline replay.
+     */
+    @Test
+    void watchDemoPrintsAlarmsAsTheyFireAndTheEventMetrics() throws Exception {
+        Outcome o =
+                demo("--kind", "watch", "--checkpoint-interval", "300ms", "--rate", "0", "--dashboard", "0", "--json");
+        String err = o.err().toString();
+        assertEquals(0, o.code(), () -> "stderr: " + err);
+        assertTrue(err.contains("dashboard at http://127.0.0.1:"), "the dashboard's address: " + err);
+        assertTrue(err.contains("vigil demo: watch: generated event stream"), err);
+        java.util.regex.Matcher alarm = java.util.regex.Pattern.compile(
+                        "(?m)^  rec-\\d+ +(cylinder|bell|funnel) +trigger +[\\d,]+ +delay +\\d+ samples \\(\\d+\\.\\d\\d s\\) .*"
+                                + "(true|false|duplicate)$")
+                .matcher(err);
+        assertTrue(alarm.find(), "alarm lines with key, label, trigger, delay and verdict: " + err);
+        String[] lines = o.out().toString().strip().split("\n");
+        assertEquals(1, lines.length, "one JSON object on stdout: " + o.out());
+        JsonNode j = new ObjectMapper().readTree(lines[0]);
+        assertEquals("watch", j.get("kind").asText());
+        assertEquals(3, j.get("keys").asInt());
+        assertEquals(30_000, j.get("values").asLong());
+        assertTrue(j.get("alarms").asInt() > 0, lines[0]);
+        assertEquals(
+                j.get("alarms").asInt(),
+                j.get("detected").asInt()
+                        + j.get("false_alarms").asInt()
+                        + j.get("duplicates").asInt(),
+                lines[0]);
+        for (String field : List.of("f1", "precision", "recall", "false_alarms_per_hour", "hours")) {
+            assertTrue(j.get(field).isNumber(), field + " in " + lines[0]);
+        }
+        assertTrue(j.get("delay").has("median_samples"), lines[0]);
+        assertTrue(j.get("matches_evaluate").asBoolean(), lines[0]);
+        assertEquals(0, j.get("dead_letters").asInt(), lines[0]);
+    }
+
+    @Test
+    void watchDemoRefusesTheSeriesDemosOptions() {
+        for (String[] bad : new String[][] {{"--series", "10"}, {"--train-size", "20"}, {"--concurrency", "4"}}) {
+            Outcome o = demo("--kind", "watch", bad[0], bad[1]);
+            assertEquals(2, o.code(), () -> String.join(" ", bad) + ": " + o.err());
+            assertTrue(
+                    o.err().toString().contains(bad[0] + " is for the series demo"),
+                    o.err().toString());
+        }
+    }
+
+    /**
      * A decision line says the target its rule is certified at with the guarantee (never the per-decision margin)
      * or "not certified".
      */

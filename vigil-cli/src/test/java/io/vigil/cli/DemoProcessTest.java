@@ -71,4 +71,27 @@ class DemoProcessTest {
             c.process().destroyForcibly();
         }
     }
+
+    /**
+     * {@code vigil demo --kind watch} stopped by SIGTERM while alarms flow leaves nothing in its temp directory: the
+     * job is cancelled before the broker's and the cluster's directories are removed.
+     */
+    @Test
+    void watchDemoStoppedBySigtermLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        CliProcess c = CliProcess.start(dir, tmp, List.of("demo", "--kind", "watch", "--rate", "300", "--json"));
+        try {
+            c.awaitErr(" trigger ", TIMEOUT_S);
+            try (var during = Files.list(tmp)) {
+                assertTrue(during.findAny().isPresent(), "the broker and the cluster work in the temp directory");
+            }
+            c.process().destroy();
+            assertTrue(c.process().waitFor(120, TimeUnit.SECONDS), "the demo ended after SIGTERM");
+            try (var left = Files.list(tmp)) {
+                assertEquals(List.of(), left.toList(), "the temp directory is empty after SIGTERM: " + c.err());
+            }
+        } finally {
+            c.process().destroyForcibly();
+        }
+    }
 }

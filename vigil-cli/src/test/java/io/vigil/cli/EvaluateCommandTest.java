@@ -212,6 +212,8 @@ class EvaluateCommandTest {
         List<String> csv = Files.readAllLines(report.resolve(EarlyReport.CSV));
         assertEquals("series,tau,t,early_label,complete_label,true_label", csv.get(0));
         assertEquals(1 + 2 * 40, csv.size());
+        // The id vigil replay gives the same test row (DATASET/test/INDEX), so the file joins with a stream's records.
+        assertTrue(csv.get(1).matches("[^/,]+/test/0,.*") && csv.get(40).matches("[^/,]+/test/39,.*"), csv.toString());
         for (String png : List.of(EarlyReport.RELIABILITY_PNG, EarlyReport.ACCURACY_PNG)) {
             byte[] b = Files.readAllBytes(report.resolve(png));
             assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);

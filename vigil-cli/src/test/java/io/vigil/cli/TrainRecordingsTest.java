@@ -51,6 +51,9 @@ class TrainRecordingsTest {
         assertTrue(m.seriesLength() >= 16 && m.seriesLength() <= 128, "window " + m.seriesLength());
         assertEquals(Math.max(1, m.seriesLength() / 20), w.stride());
         assertEquals(150, m.classCounts()[0]);
+        // The default labelling leaves windows near events out and is recorded for the baselines.
+        assertTrue(w.labelling().excludeNear(), w.labelling().toString());
+        assertEquals(List.of(), w.labelling().backgroundClasses());
     }
 
     @Test
@@ -84,6 +87,16 @@ class TrainRecordingsTest {
                 dir.resolve("y.json").toString());
         assertEquals(2, both.exit(), both.err());
         assertTrue(both.err().contains("not both"), both.err());
+        Run near = Run.of(
+                "train",
+                "--recordings",
+                recordings.toString(),
+                "--near-events",
+                "inside",
+                "--out",
+                dir.resolve("z.json").toString());
+        assertEquals(2, near.exit(), near.err());
+        assertTrue(near.err().contains("--near-events must be exclude or background"), near.err());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.vigil.model;
 
+import io.vigil.data.ObservationPattern;
 import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.Guarantee;
 import io.vigil.reliability.risk.Selection;
@@ -66,6 +67,19 @@ final class CalibrationChecks {
                 }
             }
         }
+    }
+
+    /**
+     * Whether conformal risk control's premise can hold for the replays: its bound (Angelopoulos et al. 2022,
+     * Theorem 1) needs every series' loss at the most conservative threshold to be at most α, i.e. 0 for a 0/1 loss.
+     * For complete series that is so by construction (the last value gives the complete-series label); under an
+     * incomplete observation pattern a series that ends undecided is labelled at E[x | observed] and may disagree,
+     * and when a replayed series does so at the strictest threshold the premise is seen to fail: {@code expected}
+     * then certifies nothing, and {@code pac}, which needs no such premise, is the guarantee to use
+     * (docs/guarantee.md, "Under an incomplete pattern, use pac").
+     */
+    static boolean expectedPremiseHolds(ObservationPattern pattern, int[] monotone) {
+        return pattern.isComplete() || monotone[monotone.length - 1] == 0;
     }
 
     /** The conformal risk control draw U: in (0, 1], and 1 under pac. */

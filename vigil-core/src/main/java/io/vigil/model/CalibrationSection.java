@@ -197,9 +197,11 @@ public record CalibrationSection(
         double alpha = 1 - tau;
         boolean nested = selection == Selection.NESTED;
         if (guarantee == Guarantee.EXPECTED) {
-            ConformalRiskControl.Result r = ConformalRiskControl.certify(
-                    c.series(), nested ? nestedMonotone : c.monotoneDisagreements(), alpha / correction(), crcDraw);
-            return new Certificate(r.index(), r.certified(), r.bound());
+            int[] monotone = nested ? nestedMonotone : c.monotoneDisagreements();
+            ConformalRiskControl.Result r =
+                    ConformalRiskControl.certify(c.series(), monotone, alpha / correction(), crcDraw);
+            return new Certificate(
+                    r.index(), r.certified() && CalibrationChecks.expectedPremiseHolds(pattern, monotone), r.bound());
         }
         LearnThenTest.Result r = LearnThenTest.certify(
                 c.series(), nested ? nestedDisagreements : c.disagreements(), alpha, delta / correction());

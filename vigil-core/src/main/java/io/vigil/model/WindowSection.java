@@ -14,16 +14,29 @@ import java.util.Objects;
  * @param backgroundLabel the class label of windows that hold no event start; one of the model's classes
  * @param samplingRateHz samples per second of the training recordings, or NaN when they gave no time base
  * @param rearm how a key re-arms after an alarm: {@code windows-closed}, {@code immediate} or {@code refractory:N}
+ * @param labelling how the training windows were labelled (docs/watch.md, "Windows and the background class"): the
+ *     baselines cut the same windows again, and its background classes are silent like the background
  */
-public record WindowSection(int stride, String backgroundLabel, double samplingRateHz, String rearm)
+public record WindowSection(
+        int stride, String backgroundLabel, double samplingRateHz, String rearm, WindowLabelling labelling)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "window";
+
+    /** A section of a model trained with the original labelling ({@link WindowLabelling#ORIGINAL}). */
+    public WindowSection(int stride, String backgroundLabel, double samplingRateHz, String rearm) {
+        this(stride, backgroundLabel, samplingRateHz, rearm, WindowLabelling.ORIGINAL);
+    }
 
     /** Validates. */
     public WindowSection {
         Objects.requireNonNull(backgroundLabel, "backgroundLabel");
         Objects.requireNonNull(rearm, "rearm");
+        Objects.requireNonNull(labelling, "labelling");
+        if (labelling.backgroundClasses().contains(backgroundLabel)) {
+            throw new IllegalArgumentException(
+                    "window.labelling.background_classes repeats the background label '" + backgroundLabel + "'");
+        }
         if (stride < 1) {
             throw new IllegalArgumentException("window.stride must be ≥ 1, got " + stride);
         }
@@ -38,6 +51,14 @@ public record WindowSection(int stride, String backgroundLabel, double samplingR
             throw new IllegalArgumentException(
                     "window.rearm must be windows-closed, immediate or refractory:N (N ≥ 1), got '" + rearm + "'");
         }
+    }
+
+    /** The classes whose windows end silently: the background label, then the background sub-classes. */
+    public List<String> silentClasses() {
+        List<String> out = new java.util.ArrayList<>();
+        out.add(backgroundLabel);
+        out.addAll(labelling.backgroundClasses());
+        return List.copyOf(out);
     }
 
     /** Whether the training recordings had a time base. */
@@ -73,7 +94,13 @@ public record WindowSection(int stride, String backgroundLabel, double samplingR
             throw new IllegalArgumentException("window.background_label '" + backgroundLabel
                     + "' is not one of the model's classes " + classNames);
         }
-        if (classNames.size() < 2) {
+        for (String c : labelling.backgroundClasses()) {
+            if (!classNames.contains(c)) {
+                throw new IllegalArgumentException("window.labelling.background_classes '" + c
+                        + "' is not one of the model's classes " + classNames);
+            }
+        }
+        if (classNames.size() < 2 + labelling.backgroundClasses().size()) {
             throw new IllegalArgumentException("a window model needs at least one event class beside the background");
         }
     }

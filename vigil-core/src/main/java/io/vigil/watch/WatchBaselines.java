@@ -8,6 +8,9 @@ import io.vigil.data.Dataset;
 import io.vigil.data.recording.Recording;
 import io.vigil.data.recording.RecordingSet;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowLabelling;
+import io.vigil.model.WindowModels;
+import io.vigil.model.WindowSection;
 import io.vigil.util.Progress;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -131,11 +134,18 @@ public final class WatchBaselines {
      * as many background windows as the model was trained with, the model's seed.
      */
     public static Dataset trainingWindows(VigilModel model, WindowSpec spec, RecordingSet training) {
-        int background = model.classNames().indexOf(spec.backgroundLabel());
-        int drawn = Math.max(1, model.classCounts()[background]);
+        WindowLabelling labelling =
+                WindowModels.window(model).map(WindowSection::labelling).orElse(WindowLabelling.ORIGINAL);
+        int drawn = 0;
+        for (String c : model.classNames()) {
+            if (c.equals(spec.backgroundLabel())
+                    || labelling.backgroundClasses().contains(c)) {
+                drawn += model.classCounts()[model.classNames().indexOf(c)];
+            }
+        }
         Set<String> labels = new LinkedHashSet<>(spec.eventLabels());
-        WindowExamples.Params p =
-                new WindowExamples.Params(spec.length(), spec.stride(), spec.backgroundLabel(), drawn, model.seed());
+        WindowExamples.Params p = RecordingWindows.params(
+                spec.length(), spec.stride(), spec.backgroundLabel(), Math.max(1, drawn), model.seed(), labelling);
         return RecordingWindows.build(model.datasetName(), training, labels, p);
     }
 }

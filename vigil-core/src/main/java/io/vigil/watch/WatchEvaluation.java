@@ -37,8 +37,9 @@ public final class WatchEvaluation {
      * @param pBelow one-sided binomial p-value of an agreement this low if the true rate were τ; overlapping windows of
      *     a recording are dependent, so it is optimistic about significance (a small p is weaker evidence than it looks)
      * @param significantlyBelow pBelow &lt; 0.05
-     * @param earlyEventOnBackground windows decided as an event class whose complete label is background
-     * @param backgroundWindows windows whose complete label is background
+     * @param earlyEventOnBackground windows decided as an event class whose complete label is background (or one of its
+     *     sub-classes)
+     * @param backgroundWindows windows whose complete label is background (or one of its sub-classes)
      */
     @JsonPropertyOrder({
         "windows",
@@ -153,7 +154,7 @@ public final class WatchEvaluation {
         long falseEvent = 0;
         long background = 0;
         int maxOpen = 0;
-        int backgroundIndex = model.classNames().indexOf(section.backgroundLabel());
+        List<String> silent = section.silentClasses();
         for (Recording r : set.recordings()) {
             if (!r.channels().equals(channelsOf(model, r))) {
                 throw new IllegalArgumentException("recording " + r.name() + " has channels " + r.channels()
@@ -174,7 +175,7 @@ public final class WatchEvaluation {
                 }
                 windows++;
                 agree += truth == d.classIndex() ? 1 : 0;
-                if (truth == backgroundIndex) {
+                if (silent.contains(model.classNames().get(truth))) {
                     background++;
                     falseEvent += d.event() ? 1 : 0;
                 }

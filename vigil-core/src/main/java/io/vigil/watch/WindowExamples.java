@@ -13,7 +13,9 @@ import java.util.SplittableRandom;
  * tolerance of an event of class c (at most ⌊S/2⌋ samples from its start, so each event gives the one or two windows the
  * stream opens nearest to it); every other window on the stride grid is background, including windows that start
  * inside an event late or straddle its start from before. Background windows are many (one per S samples of every
- * recording), so at most {@link Params#maxBackground()} of them are kept, drawn uniformly with the seed.
+ * recording), so at most {@link Params#maxBackground()} of them are kept, drawn uniformly with the seed. {@link
+ * Params} can instead leave out the windows near an event, take windows at several stride offsets of each event start
+ * as its examples, and split the background into sub-classes by the labels of the intervals it lies in.
  */
 public final class WindowExamples {
     private WindowExamples() {}
@@ -27,7 +29,20 @@ public final class WindowExamples {
      * @param ends 0-based last sample of each event (inclusive)
      * @param labels each event's class label
      */
-    public record Source(String name, double[][] values, int[] starts, int[] ends, String[] labels) {
+    public record Source(
+            String name,
+            double[][] values,
+            int[] starts,
+            int[] ends,
+            String[] labels,
+            int[] contextStarts,
+            int[] contextEnds,
+            String[] contextLabels) {
+        /** A recording without labelled background intervals. */
+        public Source(String name, double[][] values, int[] starts, int[] ends, String[] labels) {
+            this(name, values, starts, ends, labels, new int[0], new int[0], new String[0]);
+        }
+
         /** Validates sizes. */
         public Source {
             Objects.requireNonNull(name, "name");
@@ -42,6 +57,19 @@ public final class WindowExamples {
             if (starts.length != ends.length || starts.length != labels.length) {
                 throw new IllegalArgumentException("recording " + name + ": event arrays differ in length");
             }
+            if (contextStarts.length != contextEnds.length || contextStarts.length != contextLabels.length) {
+                throw new IllegalArgumentException("recording " + name + ": background interval arrays differ");
+            }
+        }
+
+        /** The label of the background interval holding 0-based sample {@code i}, or null. */
+        String contextAt(int i) {
+            for (int k = 0; k < contextStarts.length; k++) {
+                if (contextStarts[k] <= i && i <= contextEnds[k]) {
+                    return contextLabels[k];
+                }
+            }
+            return null;
         }
 
         int samples() {
@@ -57,11 +85,33 @@ public final class WindowExamples {
      * @param background the background class label; must differ from every event label
      * @param maxBackground at most this many background windows are kept (≥ 1)
      * @param seed seeds the background draw
+     * @param excludeNear leave out grid windows that start inside an event (past the start tolerance) or hold its start
+     *     in their first half: they are neither event nor background examples
+     * @param eventOffsets K ≥ 0: windows at event start + j·S for |j| ≤ K are examples of the event (K = 0: the window
+     *     at the event start only); grid windows within K·S + ⌊S/2⌋ of an event start are not background
+     * @param backgroundByLabel background windows whose middle sample lies in a labelled interval of a non-event label
+     *     L become class {@code background + "/" + L} (a sub-class of the background), the others the background
      */
-    public record Params(int length, int stride, String background, int maxBackground, long seed) {
+    public record Params(
+            int length,
+            int stride,
+            String background,
+            int maxBackground,
+            long seed,
+            boolean excludeNear,
+            int eventOffsets,
+            boolean backgroundByLabel) {
+        /** The original labelling: near windows are background, one example per event, one background class. */
+        public Params(int length, int stride, String background, int maxBackground, long seed) {
+            this(length, stride, background, maxBackground, seed, false, 0, false);
+        }
+
         /** Validates. */
         public Params {
             Objects.requireNonNull(background, "background");
+            if (eventOffsets < 0) {
+                throw new IllegalArgumentException("event offsets must be ≥ 0, got " + eventOffsets);
+            }
             if (length < 2) {
                 throw new IllegalArgumentException("window length must be ≥ 2, got " + length);
             }
@@ -71,6 +121,11 @@ public final class WindowExamples {
             if (maxBackground < 1) {
                 throw new IllegalArgumentException("maxBackground must be ≥ 1, got " + maxBackground);
             }
+        }
+
+        /** The class name of background windows in intervals labelled {@code label}. */
+        public String subClass(String label) {
+            return background + "/" + label;
         }
     }
 
@@ -102,7 +157,7 @@ public final class WindowExamples {
      * @throws IllegalArgumentException when an event label equals the background label, or no window fits
      */
     public static Dataset build(String name, List<Source> sources, List<String> channelNames, Params p) {
-        int tolerance = p.stride() / 2;
+        int tolerance = p.eventOffsets() * p.stride() + p.stride() / 2;
         List<double[]> rows = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         List<long[]> backgroundStarts = new ArrayList<>();
@@ -117,13 +172,17 @@ public final class WindowExamples {
                     throw new IllegalArgumentException("recording " + src.name() + ": event label '" + p.background()
                             + "' is the background label; choose another with --background");
                 }
-                if (src.starts()[e] + p.length() <= src.samples()) {
-                    rows.add(window(src.values(), src.starts()[e], p.length()));
-                    labels.add(src.labels()[e]);
+                for (int j = -p.eventOffsets(); j <= p.eventOffsets(); j++) {
+                    int from = src.starts()[e] + j * p.stride();
+                    if (from >= 0 && from + p.length() <= src.samples()) {
+                        rows.add(window(src.values(), from, p.length()));
+                        labels.add(src.labels()[e]);
+                    }
                 }
             }
             for (int s = 0; s + p.length() <= src.samples(); s += p.stride()) {
-                if (!nearEventStart(src.starts(), s, tolerance)) {
+                if (!nearEventStart(src.starts(), s, tolerance)
+                        && !(p.excludeNear() && nearEvent(src.starts(), src.ends(), s, p.length()))) {
                     backgroundStarts.add(new long[] {r, s});
                 }
             }
@@ -139,8 +198,10 @@ public final class WindowExamples {
             long[] pick = backgroundStarts.get(j);
             backgroundStarts.set(j, backgroundStarts.get(i));
             backgroundStarts.set(i, pick);
-            rows.add(window(sources.get((int) pick[0]).values(), (int) pick[1], p.length()));
-            labels.add(p.background());
+            Source src = sources.get((int) pick[0]);
+            rows.add(window(src.values(), (int) pick[1], p.length()));
+            String context = p.backgroundByLabel() ? src.contextAt((int) pick[1] + p.length() / 2) : null;
+            labels.add(context == null ? p.background() : p.subClass(context));
         }
         return Dataset.of(name, rows.toArray(double[][]::new), labels.toArray(String[]::new))
                 .withChannels(channelNames);
@@ -150,6 +211,19 @@ public final class WindowExamples {
     public static boolean nearEventStart(int[] starts, int s, int tolerance) {
         for (int start : starts) {
             if (Math.abs(s - start) <= tolerance) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a window of {@code length} starting at {@code s} starts inside an event or holds an event's start in its
+     * first half: s in [start − ⌊length/2⌋, end] for some event.
+     */
+    public static boolean nearEvent(int[] starts, int[] ends, int s, int length) {
+        for (int e = 0; e < starts.length; e++) {
+            if (s >= starts[e] - length / 2 && s <= ends[e]) {
                 return true;
             }
         }

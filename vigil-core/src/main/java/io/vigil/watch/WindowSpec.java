@@ -66,13 +66,22 @@ public record WindowSpec(
      * @throws IllegalArgumentException when the background is not one of the model's classes or is its only one
      */
     public static WindowSpec of(Vigil vigil, int stride, String backgroundLabel) {
+        return of(vigil, stride, backgroundLabel, List.of());
+    }
+
+    /**
+     * As {@link #of(Vigil, int, String)}, with {@code backgroundClasses} (sub-classes of the background) silent too:
+     * every class but the background and those is an event.
+     */
+    public static WindowSpec of(Vigil vigil, int stride, String backgroundLabel, List<String> backgroundClasses) {
         List<String> classes = vigil.classNames();
         if (!classes.contains(backgroundLabel)) {
             throw new IllegalArgumentException(
                     "background label '" + backgroundLabel + "' is not one of the model's classes " + classes);
         }
-        List<String> events =
-                classes.stream().filter(c -> !c.equals(backgroundLabel)).toList();
+        List<String> events = classes.stream()
+                .filter(c -> !c.equals(backgroundLabel) && !backgroundClasses.contains(c))
+                .toList();
         return new WindowSpec(
                 vigil.seriesLength(), stride, events, backgroundLabel, RearmPolicy.WINDOWS_CLOSED, 0, 0, Double.NaN);
     }
@@ -84,7 +93,11 @@ public record WindowSpec(
      * @throws IllegalArgumentException when the section does not fit the model
      */
     public static WindowSpec of(Vigil vigil, io.vigil.model.WindowSection section) {
-        return of(vigil, section.stride(), section.backgroundLabel())
+        return of(
+                        vigil,
+                        section.stride(),
+                        section.backgroundLabel(),
+                        section.labelling().backgroundClasses())
                 .withRearm(RearmPolicy.parse(section.rearm()))
                 .withSamplingRate(section.samplingRateHz());
     }

@@ -1,6 +1,7 @@
 package io.vigil.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -147,6 +148,57 @@ class CalibrationSectionTest {
         assertEquals(pattern, codec.read(b, 1, null, "calibration").pattern());
         ((ObjectNode) b.get("pattern")).put("missing", 1.5);
         assertThrows(IllegalArgumentException.class, () -> codec.read(b, 1, null, "calibration"));
+    }
+
+    /**
+     * Conformal risk control's premise (no series disagrees at the most conservative threshold) holds by construction
+     * for complete series; under an incomplete pattern a replay that disagrees there shows it failing, and {@code
+     * expected} then certifies nothing, while {@code pac} is unaffected. 40 series, 2 then 1 or 0 disagreements: at
+     * τ 0.8 the conformal bound (40 · 1/40 + 1)/41 = 0.049 ≤ 0.2 certifies the first threshold.
+     */
+    @Test
+    void expectedCertifiesNothingWhereItsPremiseIsSeenToFail() {
+        ObservationPattern missing =
+                ObservationPattern.builder().missing(0.2).seed(5).build();
+        CalibrationSection.Curve endsWrong = curve(40, new int[] {2, 1}, new int[] {2, 1});
+        CalibrationSection.Curve endsRight = curve(40, new int[] {2, 0}, new int[] {2, 0});
+        assertTrue(section(endsWrong, Guarantee.EXPECTED, Selection.NONE, 1)
+                .certify(endsWrong, 0.8)
+                .certified());
+        assertFalse(withPattern(section(endsWrong, Guarantee.EXPECTED, Selection.NONE, 1), missing)
+                .certify(endsWrong, 0.8)
+                .certified());
+        CalibrationSection.Certificate ok = withPattern(
+                        section(endsRight, Guarantee.EXPECTED, Selection.NONE, 1), missing)
+                .certify(endsRight, 0.8);
+        assertTrue(ok.certified());
+        assertEquals(0, ok.index());
+        assertTrue(withPattern(section(endsWrong, Guarantee.PAC, Selection.NONE, 1), missing)
+                .certify(endsWrong, 0.5)
+                .certified());
+    }
+
+    private static CalibrationSection withPattern(CalibrationSection s, ObservationPattern pattern) {
+        return new CalibrationSection(
+                s.folds(),
+                s.seed(),
+                s.delta(),
+                s.inflation(),
+                s.thresholds(),
+                s.curves(),
+                s.coverageTaus(),
+                s.coverageBefore(),
+                s.coverageAfter(),
+                s.operatingPoint(),
+                s.guarantee(),
+                s.selection(),
+                s.candidates(),
+                s.nestedDisagreements(),
+                s.nestedMonotone(),
+                pattern,
+                s.crcDraw(),
+                s.crcDrawSource(),
+                0);
     }
 
     /**

@@ -36,6 +36,35 @@ class WindowSectionTest {
     }
 
     @Test
+    void labellingIsWrittenAsVersionTwoAndVersionOneReadsAsTheOriginal() throws ModelFormatException {
+        VigilModel base = TestModels.small(false);
+        WindowLabelling labelling = new WindowLabelling(true, 2, List.of("b"));
+        VigilModel window = base.toBuilder()
+                .section(new WindowSection(2, "c", 50.0, "windows-closed", labelling))
+                .build();
+        byte[] bytes = ModelFile.standard().toBytes(window);
+        String json = new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s", "");
+        assertTrue(json.contains("\"window\":{\"version\":2,\"required\":true"), json);
+        assertTrue(json.contains("\"near_events\":\"exclude\",\"event_offsets\":2"), json);
+        assertTrue(json.contains("\"background_classes\":[\"b\"]"), json);
+        WindowSection back = ModelFile.standard()
+                .read(bytes, "w.json")
+                .section(WindowSection.class)
+                .orElseThrow();
+        assertEquals(labelling, back.labelling());
+        assertEquals(List.of("c", "b"), back.silentClasses());
+        assertTrue(new WindowSection(2, "c", 50.0, "immediate").labelling().original());
+        assertMessage(
+                () -> new WindowSection(2, "c", 50.0, "immediate", new WindowLabelling(false, 0, List.of("c"))),
+                "repeats the background label");
+        assertMessage(
+                () -> new WindowSection(1, "c", 50, "immediate", new WindowLabelling(false, 0, List.of("z")))
+                        .checkClasses(List.of("a", "b", "c")),
+                "background_classes 'z' is not one of the model's classes");
+        assertMessage(() -> new WindowLabelling(false, -1, List.of()), "event_offsets must be ≥ 0");
+    }
+
+    @Test
     void invalidSectionsAreRejectedNamingTheField() {
         assertMessage(() -> new WindowSection(0, "bg", 50, "immediate"), "window.stride must be ≥ 1");
         assertMessage(() -> new WindowSection(1, " ", 50, "immediate"), "window.background_label");

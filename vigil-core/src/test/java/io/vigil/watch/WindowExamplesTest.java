@@ -45,6 +45,64 @@ class WindowExamplesTest {
         assertEquals(java.util.Set.of(0.0, 4.0, 8.0, 16.0, 20.0, 24.0, 36.0, 40.0, 44.0, 48.0), backgroundStarts);
     }
 
+    /** The first-channel value of each window of {@code label}: its 0-based start. */
+    private static java.util.Set<Double> startsOf(Dataset d, String label) {
+        java.util.Set<Double> out = new java.util.TreeSet<>();
+        for (int i = 0; i < d.size(); i++) {
+            if (d.labelOf(i).equals(label)) {
+                out.add(d.value(i, 0, 0));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void windowsNearAnEventAreLeftOutWhenExcluded() {
+        // As above, excluding near windows: s in [start − 5, end] is left out, i.e. 8, 12, 16, 20 for the event at
+        // 13..20 and 28, 32, 36, 40 for the one at 30..41. The window at 24 holds the second start in its second half.
+        WindowExamples.Source src = recording(60, new int[] {13, 30}, new int[] {20, 41}, new String[] {"sit", "lie"});
+        Dataset d = WindowExamples.build(
+                "w", List.of(src), List.of("x", "y"), new WindowExamples.Params(10, 4, "bg", 1000, 1, true, 0, false));
+        assertEquals(java.util.Set.of(0.0, 4.0, 24.0, 44.0, 48.0), startsOf(d, "bg"));
+        assertEquals(java.util.Set.of(13.0), startsOf(d, "sit"));
+        assertEquals(java.util.Set.of(30.0), startsOf(d, "lie"));
+    }
+
+    @Test
+    void eventOffsetsGiveSeveralExamplesPerEventAndWidenTheirExclusion() {
+        // K = 1: examples at start − 4, start, start + 4; grid windows within 4 + 2 of a start are not background.
+        WindowExamples.Source src = recording(60, new int[] {13, 30}, new int[] {20, 41}, new String[] {"sit", "lie"});
+        Dataset d = WindowExamples.build(
+                "w", List.of(src), List.of("x", "y"), new WindowExamples.Params(10, 4, "bg", 1000, 1, false, 1, false));
+        assertEquals(java.util.Set.of(9.0, 13.0, 17.0), startsOf(d, "sit"));
+        assertEquals(java.util.Set.of(26.0, 30.0, 34.0), startsOf(d, "lie"));
+        assertEquals(java.util.Set.of(0.0, 4.0, 20.0, 40.0, 44.0, 48.0), startsOf(d, "bg"));
+    }
+
+    @Test
+    void backgroundSubClassesFollowTheLabelAtTheWindowsMiddle() {
+        // Labelled background intervals walk 0..9 and sit-still 42..59; a window's class is the label at start + 5.
+        double[][] v = recording(60, new int[0], new int[0], new String[0]).values();
+        WindowExamples.Source src = new WindowExamples.Source(
+                "r",
+                v,
+                new int[] {13, 30},
+                new int[] {20, 41},
+                new String[] {"sit", "lie"},
+                new int[] {0, 42},
+                new int[] {9, 59},
+                new String[] {"walk", "still"});
+        WindowExamples.Params p = new WindowExamples.Params(10, 4, "bg", 1000, 1, false, 0, true);
+        Dataset d = WindowExamples.build("w", List.of(src), List.of("x", "y"), p);
+        assertEquals(List.of("bg", "bg/still", "bg/walk", "lie", "sit"), d.classNames());
+        assertEquals(java.util.Set.of(0.0, 4.0), startsOf(d, "bg/walk"));
+        assertEquals(java.util.Set.of(40.0, 44.0, 48.0), startsOf(d, "bg/still"));
+        assertEquals(java.util.Set.of(8.0, 16.0, 20.0, 24.0, 36.0), startsOf(d, "bg"));
+        io.vigil.model.WindowLabelling l = RecordingWindows.labelling(d, p);
+        assertEquals(List.of("bg/still", "bg/walk"), l.backgroundClasses());
+        assertEquals(p, RecordingWindows.params(10, 4, "bg", 1000, 1, l));
+    }
+
     @Test
     void backgroundIsCappedReproduciblyAndEventsNearTheEndAreSkipped() {
         WindowExamples.Source src = recording(200, new int[] {5, 195}, new int[] {9, 199}, new String[] {"a", "a"});

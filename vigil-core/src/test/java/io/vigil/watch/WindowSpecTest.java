@@ -49,6 +49,23 @@ class WindowSpecTest {
         assertMessage("is not one of the model's classes", () -> WindowSpec.of(v, 8, "quiet"));
     }
 
+    @Test
+    void backgroundSubClassesOfTheSectionAreSilent() {
+        Vigil v = WatchFixtures.cbf();
+        io.vigil.model.WindowSection section = new io.vigil.model.WindowSection(
+                16, "1", 50.0, "immediate", new io.vigil.model.WindowLabelling(true, 1, List.of("3")));
+        WindowSpec s = WindowSpec.of(v, section);
+        assertEquals(List.of("2"), s.eventLabels());
+        assertEquals("1", s.backgroundLabel());
+        assertEquals(RearmPolicy.IMMEDIATE, s.rearm());
+        // Windows labelled "3" (class index 2) raise nothing: the sub-class ends silently; "2" (index 1) alarms.
+        CompleteWindows.Labels labels = new CompleteWindows.Labels(new long[] {1, 17, 33}, new int[] {2, 2, 1});
+        List<AlarmEvent> alarms = CompleteWindows.alarms(v.model(), s, "k", labels);
+        assertEquals(1, alarms.size(), alarms.toString());
+        assertEquals("2", alarms.get(0).label());
+        assertEquals(33, alarms.get(0).eventStart());
+    }
+
     private static void assertMessage(String part, Runnable r) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, r::run);
         assertTrue(e.getMessage().contains(part), e.getMessage());

@@ -3,12 +3,15 @@ package io.vigil.dashboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.vigil.data.recording.RecordingEvent;
 import io.vigil.flink.JobMetrics;
+import io.vigil.flink.WatchAlarm;
 import io.vigil.kafka.Decoded;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.kafka.TopicTail;
 import io.vigil.stream.StreamJson;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -20,14 +23,16 @@ import java.util.function.Supplier;
  * The live dashboard of an embedded job: one page on 127.0.0.1 ({@link DashboardServer}) that a browser keeps
  * up to date through server-sent events. It runs beside the job in the CLI process and leaves the job untouched:
  * counters come from the job's metrics ({@link JobMetrics}), decisions from a read_committed tail of the output
- * topic, and the drawn series from a tail of the input topic. Every
+ * topic, and the drawn series from a tail of the input topic. A watch job's page ({@link Settings#watching()}) lists
+ * the alarms of the output topic instead, newest first, with the watch counters and no drawn series. Every
  * {@link #PUBLISH_MS} ms, while a browser is connected, the state is sent as one JSON document.
  */
 public final class Dashboard implements AutoCloseable {
     /** Time between updates of the page (the page shows a decision within this plus the tail's poll). */
     static final long PUBLISH_MS = 250;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    /** How a state is written for the page (snake_case field names). */
+    static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .build();
 
@@ -46,6 +51,10 @@ public final class Dashboard implements AutoCloseable {
      * @param references series id → the label its decision is compared with
      * @param truthTopic a topic of true labels ({@code vigil replay --truth-topic}) the decisions are compared with,
      *     or null
+     * @param watching whether the job watches keyed streams ({@code vigil run --watch}): {@code output} then holds
+     *     alarm records, which the page lists newest first with the watch counters, and no series is drawn
+     * @param events a watch job's true events per key (recording name), each alarm judged against them; empty when
+     *     unknown
      */
     public record Settings(
             int port,
@@ -57,7 +66,9 @@ public final class Dashboard implements AutoCloseable {
             TopicTail.Start from,
             String referenceName,
             Map<String, String> references,
-            String truthTopic) {
+            String truthTopic,
+            boolean watching,
+            Map<String, List<RecordingEvent>> events) {
         public Settings {
             Objects.requireNonNull(title, "title");
             Objects.requireNonNull(clientProps, "clientProps");
@@ -66,6 +77,13 @@ public final class Dashboard implements AutoCloseable {
             Objects.requireNonNull(metrics, "metrics");
             Objects.requireNonNull(from, "from");
             references = Map.copyOf(references);
+            events = Map.copyOf(events);
+            if (watching && (!references.isEmpty() || truthTopic != null)) {
+                throw new IllegalArgumentException("a watch job's alarms have no reference labels: give events");
+            }
+            if (!watching && !events.isEmpty()) {
+                throw new IllegalArgumentException("events judge alarms: they need a watch job");
+            }
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("dashboard port must be in 0..65535, got " + port);
             }
@@ -80,13 +98,75 @@ public final class Dashboard implements AutoCloseable {
                 String output,
                 Supplier<JobMetrics.Snapshot> metrics) {
             return new Settings(
-                    port, title, clientProps, input, output, metrics, TopicTail.Start.END, null, Map.of(), null);
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    TopicTail.Start.END,
+                    null,
+                    Map.of(),
+                    null,
+                    false,
+                    Map.of());
+        }
+
+        /**
+         * The same for a watch job: {@code output} holds alarm records, listed as they arrive (unchanged when {@code
+         * watch} is false).
+         */
+        public Settings watching(boolean watch) {
+            if (!watch) {
+                return this;
+            }
+            return new Settings(
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    from,
+                    referenceName,
+                    references,
+                    truthTopic,
+                    true,
+                    events);
+        }
+
+        /** The same watch job's dashboard, each alarm judged against the true {@code events} of its key. */
+        public Settings withEvents(Map<String, List<RecordingEvent>> byKey) {
+            return new Settings(
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    from,
+                    referenceName,
+                    references,
+                    truthTopic,
+                    watching,
+                    byKey);
         }
 
         /** The same, the tails starting {@code at}. */
         public Settings from(TopicTail.Start at) {
             return new Settings(
-                    port, title, clientProps, input, output, metrics, at, referenceName, references, truthTopic);
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    at,
+                    referenceName,
+                    references,
+                    truthTopic,
+                    watching,
+                    events);
         }
 
         /** The same, with decisions compared with {@code labels} (series id → label), which are {@code name}. */
@@ -101,7 +181,9 @@ public final class Dashboard implements AutoCloseable {
                     from,
                     Objects.requireNonNull(name),
                     labels,
-                    truthTopic);
+                    truthTopic,
+                    watching,
+                    events);
         }
 
         /** The same, with decisions compared with the true labels of {@code topic} (unchanged when null). */
@@ -110,7 +192,18 @@ public final class Dashboard implements AutoCloseable {
                 return this;
             }
             return new Settings(
-                    port, title, clientProps, input, output, metrics, from, "true label", references, topic);
+                    port,
+                    title,
+                    clientProps,
+                    input,
+                    output,
+                    metrics,
+                    from,
+                    "true label",
+                    references,
+                    topic,
+                    watching,
+                    events);
         }
     }
 
@@ -139,10 +232,25 @@ public final class Dashboard implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static Dashboard start(Settings s) throws IOException {
-        DashboardState state = new DashboardState(s.title(), s.referenceName(), System.currentTimeMillis());
+        DashboardState state = s.watching()
+                ? DashboardState.watching(s.title(), System.currentTimeMillis(), s.events())
+                : new DashboardState(s.title(), s.referenceName(), System.currentTimeMillis());
         s.references().forEach(state::reference);
         Dashboard d = new Dashboard(s, state, DashboardServer.start(s.port()));
         try {
+            if (s.watching()) {
+                d.decisions = new TopicTail(s.clientProps(), s.output(), s.from(), true, r -> {
+                    WatchAlarm a;
+                    try {
+                        a = WatchAlarm.fromJson(r.record().value());
+                    } catch (RuntimeException e) {
+                        return; // not an alarm record (someone else writes to the topic): nothing to show
+                    }
+                    state.alarm(a, r.record().timestamp(), r.receivedAt());
+                });
+                d.timer.scheduleWithFixedDelay(d::tick, 0, PUBLISH_MS, TimeUnit.MILLISECONDS);
+                return d;
+            }
             d.decisions = new TopicTail(s.clientProps(), s.output(), s.from(), true, r -> {
                 try {
                     state.decision(StreamJson.readDecision(r.record().value()), r.receivedAt());

@@ -1,6 +1,8 @@
 package io.vigil.dashboard;
 
+import io.vigil.data.recording.RecordingEvent;
 import io.vigil.flink.JobMetrics;
+import io.vigil.flink.WatchAlarm;
 import io.vigil.stream.DecisionRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,7 +16,9 @@ import java.util.Map;
  * What the live dashboard shows, aggregated as decisions arrive: the job's counters and rates (from its metrics),
  * a histogram of t/d at decision, sample → decision latency, the last {@link #TABLE_ROWS} decisions, and — when
  * reference labels are known (the complete-series label in the demo) — rolling agreement and a reliability diagram
- * (announced reliability against observed agreement). Thread-safe; memory bounded whatever the stream's size.
+ * (announced reliability against observed agreement). For a watch job ({@code vigil run --watch}) it lists alarms
+ * instead ({@link AlarmFeed}) with the watch counters: keys, open windows, alarms, alarms held back by the flood
+ * guard, windows decided and windows closed by silence. Thread-safe; memory bounded whatever the stream's size.
  */
 final class DashboardState {
     static final int TABLE_ROWS = 50;
@@ -51,8 +55,17 @@ final class DashboardState {
             long receivedAt,
             long emittedAt) {}
 
+    /** Page mode of a series job. */
+    static final String SERIES = "series";
+
+    /** Page mode of a watch job. */
+    static final String WATCH = "watch";
+
     private final String title;
     private final String referenceName;
+
+    /** The alarms of a watch job; null for a series job. */
+    private final AlarmFeed alarms;
 
     /** Whether the job's operating point is certified; null while unknown. */
     private Boolean certified;
@@ -80,7 +93,7 @@ final class DashboardState {
     private final long[] reliabilityN = new long[RELIABILITY_BINS];
     private final long[] reliabilityAgreed = new long[RELIABILITY_BINS];
     private final double[] reliabilitySum = new double[RELIABILITY_BINS];
-    private final History history = new History();
+    private final History history;
     private JobMetrics.Snapshot metrics = JobMetrics.Snapshot.EMPTY;
     private double samplesPerSecond;
 
@@ -90,9 +103,23 @@ final class DashboardState {
      * @param startedAt epoch ms
      */
     DashboardState(String title, String referenceName, long startedAt) {
+        this(title, referenceName, startedAt, null);
+    }
+
+    /**
+     * @param alarms the alarm list of a watch job, or null for a series job
+     */
+    DashboardState(String title, String referenceName, long startedAt, AlarmFeed alarms) {
         this.title = title;
         this.referenceName = referenceName;
         this.startedAt = startedAt;
+        this.alarms = alarms;
+        this.history = new History(alarms != null);
+    }
+
+    /** A watch job's dashboard: alarms listed, judged against {@code events} per key when given (may be empty). */
+    static DashboardState watching(String title, long startedAt, Map<String, List<RecordingEvent>> events) {
+        return new DashboardState(title, null, startedAt, new AlarmFeed(events));
     }
 
     /** An insertion-ordered map that drops its eldest entries beyond {@link #MAX_REFERENCES}. */
@@ -139,6 +166,27 @@ final class DashboardState {
     void decision(DecisionRecord d, long receivedAt) {
         follower.decision(d, receivedAt);
         record(d, receivedAt);
+    }
+
+    /**
+     * An alarm record of a watch job arrived at {@code receivedAt} (epoch ms); {@code sampleTime} is the Kafka time
+     * stamp of the value that triggered it (the alarm record's own).
+     *
+     * @throws IllegalStateException when this is a series job's dashboard
+     */
+    synchronized void alarm(WatchAlarm a, long sampleTime, long receivedAt) {
+        if (alarms == null) {
+            throw new IllegalStateException("alarm records on a series job's dashboard");
+        }
+        long latency = Math.max(0, receivedAt - sampleTime);
+        if (a.emittedAt > 0) {
+            oldestNewEmittedAt = Math.min(oldestNewEmittedAt, a.emittedAt);
+        }
+        latencies[latencyNext] = latency;
+        latencyNext = (latencyNext + 1) % LATENCY_WINDOW;
+        latencySize = Math.min(LATENCY_WINDOW, latencySize + 1);
+        latencyCounts[latencyBin(latency)]++;
+        alarms.alarm(a, latency, receivedAt);
     }
 
     private synchronized void record(DecisionRecord d, long receivedAt) {
@@ -238,6 +286,7 @@ final class DashboardState {
     synchronized Map<String, Object> view(long now) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("title", title);
+        m.put("mode", alarms == null ? SERIES : WATCH);
         m.put("certified", certified);
         m.put("certification", certificationPhrase);
         m.put("uptime_s", (now - startedAt) / 1e3);
@@ -250,6 +299,8 @@ final class DashboardState {
         m.put("decisions", new ArrayList<>(rows));
         m.put("series", follower.view());
         m.put("reference", referenceName == null ? null : agreement());
+        m.put("watch", alarms == null ? null : watch());
+        m.put("alarms", alarms == null ? null : alarms.rows());
         m.put("oldest_new_emitted_at", oldestNewEmittedAt == Long.MAX_VALUE ? null : oldestNewEmittedAt);
         oldestNewEmittedAt = Long.MAX_VALUE;
         return m;
@@ -267,6 +318,21 @@ final class DashboardState {
         c.put("dead_letters", metrics.deadLettersTotal());
         c.put("out_of_range", metrics.get(JobMetrics.OUT_OF_RANGE));
         return c;
+    }
+
+    /** A watch job's counters: from its metrics, and the alarm records this dashboard received and judged. */
+    private Map<String, Object> watch() {
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("keys", metrics.get(JobMetrics.WATCH_KEYS));
+        w.put("open_windows", metrics.get(JobMetrics.WATCH_OPEN_WINDOWS));
+        w.put("alarms", metrics.get(JobMetrics.WATCH_ALARMS));
+        w.put("alarms_suppressed", metrics.get(JobMetrics.WATCH_ALARMS_SUPPRESSED));
+        w.put("windows_decided", metrics.get(JobMetrics.WATCH_WINDOWS_DECIDED));
+        w.put("timeouts", metrics.get(JobMetrics.WATCH_TIMEOUTS));
+        w.put("alarms_received", alarms.received());
+        w.put("listed", AlarmFeed.ROWS);
+        w.put("verdicts", alarms.verdicts());
+        return w;
     }
 
     private Map<String, Object> latency() {
@@ -310,13 +376,22 @@ final class DashboardState {
         return m;
     }
 
-    /** Once-a-second points of samples/s, decisions/s and rolling agreement, the last {@link #HISTORY}. */
+    /**
+     * Once-a-second points of samples/s, decisions/s (alarms/s of a watch job) and rolling agreement, the last {@link
+     * #HISTORY}.
+     */
     private static final class History {
         record Point(long at, double samplesPerSecond, double decisionsPerSecond, double agreement) {}
 
         private final ArrayDeque<Point> points = new ArrayDeque<>();
+        private final boolean alarms;
         private JobMetrics.Snapshot last;
         private long lastAt;
+
+        /** @param alarms whether the second rate counts alarms (a watch job) rather than decisions */
+        History(boolean alarms) {
+            this.alarms = alarms;
+        }
 
         /** The new point when a second has passed since the last one, else null. */
         Point observe(JobMetrics.Snapshot s, long now, double agreement) {
@@ -343,7 +418,10 @@ final class DashboardState {
             return p;
         }
 
-        private static long decisions(JobMetrics.Snapshot s) {
+        private long decisions(JobMetrics.Snapshot s) {
+            if (alarms) {
+                return s.get(JobMetrics.WATCH_ALARMS);
+            }
             return s.get(JobMetrics.DECISIONS_EARLY)
                     + s.get(JobMetrics.DECISIONS_COMPLETE)
                     + s.get(JobMetrics.DECISIONS_UNDECIDED)

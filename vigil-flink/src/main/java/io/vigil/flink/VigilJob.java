@@ -6,6 +6,7 @@ import io.vigil.stream.DeadLetter;
 import io.vigil.stream.DecisionRecord;
 import io.vigil.stream.SampleEvent;
 import io.vigil.stream.SessionSettings;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -59,6 +60,9 @@ public final class VigilJob {
 
     /** Name of the keyed decision stage. */
     private static final String STAGE_NAME = "Reliable early decision";
+
+    /** The sinks' {@code transaction.timeout.ms} unless the Kafka properties set one: 10 min. */
+    static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 600_000;
 
     private VigilJob() {}
 
@@ -263,7 +267,7 @@ public final class VigilJob {
     public static <T> Sink<T> sink(JobConfig cfg, KafkaRecordSerializationSchema<T> schema, String suffix) {
         Properties p = properties(cfg);
         // Flink's default transaction timeout (1 h) exceeds Kafka's default transaction.max.timeout.ms (15 min).
-        p.putIfAbsent("transaction.timeout.ms", "600000");
+        p.putIfAbsent("transaction.timeout.ms", Long.toString(DEFAULT_TRANSACTION_TIMEOUT_MS));
         // Records a fenced producer, so the job's final error can say that another job took its transactions over.
         p.merge("interceptor.classes", FencingInterceptor.class.getName(), (user, ours) -> user + "," + ours);
         return new FencingAwareKafkaSink<>(KafkaSink.<T>builder()
@@ -273,6 +277,20 @@ public final class VigilJob {
                 .setDeliveryGuarantee(cfg.delivery().guarantee())
                 .setTransactionalIdPrefix(cfg.transactionalIdPrefix() + "-" + suffix)
                 .build());
+    }
+
+    /**
+     * How long Kafka keeps a sink's open transaction before aborting it: the user's {@code transaction.timeout.ms}, or
+     * the job's default of 10 min. A restart from a checkpoint older than this may find that checkpoint's decisions
+     * aborted.
+     */
+    public static Duration transactionTimeout(JobConfig cfg) {
+        String v = cfg.kafkaProperties().get("transaction.timeout.ms");
+        try {
+            return Duration.ofMillis(v == null ? DEFAULT_TRANSACTION_TIMEOUT_MS : Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+            return Duration.ofMillis(DEFAULT_TRANSACTION_TIMEOUT_MS); // Kafka's client refuses it with its own message
+        }
     }
 
     private static Properties properties(JobConfig cfg) {

@@ -10,6 +10,7 @@
   const charts = {};
   let lastReceived = 0;
   let state = null;
+  let shownMode = "series";
 
   const $ = (id) => document.getElementById(id);
   const text = (id, v) => { $(id).textContent = v; };
@@ -26,15 +27,15 @@
     return { stroke: color, fill: color + "cc", width: 1, paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } };
   }
 
-  function rateChart() {
+  function rateChart(perSecond) {
     return make("chart-rate", {
       scales: { x: { time: true }, s: { auto: true, range: (u, min, max) => [0, Math.max(1, max * 1.1)] },
         d: { auto: true, range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       series: [{},
         { label: "samples/s", scale: "s", stroke: COLORS.blue, width: 2, fill: COLORS.blue + "14", points: { show: false }, value: (u, v) => v == null ? "–" : fmt.format(Math.round(v)) },
-        { label: "decisions/s", scale: "d", stroke: COLORS.green, width: 2, points: { show: false }, value: (u, v) => v == null ? "–" : fmt1.format(v) }],
+        { label: perSecond, scale: "d", stroke: COLORS.green, width: 2, points: { show: false }, value: (u, v) => v == null ? "–" : fmt1.format(v) }],
       legend: { show: true },
-      axes: [{}, { scale: "s", label: "samples/s", size: 70 }, { scale: "d", side: 1, label: "decisions/s", grid: { show: false }, size: 60 }],
+      axes: [{}, { scale: "s", label: "samples/s", size: 70 }, { scale: "d", side: 1, label: perSecond, grid: { show: false }, size: 60 }],
     }, [[], [], []]);
   }
 
@@ -60,7 +61,7 @@
       series: [{ label: "latency", value: (u, v) => v == null ? "–" : labels[v] },
         Object.assign({ label: "decisions" }, bars(COLORS.blue))],
       axes: [{ label: "ms (each bar from its lower edge)", splits: () => labels.map((_, i) => i), values: (u, splits) => splits.map((v) => v % 2 === 0 ? labels[v] : "") },
-        { label: "decisions", size: 60 }],
+        { label: shownMode === "watch" ? "alarms" : "decisions", size: 60 }],
     }, [[], []]);
   }
 
@@ -216,6 +217,61 @@
     if (rows.length) lastReceived = Math.max(lastReceived, rows[0].received_at);
   }
 
+  // A watch job's counters (keys, open windows, alarms, flood guard, windows, idle timeouts).
+  function watchCounters(w) {
+    text("c-keys", fmt.format(w.keys));
+    text("c-open", fmt.format(w.open_windows));
+    text("c-alarms", fmt.format(w.alarms));
+    text("c-suppressed", fmt.format(w.alarms_suppressed));
+    text("c-windows", fmt.format(w.windows_decided));
+    text("c-timeouts", fmt.format(w.timeouts));
+    const v = w.verdicts;
+    text("c-verdicts", v ? fmt.format(v["true"]) + " true · " + fmt.format(v["false"]) + " false · " + fmt.format(v.duplicate) + " duplicate" : "\u00a0");
+    text("alarms-caption", "(" + fmt.format(w.alarms_received) + " received; the newest " + fmt.format(w.listed) + " listed)");
+  }
+
+  function alarmTable(rows, judged) {
+    document.querySelectorAll(".verdict").forEach((el) => el.classList.toggle("hidden", !judged));
+    const body = $("alarms").tBodies[0];
+    const fresh = lastReceived;
+    body.replaceChildren();
+    for (const r of rows) {
+      const tr = document.createElement("tr");
+      if (r.received_at > fresh && fresh > 0) tr.className = "fresh";
+      cell(tr, new Date(r.received_at).toLocaleTimeString("en-GB"));
+      cell(tr, r.key, "series");
+      cell(tr, r.label);
+      cell(tr, fmt.format(r.event_start), "n");
+      cell(tr, fmt.format(r.trigger), "n");
+      cell(tr, fmt.format(r.delay_samples) + " samples" + (r.delay_ms == null ? "" : " · " + duration(Math.round(r.delay_ms))), "n");
+      cell(tr, r.certificate, "n");
+      cell(tr, fmt.format(r.window_start) + " + " + fmt.format(r.window_length), "n");
+      cell(tr, r.reliability == null ? "–" : r.reliability.toFixed(3), "n");
+      cell(tr, fmt.format(r.latency_ms) + " ms", "n");
+      if (judged) {
+        const span = document.createElement("span");
+        span.className = r.verdict === "true" ? "yes" : r.verdict === "false" ? "no" : "";
+        span.textContent = r.verdict;
+        cell(tr, span, "verdict");
+      }
+      body.append(tr);
+    }
+    if (rows.length) lastReceived = Math.max(lastReceived, rows[0].received_at);
+  }
+
+  // Shows the cards, panels and tables of the job's mode (series or watch) once, when the first state arrives.
+  function mode(m) {
+    if (shownMode === m) return;
+    shownMode = m;
+    const watch = m === "watch";
+    document.querySelectorAll(".series-only").forEach((el) => el.classList.toggle("hidden", watch));
+    document.querySelectorAll(".watch-only").forEach((el) => el.classList.toggle("hidden", !watch));
+    text("c-latency-name", watch ? "value → alarm" : "sample → decision");
+    text("latency-title", watch ? "Triggering value → alarm latency" : "Sample → decision latency");
+    charts["chart-rate"].destroy();
+    rateChart(watch ? "alarms/s" : "decisions/s");
+  }
+
   function series(s) {
     if (!s) {
       text("series-caption", "waiting for a series to start…");
@@ -242,30 +298,36 @@
     charts["chart-reliability"].setData([xs, xs.slice(), [null, ...bins.map((b) => b.observed), null]]);
   }
 
-  // The dashboard's own lag, shown in the header: how long after it was read from Kafka the newest decision is
+  // The dashboard's own lag, shown in the header: how long after it was read from Kafka the newest decision (alarm) is
   // drawn (the time from the job's emission to Kafka's delivery is in the latency chart).
   function lag(rows) {
     if (!rows.length || rows[0].received_at <= lastReceived) return;
-    text("lag", "newest decision drawn " + fmt.format(Math.max(0, Date.now() - rows[0].received_at)) + " ms after it arrived");
+    text("lag", "newest " + (shownMode === "watch" ? "alarm" : "decision") + " drawn " + fmt.format(Math.max(0, Date.now() - rows[0].received_at)) + " ms after it arrived");
   }
 
   function render(s) {
     state = s;
+    mode(s.mode);
     text("title", s.title);
     $("certification").classList.toggle("hidden", s.certified !== false);
     if (s.certified === false) text("certification", "Operating point " + s.certification);
     text("job", s.job === "running" ? "job running" : "job starting…");
-    lag(s.decisions);
+    lag(s.mode === "watch" ? s.alarms : s.decisions);
     text("uptime", s.uptime_s < 120 ? Math.round(s.uptime_s) + " s" : fmt1.format(s.uptime_s / 60) + " min");
     counters(s.counters, s.latency, s.reference);
+    if (s.watch) watchCounters(s.watch);
     if (!charts["chart-latency"]) latencyChart(s.latency.edges_ms);
     charts["chart-rate"].setData([s.history.at, s.history.samples_per_s, s.history.decisions_per_s]);
     const n = s.td.bins;
     charts["chart-td"].setData([s.td.counts.map((_, i) => (i + 0.5) / n), s.td.counts]);
     charts["chart-latency"].setData([s.latency.counts.map((_, i) => i), s.latency.counts]);
     deadLetters(s.dead_letters);
-    series(s.series);
     reference(s.reference);
+    if (s.mode === "watch") {
+      alarmTable(s.alarms, !!s.watch.verdicts);
+      return;
+    }
+    series(s.series);
     table(s.decisions, !!s.reference);
   }
 
@@ -280,7 +342,7 @@
     for (const [id, u] of Object.entries(charts)) u.setSize({ width: widthOf($(id)), height: HEIGHT });
   }
 
-  rateChart();
+  rateChart("decisions/s");
   tdChart();
   seriesChart();
   window.addEventListener("resize", resize);

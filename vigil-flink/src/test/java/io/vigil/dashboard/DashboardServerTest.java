@@ -3,6 +3,10 @@ package io.vigil.dashboard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vigil.flink.WatchAlarm;
+import io.vigil.watch.AlarmEvent;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -145,6 +149,62 @@ class DashboardServerTest {
                 for (Socket s : open) {
                     s.close();
                 }
+            }
+        }
+    }
+
+    /**
+     * A watch job's state as the dashboard publishes it reaches the event stream with the alarm records' field names,
+     * and the page served has the alarm list and the watch counters to show it in.
+     */
+    @Test
+    void aWatchJobsAlarmsReachTheEventStreamUnderTheAlarmRecordsFieldNames() throws Exception {
+        DashboardState state = DashboardState.watching("watch", 0, java.util.Map.of());
+        state.alarm(
+                WatchAlarm.of(
+                        new AlarmEvent("pump-7", "bell", 400, 431, 31, 620.0, 400, 96, true, "pac", 0.9, 0.95),
+                        "model-1",
+                        1_000,
+                        1_002),
+                1_000,
+                1_010);
+        try (DashboardServer server = DashboardServer.start(0);
+                Socket s = connect(server)) {
+            String host = DashboardServer.LOOPBACK + ":" + server.port();
+            request(s, "GET", "/events", host);
+            awaitClients(server);
+            server.publish(Dashboard.JSON.writeValueAsBytes(state.view(2_000)));
+            JsonNode frame = new ObjectMapper()
+                    .readTree(readFrame(
+                            new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))));
+            assertEquals("watch", frame.get("mode").asText());
+            JsonNode alarm = frame.get("alarms").get(0);
+            for (String field : List.of(
+                    "key",
+                    "label",
+                    "event_start",
+                    "trigger",
+                    "delay_samples",
+                    "delay_ms",
+                    "certified",
+                    "guarantee",
+                    "target",
+                    "window_start",
+                    "window_length",
+                    "reliability",
+                    "latency_ms")) {
+                assertTrue(alarm.has(field), field + " in " + alarm);
+            }
+            assertEquals("pump-7", alarm.get("key").asText());
+            assertEquals(431, alarm.get("trigger").asLong());
+            assertEquals(10, alarm.get("latency_ms").asLong());
+            for (String counter :
+                    List.of("keys", "open_windows", "alarms", "alarms_suppressed", "windows_decided", "timeouts")) {
+                assertTrue(frame.get("watch").has(counter), counter);
+            }
+            try (var page = DashboardServer.class.getResourceAsStream("index.html")) {
+                String html = new String(page.readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(html.contains("id=\"alarms\"") && html.contains("id=\"c-suppressed\""), html);
             }
         }
     }

@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vigil.data.recording.RecordingEvent;
 import io.vigil.early.Certification;
 import io.vigil.flink.JobMetrics;
+import io.vigil.flink.WatchAlarm;
 import io.vigil.kafka.SampleRecord;
 import io.vigil.stream.DecisionRecord;
+import io.vigil.watch.AlarmEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What the dashboard aggregates from decisions, samples and the job's metrics (pure logic, no Kafka). */
+@SuppressWarnings("unchecked")
 class DashboardStateTest {
     private static final int D = 128;
 
@@ -226,6 +230,115 @@ class DashboardStateTest {
         assertNull(drawn(s), "a series is picked at its start");
         sample(s, "next", 1, D + SeriesFollower.HOLD_MS + 2);
         assertEquals("next", drawn(s));
+    }
+
+    private static WatchAlarm alarm(String key, String label, long start, long trigger, long sampleTime) {
+        WatchAlarm a = WatchAlarm.of(
+                new AlarmEvent(
+                        key,
+                        label,
+                        start,
+                        trigger,
+                        trigger - start,
+                        (trigger - start) * 20.0,
+                        start,
+                        96,
+                        true,
+                        "pac",
+                        0.9,
+                        0.97),
+                "model-1",
+                sampleTime,
+                sampleTime + 3);
+        return WatchAlarm.fromJson(a.toJson()); // as the dashboard reads it from the alarms topic
+    }
+
+    @Test
+    void aWatchJobsAlarmsAreListedNewestFirstBoundedWithTheWatchCounters() {
+        DashboardState s = DashboardState.watching("watch", 0, Map.of());
+        int n = AlarmFeed.ROWS + 7;
+        for (int i = 1; i <= n; i++) {
+            s.alarm(
+                    alarm("pump-" + (i % 3), i % 2 == 0 ? "bell" : "funnel", 100L * i, 100L * i + 30, 1_000),
+                    1_000,
+                    1_000 + i);
+        }
+        s.observe(
+                new JobMetrics.Snapshot(Map.of(
+                        JobMetrics.SAMPLES_IN,
+                        50_000L,
+                        JobMetrics.WATCH_KEYS,
+                        3L,
+                        JobMetrics.WATCH_OPEN_WINDOWS,
+                        60L,
+                        JobMetrics.WATCH_ALARMS,
+                        (long) n,
+                        JobMetrics.WATCH_ALARMS_SUPPRESSED,
+                        4L,
+                        JobMetrics.WATCH_WINDOWS_DECIDED,
+                        4_900L,
+                        JobMetrics.WATCH_TIMEOUTS,
+                        2L,
+                        JobMetrics.DEAD_LETTERS_PREFIX + "alarm_flood",
+                        4L)),
+                5_000);
+        Map<String, Object> view = s.view(5_000);
+        assertEquals("watch", view.get("mode"));
+        List<AlarmFeed.Row> rows = get(view, "alarms");
+        assertEquals(AlarmFeed.ROWS, rows.size(), "bounded");
+        AlarmFeed.Row newest = rows.get(0);
+        assertEquals("pump-" + (n % 3), newest.key());
+        assertEquals(100L * n, newest.eventStart());
+        assertEquals(100L * n + 30, newest.trigger());
+        assertEquals(30, newest.delaySamples());
+        assertEquals(600.0, newest.delayMs(), 1e-9);
+        assertEquals("≥ 0.90 pac", newest.certificate());
+        assertEquals(100L * n, newest.windowStart());
+        assertEquals(96, newest.windowLength());
+        assertEquals((long) n, newest.latencyMs(), "from the triggering value's time stamp to its arrival");
+        assertNull(newest.verdict(), "no events known, no verdict");
+        assertEquals(
+                100L * (n - AlarmFeed.ROWS + 1), rows.get(AlarmFeed.ROWS - 1).eventStart(), "oldest listed");
+        Map<String, Object> watch = get(view, "watch");
+        assertEquals(3L, watch.get("keys"));
+        assertEquals(60L, watch.get("open_windows"));
+        assertEquals((long) n, watch.get("alarms"));
+        assertEquals(4L, watch.get("alarms_suppressed"));
+        assertEquals(4_900L, watch.get("windows_decided"));
+        assertEquals(2L, watch.get("timeouts"));
+        assertEquals((long) n, watch.get("alarms_received"));
+        assertEquals(4L, ((Map<String, Long>) get(view, "dead_letters")).get("alarm_flood"));
+        assertEquals(List.of(), view.get("decisions"), "a watch job decides no series");
+        assertNull(view.get("series"));
+        assertNull(watch.get("verdicts"));
+        DashboardState series = new DashboardState("series", null, 0);
+        assertEquals("series", series.view(0).get("mode"));
+        assertNull(series.view(0).get("alarms"));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalStateException.class, () -> series.alarm(alarm("k", "bell", 1, 2, 0), 0, 1));
+    }
+
+    @Test
+    void alarmsAreJudgedTrueDuplicateOrFalseAgainstKnownEvents() {
+        Map<String, List<RecordingEvent>> events = Map.of(
+                "rec-1",
+                List.of(
+                        new RecordingEvent("rec-1", 100, 180, "bell"),
+                        new RecordingEvent("rec-1", 500, 560, "funnel")));
+        DashboardState s = DashboardState.watching("watch", 0, events);
+        s.alarm(alarm("rec-1", "bell", 98, 130, 0), 0, 1); // inside the bell event: true
+        s.alarm(alarm("rec-1", "bell", 120, 170, 0), 0, 2); // the same event again: duplicate
+        s.alarm(alarm("rec-1", "bell", 490, 520, 0), 0, 3); // inside the funnel event with another label: false
+        s.alarm(alarm("rec-1", "funnel", 300, 330, 0), 0, 4); // in background: false
+        s.alarm(alarm("rec-2", "funnel", 10, 40, 0), 0, 5); // a key without events: false
+        s.alarm(alarm("rec-1", "funnel", 495, 560, 0), 0, 6); // trigger at the event's end: true
+        Map<String, Object> view = s.view(10);
+        List<String> verdicts = ((List<AlarmFeed.Row>) get(view, "alarms"))
+                .stream().map(AlarmFeed.Row::verdict).toList();
+        assertEquals(List.of("true", "false", "false", "false", "duplicate", "true"), verdicts, "newest first");
+        assertEquals(
+                Map.of("true", 2L, "duplicate", 1L, "false", 3L),
+                ((Map<String, Object>) get(view, "watch")).get("verdicts"));
     }
 
     private static String drawn(DashboardState s) {

@@ -56,6 +56,8 @@ public final class GuaranteeExperiment {
      *     the test part ({@code vigil evaluate --missing …}), seeded per series by its id
      * @param randomisedCrc whether the expected guarantee certifies in conformal risk control's randomised form, as
      *     {@code vigil train} does by default ({@link #crcDraw}), or with U = 1 ({@code --crc-draw conservative})
+     * @param holdout 0 to calibrate by cross-fitting; otherwise the share of each training part held out of fitting and
+     *     selection and replayed through the deployed model ({@code vigil train --calibration holdout:F})
      */
     public record Config(
             int resplits,
@@ -66,9 +68,16 @@ public final class GuaranteeExperiment {
             boolean reselectInFolds,
             EstimatorType estimator,
             ObservationPattern pattern,
-            boolean randomisedCrc) {
+            boolean randomisedCrc,
+            double holdout) {
         /** Validates and copies. */
         public Config {
+            if (!(holdout >= 0 && holdout < 1)) {
+                throw new IllegalArgumentException("the calibration holdout share must lie in [0, 1), got " + holdout);
+            }
+            if (holdout > 0 && reselectInFolds) {
+                throw new IllegalArgumentException("--reselect-in-folds applies to --calibration cross-fit only");
+            }
             if (resplits < 1) {
                 throw new IllegalArgumentException("--resplits must be ≥ 1, got " + resplits);
             }
@@ -84,6 +93,20 @@ public final class GuaranteeExperiment {
             }
             Objects.requireNonNull(estimator, "estimator");
             Objects.requireNonNull(pattern, "pattern");
+        }
+
+        /** Cross-fitted calibration, as {@code vigil train} does by default. */
+        public Config(
+                int resplits,
+                long seed,
+                List<Double> taus,
+                List<Guarantee> guarantees,
+                List<Selection> selections,
+                boolean reselectInFolds,
+                EstimatorType estimator,
+                ObservationPattern pattern,
+                boolean randomisedCrc) {
+            this(resplits, seed, taus, guarantees, selections, reselectInFolds, estimator, pattern, randomisedCrc, 0);
         }
 
         /**
@@ -115,22 +138,25 @@ public final class GuaranteeExperiment {
         }
 
         /**
-         * The expected guarantee's draw U on split {@code split}: with {@link #randomisedCrc} uniform in (0, 1] from a
-         * stream of its own, seeded by the base seed and the split index (so a run is reproducible, and the draws are
-         * unrelated to how the split's series were drawn and to the models' seeds), else 1.
+         * The expected guarantee's draw U on split {@code split} of {@code dataset}: with {@link #randomisedCrc}
+         * uniform in (0, 1] from a stream of its own, seeded by the base seed, the dataset's name and the split index
+         * — one independent draw per (dataset, split), as every user's training run draws its own, so the datasets
+         * of one split share no U; reproducible, and unrelated to how the split's series were drawn and to the
+         * models' seeds — else 1.
          */
-        public double crcDraw(int split) {
+        public double crcDraw(String dataset, int split) {
             if (!randomisedCrc) {
                 return ConformalRiskControl.CONSERVATIVE;
             }
-            return 1.0 - new SplittableRandom((seed ^ CRC_STREAM) + split * 0x9E3779B97F4A7C15L).nextDouble();
+            long stream = (seed ^ CRC_STREAM) + dataset.hashCode() * 0xBF58476D1CE4E5B9L;
+            return 1.0 - new SplittableRandom(stream + split * 0x9E3779B97F4A7C15L).nextDouble();
         }
 
         /** What a split's result depends on besides the data, as cache key text. */
         String settings() {
             return String.format(
                             Locale.ROOT,
-                            "taus=%s;seed=%d;variants=%s;calibration=%s;earliest=grid-0",
+                            "taus=%s;seed=%d;variants=%s;calibration=%s;earliest=grid-0;cross-fitted-earliest;draw=dataset-split",
                             taus,
                             seed,
                             variants(),
@@ -138,7 +164,8 @@ public final class GuaranteeExperiment {
                     + (reselectInFolds ? ";reselect-in-folds" : "")
                     + (estimator == EstimatorType.JOINT ? "" : ";estimator=" + estimator.id())
                     + (pattern.isComplete() ? "" : ";pattern=" + pattern)
-                    + (randomisedCrc && guarantees.contains(Guarantee.EXPECTED) ? ";crc=randomised" : "");
+                    + (randomisedCrc && guarantees.contains(Guarantee.EXPECTED) ? ";crc=randomised" : "")
+                    + (holdout > 0 ? ";holdout=" + holdout : "");
         }
     }
 
@@ -221,6 +248,9 @@ public final class GuaranteeExperiment {
      * @param operatingPoint the evaluation at the stored operating point
      * @param earliest the rule at the least conservative threshold of the grid, certified or not: its earliest
      *     possible decision
+     * @param crossFittedEarliest the same rule and threshold on the training part's cross-fitted replays (the
+     *     calibration curve's first threshold: n replayed series, reliable = n − disagreements), what a user can see
+     *     before any test series, and so what selects the pairs of the calibration goal
      * @param taus one point per requested τ
      */
     public record Outcome(
@@ -230,6 +260,7 @@ public final class GuaranteeExperiment {
             double fullAccuracy,
             Point operatingPoint,
             Point earliest,
+            Point crossFittedEarliest,
             List<Point> taus) {
         /** Copies the list. */
         public Outcome {
@@ -324,6 +355,20 @@ public final class GuaranteeExperiment {
                         .get(0));
     }
 
+    /**
+     * The operating point's curve at its least conservative threshold, on the cross-fitted replays of the training
+     * part.
+     */
+    private static Point crossFittedEarliest(VigilModel model) {
+        CalibrationSection c = model.section(CalibrationSection.class).orElseThrow();
+        CalibrationSection.Curve curve = c.operatingPoint()
+                .flatMap(op -> c.curve(op.rule(), op.classifier(), op.set(), op.estimator()))
+                .orElseThrow(() -> new IllegalStateException("the operating point has no calibration curve"));
+        int n = curve.series();
+        return new Point(
+                c.thresholds()[0], false, n, n - curve.disagreements()[0], curve.correct()[0], curve.meanFraction(0));
+    }
+
     private static String file(int split) {
         return String.format(Locale.ROOT, "guarantee-%03d.csv", split);
     }
@@ -336,12 +381,12 @@ public final class GuaranteeExperiment {
         Dataset testPart = merged.subset(parts[1]);
         List<Variant> variants = config.variants();
         List<CalibrationParams> params = variants.stream()
-                .map(v -> v.params(seed, config.crcDraw(split))
+                .map(v -> v.params(seed, config.crcDraw(name, split))
                         .withEstimator(config.estimator())
                         .withPattern(config.pattern()))
                 .toList();
         List<ReliabilityExperiment.Trained> trained =
-                ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds());
+                ReliabilityExperiment.trainEach(trainPart, seed, params, config.reselectInFolds(), config.holdout());
         // The variants share one cross-fit, so one grid replay per rule and classifier serves all their τ.
         Map<DecisionParams, GridReplay> replays = new HashMap<>();
         List<Outcome> outcomes = new ArrayList<>();
@@ -364,6 +409,7 @@ public final class GuaranteeExperiment {
                     point(name, model, base, replay, testPart, config.pattern()),
                     // The rule at its least conservative threshold, whatever the certificate: its earliest decision.
                     replay.earliest(lowest),
+                    crossFittedEarliest(model),
                     taus));
         }
         return new Split(split, seed, trainSize, (System.nanoTime() - start) / 1e9, outcomes, "");

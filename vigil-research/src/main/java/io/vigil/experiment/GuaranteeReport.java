@@ -57,6 +57,8 @@ public final class GuaranteeReport {
      * @param certifiedPairs those whose τ the training part certified
      * @param significantlyBelow certified pairs significantly below τ on the test part
      * @param meanExcess mean reliability − τ over certified pairs (NaN when there are none)
+     * @param meanExcessSe its standard error, clustered by trained model (dataset, split): the τ of one model share
+     *     its data and draw
      * @param meanFraction their mean t/d
      * @param meanAccuracy their mean accuracy
      * @param splits (dataset, split) evaluated
@@ -70,6 +72,7 @@ public final class GuaranteeReport {
             int certifiedPairs,
             int significantlyBelow,
             double meanExcess,
+            double meanExcessSe,
             double meanFraction,
             double meanAccuracy,
             int splits,
@@ -93,6 +96,9 @@ public final class GuaranteeReport {
             double opAccuracy = 0;
             double opFraction = 0;
             double full = 0;
+            double[] clusterSums = new double[outcomes.size()];
+            int[] clusterCounts = new int[outcomes.size()];
+            int g = 0;
             for (Outcome o : outcomes) {
                 opCertified += o.operatingPoint().certified() ? 1 : 0;
                 opAccuracy += o.operatingPoint().accuracy();
@@ -107,10 +113,13 @@ public final class GuaranteeReport {
                         certified++;
                         below += p.significantlyBelow() ? 1 : 0;
                         excess += p.reliability() - p.tau();
+                        clusterSums[g] += p.reliability() - p.tau();
+                        clusterCounts[g]++;
                         fraction += p.meanFraction();
                         accuracy += p.accuracy();
                     }
                 }
+                g++;
             }
             int n = outcomes.size();
             return new Stats(
@@ -118,6 +127,7 @@ public final class GuaranteeReport {
                     certified,
                     below,
                     mean(excess, certified),
+                    GuaranteeStatistics.clusteredSe(clusterSums, clusterCounts),
                     mean(fraction, certified),
                     mean(accuracy, certified),
                     n,
@@ -137,12 +147,20 @@ public final class GuaranteeReport {
 
     /**
      * A (dataset, τ) whose mean test reliability is below τ − 0.01, over {@code splits} splits: those certifying τ, or
-     * every split ({@code overAll}; {@link #meanShortfalls(Variant, boolean)}).
+     * every split ({@code overAll}; {@link #meanShortfalls(Variant, boolean)}); {@code se} is the mean's standard
+     * error over those splits (NaN for one), so a shortfall within noise can be told from a real one.
      */
-    public record MeanShortfall(String dataset, double tau, double meanReliability, int splits, boolean overAll) {}
+    public record MeanShortfall(
+            String dataset, double tau, double meanReliability, double se, int splits, boolean overAll) {}
 
-    /** The mean reliability − τ at τ over certified pairs whose earliest decision is less reliable than τ. */
-    public record EarlyUnreliable(double tau, int pairs, double meanExcess) {}
+    /**
+     * The calibration goal's figures at τ, over the pairs whose earliest rule is less reliable than τ on the training
+     * part's cross-fitted replays (so the selection sees no test series): the mean reliability − τ over those that
+     * certify τ and over all of them (a pair that cannot certify τ decides at t = d, and counts as such), each with
+     * its standard error clustered by trained model.
+     */
+    public record EarlyUnreliable(
+            double tau, int pairs, double meanExcess, double se, int pairsAll, double meanExcessAll, double seAll) {}
 
     /** Every outcome of one variant, over all datasets (or one). */
     private List<Outcome> outcomes(Variant v, String dataset) {
@@ -209,43 +227,67 @@ public final class GuaranteeReport {
         for (DatasetResult d : results) {
             for (double tau : config.taus()) {
                 double sum = 0;
+                double sumSq = 0;
                 int n = 0;
                 boolean anyCertified = false;
                 for (Outcome o : outcomes(v, d.dataset())) {
                     for (Point p : o.taus()) {
                         if (p.tau() == tau && (allSplits || p.certified())) {
                             sum += p.reliability();
+                            sumSq += p.reliability() * p.reliability();
                             n++;
                         }
                         anyCertified |= p.tau() == tau && p.certified();
                     }
                 }
                 if (anyCertified && sum / n < tau - MEAN_TOLERANCE) {
-                    out.add(new MeanShortfall(d.dataset(), tau, sum / n, n, allSplits));
+                    double m = sum / n;
+                    double se = n < 2 ? Double.NaN : Math.sqrt(Math.max(0, (sumSq - n * m * m) / (n - 1)) / n);
+                    out.add(new MeanShortfall(d.dataset(), tau, m, se, n, allSplits));
                 }
             }
         }
         return out;
     }
 
-    /** Per τ of {@link #EXCESS_TAUS} that was run: the mean excess over certified pairs whose earliest is below τ. */
+    /** Per τ of {@link #EXCESS_TAUS} that was run: the calibration goal's excess ({@link EarlyUnreliable}). */
     public List<EarlyUnreliable> earlyUnreliable(Variant v) {
         List<EarlyUnreliable> out = new ArrayList<>();
         for (double tau : EXCESS_TAUS) {
             if (!config.taus().contains(tau)) {
                 continue;
             }
-            double sum = 0;
-            int n = 0;
-            for (Outcome o : outcomes(v, null)) {
+            List<Outcome> outcomes = outcomes(v, null);
+            double[] sums = new double[outcomes.size()];
+            int[] counts = new int[outcomes.size()];
+            double[] sumsAll = new double[outcomes.size()];
+            int[] countsAll = new int[outcomes.size()];
+            for (int g = 0; g < outcomes.size(); g++) {
+                Outcome o = outcomes.get(g);
+                if (o.crossFittedEarliest().reliability() >= tau) {
+                    continue;
+                }
                 for (Point p : o.taus()) {
-                    if (p.tau() == tau && p.certified() && o.earliest().reliability() < tau) {
-                        sum += p.reliability() - tau;
-                        n++;
+                    if (p.tau() == tau) {
+                        sumsAll[g] += p.reliability() - tau;
+                        countsAll[g]++;
+                        if (p.certified()) {
+                            sums[g] += p.reliability() - tau;
+                            counts[g]++;
+                        }
                     }
                 }
             }
-            out.add(new EarlyUnreliable(tau, n, mean(sum, n)));
+            int n = java.util.Arrays.stream(counts).sum();
+            int nAll = java.util.Arrays.stream(countsAll).sum();
+            out.add(new EarlyUnreliable(
+                    tau,
+                    n,
+                    mean(java.util.Arrays.stream(sums).sum(), n),
+                    GuaranteeStatistics.clusteredSe(sums, counts),
+                    nAll,
+                    mean(java.util.Arrays.stream(sumsAll).sum(), nAll),
+                    GuaranteeStatistics.clusteredSe(sumsAll, countsAll)));
         }
         return out;
     }
@@ -288,6 +330,7 @@ public final class GuaranteeReport {
                 dm.put(v.guarantee().cliName(), statsJson(stats(v, d.dataset())));
             }
             x.put("modes", dm);
+            x.put("power_against_0_05_shortfall", power(d));
             datasets.add(x);
         }
         o.put("datasets", datasets);
@@ -340,8 +383,13 @@ public final class GuaranteeReport {
         Map<String, Object> early = new LinkedHashMap<>();
         for (EarlyUnreliable e : earlyUnreliable(v)) {
             Map<String, Object> x = new LinkedHashMap<>();
+            x.put("selected_by", "cross-fitted earliest reliability");
             x.put("pairs", e.pairs());
             x.put("mean_excess", finite(e.meanExcess()));
+            x.put("se", finite(e.se()));
+            x.put("pairs_all_splits", e.pairsAll());
+            x.put("mean_excess_all_splits", finite(e.meanExcessAll()));
+            x.put("se_all_splits", finite(e.seAll()));
             early.put(Double.toString(e.tau()), x);
         }
         m.put("excess_where_earliest_below_tau", early);
@@ -354,6 +402,7 @@ public final class GuaranteeReport {
         m.put("significantly_below", s.significantlyBelow());
         m.put("fraction_below", finite(s.fractionBelow()));
         m.put("mean_excess", finite(s.meanExcess()));
+        m.put("mean_excess_se", finite(s.meanExcessSe()));
         m.put("mean_fraction", finite(s.meanFraction()));
         m.put("mean_accuracy", finite(s.meanAccuracy()));
         m.put("pairs", s.pairs());
@@ -379,7 +428,17 @@ public final class GuaranteeReport {
         m.put("dataset", r.dataset());
         m.put("tau", r.tau());
         m.put("mean_reliability", r.meanReliability());
+        m.put("se", finite(r.se()));
         m.put(r.overAll() ? "splits" : "certified_splits", r.splits());
+        return m;
+    }
+
+    /** Per τ, the power of the 5 % check against a 0.05 shortfall on this dataset's test size. */
+    private Map<String, Object> power(DatasetResult d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (double tau : config.taus()) {
+            m.put(Double.toString(tau), GuaranteeStatistics.power(d.testSize(), tau));
+        }
         return m;
     }
 
@@ -461,6 +520,16 @@ public final class GuaranteeReport {
                 }
             }
         }
+        sb.append(
+                "\n## Power of the 5 % check\n\nThe probability that *below* fires on a dataset's test part when "
+                        + "its true reliability is τ − 0.05: where it is low, few pairs below says little.\n\n| dataset | n test");
+        config.taus().forEach(t -> sb.append(" | τ = ").append(t));
+        sb.append(" |\n|---|---:|").append("---:|".repeat(config.taus().size())).append('\n');
+        for (DatasetResult d : results) {
+            sb.append("| ").append(d.dataset()).append(" | ").append(d.testSize());
+            power(d).values().forEach(p -> sb.append(" | ").append(plain((Double) p)));
+            sb.append(" |\n");
+        }
         sb.append("\n## Per dataset\n\n");
         statsHeader(sb, "dataset | n train | mode");
         for (DatasetResult d : results) {
@@ -509,10 +578,15 @@ public final class GuaranteeReport {
         for (EarlyUnreliable e : earlyUnreliable(v)) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "; τ = %s, pairs whose earliest decision is below τ: mean excess %s over %d",
+                    "; τ = %s, pairs whose cross-fitted earliest rate is below τ: mean excess %s ± %s over %d "
+                            + "certified, %s ± %s over all %d",
                     e.tau(),
-                    Double.isNaN(e.meanExcess()) ? "-" : String.format(Locale.ROOT, "%+.3f", e.meanExcess()),
-                    e.pairs()));
+                    signed(e.meanExcess()),
+                    plain(e.se()),
+                    e.pairs(),
+                    signed(e.meanExcessAll()),
+                    plain(e.seAll()),
+                    e.pairsAll()));
         }
         sb.append(".\n");
     }
@@ -525,10 +599,11 @@ public final class GuaranteeReport {
                         shortfalls.stream()
                                 .map(r -> String.format(
                                         Locale.ROOT,
-                                        "%s τ = %s (%.3f over %d)",
+                                        "%s τ = %s (%.3f ± %s over %d)",
                                         r.dataset(),
                                         r.tau(),
                                         r.meanReliability(),
+                                        plain(r.se()),
                                         r.splits()))
                                 .toList());
     }
@@ -587,6 +662,7 @@ public final class GuaranteeReport {
         for (Outcome o : s.outcomes()) {
             out.add(row(s, o, "op", o.operatingPoint()));
             out.add(row(s, o, "earliest", o.earliest()));
+            out.add(row(s, o, "cross-fitted-earliest", o.crossFittedEarliest()));
             for (Point p : o.taus()) {
                 out.add(row(s, o, "tau", p));
             }
@@ -636,6 +712,7 @@ public final class GuaranteeReport {
             double full = Double.NaN;
             Point op = null;
             Point earliest = null;
+            Point crossFitted = null;
             List<Point> taus = new ArrayList<>();
             for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.split(",", -1);
@@ -665,16 +742,18 @@ public final class GuaranteeReport {
                 switch (f[9]) {
                     case "op" -> op = p;
                     case "earliest" -> earliest = p;
+                    case "cross-fitted-earliest" -> crossFitted = p;
                     case "tau" -> taus.add(p);
                     default -> throw new IllegalArgumentException("unknown row kind " + f[9]);
                 }
             }
             if (op == null
                     || earliest == null
+                    || crossFitted == null
                     || !taus.stream().map(Point::tau).toList().equals(config.taus())) {
                 throw new IllegalArgumentException("variant " + v + " incomplete");
             }
-            outcomes.add(new Outcome(v, rule, classifier, full, op, earliest, taus));
+            outcomes.add(new Outcome(v, rule, classifier, full, op, earliest, crossFitted, taus));
         }
         return new Split(split, seed, trainSize, seconds, outcomes, "");
     }

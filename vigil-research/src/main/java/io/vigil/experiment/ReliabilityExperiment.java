@@ -167,11 +167,21 @@ public final class ReliabilityExperiment {
      */
     public static List<Trained> trainEach(
             Dataset train, long seed, List<CalibrationParams> variants, boolean reselectInFolds) {
+        return trainEach(train, seed, variants, reselectInFolds, 0);
+    }
+
+    /**
+     * As {@link #trainEach(Dataset, long, List, boolean)}; a {@code holdout} share in (0, 1) calibrates on that part
+     * of {@code train} held out of fitting and selection ({@code vigil train --calibration holdout:F}).
+     */
+    public static List<Trained> trainEach(
+            Dataset train, long seed, List<CalibrationParams> variants, boolean reselectInFolds, double holdout) {
         TrainOptions options = TrainOptions.builder()
                 .selection(TrainParams.builder().seed(seed).build())
                 .sections(EarlyModelTrainer.Params.defaults())
                 .calibration(variants.get(0))
                 .reselectInFolds(reselectInFolds)
+                .calibrationHoldout(holdout)
                 .created(Instant.EPOCH)
                 .build();
         List<Trained> out = new ArrayList<>();

@@ -53,7 +53,8 @@ import picocli.CommandLine.Option;
             TeaserExperimentCommand.class,
             TransferExperimentCommand.class,
             Fig58ExperimentCommand.class,
-            Table54ExperimentCommand.class
+            Table54ExperimentCommand.class,
+            WatchTradeoffExperimentCommand.class
         })
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec

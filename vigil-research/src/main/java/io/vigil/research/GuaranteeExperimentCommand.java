@@ -1,5 +1,6 @@
 package io.vigil.research;
 
+import io.vigil.cli.CalibrationOptions;
 import io.vigil.cli.ObservationOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.early.calibrate.CalibrationParams;
@@ -98,10 +99,19 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             names = "--crc-draw",
             paramLabel = "random|conservative",
             defaultValue = "random",
-            description = "How the expected guarantee draws U, as vigil train --crc-draw: random (one draw per split, "
-                    + "seeded by --seed and the split, as train draws afresh per model) or conservative (U = 1) "
+            description = "How the expected guarantee draws U, as vigil train --crc-draw: random (one draw per dataset "
+                    + "and split, seeded by --seed, the dataset and the split, as train draws afresh per model) or conservative (U = 1) "
                     + "(default: ${DEFAULT-VALUE}).")
     String crcDraw;
+
+    @Option(
+            names = "--calibration",
+            paramLabel = "cross-fit|holdout[:F]",
+            defaultValue = "cross-fit",
+            description = "How every split's model is calibrated, as vigil train --calibration: cross-fit (fold "
+                    + "models' replays) or holdout:F (a share F of the training part, default 0.3, never fitted on, "
+                    + "replayed through the deployed model) (default: ${DEFAULT-VALUE}).")
+    String calibration;
 
     @Option(
             names = "--no-resume",
@@ -143,7 +153,8 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     reselectInFolds,
                     EstimatorType.fromId(estimator),
                     observation.pattern(),
-                    randomisedCrc(crcDraw));
+                    randomisedCrc(crcDraw),
+                    CalibrationOptions.parseScheme(calibration));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -165,13 +176,37 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             }
         }
         double wall = (System.nanoTime() - start) / 1e9;
+        Map<String, String> settings = settings(config, wall, cache, total);
+        GuaranteeReport report = new GuaranteeReport(results, config);
+        report.write(archive.out, settings);
+        PrintWriter o = spec.commandLine().getOut();
+        if (archive.json) {
+            Map<String, Object> m = report.json();
+            m.put("estimator", config.estimator().id());
+            m.put("crc_draw", config.randomisedCrc() ? "random" : "conservative");
+            m.put("calibration", config.holdout() > 0 ? "holdout:" + config.holdout() : "cross-fit");
+            m.put("pattern", ObservationOptions.json(config.pattern()));
+            m.put("resumed_splits", cache.reused());
+            m.put("wall_seconds", wall);
+            m.put("report", archive.out.resolve(GuaranteeReport.MARKDOWN).toString());
+            o.println(Json.line(m));
+        } else {
+            o.print(report.markdown(settings));
+            o.println("wrote " + archive.out.resolve(GuaranteeReport.MARKDOWN) + " and " + GuaranteeReport.CSV);
+        }
+        o.flush();
+        return 0;
+    }
+
+    /** The report's settings lines: the command that reproduces it, training, pattern, draw, version, time, cache. */
+    private Map<String, String> settings(GuaranteeExperiment.Config config, double wall, SplitCache cache, long total) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(
                 "command",
                 String.format(
                         Locale.ROOT,
                         "vigil experiment guarantee --data %s%s --resplits %d --taus %s --guarantee %s "
-                                + "--selection-correction %s%s%s%s%s --seed %d --out %s",
+                                + "--selection-correction %s%s%s%s%s%s --seed %d --out %s",
                         archive.dataDir,
                         archive.datasets == null ? "" : " --datasets " + String.join(",", archive.datasets),
                         resplits,
@@ -188,41 +223,29 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                         config.estimator() == EstimatorType.JOINT ? "" : " --estimator " + estimator,
                         ObservationOptions.flags(config.pattern()),
                         config.randomisedCrc() ? "" : " --crc-draw conservative",
+                        config.holdout() > 0 ? " --calibration holdout:" + config.holdout() : "",
                         archive.seed,
                         archive.out));
         settings.put(
                 "training",
                 "the defaults of vigil train, objective "
                         + CalibrationParams.defaults(archive.seed).objective().cliName()
-                        + ", one cross-fit certified under each guarantee and selection correction");
+                        + (config.holdout() > 0
+                                ? ", calibrated on a holdout of " + config.holdout() + " of the training part"
+                                : ", one cross-fit")
+                        + " certified under each guarantee and selection correction");
         settings.put("observation pattern", config.pattern().toString());
         settings.put(
                 "expected guarantee's conformal draw U",
                 config.randomisedCrc()
-                        ? "random, one per split (seeded by --seed and the split), as vigil train draws one per model"
+                        ? "random, one per dataset and split (seeded by --seed, the dataset and the split), as vigil "
+                                + "train draws one per model"
                         : "1 (--crc-draw conservative: the non-randomised form)");
         settings.put("Vigil version", VigilModel.runtimeVersion());
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
                 "splits taken from the cache",
                 String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, archive.out.resolve("cache")));
-        GuaranteeReport report = new GuaranteeReport(results, config);
-        report.write(archive.out, settings);
-        PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
-            Map<String, Object> m = report.json();
-            m.put("estimator", config.estimator().id());
-            m.put("crc_draw", config.randomisedCrc() ? "random" : "conservative");
-            m.put("pattern", ObservationOptions.json(config.pattern()));
-            m.put("resumed_splits", cache.reused());
-            m.put("wall_seconds", wall);
-            m.put("report", archive.out.resolve(GuaranteeReport.MARKDOWN).toString());
-            o.println(Json.line(m));
-        } else {
-            o.print(report.markdown(settings));
-            o.println("wrote " + archive.out.resolve(GuaranteeReport.MARKDOWN) + " and " + GuaranteeReport.CSV);
-        }
-        o.flush();
-        return 0;
+        return settings;
     }
 }

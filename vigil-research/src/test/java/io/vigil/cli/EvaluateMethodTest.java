@@ -124,7 +124,7 @@ class EvaluateMethodTest {
         assertTrue(md.contains("Fixed-time baselines"), md);
         List<String> csv = Files.readAllLines(report.resolve(EarlyReport.CSV));
         assertEquals(1 + 40, csv.size());
-        assertTrue(csv.get(1).matches("0,,\\d+,.*"), csv.get(1));
+        assertTrue(csv.get(1).matches("[A-Za-z]+/test/0,,\\d+,.*"), csv.get(1));
         for (String png : List.of(EarlyReport.RELIABILITY_PNG, EarlyReport.ACCURACY_PNG)) {
             byte[] b = Files.readAllBytes(report.resolve(png));
             assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);

@@ -118,8 +118,20 @@ class GuaranteeExperimentCommandTest {
         for (JsonNode d : datasets) {
             assertEquals(30, d.get("train_size").asInt());
             perDataset += d.get("modes").get("pac").get("certified_pairs").asInt();
+            // The 5 % check's power against τ − 0.05 on this test part, per τ run (GuaranteeStatisticsTest by hand).
+            d.get("power_against_0_05_shortfall")
+                    .fields()
+                    .forEachRemaining(p -> assertTrue(
+                            p.getValue().asDouble() >= 0 && p.getValue().asDouble() < 1, p.getKey()));
         }
         assertEquals(o.get("modes").get("pac").get("certified_pairs").asInt(), perDataset);
+        JsonNode early = o.get("modes")
+                .get("expected")
+                .get("excess_where_earliest_below_tau")
+                .get("0.8");
+        assertEquals(
+                "cross-fitted earliest reliability", early.get("selected_by").asText());
+        assertTrue(early.get("pairs_all_splits").asInt() >= early.get("pairs").asInt(), early.toString());
         assertTrue(Files.readString(out.resolve("guarantee.md")).contains("## Per dataset"));
 
         Run again = ModelCommandsTest.run(args(data, out, "2"));
@@ -182,6 +194,17 @@ class GuaranteeExperimentCommandTest {
                         <= o.get("modes").get("expected").get("certified_pairs").asInt(),
                 "U = 1 never certifies more than a draw U ≤ 1: " + c.get("modes") + " vs " + o.get("modes"));
         assertTrue(Files.readString(out.resolve("guarantee.md")).contains("--crc-draw conservative"));
+        // Holdout calibration is its own cache and says so; the holdout models are other models than cross-fit's.
+        Run holdout = ModelCommandsTest.run(args(data, out, "1", "--calibration", "holdout"));
+        assertEquals(0, holdout.exit(), holdout.err());
+        JsonNode h = JSON.readTree(holdout.out());
+        assertEquals("holdout:0.3", h.get("calibration").asText());
+        assertEquals("cross-fit", o.get("calibration").asText());
+        assertEquals(0, h.get("resumed_splits").asInt(), "the cross-fit cache does not serve holdout models");
+        assertTrue(Files.readString(out.resolve("guarantee.md")).contains("--calibration holdout:0.3"));
+        Run badScheme = ModelCommandsTest.run(args(data, out, "1", "--calibration", "holdout:2"));
+        assertEquals(2, badScheme.exit(), badScheme.err());
+        assertTrue(badScheme.err().contains("--calibration must be cross-fit, holdout"), badScheme.err());
         Run lag = ModelCommandsTest.run(args(data, out, "2", "--channel-lag", "1:3"));
         assertEquals(2, lag.exit(), lag.err());
         assertTrue(lag.err().contains("--channel-lag: channel 1"), lag.err());

@@ -308,9 +308,9 @@ class ModelCommandsTest {
 
     /**
      * Calibrated for values missing at random under {@code --guarantee expected}, train says in one line that conformal
-     * risk control assumes the most conservative rule's disagreement rate is at most 1 − τ, and gives the replays'
-     * rate at the strictest threshold (series ending undecided are labelled at E[x | observed]); under {@code pac},
-     * or with every value observed, it says nothing of the kind. With the mixture, as with the joint Gaussian.
+     * risk control needs every series to agree at the most conservative threshold and gives the replays' count there
+     * (series ending undecided are labelled at E[x | observed]); here some disagree, so expected certifies nothing
+     * and the report says why; under {@code pac} it says nothing of the kind.
      */
     @Test
     void expectedUnderAnIncompletePatternIsWarnedAbout() throws IOException {
@@ -326,13 +326,18 @@ class ModelCommandsTest {
                 "0.5");
         assertEquals(0, expected.exit(), expected.err());
         assertTrue(
-                expected.err().contains("--guarantee expected assumes the most conservative rule")
+                expected.err().contains("--guarantee expected needs every series to agree")
                         && expected.err().contains("missing=0.5")
                         && expected.err().contains("replayed series"),
                 expected.err());
+        assertTrue(expected.err().contains("so the premise fails and expected certifies no tau"), expected.err());
+        assertTrue(
+                expected.err().contains("cannot be certified")
+                        && expected.err().contains("conformal risk control's premise fails"),
+                expected.err());
         Run pac = trainCbf(dir.resolve("pac-missing.json"), "--seed", "4", "--missing", "0.5");
         assertEquals(0, pac.exit(), pac.err());
-        assertFalse(pac.err().contains("assumes the most conservative rule"), pac.err());
+        assertFalse(pac.err().contains("needs every series to agree"), pac.err());
     }
 
     /**

@@ -25,8 +25,79 @@ class GuaranteeReportTest {
     private static Split split(int index, boolean certified, int reliable) {
         Point at = new Point(TAU, certified, 100, reliable, reliable, certified ? 0.4 : 1.0);
         Point earliest = new Point(0.02, false, 100, 70, 70, 0.1);
-        Outcome o = new Outcome(EXPECTED, "set", "local-qda", 0.9, at, earliest, List.of(at));
+        Outcome o = new Outcome(EXPECTED, "set", "local-qda", 0.9, at, earliest, earliest, List.of(at));
         return new Split(index, index, 30, 1.0, List.of(o), "");
+    }
+
+    /**
+     * The calibration goal's pairs are chosen by the earliest rule's cross-fitted reliability, which the training part
+     * shows, not by its test reliability: split 0 is early-unreliable on its replays (0.7) but not on its test part
+     * (0.95), split 1 the other way round; only split 0 counts. Split 2 is early-unreliable on its replays and cannot
+     * certify τ: it counts over all pairs (as t = d, reliability 1.0), not over certified ones.
+     */
+    @Test
+    void calibrationGoalPairsAreSelectedOnTheCrossFittedReplays() {
+        double tau = 0.8;
+        Point low = new Point(0.02, false, 100, 70, 70, 0.1);
+        Point high = new Point(0.02, false, 100, 95, 95, 0.1);
+        Point at0 = new Point(tau, true, 100, 84, 84, 0.5);
+        Point at1 = new Point(tau, true, 100, 78, 78, 0.5);
+        Point at2 = new Point(tau, false, 100, 100, 100, 1.0);
+        List<Split> splits = List.of(
+                new Split(
+                        0,
+                        0,
+                        30,
+                        1,
+                        List.of(new Outcome(EXPECTED, "set", "local-qda", 0.9, at0, high, low, List.of(at0))),
+                        ""),
+                new Split(
+                        1,
+                        1,
+                        30,
+                        1,
+                        List.of(new Outcome(EXPECTED, "set", "local-qda", 0.9, at1, low, high, List.of(at1))),
+                        ""),
+                new Split(
+                        2,
+                        2,
+                        30,
+                        1,
+                        List.of(new Outcome(EXPECTED, "set", "local-qda", 0.9, at2, low, low, List.of(at2))),
+                        ""));
+        GuaranteeReport report = new GuaranteeReport(
+                List.of(new GuaranteeExperiment.DatasetResult("D", 30, 100, 50, splits)), config(List.of(tau)));
+        GuaranteeReport.EarlyUnreliable e = report.earlyUnreliable(EXPECTED).get(0);
+        assertEquals(1, e.pairs());
+        assertEquals(0.04, e.meanExcess(), 1e-12);
+        assertEquals(2, e.pairsAll());
+        assertEquals((0.04 + 0.2) / 2, e.meanExcessAll(), 1e-12);
+        // Two clusters, values 0.04 and 0.2: SE = |0.2 − 0.04| / 2.
+        assertEquals(0.08, e.seAll(), 1e-12);
+        assertTrue(Double.isNaN(e.se()), "one certified cluster has no standard error");
+        assertTrue(report.markdown(Map.of()).contains("## Power of the 5 % check"));
+    }
+
+    /** One draw U per (dataset, split): two datasets of one split get different draws, and a run repeats them. */
+    @Test
+    void conformalDrawsDifferPerDatasetAndSplit() {
+        GuaranteeExperiment.Config c = config(List.of(TAU));
+        assertTrue(c.crcDraw("GunPoint", 0) != c.crcDraw("CBF", 0));
+        assertTrue(c.crcDraw("GunPoint", 0) != c.crcDraw("GunPoint", 1));
+        assertEquals(c.crcDraw("GunPoint", 3), config(List.of(TAU)).crcDraw("GunPoint", 3));
+    }
+
+    private static GuaranteeExperiment.Config config(List<Double> taus) {
+        return new GuaranteeExperiment.Config(
+                4,
+                1,
+                taus,
+                List.of(Guarantee.EXPECTED),
+                List.of(Selection.FIXED),
+                false,
+                EstimatorType.JOINT,
+                ObservationPattern.complete(),
+                true);
     }
 
     /**
@@ -72,10 +143,12 @@ class GuaranteeReportTest {
         assertEquals(0.87, all.get(0).meanReliability(), 1e-12);
         assertTrue(all.get(0).overAll() && !certifying.get(0).overAll());
         String md = report.markdown(Map.of());
-        assertTrue(md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 over 2), Always"), md);
+        assertTrue(
+                md.contains("over certifying splits below τ − 0.01: Sometimes τ = 0.9 (0.850 ± 0.000 over 2), Always"),
+                md);
         assertTrue(
                 md.contains(
-                        "over all splits (a split that cannot certify τ decides at t = d): Always τ = 0.9 (0.870 over 2)"),
+                        "over all splits (a split that cannot certify τ decides at t = d): Always τ = 0.9 (0.870 ± 0.000 over 2)"),
                 md);
     }
 }

@@ -8,8 +8,8 @@ import java.util.Optional;
  * every announced τ of a grid, the section's certification ({@link CalibrationSection#certify}) maps τ to a threshold;
  * the objective then picks — among the certified (rule, τ) pairs, or among all if none is certified — the largest
  * harmonic mean HM = 2·acc·(1 − t/d)/(acc + 1 − t/d) (ties → larger τ), the earliest mean decision at the target
- * reliability, or the smallest average cost (1 − acc) + A·t/d. An uncertified τ counts as deciding at t = d (HM 0),
- * which is what the rule then does.
+ * reliability, or the smallest average cost (1 − acc) + A·t/d. An uncertified τ counts as deciding at t = d (HM 0,
+ * t/d 1, the same cost for every uncertified candidate), which is what the rule then does.
  */
 final class OperatingPoints {
     private OperatingPoints() {}
@@ -84,12 +84,21 @@ final class OperatingPoints {
             CalibrationSection.Curve c,
             CalibrationSection.OperatingPoint point,
             CalibrationParams p) {
+        if (!point.certified()) {
+            // An uncertified τ decides every series at t = d: the same complete-series labels whichever curve or τ,
+            // so every uncertified candidate scores alike (ties → larger τ). The replays' accuracy at the least
+            // conservative threshold describes early decisions this point never makes.
+            return switch (p.objective()) {
+                case HM -> 0.0;
+                case EARLIEST_AT_RELIABILITY -> -1.0;
+                case COST -> -(1 + p.delayCost());
+            };
+        }
         int j = s.certify(c, point.tau()).index();
-        double fraction = point.certified() ? c.meanFraction(j) : 1.0;
         return switch (p.objective()) {
             case HM -> point.harmonicMean();
-            case EARLIEST_AT_RELIABILITY -> -fraction;
-            case COST -> -averageCost(c.accuracy(j), fraction, p.delayCost());
+            case EARLIEST_AT_RELIABILITY -> -c.meanFraction(j);
+            case COST -> -averageCost(c.accuracy(j), c.meanFraction(j), p.delayCost());
         };
     }
 }

@@ -1,6 +1,7 @@
 package io.vigil.early.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,51 @@ class OperatingPointsTest {
         assertEquals(2 * 0.7 * 0.9 / 1.6, hm.harmonicMean(), 1e-12);
         assertTrue(Double.isNaN(hm.delayCost()));
         assertEquals(0.3 + 0.01 * 0.1, OperatingPoints.averageCost(0.7, 0.1, 0.01), 1e-15);
+    }
+
+    /**
+     * Five series cannot certify τ 0.99 or 0.999 under pac (0.99^5 = 0.95 > δ = 0.1), so every candidate decides at
+     * t = d. The two curves differ only in their replays' accuracy at the least conservative threshold (1 vs 5 of 5
+     * correct), which these points never use: all candidates tie and the larger τ of the first curve is chosen.
+     */
+    @Test
+    void uncertifiedCandidatesTieWhateverTheirEarlyAccuracy() {
+        CalibrationSection none = new CalibrationSection(
+                2,
+                1L,
+                0.1,
+                new double[0],
+                new double[] {0.5},
+                List.of(curve(DecisionRule.SET, 1), curve(DecisionRule.PROBABILITY, 5)),
+                new double[0],
+                new double[0],
+                new double[0],
+                Optional.empty(),
+                Guarantee.PAC,
+                Selection.NONE,
+                1);
+        double[] taus = {0.99, 0.999};
+        for (CalibrationParams p : List.of(
+                params(CalibrationParams.Objective.COST, 0.5), params(CalibrationParams.Objective.HM, Double.NaN))) {
+            CalibrationSection.OperatingPoint chosen =
+                    OperatingPoints.choose(none, p, taus).orElseThrow();
+            assertFalse(chosen.certified());
+            assertEquals(0.999, chosen.tau(), p.objective().cliName());
+            assertEquals(DecisionRule.SET, chosen.rule(), p.objective().cliName());
+        }
+    }
+
+    private static CalibrationSection.Curve curve(DecisionRule rule, int correct) {
+        return new CalibrationSection.Curve(
+                rule,
+                ClassifierKind.LOCAL_QDA,
+                SetKind.NB_QUADRATIC,
+                EstimatorType.JOINT,
+                5,
+                new int[] {0},
+                new int[] {correct},
+                new double[] {1},
+                new int[] {0});
     }
 
     /** K counts every (curve, τ) the objective looks at: all τ of the grid, or the target alone. */

@@ -44,16 +44,27 @@ public final class CommandLines {
      * @return the step's value
      */
     public static <T> T usage(CommandLine.Model.CommandSpec spec, Supplier<T> step) {
+        return usage(spec, "", step);
+    }
+
+    /** As {@link #usage(CommandLine.Model.CommandSpec, Supplier)}, the message led by the option ("--length: …"). */
+    public static <T> T usage(CommandLine.Model.CommandSpec spec, String option, Supplier<T> step) {
         try {
             return step.get();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            String message = option.isEmpty() ? e.getMessage() : option + ": " + e.getMessage();
+            throw new CommandLine.ParameterException(spec.commandLine(), message, e);
         }
     }
 
     /** As {@link #usage(CommandLine.Model.CommandSpec, Supplier)} for a step that only checks. */
     public static void check(CommandLine.Model.CommandSpec spec, Runnable step) {
-        usage(spec, () -> {
+        check(spec, "", step);
+    }
+
+    /** As {@link #check(CommandLine.Model.CommandSpec, Runnable)}, the message led by {@code option}. */
+    public static void check(CommandLine.Model.CommandSpec spec, String option, Runnable step) {
+        usage(spec, option, () -> {
             step.run();
             return null;
         });

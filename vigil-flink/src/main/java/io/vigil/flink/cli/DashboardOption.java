@@ -17,7 +17,8 @@ public final class DashboardOption {
             arity = "0..1",
             paramLabel = "PORT",
             fallbackValue = "" + DEFAULT_PORT,
-            description = "Serve the live dashboard (counters, t/d, latency, the last decisions, one series drawn) "
+            description = "Serve the live dashboard (counters, t/d, latency, the last decisions, one series drawn; "
+                    + "for a watch job the alarms as they fire with keys, open windows and the flood guard's count) "
                     + "on 127.0.0.1:PORT (default port ${FALLBACK-VALUE}; 0 = any free port) while the embedded job "
                     + "runs; the address is printed. Off by default; never on another address.")
     Integer port;

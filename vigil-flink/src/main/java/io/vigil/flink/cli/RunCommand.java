@@ -312,7 +312,7 @@ public final class RunCommand implements Callable<Integer> {
             CommandLine cl, JobConfig cfg, byte[] model, OptionalInt dashboardPort, StateOptions.Opened stateDir)
             throws Exception {
         try (LocalFlink flink = LocalFlink.start(webUi.port(), stateDir.local());
-                Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics())) {
+                Dashboard board = startDashboard(dashboardPort, cfg, flink.metrics(), watch.enabled())) {
             if (webUi.announcement() != null) {
                 cl.getErr().println("vigil run: " + webUi.announcement());
             }
@@ -328,8 +328,9 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The live dashboard of the embedded job, or null when not asked for. */
-    private static Dashboard startDashboard(OptionalInt port, JobConfig cfg, JobMetrics metrics) throws IOException {
+    /** The live dashboard of the embedded job (listing alarms when it watches), or null when not asked for. */
+    private static Dashboard startDashboard(OptionalInt port, JobConfig cfg, JobMetrics metrics, boolean watching)
+            throws IOException {
         if (port.isEmpty()) {
             return null;
         }
@@ -342,7 +343,8 @@ public final class RunCommand implements Callable<Integer> {
                         cfg.input(),
                         cfg.output(),
                         metrics::snapshot)
-                .withTruthTopic(cfg.truthTopic()));
+                .withTruthTopic(cfg.truthTopic())
+                .watching(watching));
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.vigil.flink.cli;
 
 import io.vigil.flink.BoundedRun;
+import io.vigil.flink.Delivery;
 import io.vigil.flink.JobConfig;
 import io.vigil.flink.LocalState;
 import io.vigil.flink.StateDirectory;
 import io.vigil.flink.StateManifest;
+import io.vigil.flink.VigilJob;
 import io.vigil.model.VigilModel;
 import io.vigil.stream.ModelId;
 import java.io.IOException;
@@ -214,6 +216,7 @@ public final class StateOptions {
                     backend,
                     new StateManifest.Model(ModelId.of(modelBytes), model.length(), model.dims(), model.classNames()));
             Optional<StateDirectory.Checkpoint> resume = decide(cl.getErr(), dir, wanted);
+            resume.ifPresent(c -> warnOlderThanTransactions(cl.getErr(), cfg, c));
             dir.removeCheckpointsBut(resume);
             if (!cfg.bounded()) {
                 dir.removeBoundedRun(); // BoundedRuns reads and replaces it for a bounded run
@@ -277,6 +280,24 @@ public final class StateOptions {
                     + "which replays their stored samples");
         }
         return latest;
+    }
+
+    /**
+     * One warning line when the checkpoint resumed from is older than the sinks' transaction timeout: Kafka may have
+     * aborted the transactions that checkpoint was committing, and their decisions would then be lost (the input
+     * resumes after them). On a younger checkpoint, re-committing them finds them committed by the run that stopped,
+     * which Flink's committer reports as a fenced producer; that is expected, and the logging configuration drops it
+     * (docs/streaming.md, "Restarts").
+     */
+    private static void warnOlderThanTransactions(PrintWriter err, JobConfig cfg, StateDirectory.Checkpoint c) {
+        Duration timeout = VigilJob.transactionTimeout(cfg);
+        if (cfg.delivery() == Delivery.EXACTLY_ONCE
+                && Duration.between(c.completed(), Instant.now()).compareTo(timeout) > 0) {
+            err.println("vigil run: warning: checkpoint " + c.id() + " completed " + ago(c.completed())
+                    + ", longer ago than the sinks' transaction.timeout.ms (" + timeout.toMillis() + " ms): if the "
+                    + "run that stopped had not committed its last decisions, Kafka has aborted them and they are "
+                    + "lost; check the output for the series in flight then, or re-score with --from-beginning");
+        }
     }
 
     /** A refusal of the state directory with the way out. */
