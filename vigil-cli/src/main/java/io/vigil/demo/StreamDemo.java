@@ -67,6 +67,9 @@ public final class StreamDemo {
     /** Id of the training series sent first to warm the job up; its decision is not counted. */
     static final String WARM_UP_SERIES = "warm-up/0";
 
+    /** Longest wait, on SIGTERM or Ctrl-C, for the job's cancel and then for its end. */
+    private static final Duration JOB_END_TIMEOUT = Duration.ofSeconds(20);
+
     /** Longest wait for the job to start and take in the warm-up series. */
     private static final Duration WARM_UP_TIMEOUT = Duration.ofMinutes(2);
     /** Longest wait for the cancelled job to end. */
@@ -204,6 +207,7 @@ public final class StreamDemo {
         StreamExecutionEnvironment env = flink.environment();
         VigilJob.attach(env, cfg, modelBytes);
         JobClient job = env.executeAsync("vigil demo");
+        flink.cancelOnShutdown(job, JOB_END_TIMEOUT);
         timeline.mark("job submitted");
         try (TopicTail tail = new TopicTail(kafka.clientProperties(), DECISIONS, r -> {
             DecisionRecord d = StreamJson.readDecision(r.record().value());

@@ -237,9 +237,7 @@ public final class WatchDemo {
         StreamExecutionEnvironment env = flink.environment();
         WatchJob.attach(env, cfg, ModelFile.standard().toBytes(s.model()), WatchSettings.defaults());
         JobClient job = env.executeAsync("vigil demo --kind watch");
-        // On SIGTERM or Ctrl-C the job must end before the cluster's temp directory is removed, or its next
-        // checkpoint would be written into a directory nobody removes.
-        flink.onShutdown(() -> cancel(job));
+        flink.cancelOnShutdown(job, END_TIMEOUT);
         timeline.mark("job submitted");
         try (TopicTail tail = new TopicTail(kafka.clientProperties(), ALARMS, r -> {
             WatchAlarm a = WatchAlarm.fromJson(r.record().value());
@@ -276,18 +274,6 @@ public final class WatchDemo {
             job.cancel().get(60, TimeUnit.SECONDS);
             StreamDemo.awaitEnd(job);
             timeline.mark("job ended");
-        }
-    }
-
-    /** Cancels the job and waits, bounded, until it has ended; from the shutdown hook, so it never throws. */
-    private static void cancel(JobClient job) {
-        try {
-            job.cancel().get(END_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            job.getJobExecutionResult().handle((r, e) -> null).get(END_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception alreadyEnded) {
-            // cancelled before, or not within the bound: the process exits either way
         }
     }
 

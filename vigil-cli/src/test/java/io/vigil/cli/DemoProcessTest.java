@@ -78,10 +78,23 @@ class DemoProcessTest {
      */
     @Test
     void watchDemoStoppedBySigtermLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        stoppedBySigtermLeavesNothingBehind(
+                dir, List.of("demo", "--kind", "watch", "--rate", "300", "--json"), " trigger ");
+    }
+
+    /** The series demo, stopped by SIGTERM while decisions flow, likewise (its job is cancelled first too). */
+    @Test
+    void seriesDemoStoppedBySigtermLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        stoppedBySigtermLeavesNothingBehind(
+                dir, List.of("demo", "--train-size", "40", "--series", "2000", "--rate", "300", "--json"), " at t=");
+    }
+
+    private static void stoppedBySigtermLeavesNothingBehind(Path dir, List<String> args, String running)
+            throws Exception {
         Path tmp = Files.createDirectory(dir.resolve("tmp"));
-        CliProcess c = CliProcess.start(dir, tmp, List.of("demo", "--kind", "watch", "--rate", "300", "--json"));
+        CliProcess c = CliProcess.start(dir, tmp, args);
         try {
-            c.awaitErr(" trigger ", TIMEOUT_S);
+            c.awaitErr(running, TIMEOUT_S);
             try (var during = Files.list(tmp)) {
                 assertTrue(during.findAny().isPresent(), "the broker and the cluster work in the temp directory");
             }

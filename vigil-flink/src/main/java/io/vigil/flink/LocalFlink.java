@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -22,6 +23,7 @@ import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
@@ -289,6 +291,26 @@ public final class LocalFlink implements AutoCloseable {
      */
     public void onShutdown(Runnable action) {
         onShutdown.add(Objects.requireNonNull(action, "action"));
+    }
+
+    /**
+     * On SIGTERM or Ctrl-C, cancels {@code job} and waits (at most {@code bound} for the cancel and as long again for
+     * the end) before this cluster's temp directory is removed, so that no checkpoint of the job is written into a
+     * directory nobody removes. Never throws from the hook: a job that ended already, or does not end within the
+     * bound, lets the process exit either way.
+     */
+    public void cancelOnShutdown(JobClient job, Duration bound) {
+        Objects.requireNonNull(job, "job");
+        onShutdown(() -> {
+            try {
+                job.cancel().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+                job.getJobExecutionResult().handle((r, e) -> null).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception alreadyEnded) {
+                // cancelled before, or not within the bound
+            }
+        });
     }
 
     /**
