@@ -116,26 +116,7 @@ class CalibrationSectionTest {
                 .drop(2)
                 .seed(5)
                 .build();
-        CalibrationSection patterned = new CalibrationSection(
-                plain.folds(),
-                plain.seed(),
-                plain.delta(),
-                plain.inflation(),
-                plain.thresholds(),
-                plain.curves(),
-                plain.coverageTaus(),
-                plain.coverageBefore(),
-                plain.coverageAfter(),
-                plain.operatingPoint(),
-                plain.guarantee(),
-                plain.selection(),
-                plain.candidates(),
-                plain.nestedDisagreements(),
-                plain.nestedMonotone(),
-                pattern,
-                ConformalRiskControl.CONSERVATIVE,
-                io.vigil.reliability.risk.DrawSource.implied(ConformalRiskControl.CONSERVATIVE),
-                0);
+        CalibrationSection patterned = withPattern(plain, pattern);
         CalibrationCodec codec = new CalibrationCodec();
         ObjectNode a = JsonNodeFactory.instance.objectNode();
         codec.write(plain, a);

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vigil.data.recording.RecordingWriter;
-import io.vigil.data.synthetic.EventStream;
 import io.vigil.experiment.WatchTradeoff;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,31 +24,11 @@ class WatchTradeoffCommandTest {
     @Test
     void earlyRuleOverTausBesideTheBaselines(@TempDir Path dir) throws Exception {
         Path recordings = dir.resolve("rec");
-        RecordingWriter.writeSet(EventStream.generate(6, 4000, 7), recordings, false);
         Path model = dir.resolve("w.json");
-        Run train = Run.of(
-                "train",
-                "--recordings",
-                recordings.toString(),
-                "--max-background",
-                "150",
-                "--no-calibration",
-                "--out",
-                model.toString());
+        Run train = EventStreamFixture.train(recordings, model);
         assertEquals(0, train.exit(), train.err());
         Path out = dir.resolve("out");
-        Run r = Run.of(
-                "experiment",
-                "watch-tradeoff",
-                "--model",
-                model.toString(),
-                "--recordings",
-                recordings.toString(),
-                "--taus",
-                "0.5,0.99",
-                "--out",
-                out.toString(),
-                "--json");
+        Run r = tradeoff(model, recordings, "--taus", "0.5,0.99", "--out", out.toString(), "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode o = JSON.readTree(r.out());
         assertTrue(o.get("hours").asDouble() > 0);
@@ -75,28 +53,17 @@ class WatchTradeoffCommandTest {
 
         Path series = dir.resolve("cbf");
         TrainedCbf cbf = TrainedCbf.of(24, 30, 3L, List.of("--no-calibration"));
-        Run refused = Run.of(
-                "experiment",
-                "watch-tradeoff",
-                "--model",
-                cbf.model().toString(),
-                "--recordings",
-                recordings.toString(),
-                "--out",
-                series.toString());
+        Run refused = tradeoff(cbf.model(), recordings, "--out", series.toString());
         assertEquals(2, refused.exit(), refused.err());
         assertTrue(refused.err().contains("window model"), refused.err());
-        Run badTau = Run.of(
-                "experiment",
-                "watch-tradeoff",
-                "--model",
-                model.toString(),
-                "--recordings",
-                recordings.toString(),
-                "--taus",
-                "1.5",
-                "--out",
-                series.toString());
+        Run badTau = tradeoff(model, recordings, "--taus", "1.5", "--out", series.toString());
         assertEquals(2, badTau.exit(), badTau.err());
+    }
+
+    private static Run tradeoff(Path model, Path recordings, String... more) {
+        List<String> a = new ArrayList<>(List.of(
+                "experiment", "watch-tradeoff", "--model", model.toString(), "--recordings", recordings.toString()));
+        a.addAll(List.of(more));
+        return Run.of(a);
     }
 }

@@ -119,17 +119,7 @@ class GuaranteeReportTest {
                 "Always", 30, 100, 50, List.of(split(0, true, 87), split(1, true, 87))));
         results.add(new GuaranteeExperiment.DatasetResult(
                 "Never", 30, 100, 50, List.of(split(0, false, 100), split(1, false, 100))));
-        GuaranteeExperiment.Config config = new GuaranteeExperiment.Config(
-                4,
-                1,
-                List.of(TAU),
-                List.of(Guarantee.EXPECTED),
-                List.of(Selection.FIXED),
-                false,
-                EstimatorType.JOINT,
-                ObservationPattern.complete(),
-                true);
-        GuaranteeReport report = new GuaranteeReport(results, config);
+        GuaranteeReport report = new GuaranteeReport(results, config(List.of(TAU)));
         List<GuaranteeReport.MeanShortfall> certifying = report.meanShortfalls(EXPECTED, false);
         assertEquals(
                 List.of("Sometimes", "Always"),
