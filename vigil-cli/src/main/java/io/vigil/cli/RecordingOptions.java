@@ -63,9 +63,9 @@ public final class RecordingOptions {
     @Option(
             names = "--near-events",
             paramLabel = "exclude|background",
-            defaultValue = "exclude",
+            defaultValue = "background",
             description = "With --recordings: windows that start inside an event or hold its start in their first "
-                    + "half are left out of training (exclude) or are background examples (background) "
+                    + "half are background examples (background) or are left out of training (exclude) "
                     + "(default: ${DEFAULT-VALUE}).")
     String nearEvents;
 
