@@ -160,26 +160,7 @@ class CalibrationSectionTest {
     }
 
     private static CalibrationSection withPattern(CalibrationSection s, ObservationPattern pattern) {
-        return new CalibrationSection(
-                s.folds(),
-                s.seed(),
-                s.delta(),
-                s.inflation(),
-                s.thresholds(),
-                s.curves(),
-                s.coverageTaus(),
-                s.coverageBefore(),
-                s.coverageAfter(),
-                s.operatingPoint(),
-                s.guarantee(),
-                s.selection(),
-                s.candidates(),
-                s.nestedDisagreements(),
-                s.nestedMonotone(),
-                pattern,
-                s.crcDraw(),
-                s.crcDrawSource(),
-                0);
+        return copy(s, pattern, s.crcDraw(), s.crcDrawSource());
     }
 
     /**
@@ -215,6 +196,12 @@ class CalibrationSectionTest {
     }
 
     private static CalibrationSection withDraw(CalibrationSection s, double u) {
+        return copy(s, s.pattern(), u, io.vigil.reliability.risk.DrawSource.implied(u));
+    }
+
+    /** {@code s} with another observation pattern and conformal draw (and where the draw came from). */
+    private static CalibrationSection copy(
+            CalibrationSection s, ObservationPattern pattern, double u, io.vigil.reliability.risk.DrawSource source) {
         return new CalibrationSection(
                 s.folds(),
                 s.seed(),
@@ -231,9 +218,9 @@ class CalibrationSectionTest {
                 s.candidates(),
                 s.nestedDisagreements(),
                 s.nestedMonotone(),
-                s.pattern(),
+                pattern,
                 u,
-                io.vigil.reliability.risk.DrawSource.implied(u),
+                source,
                 0);
     }
 
