@@ -1,6 +1,5 @@
 package io.vigil.research;
 
-import io.vigil.cli.DataOptions;
 import io.vigil.data.DatasetFiles;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
@@ -42,7 +41,7 @@ public final class ArchiveOptions {
 
     /** {@code --datasets}, or every dataset directory under {@code --data}, sorted. */
     List<String> names() throws IOException {
-        return datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+        return datasets != null ? datasets : DatasetFiles.datasetsUnder(dataDir);
     }
 
     /**

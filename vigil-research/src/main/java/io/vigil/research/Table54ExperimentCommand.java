@@ -1,6 +1,6 @@
 package io.vigil.research;
 
-import io.vigil.cli.DataOptions;
+import io.vigil.data.DatasetFiles;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -102,7 +102,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), optionOf(e.getMessage()), e);
         }
-        List<String> present = DataOptions.datasetsUnder(archive.dataDir);
+        List<String> present = DatasetFiles.datasetsUnder(archive.dataDir);
         List<String> names;
         if (archive.datasets != null) {
             for (String name : archive.datasets) {
