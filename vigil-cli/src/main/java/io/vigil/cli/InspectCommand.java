@@ -17,6 +17,8 @@ import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
+import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.risk.Guarantee;
 import java.io.IOException;
@@ -104,7 +106,8 @@ public final class InspectCommand implements Callable<Integer> {
             List<String> ignoredSections,
             Map<String, Long> partBytes,
             long fileBytes,
-            CalibrationReport.Summary calibration) {
+            CalibrationReport.Summary calibration,
+            @JsonInclude(Include.NON_NULL) Window window) {
         static Summary of(Path file, VigilModel m, Map<String, Long> parts, long fileBytes) {
             SelectionReport s = m.selection();
             Optional<KernelFunction> k = m.projection().kernelMap().map(KernelLdgMap::kernel);
@@ -148,7 +151,19 @@ public final class InspectCommand implements Callable<Integer> {
                     fileBytes,
                     m.section(CalibrationSection.class)
                             .map(c -> CalibrationReport.json(m, c))
-                            .orElse(null));
+                            .orElse(null),
+                    WindowModels.window(m).map(Window::of).orElse(null));
+        }
+    }
+
+    /**
+     * {@code window}: how a window model opens windows and how its folds split the training windows ({@code folds}:
+     * {@code recording}, grouped by recording, or {@code random} for models written before folds were grouped).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Window(int stride, String backgroundLabel, String folds) {
+        static Window of(WindowSection w) {
+            return new Window(w.stride(), w.backgroundLabel(), w.foldsByRecording() ? "recording" : "random");
         }
     }
 
@@ -358,6 +373,16 @@ public final class InspectCommand implements Callable<Integer> {
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());
         row(out, "sections", r.sections().isEmpty() ? "(none)" : String.join(", ", r.sections()));
+        if (r.window() != null) {
+            row(
+                    out,
+                    "window",
+                    "stride " + r.window().stride() + ", background '"
+                            + r.window().backgroundLabel() + "', "
+                            + (r.window().folds().equals("recording")
+                                    ? "folds grouped by recording"
+                                    : "folds split the windows at random (written before folds were grouped)"));
+        }
         CalibrationSection c = m.section(CalibrationSection.class).orElse(null);
         if (c != null) {
             String draw = c.guarantee() == Guarantee.EXPECTED ? " (" + CalibrationReport.drawLine(c) + ")" : "";
