@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -27,14 +28,14 @@ public final class ArchiveOptions {
             description = "Comma-separated datasets (default: every dataset directory under --data).")
     List<String> datasets;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
+    @Mixin
+    OutOption out;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Spec(Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec command;
