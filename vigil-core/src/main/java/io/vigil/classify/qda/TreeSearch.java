@@ -29,6 +29,15 @@ final class TreeSearch extends AbstractSearch {
     /** Absolute widening, above the rounding of distances that underflow. */
     static final double FLOOR = 1e-290;
 
+    /**
+     * How far, as a share of the set's farthest distance, a query may move from its last walk and still be settled
+     * among that walk's candidates (see {@link #collect}).
+     */
+    static final double BAND_REACH = 1.0;
+
+    /** Most candidates kept per class. */
+    static final int BAND_CAPACITY = 64;
+
     private final ClassTrees trees;
     /** Max-heap of the k smallest distances visited so far. */
     private final double[] heap;
@@ -53,6 +62,23 @@ final class TreeSearch extends AbstractSearch {
 
     private final boolean[] anchored;
 
+    /**
+     * Per class: the points within {@link #reach} reach of the band anchor's set, increasing index order (see {@link
+     * #selectSet}); valid when {@link #banded}.
+     */
+    private final int[][] candidates;
+
+    private final int[] candidateCount;
+    /** Per class: the query the candidates were collected around. */
+    private final double[][] bandAnchors;
+    /** Per class: how far the query may be from the band anchor for the candidates to hold the m nearest. */
+    private final double[] reach;
+    /** Per class: a lower bound on the distance from the band anchor to every point outside the candidates. */
+    private final double[] bandRadius;
+
+    private final boolean[] banded;
+    private long banded0;
+
     TreeSearch(LocalQda model, ClassTrees trees) {
         super(model, true);
         if (trees.points != model.points) {
@@ -68,6 +94,12 @@ final class TreeSearch extends AbstractSearch {
         this.inner = new double[classes];
         this.outer = new double[classes];
         this.anchored = new boolean[classes];
+        this.candidates = new int[classes][BAND_CAPACITY];
+        this.candidateCount = new int[classes];
+        this.bandAnchors = new double[classes][model.points.dim];
+        this.reach = new double[classes];
+        this.bandRadius = new double[classes];
+        this.banded = new boolean[classes];
     }
 
     /**
@@ -81,13 +113,7 @@ final class TreeSearch extends AbstractSearch {
         if (!anchored[g] || !finite) {
             return false;
         }
-        double[] a = anchors[g];
-        double s = 0;
-        for (int t = 0; t < a.length; t++) {
-            double e = q[t] - a[t];
-            s += e * e;
-        }
-        double delta = Math.sqrt(s) * (1 + SLACK) + FLOOR;
+        double delta = Math.sqrt(squaredDistance(q, anchors[g])) * (1 + SLACK) + FLOOR;
         boolean keep = (inner[g] + delta) * (1 + SLACK) + FLOOR < (outer[g] - delta) * (1 - SLACK);
         if (keep) {
             kept++;
@@ -112,6 +138,20 @@ final class TreeSearch extends AbstractSearch {
             fullSearch(q, g, m, ws);
             return;
         }
+        if (banded[g]) {
+            double delta = Math.sqrt(squaredDistance(q, bandAnchors[g])) * (1 + SLACK) + FLOOR;
+            if (delta <= reach[g]) {
+                // Every point of the m nearest to q lies among the candidates (see collect), and every point
+                // outside them is beyond bandRadius − δ of q.
+                banded0++;
+                int b = candidateCount[g];
+                Arrays.fill(ws.mask, 0L);
+                if (completeFromBand(q, g, m, 0, candidates[g], b, ws)) {
+                    anchor(q, g, candidates[g], b, ws, (bandRadius[g] - delta) * (1 - SLACK));
+                    return;
+                }
+            }
+        }
         walks++;
         // The walk finds a superset of the m + 1 nearest (m < n_g), so the band also yields the nearest point
         // outside the set: the anchor's bounds for the next queries (keeps).
@@ -121,15 +161,90 @@ final class TreeSearch extends AbstractSearch {
             fullSearch(q, g, m, ws);
             return;
         }
-        anchor(q, g, ws.order, b, ws);
+        anchor(q, g, ws.order, b, ws, Double.POSITIVE_INFINITY);
+        if (anchored[g]) {
+            collect(tree, q, g);
+        }
+    }
+
+    private static double squaredDistance(double[] q, double[] a) {
+        double s = 0;
+        for (int t = 0; t < a.length; t++) {
+            double e = q[t] - a[t];
+            s += e * e;
+        }
+        return s;
+    }
+
+    /**
+     * Collects the candidates around a fresh anchor a (q, just walked): with ρ the set's farthest distance (inner)
+     * and a reach R = {@link #BAND_REACH}·ρ, every point within ρ + 2R of a. For a later query q′ with ‖q′ − a‖ = δ ≤
+     * R the m points of a's set are within ρ + δ of q′, so each of q′'s m nearest is within ρ + 2δ of a: among the
+     * candidates; every other point is beyond ρ + 2R − δ of q′ (both widened by {@link #SLACK}). The candidates are
+     * not kept when more than {@link #BAND_CAPACITY} points are that close.
+     */
+    private void collect(ClassTrees.Tree tree, double[] q, int g) {
+        banded[g] = false;
+        double r = inner[g] * BAND_REACH;
+        double radius = (inner[g] + 2 * r) * (1 + SLACK) + FLOOR;
+        double limit = radius * radius * (1 + SLACK) + FLOOR;
+        double[] pts = points.rows[g];
+        int dim = points.dim;
+        int words = (points.sizes[g] + 63) >>> 6;
+        Arrays.fill(visited, 0, words, 0L);
+        int count = 0;
+        int top = 0;
+        stack[top++] = 0;
+        while (top > 0) {
+            int node = stack[--top];
+            if (tree.boxDistance(q, node) * (1 - ClassTrees.SLACK) - ClassTrees.FLOOR > limit) {
+                continue;
+            }
+            int left = tree.left[node];
+            if (left >= 0) {
+                stack[top++] = tree.right[node];
+                stack[top++] = left;
+                continue;
+            }
+            for (int j = tree.start[node]; j < tree.end[node]; j++) {
+                int i = tree.order[j];
+                int base = i * dim;
+                double s = 0;
+                for (int t = 0; t < dim; t++) {
+                    double e = q[t] - pts[base + t];
+                    s += e * e;
+                }
+                if (s * (1 - SLACK) - FLOOR <= limit) {
+                    if (++count > BAND_CAPACITY) {
+                        return;
+                    }
+                    visited[i >>> 6] |= 1L << i;
+                }
+            }
+        }
+        int[] band = candidates[g];
+        int b = 0;
+        for (int w = 0; w < words; w++) {
+            long bits = visited[w];
+            while (bits != 0) {
+                band[b++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+            }
+        }
+        candidateCount[g] = b;
+        System.arraycopy(q, 0, bandAnchors[g], 0, q.length);
+        reach[g] = r;
+        bandRadius[g] = (inner[g] + 2 * r) * (1 - SLACK);
+        banded[g] = true;
     }
 
     /**
      * Makes q class g's anchor: the largest computed squared distance of the chosen set and the smallest of the band's
      * other points (the (m + 1)-th smallest of the class, the walk having visited every point that could be among the
-     * m + 1 nearest), as distances widened by {@link #SLACK}.
+     * m + 1 nearest, or a nearer bound {@code beyond} on every point outside the band), as distances widened by {@link
+     * #SLACK}.
      */
-    private void anchor(double[] q, int g, int[] band, int b, Workspace ws) {
+    private void anchor(double[] q, int g, int[] band, int b, Workspace ws, double beyond) {
         double in = 0;
         double out = Double.POSITIVE_INFINITY;
         for (int j = 0; j < b; j++) {
@@ -141,18 +256,24 @@ final class TreeSearch extends AbstractSearch {
                 out = Math.min(out, d);
             }
         }
-        if (!(out < Double.POSITIVE_INFINITY)) {
+        double far = Math.min(Math.sqrt(out) * (1 - SLACK), beyond);
+        if (!(far < Double.POSITIVE_INFINITY)) {
             return;
         }
         System.arraycopy(q, 0, anchors[g], 0, q.length);
         inner[g] = Math.sqrt(in) * (1 + SLACK) + FLOOR;
-        outer[g] = Math.sqrt(out) * (1 - SLACK);
+        outer[g] = far;
         anchored[g] = true;
     }
 
     /** Class searches that walked a tree (for tests and diagnostics). */
     long walks() {
         return walks;
+    }
+
+    /** Class searches settled among the candidates of the last walk, without a walk (for tests and diagnostics). */
+    long banded() {
+        return banded0;
     }
 
     /** Class searches settled by the last walk's safe region, without a walk (for tests and diagnostics). */

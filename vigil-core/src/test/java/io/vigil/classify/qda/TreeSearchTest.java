@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The k-d tree search on a class of a thousand points in four dimensions (a window model's background class): along
  * a walk of small steps, jumps and resets, on continuous points and on a grid with many tied distances, every query
- * gives the full search's Gaussians bit for bit, whether it walked or stayed in the last walk's safe region; trees are built only in low dimension for a large class.
+ * gives the full search's Gaussians bit for bit, whether it walked, stayed in the last walk's safe region or chose among its candidates; trees are built only in low dimension for a large class.
  */
 class TreeSearchTest {
     private static final int DIM = 4;
@@ -71,6 +71,9 @@ class TreeSearchTest {
             }
             assertTrue(search.walks() > 0, "k = " + k + ": the large class was searched by its tree");
             assertTrue(search.kept() > 0, "k = " + k + ": some queries stayed in their safe region");
+            if (k < 40) { // with k = 40 more than BAND_CAPACITY points are that close: never banded
+                assertTrue(search.banded() > 0, "k = " + k + ": some queries were settled among the last candidates");
+            }
         }
     }
 
