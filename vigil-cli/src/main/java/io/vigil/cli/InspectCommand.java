@@ -182,6 +182,16 @@ public final class InspectCommand implements Callable<Integer> {
         table(out, "dims l (3-NN at the chosen gamma, " + s.cv() + ")", s.dims());
         table(out, "local-QDA neighbours (in LDG space, " + s.cv() + ")", s.qdaNeighbors());
         row(out, "sections", r.sections().isEmpty() ? "(none)" : String.join(", ", r.sections()));
+        if (r.window() != null) {
+            row(
+                    out,
+                    "window",
+                    "stride " + r.window().stride() + ", background '"
+                            + r.window().backgroundLabel() + "', "
+                            + (r.window().folds().equals("recording")
+                                    ? "folds grouped by recording"
+                                    : "folds split the windows at random (written before folds were grouped)"));
+        }
         CalibrationSection c = m.section(CalibrationSection.class).orElse(null);
         if (c != null) {
             String draw = c.guarantee() == Guarantee.EXPECTED ? " (" + CalibrationReport.drawLine(c) + ")" : "";

@@ -16,6 +16,8 @@ import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowModels;
+import io.vigil.model.WindowSection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,7 +67,8 @@ public record ModelSummary(
         List<String> ignoredSections,
         Map<String, Long> partBytes,
         long fileBytes,
-        CalibrationSummary calibration) {
+        CalibrationSummary calibration,
+        @JsonInclude(Include.NON_NULL) Window window) {
     /** The summary of model {@code m} read from {@code file} of {@code fileBytes} bytes with these parts. */
     public static ModelSummary of(String file, VigilModel m, Map<String, Long> parts, long fileBytes) {
         SelectionReport s = m.selection();
@@ -110,7 +113,20 @@ public record ModelSummary(
                 fileBytes,
                 m.section(CalibrationSection.class)
                         .map(c -> CalibrationSummary.of(m, c))
-                        .orElse(null));
+                        .orElse(null),
+                WindowModels.window(m).map(Window::of).orElse(null));
+    }
+
+    /**
+     * {@code window}: how a window model opens windows and how its folds split the training windows ({@code folds}:
+     * {@code recording}, grouped by recording, or {@code random} for models written before folds were grouped).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Window(int stride, String backgroundLabel, String folds) {
+        /** The window part of window section {@code w}. */
+        public static Window of(WindowSection w) {
+            return new Window(w.stride(), w.backgroundLabel(), w.foldsByRecording() ? "recording" : "random");
+        }
     }
 
     /** {@code sparse}: how the sparse LDG basis was found ({@link SparseInfo}). */
