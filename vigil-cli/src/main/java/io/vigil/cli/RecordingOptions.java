@@ -137,7 +137,8 @@ public final class RecordingOptions {
                 p.background(),
                 samplingRate(set),
                 "windows-closed",
-                RecordingWindows.labelling(windows, p));
+                RecordingWindows.labelling(windows, p),
+                windows.hasGroups());
     }
 
     /** The recordings' common sampling rate in Hz, or NaN when one has none or they differ. */

@@ -21,6 +21,7 @@ import io.vigil.kafka.RecordingReplay;
 import io.vigil.kafka.TopicReader;
 import io.vigil.kafka.TopicTail;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WindowLabelling;
 import io.vigil.model.WindowModels;
 import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
@@ -152,7 +153,13 @@ public final class WatchDemo {
         VigilModel model = VigilTrainer.train(windows, options, progress);
         double rate = train.recordings().get(0).samplingRateHz().orElse(Double.NaN);
         return model.toBuilder()
-                .section(new WindowSection(p.stride(), p.background(), rate, "windows-closed"))
+                .section(new WindowSection(
+                        p.stride(),
+                        p.background(),
+                        rate,
+                        "windows-closed",
+                        WindowLabelling.ORIGINAL,
+                        windows.hasGroups()))
                 .build();
     }
 

@@ -43,6 +43,14 @@ class TrainRecordingsTest {
         assertEquals(150, m.classCounts()[0]);
         // The default labelling is the original one (measured best on HAPT training folds, docs/watch.md).
         assertTrue(w.labelling().original(), w.labelling().toString());
+        assertTrue(w.foldsByRecording(), "the folds are grouped by recording");
+        Run inspect = Run.of("inspect", model.toString());
+        inspect.ok();
+        assertTrue(inspect.out().contains("folds grouped by recording"), inspect.out());
+        Run json = Run.of("inspect", model.toString(), "--json");
+        json.ok();
+        assertTrue(json.out().contains("\"window\":{\"stride\":"), json.out());
+        assertTrue(json.out().contains("\"folds\":\"recording\""), json.out());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +30,22 @@ public final class Dataset {
     private final int[] classIndex;
     private final List<String> classNames;
     private final List<String> channelNames;
+    /** The group (recording) of each series, or null: every series its own group. */
+    private final int[] groups;
 
     private Dataset(
-            String name, double[][] values, int[] classIndex, List<String> classNames, List<String> channelNames) {
+            String name,
+            double[][] values,
+            int[] classIndex,
+            List<String> classNames,
+            List<String> channelNames,
+            int[] groups) {
         this.name = name;
         this.values = values;
         this.classIndex = classIndex;
         this.classNames = classNames;
         this.channelNames = channelNames;
+        this.groups = groups;
     }
 
     /** The default channel names {@code 0..C-1} (a stream may address a channel by index or name). */
@@ -105,7 +114,7 @@ public final class Dataset {
             }
             copy[i] = rows[i].clone();
         }
-        return new Dataset(name, copy, y.clone(), List.copyOf(classNames), defaultChannelNames(1));
+        return new Dataset(name, copy, y.clone(), List.copyOf(classNames), defaultChannelNames(1), null);
     }
 
     /**
@@ -123,7 +132,38 @@ public final class Dataset {
         if (new LinkedHashSet<>(channelNames).size() != c) {
             throw new IllegalArgumentException("dataset " + name + ": channel names repeat: " + channelNames);
         }
-        return new Dataset(name, values, classIndex, classNames, List.copyOf(channelNames));
+        return new Dataset(name, values, classIndex, classNames, List.copyOf(channelNames), groups);
+    }
+
+    /**
+     * This dataset with the series grouped, e.g. the windows of a window model by the recording they were cut from:
+     * cross-validation then never puts one group on both sides of a fold ({@link Folds#groupedKFold}).
+     *
+     * @param groups the group of each series, ≥ 0; copied
+     * @throws IllegalArgumentException when the count differs from the series count or a group is negative
+     */
+    public Dataset withGroups(int[] groups) {
+        Objects.requireNonNull(groups, "groups");
+        if (groups.length != values.length) {
+            throw new IllegalArgumentException(
+                    "dataset " + name + ": " + groups.length + " groups for " + values.length + " series");
+        }
+        for (int i = 0; i < groups.length; i++) {
+            if (groups[i] < 0) {
+                throw new IllegalArgumentException("dataset " + name + ": series " + i + " has group " + groups[i]);
+            }
+        }
+        return new Dataset(name, values, classIndex, classNames, channelNames, groups.clone());
+    }
+
+    /** Whether the series carry groups ({@link #withGroups}); without them every series is its own group. */
+    public boolean hasGroups() {
+        return groups != null;
+    }
+
+    /** The group of each series (a copy), or null when the series carry none. */
+    public int[] groups() {
+        return groups == null ? null : groups.clone();
     }
 
     /**
@@ -245,7 +285,15 @@ public final class Dataset {
             rows[k] = values[indices[k]];
             y[k] = classIndex[indices[k]];
         }
-        return of(name, rows, y, classNames).withChannels(channelNames);
+        Dataset out = of(name, rows, y, classNames).withChannels(channelNames);
+        if (groups == null) {
+            return out;
+        }
+        int[] g = new int[indices.length];
+        for (int k = 0; k < indices.length; k++) {
+            g[k] = groups[indices[k]];
+        }
+        return out.withGroups(g);
     }
 
     /** This dataset re-indexed to a (super)set of classes, e.g. a test split aligned to its training split. */
@@ -263,12 +311,36 @@ public final class Dataset {
             }
             y[i] = g;
         }
-        return of(name, values, y, classes).withChannels(channelNames);
+        Dataset out = of(name, values, y, classes).withChannels(channelNames);
+        return groups == null ? out : out.withGroups(groups);
     }
 
     @Override
     public String toString() {
         String shape = channels() == 1 ? "d=" + length() : "C=" + channels() + ", d=" + seriesLength();
         return "Dataset[" + name + ", n=" + size() + ", " + shape + ", classes=" + classNames + "]";
+    }
+
+    /**
+     * The series that repeat an earlier one exactly (same values, same class), each as {@code {i, j}}: series i
+     * repeats series j &lt; i, the first of its kind. Exact repeats make leave-one-out scores optimistic (a left-out
+     * series keeps its twin), which training reports.
+     */
+    public List<int[]> exactRepeats() {
+        Map<List<Double>, Integer> first = new HashMap<>();
+        List<int[]> repeats = new ArrayList<>();
+        for (int i = 0; i < size(); i++) {
+            double[] x = series(i);
+            List<Double> key = new ArrayList<>(x.length + 1);
+            for (double v : x) {
+                key.add(v);
+            }
+            key.add((double) classOf(i));
+            Integer j = first.putIfAbsent(key, i);
+            if (j != null) {
+                repeats.add(new int[] {i, j});
+            }
+        }
+        return repeats;
     }
 }

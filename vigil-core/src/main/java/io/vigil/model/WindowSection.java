@@ -16,9 +16,17 @@ import java.util.Objects;
  * @param rearm how a key re-arms after an alarm: {@code windows-closed}, {@code immediate} or {@code refractory:N}
  * @param labelling how the training windows were labelled (docs/watch.md, "Windows and the background class"): the
  *     baselines cut the same windows again, and its background classes are silent like the background
+ * @param foldsByRecording whether the selection's cross-validation and the calibration folds were grouped by recording
+ *     (no recording on both sides of a fold; docs/watch.md, "What the certificate covers in this mode"); false for
+ *     models written before folds were grouped, whose windows were split at random
  */
 public record WindowSection(
-        int stride, String backgroundLabel, double samplingRateHz, String rearm, WindowLabelling labelling)
+        int stride,
+        String backgroundLabel,
+        double samplingRateHz,
+        String rearm,
+        WindowLabelling labelling,
+        boolean foldsByRecording)
         implements ModelSection {
     /** The section name in model files. */
     public static final String NAME = "window";
@@ -26,6 +34,12 @@ public record WindowSection(
     /** A section of a model trained with the original labelling ({@link WindowLabelling#ORIGINAL}). */
     public WindowSection(int stride, String backgroundLabel, double samplingRateHz, String rearm) {
         this(stride, backgroundLabel, samplingRateHz, rearm, WindowLabelling.ORIGINAL);
+    }
+
+    /** A section of a model whose folds were not grouped by recording (written before they were). */
+    public WindowSection(
+            int stride, String backgroundLabel, double samplingRateHz, String rearm, WindowLabelling labelling) {
+        this(stride, backgroundLabel, samplingRateHz, rearm, labelling, false);
     }
 
     /** Validates. */

@@ -35,6 +35,7 @@ final class SparsitySearch {
      *
      * @param x training rows (standardised already when the model standardises)
      * @param y class indices
+     * @param groups the group (recording) of each row, or null: folds then never split a group
      * @param progress extended by candidates × folds and stepped per fold fit
      */
     static GridScores choose(
@@ -44,10 +45,13 @@ final class SparsitySearch {
             LdgParams ldg,
             int dims,
             SparseLdg.Deflation deflation,
+            int[] groups,
             long seed,
             Progress progress) {
         double[] grid = TrainParams.SPARSITY_GRID.toArray();
-        int[][] folds = Folds.stratifiedKFold(y, numClasses, FOLDS, seed);
+        int[][] folds = groups == null
+                ? Folds.stratifiedKFold(y, numClasses, FOLDS, seed)
+                : Folds.groupedKFold(y, numClasses, groups, FOLDS, seed);
         progress.extendBy((long) grid.length * folds.length);
         double[] acc = new double[grid.length];
         for (int li = 0; li < grid.length; li++) {

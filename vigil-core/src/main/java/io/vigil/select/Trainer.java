@@ -205,9 +205,23 @@ public final class Trainer {
 
     /** Test folds of a scheme: leave-one-out or seeded stratified k-fold. */
     static int[][] folds(CvScheme scheme, int[] y, int numClasses, long seed) {
+        return folds(scheme, y, numClasses, null, seed);
+    }
+
+    /**
+     * Test folds of a scheme over grouped series (the windows of a window model, grouped by recording): leave one
+     * group out or seeded grouped stratified k-fold ({@link Folds#groupedKFold}), so no group lies on both sides of a
+     * fold; {@code groups} null (series mode) gives the folds of {@link #folds(CvScheme, int[], int, long)}.
+     */
+    static int[][] folds(CvScheme scheme, int[] y, int numClasses, int[] groups, long seed) {
+        if (groups == null) {
+            return scheme.isLeaveOneOut()
+                    ? Folds.leaveOneOut(y.length)
+                    : Folds.stratifiedKFold(y, numClasses, scheme.folds(), seed);
+        }
         return scheme.isLeaveOneOut()
-                ? Folds.leaveOneOut(y.length)
-                : Folds.stratifiedKFold(y, numClasses, scheme.folds(), seed);
+                ? Folds.leaveOneGroupOut(groups)
+                : Folds.groupedKFold(y, numClasses, groups, scheme.folds(), seed);
     }
 
     /**

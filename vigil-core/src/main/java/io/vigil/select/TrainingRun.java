@@ -132,8 +132,9 @@ final class TrainingRun {
         this.x = segments == null ? rows : segments.apply(rows);
         this.d = x[0].length;
         this.cv = params.cv().orElse(CvScheme.auto(n));
-        this.folds = Trainer.folds(cv, y, g, params.seed());
-        this.neighborFolds = Trainer.folds(params.neighborCv(), y, g, params.seed());
+        int[] groups = train.groups();
+        this.folds = Trainer.folds(cv, y, g, groups, params.seed());
+        this.neighborFolds = Trainer.folds(params.neighborCv(), y, g, groups, params.seed());
         int maxClass = Arrays.stream(counts).max().orElse(1);
         this.kGrid = Grids.capGrid(params.kGrid().toArray(), maxClass);
     }
@@ -385,6 +386,7 @@ final class TrainingRun {
                 ldgParams,
                 dims,
                 params.deflation().orElse(SparseLdg.Deflation.ORTHONORMAL),
+                train.groups(),
                 params.seed(),
                 progress);
     }

@@ -153,13 +153,16 @@ public final class WindowExamples {
     /**
      * The labelled windows of {@code sources}, events first (in recording order), then the drawn background windows.
      *
-     * @return a dataset of C-channel windows in the time-major layout of {@link Dataset}, classes in label order
+     * @return a dataset of C-channel windows in the time-major layout of {@link Dataset}, classes in label order,
+     *     each window grouped by the index of its recording in {@code sources} ({@link Dataset#groups}), so that
+     *     cross-validation never puts windows of one recording on both sides of a fold
      * @throws IllegalArgumentException when an event label equals the background label, or no window fits
      */
     public static Dataset build(String name, List<Source> sources, List<String> channelNames, Params p) {
         int tolerance = p.eventOffsets() * p.stride() + p.stride() / 2;
         List<double[]> rows = new ArrayList<>();
         List<String> labels = new ArrayList<>();
+        List<Integer> recording = new ArrayList<>();
         List<long[]> backgroundStarts = new ArrayList<>();
         for (int r = 0; r < sources.size(); r++) {
             Source src = sources.get(r);
@@ -177,6 +180,7 @@ public final class WindowExamples {
                     if (from >= 0 && from + p.length() <= src.samples()) {
                         rows.add(window(src.values(), from, p.length()));
                         labels.add(src.labels()[e]);
+                        recording.add(r);
                     }
                 }
             }
@@ -202,9 +206,11 @@ public final class WindowExamples {
             rows.add(window(src.values(), (int) pick[1], p.length()));
             String context = p.backgroundByLabel() ? src.contextAt((int) pick[1] + p.length() / 2) : null;
             labels.add(context == null ? p.background() : p.subClass(context));
+            recording.add((int) pick[0]);
         }
         return Dataset.of(name, rows.toArray(double[][]::new), labels.toArray(String[]::new))
-                .withChannels(channelNames);
+                .withChannels(channelNames)
+                .withGroups(recording.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** Whether a window starting at {@code s} starts an event: within {@code tolerance} samples of an event start. */

@@ -65,6 +65,27 @@ class WindowSectionTest {
     }
 
     @Test
+    void foldsByRecordingAreWrittenAsVersionThreeAndOlderVersionsReadAsNotGrouped() throws ModelFormatException {
+        VigilModel base = TestModels.small(false);
+        WindowSection grouped = new WindowSection(2, "c", 50.0, "windows-closed", WindowLabelling.ORIGINAL, true);
+        byte[] bytes =
+                ModelFile.standard().toBytes(base.toBuilder().section(grouped).build());
+        String json = new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s", "");
+        assertTrue(json.contains("\"window\":{\"version\":3,\"required\":true"), json);
+        assertTrue(json.contains("\"folds\":\"recording\""), json);
+        WindowSection back = ModelFile.standard()
+                .read(bytes, "w.json")
+                .section(WindowSection.class)
+                .orElseThrow();
+        assertEquals(grouped, back);
+        assertTrue(back.foldsByRecording());
+        assertTrue(!new WindowSection(2, "c", 50.0, "immediate").foldsByRecording());
+        String bad = new String(bytes, StandardCharsets.UTF_8).replace("\"recording\"", "\"random\"");
+        assertThrows(ModelFormatException.class, () -> ModelFile.standard()
+                .read(bad.getBytes(StandardCharsets.UTF_8), "w.json"));
+    }
+
+    @Test
     void invalidSectionsAreRejectedNamingTheField() {
         assertMessage(() -> new WindowSection(0, "bg", 50, "immediate"), "window.stride must be ≥ 1");
         assertMessage(() -> new WindowSection(1, " ", 50, "immediate"), "window.background_label");

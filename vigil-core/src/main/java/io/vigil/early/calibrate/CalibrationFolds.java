@@ -26,7 +26,8 @@ import java.util.Set;
 import org.hipparchus.distribution.continuous.ChiSquaredDistribution;
 
 /**
- * The folds of a {@link CrossFitCalibrator} run (docs/method.md §5): the stratified split of the training series, the
+ * The folds of a {@link CrossFitCalibrator} run (docs/method.md §5): the stratified (for windows: grouped by recording)
+ * split of the training series, the
  * model refitted without each fold, and pass 1 — each held-out series' squared Mahalanobis distances from its
  * conditional mean, which set the variance inflation κ, and the coverage of the Gaussian τ-sets before and after it.
  */
@@ -57,7 +58,9 @@ final class CalibrationFolds {
 
     /**
      * Splits the series in stratified folds and refits the model without each (folds in parallel); classes of one
-     * series stay in.
+     * series stay in. Grouped series (the windows of a window model, grouped by recording) are split by {@link
+     * Folds#groupedKFold}, so no recording lies on both sides of a fold and every held-out window is replayed by a
+     * fold model that saw none of its recording.
      */
     static List<Fold> refitFolds(
             VigilModel model,
@@ -81,7 +84,9 @@ final class CalibrationFolds {
             throw new IllegalArgumentException("cross-fitting needs a class with at least two training series");
         }
         int k = Math.max(2, Math.min(p.foldsFor(n, train.length()), smallest));
-        int[][] parts = Folds.stratifiedKFold(y, g, k, p.seed());
+        int[][] parts = train.hasGroups()
+                ? Folds.groupedKFold(y, g, train.groups(), k, p.seed())
+                : Folds.stratifiedKFold(y, g, k, p.seed());
         progress.extendBy(parts.length);
         List<int[]> held = new ArrayList<>();
         for (int[] part : parts) {

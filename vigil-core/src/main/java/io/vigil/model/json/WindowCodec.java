@@ -13,7 +13,9 @@ import java.util.Set;
  * Codec of {@link WindowSection}, payload version 1: {@code {"stride": S, "background_label": "…", "rearm": "…"}}
  * plus {@code "sampling_rate_hz"} when the training recordings had a time base. Version 2 adds {@code "labelling":
  * {"near_events": "exclude"|"background", "event_offsets": K, "background_classes": [...]}}; a section with the
- * original labelling is still written as version 1, and a version-1 payload reads as the original labelling.
+ * original labelling is still written as version 1, and a version-1 payload reads as the original labelling. Version 3
+ * adds {@code "folds": "recording"} for a model whose cross-validation and calibration folds were grouped by recording;
+ * other sections are still written as version 1 or 2, which read as folds not grouped.
  */
 final class WindowCodec implements SectionCodec<WindowSection> {
     @Override
@@ -28,11 +30,14 @@ final class WindowCodec implements SectionCodec<WindowSection> {
 
     @Override
     public int version() {
-        return 2;
+        return 3;
     }
 
     @Override
     public int versionOf(WindowSection section) {
+        if (section.foldsByRecording()) {
+            return 3;
+        }
         return section.labelling().original() ? 1 : 2;
     }
 
@@ -51,6 +56,9 @@ final class WindowCodec implements SectionCodec<WindowSection> {
             var classes = l.putArray("background_classes");
             s.labelling().backgroundClasses().forEach(classes::add);
         }
+        if (s.foldsByRecording()) {
+            out.put("folds", "recording");
+        }
     }
 
     @Override
@@ -59,19 +67,29 @@ final class WindowCodec implements SectionCodec<WindowSection> {
         ModelJson.checkFields(
                 payload,
                 path,
-                version >= 2
-                        ? Set.of("stride", "background_label", "sampling_rate_hz", "rearm", "labelling")
-                        : Set.of("stride", "background_label", "sampling_rate_hz", "rearm"));
+                version >= 3
+                        ? Set.of("stride", "background_label", "sampling_rate_hz", "rearm", "labelling", "folds")
+                        : version == 2
+                                ? Set.of("stride", "background_label", "sampling_rate_hz", "rearm", "labelling")
+                                : Set.of("stride", "background_label", "sampling_rate_hz", "rearm"));
         int stride = ModelJson.intField(payload, "stride", path);
         String background = ModelJson.textField(payload, "background_label", path);
         double rate =
                 payload.has("sampling_rate_hz") ? ModelJson.doubleField(payload, "sampling_rate_hz", path) : Double.NaN;
         String rearm = ModelJson.textField(payload, "rearm", path);
+        boolean byRecording = false;
+        if (payload.has("folds")) {
+            String folds = ModelJson.textField(payload, "folds", path);
+            if (!folds.equals("recording")) {
+                throw new IllegalArgumentException(path + ".folds must be recording, got '" + folds + "'");
+            }
+            byRecording = true;
+        }
         try {
             WindowLabelling labelling = payload.has("labelling")
                     ? labelling(payload.get("labelling"), path + ".labelling")
                     : WindowLabelling.ORIGINAL;
-            return new WindowSection(stride, background, rate, rearm, labelling);
+            return new WindowSection(stride, background, rate, rearm, labelling, byRecording);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
         }
