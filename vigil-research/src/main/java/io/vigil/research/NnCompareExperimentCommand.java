@@ -66,12 +66,12 @@ public final class NnCompareExperimentCommand implements Callable<Integer> {
         List<String> names = archive.requireNames();
         List<NnCompare.Row> rows = new ArrayList<>();
         PrintWriter err = spec.commandLine().getErr();
-        try (Progress progress = Progress.bar("nn-compare", names.size(), !archive.json)) {
+        try (Progress progress = Progress.bar("nn-compare", names.size(), !archive.json.value)) {
             for (String name : names) {
                 NnCompare.Row r = NnCompare.run(
-                        DatasetFiles.resolve(archive.dataDir, name).load(read), archive.seed, threads, progress);
+                        DatasetFiles.resolve(archive.dataDir, name).load(read), archive.seed.value, threads, progress);
                 rows.add(r);
-                if (!archive.json) {
+                if (!archive.json.value) {
                     err.printf(
                             java.util.Locale.ROOT,
                             "%s: local QDA %.3f, 1-NN ED %.3f (%s, %.1f s)%n",
@@ -84,12 +84,12 @@ public final class NnCompareExperimentCommand implements Callable<Integer> {
                 }
             }
         }
-        Files.createDirectories(archive.out);
+        Files.createDirectories(archive.out.value);
         String md = NnCompare.markdown(rows);
-        Files.writeString(archive.out.resolve("nn-compare.md"), md);
+        Files.writeString(archive.out.value.resolve("nn-compare.md"), md);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("data", archive.dataDir.toString());
-        m.put("seed", archive.seed);
+        m.put("seed", archive.seed.value);
         m.put("tolerance", NnCompare.TOLERANCE);
         List<Map<String, Object>> list = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -115,13 +115,13 @@ public final class NnCompareExperimentCommand implements Callable<Integer> {
         m.put("datasets", list);
         m.put("below_1nn_euclidean", missing);
         String json = Json.line(m);
-        Files.writeString(archive.out.resolve("nn-compare.json"), json + "\n");
+        Files.writeString(archive.out.value.resolve("nn-compare.json"), json + "\n");
         PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
+        if (archive.json.value) {
             o.println(json);
         } else {
             o.print(md);
-            o.println("wrote " + archive.out.resolve("nn-compare.md") + " and nn-compare.json");
+            o.println("wrote " + archive.out.value.resolve("nn-compare.md") + " and nn-compare.json");
         }
         o.flush();
         return 0;
