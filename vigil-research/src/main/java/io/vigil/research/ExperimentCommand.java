@@ -55,7 +55,8 @@ import picocli.CommandLine.Option;
             TransferExperimentCommand.class,
             Fig58ExperimentCommand.class,
             Table54ExperimentCommand.class,
-            WatchTradeoffExperimentCommand.class
+            WatchTradeoffExperimentCommand.class,
+            NnCompareExperimentCommand.class
         })
 public final class ExperimentCommand implements Runnable {
     @CommandLine.Spec
