@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -136,7 +137,21 @@ class WatchStreamTest {
     }
 
     /** Sends the test recordings as keyed streams, the keys interleaved sample by sample, at most {@code rate}/s. */
-    private static void produce(String topic, double rate) {
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Sends the test recordings interleaved, at {@code rate} values/s (0: unpaced); after {@code holdAt} of the
+     * values it waits (at most {@code TIMEOUT_S}) for {@code resume}, so that a test can act while values still flow
+     * however slow the machine is.
+     */
+    private static void produce(String topic, double rate, double holdAt, CountDownLatch resume) {
         Map<String, Object> p = new HashMap<>(kafka.clientProperties());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -146,6 +161,9 @@ class WatchStreamTest {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             int n = test.recordings().get(0).samples();
             for (int i = 0; i < n; i++) {
+                if (i == (int) (holdAt * n) && !await(resume)) {
+                    return;
+                }
                 for (Recording r : test.recordings()) {
                     byte[] key = r.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
                     producer.send(
@@ -204,7 +222,7 @@ class WatchStreamTest {
         kafka.createTopic(in, 2);
         kafka.createTopic(out, 2);
         kafka.createTopic(out + "-dead", 1);
-        produce(in, 0);
+        produce(in, 0, 1, new CountDownLatch(0));
         Run run = Run.of(args(in, out, dir.resolve("state"), "--bounded", "--checkpoint-interval", "1s"))
                 .ok();
         assertTrue(run.err().contains("vigil run: watch: alarms"), run.err());
@@ -243,7 +261,8 @@ class WatchStreamTest {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         List<String> a = args(in, out, state, "--checkpoint-interval", "1s");
         List<CliProcess> started = new ArrayList<>();
-        Thread producer = new Thread(() -> produce(in, 300), "watch-producer");
+        CountDownLatch killed = new CountDownLatch(1);
+        Thread producer = new Thread(() -> produce(in, 300, 0.8, killed), "watch-producer");
         try {
             CliProcess first = CliProcess.start(dir, tmp, a);
             started.add(first);
@@ -256,6 +275,7 @@ class WatchStreamTest {
             assertTrue(producer.isAlive(), "values still flow when the job is killed");
             first.process().destroyForcibly();
             assertTrue(first.process().waitFor(60, TimeUnit.SECONDS));
+            killed.countDown();
             long from = latest(state);
             CliProcess second = CliProcess.start(dir, tmp, a);
             started.add(second);

@@ -100,7 +100,9 @@ final class KNearest {
     static void selectBand(
             double[] dist, int[] band, int b, int need, double[] vals, long[] mask, boolean[] in, int[] slot) {
         double cut = Double.POSITIVE_INFINITY;
-        if (need < b) {
+        if (need == 1 && b > 1) {
+            cut = smallest(dist, band, b, vals);
+        } else if (need < b) {
             for (int j = 0; j < b; j++) {
                 vals[j] = dist[band[j]];
             }
@@ -123,6 +125,25 @@ final class KNearest {
                 }
             }
         }
+    }
+
+    /**
+     * The smallest of {@code dist[band[0..b)]} by one scan: what {@link #kthSmallest} returns for m = 1 on values
+     * without NaN (to which it falls back otherwise, so the cut is always its).
+     */
+    private static double smallest(double[] dist, int[] band, int b, double[] vals) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int j = 0; j < b; j++) {
+            double d = dist[band[j]];
+            if (Double.isNaN(d)) {
+                for (int i = 0; i < b; i++) {
+                    vals[i] = dist[band[i]];
+                }
+                return kthSmallest(vals, b, 1);
+            }
+            min = Math.min(min, d);
+        }
+        return min;
     }
 
     /**

@@ -30,10 +30,12 @@ final class TreeSearch extends AbstractSearch {
     static final double FLOOR = 1e-290;
 
     /**
-     * How far, as a share of the set's farthest distance, a query may move from its last walk and still be settled
-     * among that walk's candidates (see {@link #collect}).
+     * How far, as a share of the class's last set's farthest distance ρ, a query may move from a walk and still be
+     * settled among its candidates: a walk visits every point within (1 + 2·BAND_REACH)·ρ (see {@link #band}). On the
+     * window benchmark of docs/watch.md 0.25 needs the fewest distances per value (0.5 and 1 visit more candidates
+     * than they save walks).
      */
-    static final double BAND_REACH = 1.0;
+    static final double BAND_REACH = 0.25;
 
     /** Most candidates kept per class. */
     static final int BAND_CAPACITY = 64;
@@ -141,7 +143,7 @@ final class TreeSearch extends AbstractSearch {
         if (banded[g]) {
             double delta = Math.sqrt(squaredDistance(q, bandAnchors[g])) * (1 + SLACK) + FLOOR;
             if (delta <= reach[g]) {
-                // Every point of the m nearest to q lies among the candidates (see collect), and every point
+                // Every point of the m nearest to q lies among the candidates (see band), and every point
                 // outside them is beyond bandRadius − δ of q.
                 banded0++;
                 int b = candidateCount[g];
@@ -154,17 +156,19 @@ final class TreeSearch extends AbstractSearch {
         }
         walks++;
         // The walk finds a superset of the m + 1 nearest (m < n_g), so the band also yields the nearest point
-        // outside the set: the anchor's bounds for the next queries (keeps).
-        int b = visit(tree, q, g, m + 1, ws.order);
-        Arrays.fill(ws.mask, 0L);
-        if (!completeFromBand(q, g, m, 0, ws.order, b, ws)) {
+        // outside the set: the anchor's bounds for the next queries (keeps). It also visits every point within
+        // the reach of the class's last set (band), the candidates for the next queries.
+        double hint = inner[g] * (1 + 2 * BAND_REACH);
+        double limit = hint * hint;
+        int b = visit(tree, q, g, m + 1, ws.order, limit, ws.dist);
+        if (b < m) {
             fullSearch(q, g, m, ws);
             return;
         }
+        Arrays.fill(ws.mask, 0L);
+        KNearest.selectBand(ws.dist, ws.order, b, m, ws.values, ws.mask, null, null);
         anchor(q, g, ws.order, b, ws, Double.POSITIVE_INFINITY);
-        if (anchored[g]) {
-            collect(tree, q, g);
-        }
+        band(q, g, ws.order, b, ws.dist, limit);
     }
 
     private static double squaredDistance(double[] q, double[] a) {
@@ -177,64 +181,37 @@ final class TreeSearch extends AbstractSearch {
     }
 
     /**
-     * Collects the candidates around a fresh anchor a (q, just walked): with ρ the set's farthest distance (inner)
-     * and a reach R = {@link #BAND_REACH}·ρ, every point within ρ + 2R of a. For a later query q′ with ‖q′ − a‖ = δ ≤
-     * R the m points of a's set are within ρ + δ of q′, so each of q′'s m nearest is within ρ + 2δ of a: among the
-     * candidates; every other point is beyond ρ + 2R − δ of q′ (both widened by {@link #SLACK}). The candidates are
-     * not kept when more than {@link #BAND_CAPACITY} points are that close.
+     * Keeps the candidates around a fresh anchor a (q, just walked with every point of computed squared distance up
+     * to {@code limit} visited): with ρ the set's farthest distance (inner), C = √limit and the reach R = (C − ρ)/2,
+     * a later query q′ with ‖q′ − a‖ = δ ≤ R has the m points of a's set within ρ + δ, so each of its m nearest is
+     * within ρ + 2δ ≤ C of a: among the visited points within C; every other point is beyond C − δ of q′ (each bound
+     * widened by {@link #SLACK}). Not kept when R ≤ 0 or more than {@link #BAND_CAPACITY} points are within C.
      */
-    private void collect(ClassTrees.Tree tree, double[] q, int g) {
+    private void band(double[] q, int g, int[] visitedBand, int b, double[] dist, double limit) {
         banded[g] = false;
-        double r = inner[g] * BAND_REACH;
-        double radius = (inner[g] + 2 * r) * (1 + SLACK) + FLOOR;
-        double limit = radius * radius * (1 + SLACK) + FLOOR;
-        double[] pts = points.rows[g];
-        int dim = points.dim;
-        int words = (points.sizes[g] + 63) >>> 6;
-        Arrays.fill(visited, 0, words, 0L);
+        if (!anchored[g] || !(limit > 0)) {
+            return;
+        }
+        double c = Math.sqrt(limit) * (1 - SLACK) - FLOOR;
+        double r = 0.5 * (c - inner[g]) * (1 - SLACK);
+        if (!(r > 0)) {
+            return;
+        }
+        int[] kept = candidates[g];
         int count = 0;
-        int top = 0;
-        stack[top++] = 0;
-        while (top > 0) {
-            int node = stack[--top];
-            if (tree.boxDistance(q, node) * (1 - ClassTrees.SLACK) - ClassTrees.FLOOR > limit) {
-                continue;
-            }
-            int left = tree.left[node];
-            if (left >= 0) {
-                stack[top++] = tree.right[node];
-                stack[top++] = left;
-                continue;
-            }
-            for (int j = tree.start[node]; j < tree.end[node]; j++) {
-                int i = tree.order[j];
-                int base = i * dim;
-                double s = 0;
-                for (int t = 0; t < dim; t++) {
-                    double e = q[t] - pts[base + t];
-                    s += e * e;
+        for (int j = 0; j < b; j++) {
+            int i = visitedBand[j];
+            if (dist[i] <= limit) {
+                if (count == BAND_CAPACITY) {
+                    return;
                 }
-                if (s * (1 - SLACK) - FLOOR <= limit) {
-                    if (++count > BAND_CAPACITY) {
-                        return;
-                    }
-                    visited[i >>> 6] |= 1L << i;
-                }
+                kept[count++] = i;
             }
         }
-        int[] band = candidates[g];
-        int b = 0;
-        for (int w = 0; w < words; w++) {
-            long bits = visited[w];
-            while (bits != 0) {
-                band[b++] = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-            }
-        }
-        candidateCount[g] = b;
+        candidateCount[g] = count;
         System.arraycopy(q, 0, bandAnchors[g], 0, q.length);
         reach[g] = r;
-        bandRadius[g] = (inner[g] + 2 * r) * (1 - SLACK);
+        bandRadius[g] = c;
         banded[g] = true;
     }
 
@@ -281,8 +258,12 @@ final class TreeSearch extends AbstractSearch {
         return kept;
     }
 
-    /** Walks the tree nearest box first; the visited points' indices, increasing, into {@code band}; their count. */
-    private int visit(ClassTrees.Tree tree, double[] q, int g, int m, int[] band) {
+    /**
+     * Walks the tree nearest box first, skipping only boxes beyond both the m-th smallest distance found and {@code
+     * limit}; the visited points' indices, increasing, into {@code band}, their computed squared distances (summed as
+     * {@link ClassPoints#exactDistances} sums them) into {@code dist}; returns their count.
+     */
+    private int visit(ClassTrees.Tree tree, double[] q, int g, int m, int[] band, double limit, double[] dist) {
         double[] pts = points.rows[g];
         int dim = points.dim;
         int size = 0;
@@ -293,7 +274,8 @@ final class TreeSearch extends AbstractSearch {
         stackDistance[top++] = 0;
         while (top > 0) {
             int node = stack[--top];
-            if (size == m && stackDistance[top] * (1 - ClassTrees.SLACK) - ClassTrees.FLOOR > heap[0]) {
+            if (size == m
+                    && stackDistance[top] * (1 - ClassTrees.SLACK) - ClassTrees.FLOOR > Math.max(heap[0], limit)) {
                 continue;
             }
             int left = tree.left[node];
@@ -316,6 +298,7 @@ final class TreeSearch extends AbstractSearch {
                     double e = q[t] - pts[base + t];
                     s += e * e;
                 }
+                dist[i] = s;
                 visited[i >>> 6] |= 1L << i;
                 if (size < m) {
                     heap[size] = s;
