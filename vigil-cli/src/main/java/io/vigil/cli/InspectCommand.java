@@ -3,6 +3,7 @@ package io.vigil.cli;
 import io.vigil.api.ModelSummary;
 import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
+import io.vigil.evaluate.CalibrationNotes;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
@@ -194,7 +195,7 @@ public final class InspectCommand implements Callable<Integer> {
         }
         CalibrationSection c = m.section(CalibrationSection.class).orElse(null);
         if (c != null) {
-            String draw = c.guarantee() == Guarantee.EXPECTED ? " (" + CalibrationReport.drawLine(c) + ")" : "";
+            String draw = c.guarantee() == Guarantee.EXPECTED ? " (" + CalibrationNotes.drawLine(c) + ")" : "";
             String estimator = c.curves().stream()
                     .findFirst()
                     .map(curve -> ", " + curve.estimator().id() + " complete-series model")
@@ -214,7 +215,7 @@ public final class InspectCommand implements Callable<Integer> {
         }
         row(out, "operating point", operatingPoint(m));
         if (c != null && c.guarantee() == Guarantee.EXPECTED) {
-            row(out, "expected", CalibrationReport.expectedLine());
+            row(out, "expected", CalibrationNotes.expectedLine());
         }
         if (!r.ignoredSections().isEmpty()) {
             row(out, "ignored sections", String.join(", ", r.ignoredSections()) + " (unknown to this Vigil, optional)");

@@ -272,33 +272,11 @@ public final class ReplayCommand implements Callable<Integer> {
      */
     void preflight(Map<String, Object> user, Duration timeout) {
         try (KafkaPreflight kafka = KafkaPreflight.connect(bootstrap, user, timeout)) {
-            for (String t : truthTopic == null ? List.of(topic) : List.of(topic, truthTopic)) {
-                if (!kafka.topicExists(t) && !kafka.brokersCreateTopics()) {
-                    throw new KafkaPreflight.KafkaSetupException(
-                            "topic '" + t + "' does not exist at " + bootstrap + " and the brokers do not create "
-                                    + "topics on first use (auto.create.topics.enable=false); create it first",
-                            null);
-                }
-            }
+            kafka.requireWritable(truthTopic == null ? List.of(topic) : List.of(topic, truthTopic));
         }
     }
 
     private Replay.Settings settings() {
-        if (!(rate >= 0) || Double.isInfinite(rate)) {
-            throw usage("--rate must be >= 0 samples/s (0 = unlimited), got " + rate);
-        }
-        if (concurrency < 1) {
-            throw usage("--concurrency must be at least 1, got " + concurrency);
-        }
-        if (repeat < 1) {
-            throw usage("--repeat must be at least 1, got " + repeat);
-        }
-        if (topic.isBlank()) {
-            throw usage("--topic must not be blank");
-        }
-        if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
-            throw usage("--truth-topic must be non-blank and differ from --topic");
-        }
         return CommandLines.usage(
                 spec, () -> new Replay.Settings(topic, truthTopic, rate, concurrency, repeat, observation.pattern()));
     }

@@ -7,6 +7,7 @@ import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.recording.RecordingSet;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.evaluate.CalibrationNotes;
 import io.vigil.evaluate.CalibrationSummary;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
@@ -16,7 +17,6 @@ import io.vigil.model.ProtocolScores;
 import io.vigil.model.VigilModel;
 import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
-import io.vigil.reliability.risk.Guarantee;
 import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
@@ -27,7 +27,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -195,9 +194,7 @@ public final class TrainCommand implements Callable<Integer> {
         if (windows != null) {
             model = model.toBuilder().section(windows).build();
         }
-        warnUncertified(model);
-        warnExpectedUnderPattern(model);
-        noteCrcDraw(model);
+        CalibrationNotes.afterTraining(model).forEach(note -> err.println("vigil train: " + note));
         double seconds = (System.nanoTime() - start) / 1e9;
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -320,85 +317,6 @@ public final class TrainCommand implements Callable<Integer> {
                             + "(" + String.join(", ", repeats.subList(0, Math.min(5, repeats.size())))
                             + (repeats.size() > 5 ? ", …" : "") + "); cross-validated scores are optimistic");
         }
-    }
-
-    /**
-     * One line on stderr when the operating point's τ cannot be certified (what would certify it, {@link
-     * CalibrationReport#uncertifiedTarget}); otherwise one line naming the standard τ the training set is too small to
-     * certify (docs/method.md §5).
-     */
-    private void warnUncertified(VigilModel model) {
-        model.section(CalibrationSection.class).ifPresent(c -> {
-            Optional<String> target = CalibrationReport.uncertifiedTarget(model, c);
-            if (target.isPresent()) {
-                spec.commandLine().getErr().println(target.get());
-                return;
-            }
-            List<Double> taus = CalibrationSummary.uncertified(c);
-            if (!taus.isEmpty()) {
-                spec.commandLine()
-                        .getErr()
-                        .println("vigil train: warning: with " + model.trainSize() + " training series the default "
-                                + "rule cannot certify tau = " + taus + " ("
-                                + c.guarantee().cliName() + ", delta = "
-                                + c.delta() + ", selection " + c.selection().cliName() + " of " + c.candidates()
-                                + " candidates); those "
-                                + "are decided at t = d and reported \"certified\": "
-                                + "false");
-            }
-        });
-    }
-
-    /**
-     * One line on stderr when the {@code expected} guarantee was asked for under an incomplete observation pattern:
-     * conformal risk control (Angelopoulos et al. 2022, Theorem 1) needs every series to agree with its
-     * complete-series label at the most conservative threshold, which holds for complete series (the last value gives
-     * the complete-series label) but not when values go missing — a series that ends undecided is labelled at
-     * E[x | observed] and may disagree. The line gives how many replays of the operating point's curve disagree at its
-     * strictest threshold; when any does, the section certifies no τ ({@code CalibrationSection#certify}) and the line
-     * says so; {@code pac} needs no such premise (docs/guarantee.md, "Under an incomplete pattern, use pac").
-     */
-    private void warnExpectedUnderPattern(VigilModel model) {
-        model.section(CalibrationSection.class).ifPresent(c -> {
-            if (c.guarantee() != Guarantee.EXPECTED || c.pattern().isComplete()) {
-                return;
-            }
-            c.operatingPoint()
-                    .flatMap(op -> c.curve(op.rule(), op.classifier(), op.set(), op.estimator()))
-                    .ifPresent(curve -> {
-                        int[] dis = curve.disagreements();
-                        int end = dis[dis.length - 1];
-                        spec.commandLine()
-                                .getErr()
-                                .println(String.format(
-                                        Locale.ROOT,
-                                        "vigil train: warning: --guarantee expected needs every series to "
-                                                + "agree with its complete-series label at the most conservative "
-                                                + "threshold; under pattern '%s' series that end undecided are "
-                                                + "labelled at E[x | observed], and at the strictest threshold %d of "
-                                                + "%d replayed series (%.3f) disagree%s; --guarantee pac needs no "
-                                                + "such premise",
-                                        c.pattern(),
-                                        end,
-                                        curve.series(),
-                                        end / (double) curve.series(),
-                                        end > 0 ? ", so the premise fails and expected certifies no tau" : ""));
-                    });
-        });
-    }
-
-    /**
-     * One line on stderr naming the conformal draw U an {@code expected} certificate was made with (the model stores
-     * it; {@code --crc-draw U} reproduces the model), since the default draws it afresh on every run.
-     */
-    private void noteCrcDraw(VigilModel model) {
-        model.section(CalibrationSection.class)
-                .filter(c -> c.guarantee() == Guarantee.EXPECTED && !c.curves().isEmpty())
-                .ifPresent(c -> {
-                    PrintWriter err = spec.commandLine().getErr();
-                    err.println("vigil train: " + CalibrationReport.drawLine(c));
-                    err.println("vigil train: " + CalibrationReport.expectedLine());
-                });
     }
 
     private static Dataset rename(Dataset ds, String name) {

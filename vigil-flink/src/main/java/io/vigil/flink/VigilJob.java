@@ -88,7 +88,7 @@ public final class VigilJob {
             byte[] modelBytes,
             DecisionParams params,
             SessionSettings settings) {
-        SingleOutputStreamOperator<SampleEvent> accepted = events.process(new RejectRouter())
+        SingleOutputStreamOperator<SampleEvent> accepted = events.process(RejectRouter.samples())
                 .uid("reject-router")
                 .name("Route rejected records")
                 .returns(TypeInformation.of(SampleEvent.class));

@@ -4,14 +4,11 @@ import io.vigil.early.DecisionParams;
 import io.vigil.stream.DeadLetter;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.util.Collector;
 
 /**
  * The watch job of {@code vigil run --watch} (docs/watch.md): Kafka values {@code {"key","value"[,"channel","ts",
@@ -29,7 +26,7 @@ public final class WatchJob {
     /** The keyed watch stage on a stream of values (accepted and rejected), for any source. */
     public static Outputs pipeline(
             DataStream<WatchSample> values, byte[] modelBytes, DecisionParams params, WatchSettings settings) {
-        SingleOutputStreamOperator<WatchSample> accepted = values.process(new Router())
+        SingleOutputStreamOperator<WatchSample> accepted = values.process(RejectRouter.values())
                 .uid("watch-reject-router")
                 .name("Route rejected values")
                 .returns(TypeInformation.of(WatchSample.class));
@@ -80,28 +77,5 @@ public final class WatchJob {
                 .uid("dead-letter-sink")
                 .name("Kafka dead letters: " + cfg.deadLetter());
         return out;
-    }
-
-    /** Passes decoded values on and dead-letters the rest, counting them per reason. */
-    static final class Router extends ProcessFunction<WatchSample, WatchSample> {
-        private static final long serialVersionUID = 1L;
-        private transient DeadLetterCounters counters;
-
-        @Override
-        public void open(OpenContext openContext) {
-            counters = new DeadLetterCounters(getRuntimeContext().getMetricGroup());
-        }
-
-        @Override
-        public void processElement(WatchSample s, Context ctx, Collector<WatchSample> out) {
-            if (s.isAccepted()) {
-                out.collect(s);
-                return;
-            }
-            counters.inc(s.problem);
-            ctx.output(
-                    EarlyDecisionFunction.DEAD_LETTERS,
-                    s.decoderRejected(ctx.timerService().currentProcessingTime()));
-        }
     }
 }

@@ -132,6 +132,23 @@ public final class KafkaPreflight implements AutoCloseable {
     }
 
     /**
+     * Checks that each topic exists or that the brokers create topics on first use, for a producer about to write
+     * to them.
+     *
+     * @throws KafkaSetupException naming the first topic that neither exists nor would be created
+     */
+    public void requireWritable(List<String> topics) {
+        for (String t : topics) {
+            if (!topicExists(t) && !brokersCreateTopics()) {
+                throw new KafkaSetupException(
+                        "topic '" + t + "' does not exist at " + bootstrap + " and the brokers do not create "
+                                + "topics on first use (auto.create.topics.enable=false); create it first",
+                        null);
+            }
+        }
+    }
+
+    /**
      * Waits until {@code topic} exists, checking every {@value #POLL_SECONDS} s; {@code waiting} runs once, the
      * first time it is missing.
      *

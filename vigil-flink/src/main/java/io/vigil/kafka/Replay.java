@@ -78,23 +78,23 @@ public final class Replay {
             this(topic, truthTopic, rate, concurrency, repeat, ObservationPattern.complete());
         }
 
-        /** Validates every field. */
+        /** Validates every field; each message names the field by its {@code vigil replay} option. */
         public Settings {
             Objects.requireNonNull(pattern, "pattern");
-            if (topic == null || topic.isBlank()) {
-                throw new IllegalArgumentException("topic must not be blank");
-            }
-            if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
-                throw new IllegalArgumentException("truth topic must be non-blank and differ from the sample topic");
-            }
             if (!(rate >= 0) || Double.isInfinite(rate)) {
-                throw new IllegalArgumentException("rate must be >= 0 samples/s (0 = unlimited), got " + rate);
+                throw new IllegalArgumentException("--rate must be >= 0 samples/s (0 = unlimited), got " + rate);
             }
             if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+                throw new IllegalArgumentException("--concurrency must be at least 1, got " + concurrency);
             }
             if (repeat < 1) {
-                throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+                throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+            }
+            if (topic == null || topic.isBlank()) {
+                throw new IllegalArgumentException("--topic must not be blank");
+            }
+            if (truthTopic != null && (truthTopic.isBlank() || truthTopic.equals(topic))) {
+                throw new IllegalArgumentException("--truth-topic must be non-blank and differ from --topic");
             }
         }
     }

@@ -408,7 +408,7 @@ class EarlyDecisionFunctionTest {
     @Test
     void everyBadInputClassGoesToDeadLettersAndGoodSeriesAreUnaffected() throws Exception {
         SeriesDecision good = StreamFixtures.offlineDecisions().get(4);
-        try (var router = ProcessFunctionTestHarnesses.forProcessFunction(new RejectRouter());
+        try (var router = ProcessFunctionTestHarnesses.forProcessFunction(RejectRouter.samples());
                 var h = harness()) {
             h.open();
             List<SampleEvent> events = StreamFixtures.events(4, 0);

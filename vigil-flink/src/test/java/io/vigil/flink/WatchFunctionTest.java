@@ -24,6 +24,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,6 +192,26 @@ class WatchFunctionTest {
         assertTrue(ok.isAccepted(), ok.detail);
         assertEquals(7, ok.sample);
         assertEquals(1_700_000_000_000L, ok.ts);
+    }
+
+    @Test
+    void theRouterPassesDecodedValuesAndDeadLettersTheRestWithTheirReason() throws Exception {
+        try (var router = ProcessFunctionTestHarnesses.forProcessFunction(RejectRouter.values())) {
+            router.processElement(raw("{\"key\":\"k\",\"value\":\"high\"}", 5), 0L);
+            router.processElement(value("k", 0.5, 6), 0L);
+            router.processElement(raw("{\"value\":0.4}", 7), 0L);
+            assertEquals(
+                    List.of(0.5),
+                    router.extractOutputValues().stream().map(s -> s.value).toList());
+            List<DeadLetter> dead = router.getSideOutput(EarlyDecisionFunction.DEAD_LETTERS).stream()
+                    .map(StreamRecord::getValue)
+                    .toList();
+            assertEquals(
+                    List.of("wrong_type", "missing_field"),
+                    dead.stream().map(d -> d.reason).toList());
+            assertEquals(List.of(5L, 7L), dead.stream().map(d -> d.offset).toList());
+            assertEquals("{\"value\":0.4}", new String(dead.get(1).raw, java.nio.charset.StandardCharsets.UTF_8));
+        }
     }
 
     @Test

@@ -48,6 +48,15 @@ class LoopbackKafkaTest {
     }
 
     @Test
+    void topicsThatTheBrokerCreatesOnFirstUseAreWritableBeforeTheyExist() {
+        try (KafkaPreflight k = KafkaPreflight.connect(kafka.bootstrapServers(), Map.of(), Duration.ofSeconds(15))) {
+            assertFalse(k.topicExists("written-later"));
+            assertTrue(k.brokersCreateTopics());
+            k.requireWritable(List.of("written-later", "also-later"));
+        }
+    }
+
+    @Test
     void answersWithOneNodeAdvertisedOnLoopback() throws Exception {
         assertEquals("127.0.0.1:" + kafka.port(), kafka.bootstrapServers());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {

@@ -39,13 +39,21 @@ class ReplayTest {
     }
 
     @Test
-    void settingsAreValidated() {
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings(" ", null, 0, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", "s", 0, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, -1, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, Double.NaN, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, 0, 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new Replay.Settings("s", null, 0, 1, 0));
+    void settingsAreValidatedNamingTheReplayOptions() {
+        assertEquals("--topic must not be blank", settingsError(" ", null, 0, 1, 1));
+        assertEquals("--truth-topic must be non-blank and differ from --topic", settingsError("s", "s", 0, 1, 1));
+        assertEquals("--rate must be >= 0 samples/s (0 = unlimited), got -1.0", settingsError("s", null, -1, 1, 1));
+        assertEquals(
+                "--rate must be >= 0 samples/s (0 = unlimited), got NaN", settingsError("s", null, Double.NaN, 1, 1));
+        assertEquals("--concurrency must be at least 1, got 0", settingsError("s", null, 0, 0, 1));
+        assertEquals("--repeat must be at least 1, got 0", settingsError("s", null, 0, 1, 0));
+    }
+
+    private static String settingsError(String topic, String truth, double rate, int concurrency, int repeat) {
+        return assertThrows(
+                        IllegalArgumentException.class,
+                        () -> new Replay.Settings(topic, truth, rate, concurrency, repeat))
+                .getMessage();
     }
 
     /**

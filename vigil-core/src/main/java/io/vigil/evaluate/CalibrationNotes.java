@@ -1,6 +1,5 @@
-package io.vigil.cli;
+package io.vigil.evaluate;
 
-import io.vigil.evaluate.CalibrationSummary;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.ConformalRiskControl;
@@ -13,17 +12,18 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The lines {@code train} and {@code inspect} print about a model's cross-fitted calibration (its JSON form is {@link
- * CalibrationSummary}).
+ * The notes about a model's calibration that {@code vigil train} and {@code vigil inspect} print, and that an
+ * embedder training with {@code VigilTrainer} can show alike: what would certify an uncertified τ, what the
+ * {@code expected} guarantee bounds and where its draw came from (the JSON form is {@link CalibrationSummary}).
  */
-final class CalibrationReport {
+public final class CalibrationNotes {
     /** The largest number of training series {@link #uncertifiedTarget} counts up to. */
-    static final int MAX_SERIES_ADVICE = 1_000_000;
+    public static final int MAX_SERIES_ADVICE = 1_000_000;
 
-    private CalibrationReport() {}
+    private CalibrationNotes() {}
 
     /**
-     * The one line {@code train} prints when the stored operating point's τ (the target of earliest-at-reliability)
+     * The note a newly trained model gets when the stored operating point's τ (the target of earliest-at-reliability)
      * cannot be certified, so the model waits for t = d: under which guarantee and correction it failed, and what
      * would certify it <em>on new data</em> — the number of training series needed at today's cross-fitted
      * disagreement rate (best replayed curve, {@link CalibrationSection#seriesNeeded}), and under {@code expected}
@@ -32,7 +32,7 @@ final class CalibrationReport {
      * certificate that would follow does not cover (it holds for a target and guarantee fixed before the replays).
      * Empty when the point is certified or there is none.
      */
-    static Optional<String> uncertifiedTarget(VigilModel model, CalibrationSection c) {
+    public static Optional<String> uncertifiedTarget(VigilModel model, CalibrationSection c) {
         Optional<CalibrationSection.OperatingPoint> point = c.operatingPoint().filter(p -> !p.certified());
         if (point.isEmpty() || c.curves().isEmpty()) {
             return Optional.empty();
@@ -81,7 +81,7 @@ final class CalibrationReport {
         }
         return Optional.of(String.format(
                 Locale.ROOT,
-                "vigil train: tau = %s cannot be certified on %d training series (%s, delta = %s, selection %s of %d "
+                "tau = %s cannot be certified on %d training series (%s, delta = %s, selection %s of %d "
                         + "candidates)%s, so the model decides every series at its end (t = d); on new data %s; "
                         + "choosing a lower target or the other guarantee after this result is not covered by the "
                         + "certificate that follows",
@@ -98,16 +98,16 @@ final class CalibrationReport {
     }
 
     /**
-     * The one line {@code train} and {@code inspect} print for an {@code expected} model: what the bound is an
+     * The note for an {@code expected} model: what the bound is an
      * average over (conformal risk control, docs/guarantee.md).
      */
-    static String expectedLine() {
+    public static String expectedLine() {
         return "expected bounds the disagreement rate averaged over training runs (training sets and draws U, "
                 + "uncertified runs included), not this model's rate; --guarantee pac bounds this model's";
     }
 
     /** The conformal draw of an {@code expected} model and where it came from ({@link DrawSource}). */
-    static String drawLine(CalibrationSection c) {
+    public static String drawLine(CalibrationSection c) {
         String u = "conformal draw U = " + c.crcDraw();
         return switch (c.crcDrawSource()) {
             case DRAWN -> u + " (drawn: derived from --seed and the training data; retraining reproduces it)";
@@ -116,5 +116,64 @@ final class CalibrationReport {
             case CONSERVATIVE -> u + " (not randomised)";
             case UNRECORDED -> u + " (source not recorded: written by an older vigil)";
         };
+    }
+
+    /**
+     * The notes a newly trained model gets, in order, one line each (the caller prefixes its name): its operating
+     * point's τ cannot be certified ({@link #uncertifiedTarget}), or else the standard τ values the training set is
+     * too small to certify (docs/method.md §5); under {@code expected} with an incomplete observation pattern, how
+     * many replays disagree at the strictest threshold; under {@code expected}, the conformal draw and what the bound
+     * averages over. Empty without a calibration section.
+     */
+    public static List<String> afterTraining(VigilModel model) {
+        CalibrationSection c = model.section(CalibrationSection.class).orElse(null);
+        if (c == null) {
+            return List.of();
+        }
+        List<String> notes = new ArrayList<>();
+        Optional<String> target = uncertifiedTarget(model, c);
+        List<Double> taus = CalibrationSummary.uncertified(c);
+        if (target.isPresent()) {
+            notes.add(target.get());
+        } else if (!taus.isEmpty()) {
+            notes.add("warning: with " + model.trainSize() + " training series the default rule cannot certify tau = "
+                    + taus + " (" + c.guarantee().cliName() + ", delta = " + c.delta() + ", selection "
+                    + c.selection().cliName() + " of " + c.candidates() + " candidates); those are decided at t = d"
+                    + " and reported \"certified\": false");
+        }
+        if (c.guarantee() == Guarantee.EXPECTED && !c.pattern().isComplete()) {
+            c.operatingPoint()
+                    .flatMap(op -> c.curve(op.rule(), op.classifier(), op.set(), op.estimator()))
+                    .ifPresent(curve -> notes.add(expectedUnderPattern(c, curve)));
+        }
+        if (c.guarantee() == Guarantee.EXPECTED && !c.curves().isEmpty()) {
+            notes.add(drawLine(c));
+            notes.add(expectedLine());
+        }
+        return notes;
+    }
+
+    /**
+     * Conformal risk control (Angelopoulos et al. 2022, Theorem 1) needs every series to agree with its
+     * complete-series label at the most conservative threshold, which holds for complete series but not when values
+     * go missing — a series that ends undecided is labelled at E[x | observed] and may disagree. This note gives how
+     * many replays of the operating point's curve disagree at its strictest threshold; when any does, the section
+     * certifies no τ ({@code CalibrationSection#certify}); {@code pac} needs no such premise (docs/guarantee.md,
+     * "Under an incomplete pattern, use pac").
+     */
+    private static String expectedUnderPattern(CalibrationSection c, CalibrationSection.Curve curve) {
+        int[] dis = curve.disagreements();
+        int end = dis[dis.length - 1];
+        return String.format(
+                Locale.ROOT,
+                "warning: --guarantee expected needs every series to agree with its complete-series label at the most"
+                        + " conservative threshold; under pattern '%s' series that end undecided are labelled at"
+                        + " E[x | observed], and at the strictest threshold %d of %d replayed series (%.3f) disagree%s;"
+                        + " --guarantee pac needs no such premise",
+                c.pattern(),
+                end,
+                curve.series(),
+                end / (double) curve.series(),
+                end > 0 ? ", so the premise fails and expected certifies no tau" : "");
     }
 }
