@@ -107,7 +107,8 @@ public final class InspectCommand implements Callable<Integer> {
             Map<String, Long> partBytes,
             long fileBytes,
             CalibrationReport.Summary calibration,
-            @JsonInclude(Include.NON_NULL) Window window) {
+            @JsonInclude(Include.NON_NULL) Window window,
+            @JsonInclude(Include.NON_NULL) WatchCertificateReport.Json watchCertificate) {
         static Summary of(Path file, VigilModel m, Map<String, Long> parts, long fileBytes) {
             SelectionReport s = m.selection();
             Optional<KernelFunction> k = m.projection().kernelMap().map(KernelLdgMap::kernel);
@@ -152,7 +153,8 @@ public final class InspectCommand implements Callable<Integer> {
                     m.section(CalibrationSection.class)
                             .map(c -> CalibrationReport.json(m, c))
                             .orElse(null),
-                    WindowModels.window(m).map(Window::of).orElse(null));
+                    WindowModels.window(m).map(Window::of).orElse(null),
+                    WatchCertificateReport.json(m));
         }
     }
 
@@ -404,6 +406,7 @@ public final class InspectCommand implements Callable<Integer> {
             row(out, "calibration", scheme);
         }
         row(out, "operating point", operatingPoint(m));
+        WatchCertificateReport.section(m).ifPresent(w -> row(out, "watch certificate", WatchCertificateReport.line(w)));
         if (c != null && c.guarantee() == Guarantee.EXPECTED) {
             row(out, "expected", CalibrationReport.expectedLine());
         }

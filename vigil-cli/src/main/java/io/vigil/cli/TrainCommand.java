@@ -26,6 +26,7 @@ import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
+import io.vigil.watch.WatchCrossFit;
 import io.vigil.watch.WindowExamples;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -134,6 +135,7 @@ public final class TrainCommand implements Callable<Integer> {
         CommandLines.check(spec, () -> VigilTrainer.checkOptions(options));
         ObservationPattern pattern = CommandLines.usage(spec, observation::pattern);
         WindowSection windows = null;
+        RecordingSet trainRecordings = null;
         Dataset named;
         if (recordings.enabled()) {
             if (data.given()) {
@@ -147,6 +149,7 @@ public final class TrainCommand implements Callable<Integer> {
                                 + "of one recording overlap: use --calibration cross-fit with --recordings");
             }
             RecordingSet set = recordings.loadTrain();
+            trainRecordings = set;
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
             named = CommandLines.usage(
@@ -202,6 +205,21 @@ public final class TrainCommand implements Callable<Integer> {
         }
         if (windows != null) {
             model = model.toBuilder().section(windows).build();
+            if (drawn.calibration().isPresent()
+                    && model.section(CalibrationSection.class).isPresent()) {
+                try (Progress progress = Progress.bar("watch certificate", 1, !json)) {
+                    model = model.toBuilder()
+                            .section(WatchCrossFit.certify(
+                                    model,
+                                    trainRecordings,
+                                    named,
+                                    drawn.sections(),
+                                    drawn.calibration().get(),
+                                    progress,
+                                    Runtime.getRuntime().availableProcessors()))
+                            .build();
+                }
+            }
         }
         warnUncertified(model);
         warnExpectedUnderPattern(model);
@@ -282,6 +300,8 @@ public final class TrainCommand implements Callable<Integer> {
         model.section(CalibrationSection.class)
                 .flatMap(CalibrationReport::saturation)
                 .ifPresent(t -> stdout.println(t.message()));
+        WatchCertificateReport.section(model)
+                .ifPresent(w -> stdout.println("watch certificate: " + WatchCertificateReport.line(w)));
     }
 
     /** {@code --json}'s object: the fields below in this order; absent ones only for models that have them. */
@@ -319,7 +339,8 @@ public final class TrainCommand implements Callable<Integer> {
             String fingerprint,
             Set<String> sections,
             @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationReport.Summary calibration,
-            String model) {
+            String model,
+            @JsonInclude(JsonInclude.Include.NON_NULL) WatchCertificateReport.Json watchCertificate) {
         static TrainSummary of(VigilModel m, double seconds, Path file) {
             Optional<SparseInfo> sp = m.projection().sparse();
             Optional<TransferSource> tr = m.projection().transfer();
@@ -362,7 +383,8 @@ public final class TrainCommand implements Callable<Integer> {
                     m.section(CalibrationSection.class)
                             .map(c -> CalibrationReport.json(m, c))
                             .orElse(null),
-                    file.toString());
+                    file.toString(),
+                    WatchCertificateReport.json(m));
         }
     }
 
