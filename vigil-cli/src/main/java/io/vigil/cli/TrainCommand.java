@@ -207,6 +207,7 @@ public final class TrainCommand implements Callable<Integer> {
             model = model.toBuilder().section(windows).build();
             if (drawn.calibration().isPresent()
                     && model.section(CalibrationSection.class).isPresent()) {
+                long certStart = System.nanoTime();
                 try (Progress progress = Progress.bar("watch certificate", 1, !json)) {
                     model = model.toBuilder()
                             .section(WatchCrossFit.certify(
@@ -219,6 +220,10 @@ public final class TrainCommand implements Callable<Integer> {
                                     Runtime.getRuntime().availableProcessors()))
                             .build();
                 }
+                err.printf(
+                        Locale.ROOT,
+                        "note: watch certificate: fold models refitted and training recordings replayed in %.1f s%n",
+                        (System.nanoTime() - certStart) / 1e9);
             }
         }
         warnUncertified(model);
