@@ -1,12 +1,8 @@
 package io.vigil.cli;
 
 import io.vigil.api.TrainOptions;
+import io.vigil.early.calibrate.CalibrationChoices;
 import io.vigil.early.calibrate.CalibrationParams;
-import io.vigil.gauss.EstimatorType;
-import io.vigil.reliability.risk.ConformalRiskControl;
-import io.vigil.reliability.risk.DrawSource;
-import io.vigil.reliability.risk.Guarantee;
-import io.vigil.reliability.risk.Selection;
 import picocli.CommandLine.Option;
 
 /**
@@ -139,7 +135,7 @@ public final class CalibrationOptions {
         if ("holdout".equals(v)) {
             return TrainOptions.DEFAULT_HOLDOUT;
         }
-        double f = v.startsWith("holdout:") ? number(v.substring("holdout:".length())) : Double.NaN;
+        double f = v.startsWith("holdout:") ? CalibrationChoices.number(v.substring("holdout:".length())) : Double.NaN;
         if (f > 0 && f < 1) {
             return f;
         }
@@ -152,35 +148,23 @@ public final class CalibrationOptions {
         return parseScheme(scheme);
     }
 
-    /** {@code auto} → {@link CalibrationParams#AUTO_FOLDS}, else an integer ≥ 2. */
-    static int parseFolds(String value) {
-        if ("auto".equals(value)) {
-            return CalibrationParams.AUTO_FOLDS;
-        }
-        try {
-            int k = Integer.parseInt(value.strip());
-            if (k >= 2) {
-                return k;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the accepted values
-        }
-        throw new IllegalArgumentException("--calibration-folds must be auto or an integer >= 2, got '" + value + "'");
-    }
-
-    /** The given --target-reliability, its default for earliest-at-reliability, else NaN. */
-    private double target(CalibrationParams.Objective o) {
-        if (targetReliability != null) {
-            return targetReliability;
-        }
-        return o == CalibrationParams.Objective.EARLIEST_AT_RELIABILITY
-                ? CalibrationParams.DEFAULT_TARGET_RELIABILITY
-                : Double.NaN;
-    }
-
     /** Whether to calibrate. */
     boolean enabled() {
         return !skip;
+    }
+
+    /** The choices these options name, checked together by {@link CalibrationChoices#params}. */
+    CalibrationChoices choices() {
+        return new CalibrationChoices(
+                objective,
+                delayCost,
+                guarantee,
+                crcDraw,
+                selectionCorrection,
+                estimator,
+                targetReliability,
+                folds,
+                delta);
     }
 
     /**
@@ -189,74 +173,11 @@ public final class CalibrationOptions {
      * @throws IllegalArgumentException on a value out of range (callers turn it into a usage error)
      */
     CalibrationParams params(long seed) {
-        CalibrationParams.Objective o = CalibrationParams.Objective.fromCliName(objective);
-        if (o != CalibrationParams.Objective.EARLIEST_AT_RELIABILITY && targetReliability != null) {
-            throw new IllegalArgumentException(
-                    "--target-reliability only applies to --objective " + "earliest-at-reliability");
-        }
-        if (o == CalibrationParams.Objective.COST && delayCost == null) {
-            throw new IllegalArgumentException("--objective cost needs --delay-cost A");
-        }
-        if (o != CalibrationParams.Objective.COST && delayCost != null) {
-            throw new IllegalArgumentException("--delay-cost only applies to --objective cost");
-        }
-        Guarantee g = Guarantee.fromCliName(guarantee);
-        if (g != Guarantee.EXPECTED && crcDraw != null) {
-            throw new IllegalArgumentException("--crc-draw only applies to --guarantee expected");
-        }
-        return CalibrationParams.defaults(seed)
-                .withFoldsAndDelta(parseFolds(folds), delta)
-                .withObjective(o, target(o), delayCost == null ? Double.NaN : delayCost)
-                .withGuarantee(g, selection(g))
-                .withEstimator(EstimatorType.fromId(estimator))
-                .withCrcDraw(
-                        g == Guarantee.EXPECTED && !derivesDraw()
-                                ? parseDraw(crcDraw)
-                                : ConformalRiskControl.CONSERVATIVE);
+        return choices().params(seed);
     }
 
-    /** Whether U is to be derived from the seed and the data ({@link #withDerivedDraw}): expected with random. */
-    boolean derivesDraw() {
-        return Guarantee.fromCliName(guarantee) == Guarantee.EXPECTED && (crcDraw == null || "random".equals(crcDraw));
-    }
-
-    /**
-     * {@code p} with the reproducible draw of {@link ConformalRiskControl#derivedDraw} when {@link #derivesDraw()},
-     * else {@code p}: the same data, options and seed then give the same model file.
-     */
+    /** {@code p} with the draw derived from the seed and the data when the options ask for it. */
     CalibrationParams withDerivedDraw(CalibrationParams p, long seed, String fingerprint) {
-        return derivesDraw() ? p.withCrcDraw(ConformalRiskControl.derivedDraw(seed, fingerprint), DrawSource.DRAWN) : p;
-    }
-
-    /**
-     * {@code conservative} → 1; else U itself ({@code random} is derived from the seed and the data instead, {@link
-     * #withDerivedDraw}).
-     */
-    static double parseDraw(String value) {
-        if ("conservative".equals(value)) {
-            return ConformalRiskControl.CONSERVATIVE;
-        }
-        double u = number(value);
-        if (u > 0 && u <= 1) {
-            return u;
-        }
-        throw new IllegalArgumentException(
-                "--crc-draw must be random, conservative or a number in (0, 1], got '" + value + "'");
-    }
-
-    /** {@code text} as a number, NaN when it is none (the caller's message then names the accepted forms). */
-    private static double number(String text) {
-        try {
-            return Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-    }
-
-    /** The given --selection-correction, else the guarantee's default. */
-    private Selection selection(Guarantee g) {
-        return selectionCorrection == null
-                ? CalibrationParams.defaultSelection(g)
-                : Selection.fromCliName(selectionCorrection);
+        return choices().withDerivedDraw(p, seed, fingerprint);
     }
 }

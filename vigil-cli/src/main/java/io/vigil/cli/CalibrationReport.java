@@ -1,29 +1,22 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonInclude.Include;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import io.vigil.early.TauSaturation;
+import io.vigil.evaluate.CalibrationSummary;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.VigilModel;
 import io.vigil.reliability.risk.ConformalRiskControl;
 import io.vigil.reliability.risk.DrawSource;
 import io.vigil.reliability.risk.Guarantee;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
-/** What {@code train} and {@code inspect} say about a model's cross-fitted calibration. */
+/**
+ * The lines {@code train} and {@code inspect} print about a model's cross-fitted calibration (its JSON form is {@link
+ * CalibrationSummary}).
+ */
 final class CalibrationReport {
-    /** The τ values users ask for most; {@code train} warns about each it cannot certify. */
-    static final double[] STANDARD_TAUS = {0.5, 0.8, 0.9, 0.95, 0.99};
-
     /** The largest number of training series {@link #uncertifiedTarget} counts up to. */
     static final int MAX_SERIES_ADVICE = 1_000_000;
 
@@ -59,9 +52,11 @@ final class CalibrationReport {
                     Locale.ROOT, "with %d training series at today's cross-fitted disagreement rate", needed));
         }
         String drawNote = "";
-        int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(model.trainSize());
+        int series = CalibrationSummary.mainCurve(c)
+                .map(CalibrationSection.Curve::series)
+                .orElse(model.trainSize());
         double alpha = (1 - tau) / c.correction();
-        int endsWrong = mainCurve(c)
+        int endsWrong = CalibrationSummary.mainCurve(c)
                 .map(m -> m.monotoneDisagreements().length == 0
                         ? 0
                         : m.monotoneDisagreements()[m.monotoneDisagreements().length - 1])
@@ -121,132 +116,5 @@ final class CalibrationReport {
             case CONSERVATIVE -> u + " (not randomised)";
             case UNRECORDED -> u + " (source not recorded: written by an older vigil)";
         };
-    }
-
-    /** The curve of the operating point's rule (or the first replayed one). */
-    static Optional<CalibrationSection.Curve> mainCurve(CalibrationSection c) {
-        return c.operatingPoint()
-                .flatMap(p -> c.curve(p.rule(), p.classifier(), p.set(), p.estimator()))
-                .or(() -> c.curves().stream().findFirst());
-    }
-
-    /**
-     * The τ range of the main curve that all certify the grid's least conservative threshold ({@link TauSaturation}),
-     * or empty.
-     */
-    static Optional<TauSaturation> saturation(CalibrationSection c) {
-        return mainCurve(c).flatMap(curve -> TauSaturation.of(c, curve));
-    }
-
-    /** {@code tau_saturated}: the τ range that all use the least conservative threshold, and its one line. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Saturation(
-            double fromTau,
-            double toTau,
-            double threshold,
-            double meanFraction,
-            double disagreementRate,
-            String message) {
-        static Saturation of(TauSaturation t) {
-            return new Saturation(
-                    t.fromTau(), t.toTau(), t.threshold(), t.meanFraction(), t.disagreementRate(), t.message());
-        }
-    }
-
-    /** The standard τ values the main curve cannot certify. */
-    static List<Double> uncertified(VigilModel model, CalibrationSection c) {
-        List<Double> out = new ArrayList<>();
-        mainCurve(c).ifPresent(curve -> {
-            for (double tau : STANDARD_TAUS) {
-                if (!c.certify(curve, tau).certified()) {
-                    out.add(tau);
-                }
-            }
-        });
-        return out;
-    }
-
-    /**
-     * The JSON object of the section ({@link Summary}): folds, δ, guarantee, selection correction and its K,
-     * inflation, coverage, operating point, uncertified τ, the τ range that all use the least conservative threshold
-     * ({@code tau_saturated}, null when there is none), and per standard τ the cross-fitted reliability a rule needs
-     * to be certified on this many series ({@link CalibrationSection#requiredReliability}) — how much more reliable
-     * than announced the decisions will be at least; {@code null} when τ cannot be certified on this many series at
-     * all (1.0 means "certifiable with no disagreement").
-     */
-    static Summary json(VigilModel model, CalibrationSection c) {
-        int series = mainCurve(c).map(CalibrationSection.Curve::series).orElse(1);
-        Map<String, Double> required = new LinkedHashMap<>();
-        for (double tau : STANDARD_TAUS) {
-            OptionalDouble r = c.requiredReliability(series, tau);
-            required.put(String.valueOf(tau), r.isPresent() ? r.getAsDouble() : null);
-        }
-        boolean expected = c.guarantee() == Guarantee.EXPECTED;
-        return new Summary(
-                c.folds(),
-                c.isHoldout() ? c.holdout() : null,
-                c.delta(),
-                c.guarantee().cliName(),
-                expected ? c.crcDraw() : null,
-                expected ? c.crcDrawSource().cliName() : null,
-                c.selection().cliName(),
-                c.candidates(),
-                c.inflation(),
-                new Coverage(c.coverageTaus(), c.coverageBefore(), c.coverageAfter()),
-                c.operatingPoint().map(Point::of).orElse(null),
-                uncertified(model, c),
-                saturation(c).map(Saturation::of).orElse(null),
-                required,
-                c.smallestCertifiableAlpha(series));
-    }
-
-    /** The calibration section as {@code train} and {@code inspect} write it with {@code --json}. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Summary(
-            int folds,
-            @JsonInclude(Include.NON_NULL) Double holdout,
-            double delta,
-            String guarantee,
-            @JsonInclude(Include.NON_NULL) Double crcDraw,
-            @JsonInclude(Include.NON_NULL) String crcDrawSource,
-            String selection,
-            int candidates,
-            double[] inflation,
-            Coverage coverage,
-            Point operatingPoint,
-            List<Double> uncertifiedTaus,
-            Saturation tauSaturated,
-            Map<String, Double> requiredReliability,
-            double smallestCertifiableAlpha) {}
-
-    /** {@code coverage}: the coverage at each τ before and after inflation. */
-    record Coverage(double[] taus, double[] before, double[] after) {}
-
-    /** {@code operating_point}: the stored operating point; target reliability and delay cost when it has them. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Point(
-            double tau,
-            String objective,
-            String rule,
-            String classifier,
-            String set,
-            String estimator,
-            double harmonicMean,
-            boolean certified,
-            @JsonInclude(Include.NON_NULL) Double targetReliability,
-            @JsonInclude(Include.NON_NULL) Double delayCost) {
-        static Point of(CalibrationSection.OperatingPoint p) {
-            return new Point(
-                    p.tau(),
-                    p.objective(),
-                    p.rule().cliName(),
-                    p.classifier().cliName(),
-                    p.set().cliName(),
-                    p.estimator().id(),
-                    p.harmonicMean(),
-                    p.certified(),
-                    Double.isNaN(p.targetReliability()) ? null : p.targetReliability(),
-                    Double.isNaN(p.delayCost()) ? null : p.delayCost());
-        }
     }
 }

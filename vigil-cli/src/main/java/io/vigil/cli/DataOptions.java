@@ -10,10 +10,8 @@ import io.vigil.data.TrainTest;
 import io.vigil.data.ValueBounds;
 import io.vigil.model.VigilModel;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -85,23 +83,7 @@ public final class DataOptions {
         return ReadOptions.DEFAULT
                 .withInterpolateMissing(interpolateMissing)
                 .withLengthPolicy(lengthPolicy)
-                .withBounds(magnitudeBounds());
-    }
-
-    /**
-     * The largest magnitude a value read for training may have: the covariance sums add n squares, and (1e150)² ·
-     * 1e8 series is still far below the largest double (1.8e308), while 1e155² already overflows. Beyond it a value is
-     * an error naming file, line and column instead of a NaN deep inside the fit.
-     */
-    public static final double MAGNITUDE_LIMIT = 1e150;
-
-    /** {@link #MAGNITUDE_LIMIT} as bounds: an error beyond it. */
-    public static ValueBounds magnitudeBounds() {
-        return ValueBounds.magnitude(
-                1,
-                MAGNITUDE_LIMIT,
-                "±" + MAGNITUDE_LIMIT + ", the largest magnitude the training arithmetic takes (its square must not "
-                        + "overflow the covariance sums); rescale the data");
+                .withBounds(ValueBounds.trainingMagnitude());
     }
 
     /** Both splits, checked to fit together (see {@link TrainTest#load}). */
@@ -234,23 +216,5 @@ public final class DataOptions {
     private ParameterException usage(String message) {
         CommandLine cl = spec == null ? null : spec.commandLine();
         return new ParameterException(cl, message);
-    }
-
-    /**
-     * The dataset folders under an archive directory, sorted: what {@code vigil experiment} runs when no
-     * {@code --datasets} is given.
-     *
-     * @throws IOException naming the directory when it is not one
-     */
-    public static List<String> datasetsUnder(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException("--data " + dir + " is not a directory");
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isDirectory)
-                    .map(f -> f.getFileName().toString())
-                    .sorted()
-                    .toList();
-        }
     }
 }

@@ -337,12 +337,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private TrainTest generate(CommandLine cl) {
-        SyntheticKind k;
-        try {
-            k = SyntheticKind.fromName(kind);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
-        }
+        SyntheticKind k = CommandLines.usage(spec, "--kind", () -> SyntheticKind.fromName(kind));
         return SyntheticData.generate(k, trainSize, series, seed, !zNormalize);
     }
 

@@ -1,19 +1,13 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonInclude.Include;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.early.DecisionOverrides;
 import io.vigil.early.DecisionParams;
-import io.vigil.early.TauSaturation;
 import io.vigil.evaluate.BaselineMethods;
 import io.vigil.evaluate.EarlyEvaluation;
 import io.vigil.evaluate.EarlyMethod;
-import io.vigil.evaluate.FixedTimeBaselines;
+import io.vigil.evaluate.EvaluationSummary;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.DecisionOptions;
 import io.vigil.model.CalibrationSection;
@@ -26,9 +20,7 @@ import io.vigil.util.Progress;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -41,9 +33,9 @@ import picocli.CommandLine.Option;
  * job uses and reports, per τ, reliability, accuracy and earliness of the reliable early decisions (thesis
  * §5.5), with fixed-time local-QDA and 1-NN baselines when the training split is available. Without {@code --tau}
  * the model's stored operating point is evaluated (τ = 0.9 for models without one). With {@code --json} stdout
- * holds one {@link Summary}. {@code --method ects|fixed-qda|fixed-1nn|teaser} trains that baseline on the training
+ * holds one {@link EvaluationSummary}. {@code --method ects|fixed-qda|fixed-1nn|teaser} trains that baseline on the training
  * split ({@link BaselineMethods}) and reports it in the same format: one {@code taus} entry whose {@code tau},
- * {@code announced}, {@code certified} and {@code threshold} are null, then its {@link Baseline} fields.
+ * {@code announced}, {@code certified} and {@code threshold} are null, then its {@link EvaluationSummary.Baseline} fields.
  */
 @Command(
         name = "evaluate",
@@ -182,11 +174,10 @@ public final class EvaluateCommand implements Callable<Integer> {
                     spec.commandLine().getOut());
         }
         EarlyMethod m = CommandLines.usage(spec, "--method", () -> EarlyMethod.parse(method));
-        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
-        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
-        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
-        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
-        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
+        CommandLines.check(
+                spec,
+                () -> BaselineMethods.checkSettings(
+                        m, ectsSupport, fixedFraction, teaserPrefixes, teaserV, teaserMaster));
         if (m != EarlyMethod.VIGIL) {
             return callBaseline(m);
         }
@@ -206,7 +197,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             }
             DecisionParams p = decision.resolve(taus.get(0), point);
             pattern = observation.pattern();
-            ObservationOptions.checkChannels(pattern, model.channels());
+            pattern.checkChannels(model.channels());
             return p;
         });
         warnOtherPattern(model);
@@ -277,49 +268,30 @@ public final class EvaluateCommand implements Callable<Integer> {
         return CommandLines.usageError(spec, message);
     }
 
-    /** Rejects a method-specific option given with another method. */
-    private void onlyWith(EarlyMethod m, Object value, String name, EarlyMethod... methods) {
-        if (value == null || List.of(methods).contains(m)) {
-            return;
-        }
-        StringBuilder names = new StringBuilder();
-        for (EarlyMethod allowed : methods) {
-            names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
-        }
-        throw usage(name + " only applies to --method " + names + ", not --method " + m.cliName());
-    }
-
     private int print(EarlyEvaluation.Result r, VigilModel model) throws IOException {
         if (report != null) {
             EarlyReport.write(r, model.classNames(), report);
         }
-        return CommandOutput.print(spec, json, Summary.of(r, model, pattern, modelFile, report), out -> {
-            if (!pattern.isComplete()) {
-                out.println("observation pattern: " + pattern);
-            }
-            out.print(EarlyReport.markdown(r));
-            if (r.isVigil()) {
-                for (EarlyEvaluation.TauResult t : r.taus()) {
-                    out.println(certificateLine(t, model));
-                }
-                saturation(r, model).ifPresent(t -> out.println(t.message()));
-            }
-            if (report != null) {
-                out.println("wrote " + report);
-            }
-        });
-    }
-
-    /**
-     * δ of a {@code pac} certificate (the section's), else null: what the operating point's certificate is held
-     * with, for the rate over all series.
-     */
-    static Double pacDelta(String guarantee, VigilModel model) {
-        return "pac".equals(guarantee)
-                ? model.section(CalibrationSection.class)
-                        .map(CalibrationSection::delta)
-                        .orElse(null)
-                : null;
+        return CommandOutput.print(
+                spec,
+                json,
+                EvaluationSummary.of(
+                        r, model, pattern, modelFile.toString(), report == null ? null : report.toString()),
+                out -> {
+                    if (!pattern.isComplete()) {
+                        out.println("observation pattern: " + pattern);
+                    }
+                    out.print(EarlyReport.markdown(r));
+                    if (r.isVigil()) {
+                        for (EarlyEvaluation.TauResult t : r.taus()) {
+                            out.println(certificateLine(t, model));
+                        }
+                        EvaluationSummary.saturation(r, model).ifPresent(t -> out.println(t.message()));
+                    }
+                    if (report != null) {
+                        out.println("wrote " + report);
+                    }
+                });
     }
 
     /**
@@ -331,28 +303,11 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (!t.certified()) {
             return head + "not certified (decides at t = d)";
         }
-        Double delta = pacDelta(t.guarantee(), model);
+        Double delta = EvaluationSummary.pacDelta(t.guarantee(), model);
         return head
                 + String.format(java.util.Locale.ROOT, "certified at %.2f, %s", t.tau(), t.guarantee())
                 + (delta == null ? "" : " δ=" + delta)
                 + " — bounds the disagreement rate over all series, not any single decision";
-    }
-
-    /**
-     * The τ range, among the reported τ and those evaluated, that all certify the least conservative threshold of the
-     * evaluated rule's replay ({@link TauSaturation}); empty without a replay of that rule or with a class of interest
-     * (never certified).
-     */
-    static Optional<TauSaturation> saturation(EarlyEvaluation.Result r, VigilModel model) {
-        DecisionParams p = r.params();
-        if (p.classOfInterest() != null) {
-            return Optional.empty();
-        }
-        double[] asked =
-                r.taus().stream().mapToDouble(EarlyEvaluation.TauResult::tau).toArray();
-        return model.section(CalibrationSection.class)
-                .flatMap(c -> c.curve(p.rule(), p.classifier(), p.set(), p.estimator())
-                        .flatMap(curve -> TauSaturation.of(c, curve, asked)));
     }
 
     /** The training split in the model's class order, or null when only a test file was given. */
@@ -364,127 +319,4 @@ public final class EvaluateCommand implements Callable<Integer> {
         data.checkLength(train, false, model.length(), modelFile);
         return train.classNames().equals(model.classNames()) ? train : train.withClasses(model.classNames());
     }
-
-    /**
-     * {@code evaluate --json}'s object, fields in this order: the figures per τ ({@link Tau}), then the method and
-     * its own fields ({@link Vigil} or {@link Baseline}), the model, the fixed-time baselines and the report directory.
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Summary(
-            String dataset,
-            int testSize,
-            int length,
-            double fullAccuracy,
-            List<Tau> taus,
-            String method,
-            @JsonUnwrapped Vigil vigil,
-            @JsonUnwrapped Baseline baseline,
-            String model,
-            String fingerprint,
-            List<FixedTimeBaselines.Point> baselines,
-            @JsonInclude(Include.NON_NULL) String report) {
-        static Summary of(EarlyEvaluation.Result r, VigilModel m, ObservationPattern pattern, Path file, Path report) {
-            List<Tau> taus =
-                    r.taus().stream().map(t -> Tau.of(t, r.isVigil(), m)).toList();
-            return new Summary(
-                    r.dataset(),
-                    r.testSize(),
-                    r.length(),
-                    r.fullAccuracy(),
-                    taus,
-                    r.method().cliName(),
-                    r.isVigil() ? Vigil.of(r, m, pattern) : null,
-                    r.isVigil() ? null : new Baseline(r.description(), r.methodParams()),
-                    file.toString(),
-                    m.fingerprint(),
-                    r.baselines(),
-                    report == null ? null : report.toString());
-        }
-    }
-
-    /**
-     * One τ's figures, ending with {@code earliness} (= {@code mean_fraction}); {@code delta} is δ of a pac certificate,
-     * else null; {@code tau}, {@code announced}, {@code certified}, guarantee, target and δ are null for baselines.
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Tau(
-            Double tau,
-            double reliability,
-            double accuracy,
-            double meanT,
-            double meanFraction,
-            int decidedEarly,
-            double usPerSample,
-            double harmonicMean,
-            Double announced,
-            Boolean certified,
-            Double threshold,
-            double earliness,
-            String guarantee,
-            Double target,
-            Double delta,
-            Map<String, Double> avgCost) {
-        static Tau of(EarlyEvaluation.TauResult t, boolean vigil, VigilModel model) {
-            Double tau = vigil ? t.tau() : null;
-            Map<String, Double> cost = new LinkedHashMap<>();
-            for (double alpha : EarlyEvaluation.AVERAGE_COST_ALPHAS) {
-                cost.put(String.valueOf(alpha), t.averageCost(alpha));
-            }
-            return new Tau(
-                    tau,
-                    t.reliability(),
-                    t.accuracy(),
-                    t.meanT(),
-                    t.meanFraction(),
-                    t.decidedEarly(),
-                    t.usPerSample(),
-                    t.harmonicMean(),
-                    tau,
-                    vigil ? t.certified() : null,
-                    Double.isNaN(t.threshold()) ? null : t.threshold(),
-                    t.meanFraction(),
-                    vigil ? t.guarantee() : null,
-                    tau,
-                    vigil ? pacDelta(t.guarantee(), model) : null,
-                    cost);
-        }
-    }
-
-    /** The fields of a {@code --method vigil} evaluation: the decision parameters, patterns and operating point. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Vigil(
-            String set,
-            String estimator,
-            String classifier,
-            String classOfInterest,
-            String rule,
-            ObservationOptions.PatternJson pattern,
-            ObservationOptions.PatternJson calibratedPattern,
-            Point operatingPoint,
-            CalibrationReport.Saturation tauSaturated) {
-        static Vigil of(EarlyEvaluation.Result r, VigilModel model, ObservationPattern pattern) {
-            DecisionParams p = r.params();
-            return new Vigil(
-                    p.set().cliName(),
-                    p.estimator().id(),
-                    p.classifier().cliName(),
-                    p.classOfInterest(),
-                    p.rule().cliName(),
-                    ObservationOptions.json(pattern),
-                    model.section(CalibrationSection.class)
-                            .map(c -> ObservationOptions.json(c.pattern()))
-                            .orElse(null),
-                    DecisionOverrides.operatingPoint(model)
-                            .map(o -> new Point(o.tau(), o.objective(), o.rule().cliName()))
-                            .orElse(null),
-                    saturation(r, model).map(CalibrationReport.Saturation::of).orElse(null));
-        }
-    }
-
-    /** {@code operating_point}: the model's stored operating point. */
-    record Point(double tau, String objective, String rule) {}
-
-    /** The fields of a baseline's evaluation: one line naming it and its settings by name. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Baseline(String description, Map<String, Object> methodParams) {}
 }

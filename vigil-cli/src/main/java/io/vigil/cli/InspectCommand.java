@@ -1,15 +1,8 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonInclude.Include;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.vigil.api.ModelSummary;
 import io.vigil.early.Certification;
 import io.vigil.early.DecisionOverrides;
-import io.vigil.ldg.KernelFunction;
-import io.vigil.ldg.KernelLdgMap;
-import io.vigil.ldg.LdgRefinement;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
@@ -17,8 +10,6 @@ import io.vigil.model.SelectionReport;
 import io.vigil.model.SparseInfo;
 import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
-import io.vigil.model.WindowModels;
-import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
 import io.vigil.reliability.risk.Guarantee;
 import java.io.IOException;
@@ -30,7 +21,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,181 +54,8 @@ public final class InspectCommand implements Callable<Integer> {
         byte[] bytes = Files.readAllBytes(modelFile);
         VigilModel m = ModelFile.standard().read(bytes, modelFile.toString());
         Map<String, Long> parts = ModelFile.partSizes(bytes);
-        Summary summary = Summary.of(modelFile, m, parts, bytes.length);
+        ModelSummary summary = ModelSummary.of(modelFile.toString(), m, parts, bytes.length);
         return CommandOutput.print(spec, json, summary, out -> printText(out, summary, m));
-    }
-
-    /** {@code inspect --json}'s object: the fields below in this order; absent ones only for models that have them. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Summary(
-            String file,
-            String format,
-            int formatVersion,
-            String vigilVersion,
-            String created,
-            String dataset,
-            List<String> classes,
-            int[] classCounts,
-            int trainSize,
-            int length,
-            int dims,
-            double gamma,
-            int neighbors,
-            int qdaNeighbors,
-            boolean standardize,
-            String reducer,
-            @JsonInclude(Include.NON_NULL) String kernel,
-            @JsonInclude(Include.NON_NULL) Double kernelParam,
-            @JsonInclude(Include.NON_NULL) Sparse sparse,
-            @JsonInclude(Include.NON_NULL) Transfer transfer,
-            @JsonInclude(Include.NON_NULL) Refinement refinement,
-            long seed,
-            String fingerprint,
-            String cv,
-            String neighborMethod,
-            @JsonInclude(Include.NON_NULL) Protocol protocolScores,
-            String neighborCv,
-            int gammaDims,
-            Double cvAccuracy,
-            Scores scores,
-            double[] eigenvalues,
-            List<String> sections,
-            List<String> ignoredSections,
-            Map<String, Long> partBytes,
-            long fileBytes,
-            CalibrationReport.Summary calibration,
-            @JsonInclude(Include.NON_NULL) Window window,
-            @JsonInclude(Include.NON_NULL) WatchCertificateReport.Json watchCertificate) {
-        static Summary of(Path file, VigilModel m, Map<String, Long> parts, long fileBytes) {
-            SelectionReport s = m.selection();
-            Optional<KernelFunction> k = m.projection().kernelMap().map(KernelLdgMap::kernel);
-            Scores scores = new Scores(
-                    Grid.of(s.ldgNeighbors()), Grid.of(s.gamma()), Grid.of(s.dims()), Grid.of(s.qdaNeighbors()));
-            return new Summary(
-                    file.toString(),
-                    VigilModel.FORMAT,
-                    VigilModel.FORMAT_VERSION,
-                    m.vigilVersion(),
-                    m.created().toString(),
-                    m.datasetName(),
-                    m.classNames(),
-                    m.classCounts(),
-                    m.trainSize(),
-                    m.length(),
-                    m.dims(),
-                    m.gamma(),
-                    m.ldgNeighbors(),
-                    m.qdaNeighbors(),
-                    m.standardizer().isPresent(),
-                    m.projection().reducer(),
-                    k.map(KernelFunction::cliName).orElse(null),
-                    k.map(KernelFunction::parameter).orElse(null),
-                    m.projection().sparse().map(Sparse::of).orElse(null),
-                    m.projection().transfer().map(Transfer::of).orElse(null),
-                    m.projection().refinement().map(Refinement::of).orElse(null),
-                    m.seed(),
-                    m.fingerprint(),
-                    s.cv().toString(),
-                    s.neighborMethod(),
-                    s.protocol() == null ? null : Protocol.of(s.protocol()),
-                    s.neighborCv().toString(),
-                    s.gammaDims(),
-                    nanToNull(s.cvAccuracy()),
-                    scores,
-                    Arrays.copyOf(m.eigenvalues(), Math.min(m.eigenvalues().length, m.dims())),
-                    new ArrayList<>(m.sections().keySet()),
-                    m.ignoredSections(),
-                    parts,
-                    fileBytes,
-                    m.section(CalibrationSection.class)
-                            .map(c -> CalibrationReport.json(m, c))
-                            .orElse(null),
-                    WindowModels.window(m).map(Window::of).orElse(null),
-                    WatchCertificateReport.json(m));
-        }
-    }
-
-    /**
-     * {@code window}: how a window model opens windows and how its folds split the training windows ({@code folds}:
-     * {@code recording}, grouped by recording, or {@code random} for models written before folds were grouped).
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Window(int stride, String backgroundLabel, String folds) {
-        static Window of(WindowSection w) {
-            return new Window(w.stride(), w.backgroundLabel(), w.foldsByRecording() ? "recording" : "random");
-        }
-    }
-
-    /** {@code sparse}: how the sparse LDG basis was found ({@link SparseInfo}). */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Sparse(
-            double sparsity,
-            String deflation,
-            int[] nonZeros,
-            double coherenceMean,
-            double coherenceMax,
-            boolean converged,
-            String sparsitySource) {
-        static Sparse of(SparseInfo s) {
-            String source =
-                    s.sparsityScores() == null ? null : s.sparsityScores().source();
-            String deflation = s.deflation().name().toLowerCase(Locale.ROOT);
-            return new Sparse(
-                    s.sparsity(), deflation, s.nonZeros(), s.meanCoherence(), s.maxCoherence(), s.converged(), source);
-        }
-    }
-
-    /** {@code transfer}: the source domain of transfer LDG ({@link TransferSource}). */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Transfer(
-            double alpha,
-            String alphaSource,
-            int targetSeries,
-            String sourceDataset,
-            int sourceSeries,
-            String sourceFingerprint) {
-        static Transfer of(TransferSource t) {
-            String source = t.alphaScores() == null ? null : t.alphaScores().source();
-            return new Transfer(t.alpha(), source, t.targetSize(), t.dataset(), t.size(), t.fingerprint());
-        }
-    }
-
-    /** {@code refinement}: the gradient-descent refinement of the LDG basis ({@link LdgRefinement}). */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Refinement(int iterations, int accepted, double objectiveBefore, double objectiveAfter) {
-        static Refinement of(LdgRefinement r) {
-            return new Refinement(r.iterations(), r.accepted(), r.objectiveBefore(), r.objectiveAfter());
-        }
-    }
-
-    /** {@code protocol_scores}: the selection protocol's candidates and scores ({@link ProtocolScores}). */
-    record Protocol(
-            List<String> candidates,
-            double[] accuracy,
-            @JsonInclude(Include.NON_NULL) @JsonProperty("fresh_3nn") List<Double> fresh3nn,
-            @JsonInclude(Include.NON_NULL) @JsonProperty("fresh_local_qda") List<Double> freshLocalQda,
-            String chosen) {
-        static Protocol of(ProtocolScores p) {
-            return new Protocol(
-                    p.candidates(), p.accuracy(), nanToNull(p.fresh3nn()), nanToNull(p.freshLocalQda()), p.chosen());
-        }
-    }
-
-    /** {@code scores}: the cross-validation grid of each selected parameter. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Scores(Grid ldgNeighbors, Grid gamma, Grid dims, Grid qdaNeighbors) {}
-
-    /** One parameter's grid: integral candidates as integers, unscored accuracies (NaN) as null ({@link GridScores}). */
-    record Grid(String source, List<Number> candidates, List<Double> accuracy, Number chosen) {
-        static Grid of(GridScores g) {
-            List<Number> cand =
-                    Arrays.stream(g.candidates()).mapToObj(c -> number(g, c)).toList();
-            return new Grid(g.source(), cand, nanToNull(g.accuracy()), number(g, g.chosen()));
-        }
-
-        private static Number number(GridScores g, double v) {
-            return g.integral() ? (Number) (long) v : (Number) v;
-        }
     }
 
     /** An accuracy to four decimals, or "-" when it was not scored (NaN). */
@@ -246,18 +63,8 @@ public final class InspectCommand implements Callable<Integer> {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static Double nanToNull(double v) {
-        return Double.isNaN(v) ? null : v;
-    }
-
-    private static List<Double> nanToNull(double[] v) {
-        return v == null
-                ? null
-                : Arrays.stream(v).mapToObj(InspectCommand::nanToNull).toList();
-    }
-
     /** The text form: one row per part of the model, then the cross-validation tables and the file's parts. */
-    private static void printText(PrintWriter out, Summary r, VigilModel m) {
+    private static void printText(PrintWriter out, ModelSummary r, VigilModel m) {
         SelectionReport s = m.selection();
         out.printf(Locale.ROOT, "Vigil model %s%n", r.file());
         row(out, "format", r.format() + " v" + r.formatVersion() + " (written by Vigil " + r.vigilVersion() + ")");
@@ -282,7 +89,7 @@ public final class InspectCommand implements Callable<Integer> {
                 .orElse("");
         String ldg = "%sk = %d neighbours, gamma = %s, l = %d dims (%d eigenvalues stored)%s";
         row(out, "LDG", ldg, kernel, r.neighbors(), fmt(r.gamma()), r.dims(), m.eigenvalues().length, segments);
-        Sparse sp = r.sparse();
+        ModelSummary.Sparse sp = r.sparse();
         if (sp != null) {
             String f =
                     "sparse LDG (thesis 3.3.3): lambda = %s x |Z|_F, %s deflation; non-zeros per column %s of d = %d;"
@@ -301,7 +108,7 @@ public final class InspectCommand implements Callable<Integer> {
                     sp.coherenceMax(),
                     capped);
         }
-        Transfer t = r.transfer();
+        ModelSummary.Transfer t = r.transfer();
         if (t != null) {
             String f = "transfer LDG (thesis ch. 4): alpha = %s (%s); %d target series + %d series of source %s"
                     + " (fingerprint %s)";
@@ -318,7 +125,7 @@ public final class InspectCommand implements Callable<Integer> {
                     t.sourceDataset(),
                     t.sourceFingerprint());
         }
-        Refinement g = r.refinement();
+        ModelSummary.Refinement g = r.refinement();
         if (g != null) {
             String f = "gradient descent (thesis Algorithm 1): objective (3.4) %.6g -> %.6g, %d of %d steps kept";
             row(out, "refinement", f, g.objectiveBefore(), g.objectiveAfter(), g.accepted(), g.iterations());

@@ -1,10 +1,6 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.ObservationPattern;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -37,20 +33,6 @@ public final class ObservationOptions {
         return values.builder(patternSeed).shuffled(shuffle).build();
     }
 
-    /** The pattern as a JSON object ({@link PatternJson}). */
-    public static PatternJson json(ObservationPattern p) {
-        return new PatternJson(p.missing(), p.lags(), List.copyOf(p.dropped()), p.shuffled(), p.seed());
-    }
-
-    /** An observation pattern as {@code --json} outputs write it: channel lags keyed by the channel's index. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record PatternJson(
-            double missing,
-            Map<Integer, Integer> channelLags,
-            List<Integer> droppedChannels,
-            boolean shuffled,
-            long seed) {}
-
     /**
      * The options that give this pattern, each with a leading space ({@code ""} for the complete pattern), e.g. {@code
      * " --missing 0.2 --channel-lag 1:3 --drop-channel 2 --shuffle --pattern-seed 7"}: for the command lines reports
@@ -76,10 +58,5 @@ public final class ObservationOptions {
             b.append(" --shuffle");
         }
         return b.append(" --pattern-seed ").append(p.seed()).toString();
-    }
-
-    /** Refuses a channel the data do not have, and dropping every channel, naming the option. */
-    public static void checkChannels(ObservationPattern p, int channels) {
-        p.checkChannels(channels);
     }
 }

@@ -39,14 +39,14 @@ public final class OutOfRangeOptions {
 
     /**
      * The bounds to read a model's test series against: its training range, or, for a model that keeps no per-t
-     * training moments, the magnitude limit of {@link DataOptions#MAGNITUDE_LIMIT} (an error beyond it).
+     * training moments, the magnitude limit of {@link ValueBounds#MAGNITUDE_LIMIT} (an error beyond it).
      */
     ValueBounds bounds(VigilModel model, CommandLine cl) {
         OutOfRangePolicy p = policy(cl);
         try {
             return RangeGuard.of(model, RangeGuard.DEFAULT_K).bounds(p, notices::add);
         } catch (IllegalArgumentException e) {
-            return DataOptions.magnitudeBounds();
+            return ValueBounds.trainingMagnitude();
         }
     }
 

@@ -3,6 +3,7 @@ package io.vigil.cli;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.data.Dataset;
+import io.vigil.evaluate.PatternSummary;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.KafkaAddress;
 import io.vigil.flink.cli.StreamOptions;
@@ -173,7 +174,7 @@ public final class ReplayCommand implements Callable<Integer> {
         Duration timeout = timeout();
         Map<String, Object> config = producerConfig(user, timeout);
         Dataset ds = split == Replay.Split.TEST ? data.loadTest() : data.loadTrain();
-        CommandLines.check(spec, () -> ObservationOptions.checkChannels(settings.pattern(), ds.channels()));
+        CommandLines.check(spec, () -> settings.pattern().checkChannels(ds.channels()));
         preflight(user, timeout);
         long total = Replay.records(ds, split, settings);
         Replay.Summary summary;
@@ -196,7 +197,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 concurrency,
                 repeat,
                 ds.channels(),
-                ObservationOptions.json(settings.pattern()),
+                PatternSummary.of(settings.pattern()),
                 KafkaClientProperties.masked(user));
         return CommandOutput.print(
                 spec,
@@ -234,7 +235,7 @@ public final class ReplayCommand implements Callable<Integer> {
             int concurrency,
             int repeat,
             int channels,
-            ObservationOptions.PatternJson pattern,
+            PatternSummary pattern,
             Map<String, String> kafkaProperties) {}
 
     /** The user's client properties, after checking {@code --bootstrap} against them. */

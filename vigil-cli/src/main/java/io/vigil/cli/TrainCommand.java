@@ -1,23 +1,18 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.api.TrainOptions;
+import io.vigil.api.TrainSummary;
 import io.vigil.api.VigilTrainer;
 import io.vigil.data.Dataset;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.recording.RecordingSet;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.evaluate.CalibrationSummary;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
-import io.vigil.ldg.KernelLdgMap;
 import io.vigil.model.CalibrationSection;
 import io.vigil.model.DataFingerprint;
-import io.vigil.model.GridScores;
 import io.vigil.model.ProtocolScores;
-import io.vigil.model.SparseInfo;
-import io.vigil.model.TransferSource;
 import io.vigil.model.VigilModel;
 import io.vigil.model.WindowSection;
 import io.vigil.model.json.ModelFile;
@@ -31,11 +26,8 @@ import io.vigil.watch.WindowExamples;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -233,7 +225,7 @@ public final class TrainCommand implements Callable<Integer> {
         ModelFile.standard().save(model, out);
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {
-            stdout.println(Json.line(TrainSummary.of(model, seconds, out)));
+            stdout.println(Json.line(TrainSummary.of(model, seconds, out.toString())));
         } else {
             printText(stdout, model, seconds);
         }
@@ -303,94 +295,10 @@ public final class TrainCommand implements Callable<Integer> {
                                         + c.selection().cliName() + ")"
                                 : " (not certified: decides at t = d)")));
         model.section(CalibrationSection.class)
-                .flatMap(CalibrationReport::saturation)
+                .flatMap(CalibrationSummary::saturation)
                 .ifPresent(t -> stdout.println(t.message()));
         WatchCertificateReport.section(model)
                 .ifPresent(w -> stdout.println("watch certificate: " + WatchCertificateReport.line(w)));
-    }
-
-    /** {@code --json}'s object: the fields below in this order; absent ones only for models that have them. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record TrainSummary(
-            String dataset,
-            List<String> classes,
-            int trainSize,
-            int length,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer channels,
-            double gamma,
-            int neighbors,
-            int dims,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer segments,
-            Double cvAccuracy,
-            double fitSeconds,
-            int qdaNeighbors,
-            boolean standardize,
-            String reducer,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Double kernelParam,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Double sparsity,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String deflation,
-            @JsonInclude(JsonInclude.Include.NON_NULL) int[] nonZeros,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String sparsitySource,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Double alpha,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String sourceDataset,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Integer sourceSize,
-            boolean refined,
-            String cv,
-            String neighborSelection,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String selectionProtocol,
-            long seed,
-            int numClasses,
-            String fingerprint,
-            Set<String> sections,
-            @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationReport.Summary calibration,
-            String model,
-            @JsonInclude(JsonInclude.Include.NON_NULL) WatchCertificateReport.Json watchCertificate) {
-        static TrainSummary of(VigilModel m, double seconds, Path file) {
-            Optional<SparseInfo> sp = m.projection().sparse();
-            Optional<TransferSource> tr = m.projection().transfer();
-            Optional<KernelLdgMap> k = m.projection().kernelMap();
-            double cv = m.selection().cvAccuracy();
-            return new TrainSummary(
-                    m.datasetName(),
-                    m.classNames(),
-                    m.trainSize(),
-                    m.length(),
-                    m.channels() > 1 ? m.channels() : null,
-                    m.gamma(),
-                    m.ldgNeighbors(),
-                    m.dims(),
-                    m.projection().segments().stream().boxed().findFirst().orElse(null),
-                    Double.isNaN(cv) ? null : cv,
-                    seconds,
-                    m.qdaNeighbors(),
-                    m.standardizer().isPresent(),
-                    m.projection().reducer(),
-                    k.map(x -> x.kernel().cliName()).orElse(null),
-                    k.map(x -> x.kernel().parameter()).orElse(null),
-                    sp.map(SparseInfo::sparsity).orElse(null),
-                    sp.map(s -> s.deflation().name().toLowerCase(Locale.ROOT)).orElse(null),
-                    sp.map(SparseInfo::nonZeros).orElse(null),
-                    sp.map(SparseInfo::sparsityScores).map(GridScores::source).orElse(null),
-                    tr.map(TransferSource::alpha).orElse(null),
-                    tr.map(TransferSource::dataset).orElse(null),
-                    tr.map(TransferSource::size).orElse(null),
-                    m.projection().refinement().isPresent(),
-                    m.selection().cv().toString(),
-                    m.selection().neighborMethod(),
-                    m.selection().protocol() == null
-                            ? null
-                            : m.selection().protocol().chosen(),
-                    m.seed(),
-                    m.numClasses(),
-                    m.fingerprint(),
-                    m.sections().keySet(),
-                    m.section(CalibrationSection.class)
-                            .map(c -> CalibrationReport.json(m, c))
-                            .orElse(null),
-                    file.toString(),
-                    WatchCertificateReport.json(m));
-        }
     }
 
     /** The options as {@link TrainOptions}, {@code --seed} seeding every part. */
@@ -427,20 +335,9 @@ public final class TrainCommand implements Callable<Integer> {
      * training says so on stderr.
      */
     private void warnDuplicates(Dataset train) {
-        Map<List<Double>, Integer> first = new HashMap<>();
-        List<String> repeats = new ArrayList<>();
-        for (int i = 0; i < train.size(); i++) {
-            double[] x = train.series(i);
-            List<Double> key = new ArrayList<>(x.length + 1);
-            for (double v : x) {
-                key.add(v);
-            }
-            key.add((double) train.classOf(i));
-            Integer j = first.putIfAbsent(key, i);
-            if (j != null) {
-                repeats.add("series " + (i + 1) + " = series " + (j + 1));
-            }
-        }
+        List<String> repeats = train.exactRepeats().stream()
+                .map(p -> "series " + (p[0] + 1) + " = series " + (p[1] + 1))
+                .toList();
         if (!repeats.isEmpty()) {
             spec.commandLine()
                     .getErr()
@@ -462,7 +359,7 @@ public final class TrainCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println(target.get());
                 return;
             }
-            List<Double> taus = CalibrationReport.uncertified(model, c);
+            List<Double> taus = CalibrationSummary.uncertified(c);
             if (!taus.isEmpty()) {
                 spec.commandLine()
                         .getErr()

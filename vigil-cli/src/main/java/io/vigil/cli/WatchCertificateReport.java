@@ -1,7 +1,5 @@
 package io.vigil.cli;
 
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.vigil.model.VigilModel;
 import io.vigil.model.WatchCertificateSection;
 import java.util.Locale;
@@ -13,37 +11,6 @@ import java.util.Optional;
  */
 final class WatchCertificateReport {
     private WatchCertificateReport() {}
-
-    /** {@code watch_certificate} in JSON: the section's fields; a bound that could not be computed is null. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Json(
-            int recordings,
-            double hours,
-            double delta,
-            Double extraFalseAlarmsPerHour,
-            Double extraFalseAlarmsPerHourUpper,
-            long eventWindows,
-            int eventRecordings,
-            Double eventStartAgreement,
-            Double eventStartAgreementLower) {
-        static Json of(WatchCertificateSection s) {
-            return new Json(
-                    s.recordings(),
-                    s.hours(),
-                    s.delta(),
-                    orNull(s.extraFalseAlarmsPerHour()),
-                    orNull(s.extraFalseAlarmsPerHourUpper()),
-                    s.eventWindows(),
-                    s.eventRecordings(),
-                    orNull(s.eventStartAgreement()),
-                    orNull(s.eventStartAgreementLower()));
-        }
-    }
-
-    /** The model's section as JSON, or null when it has none. */
-    static Json json(VigilModel m) {
-        return section(m).map(Json::of).orElse(null);
-    }
 
     static Optional<WatchCertificateSection> section(VigilModel m) {
         return m.section(WatchCertificateSection.class);
@@ -69,9 +36,5 @@ final class WatchCertificateReport {
 
     static String fmt(double v) {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static Double orNull(double v) {
-        return Double.isNaN(v) ? null : v;
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -318,5 +319,28 @@ public final class Dataset {
     public String toString() {
         String shape = channels() == 1 ? "d=" + length() : "C=" + channels() + ", d=" + seriesLength();
         return "Dataset[" + name + ", n=" + size() + ", " + shape + ", classes=" + classNames + "]";
+    }
+
+    /**
+     * The series that repeat an earlier one exactly (same values, same class), each as {@code {i, j}}: series i
+     * repeats series j &lt; i, the first of its kind. Exact repeats make leave-one-out scores optimistic (a left-out
+     * series keeps its twin), which training reports.
+     */
+    public List<int[]> exactRepeats() {
+        Map<List<Double>, Integer> first = new HashMap<>();
+        List<int[]> repeats = new ArrayList<>();
+        for (int i = 0; i < size(); i++) {
+            double[] x = series(i);
+            List<Double> key = new ArrayList<>(x.length + 1);
+            for (double v : x) {
+                key.add(v);
+            }
+            key.add((double) classOf(i));
+            Integer j = first.putIfAbsent(key, i);
+            if (j != null) {
+                repeats.add(new int[] {i, j});
+            }
+        }
+        return repeats;
     }
 }

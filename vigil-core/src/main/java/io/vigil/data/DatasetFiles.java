@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The training and test files of a named data set in an archive directory, so users can say
@@ -96,5 +97,23 @@ public record DatasetFiles(Path train, Path test) {
     /** Reads both splits with the checks of {@link TrainTest#load}. */
     public TrainTest load(ReadOptions options) throws IOException {
         return TrainTest.load(train, test, options);
+    }
+
+    /**
+     * The dataset folders under an archive directory, sorted: what {@code vigil experiment} runs when no
+     * {@code --datasets} is given.
+     *
+     * @throws IOException naming the directory when it is not one
+     */
+    public static List<String> datasetsUnder(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("--data " + dir + " is not a directory");
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory)
+                    .map(f -> f.getFileName().toString())
+                    .sorted()
+                    .toList();
+        }
     }
 }

@@ -17,6 +17,22 @@ import java.util.function.Consumer;
  * @param notice receives one line per value beyond the bounds (unused when {@code policy} is null)
  */
 public record ValueBounds(double[] low, double[] high, OutOfRangePolicy policy, String what, Consumer<String> notice) {
+    /**
+     * The largest magnitude a value read for training may have: the covariance sums add n squares, and (1e150)² ·
+     * 1e8 series is still far below the largest double (1.8e308), while 1e155² already overflows. Beyond it a value is
+     * an error naming file, line and column instead of a NaN deep inside the fit.
+     */
+    public static final double MAGNITUDE_LIMIT = 1e150;
+
+    /** {@link #MAGNITUDE_LIMIT} as bounds for training data: an error beyond it. */
+    public static ValueBounds trainingMagnitude() {
+        return magnitude(
+                1,
+                MAGNITUDE_LIMIT,
+                "±" + MAGNITUDE_LIMIT + ", the largest magnitude the training arithmetic takes (its square must not "
+                        + "overflow the covariance sums); rescale the data");
+    }
+
     /** Validates. */
     public ValueBounds {
         Objects.requireNonNull(low, "low");

@@ -3,6 +3,7 @@ package io.vigil.evaluate;
 import io.vigil.data.Dataset;
 import io.vigil.model.VigilModel;
 import io.vigil.util.Progress;
+import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 
@@ -30,6 +31,38 @@ public interface BaselineMethods {
             Integer teaserPrefixes,
             Integer teaserV,
             String teaserMaster) {}
+
+    /**
+     * Refuses a baseline's own setting (null: not given) given with another method, naming both, e.g. "--ects-support
+     * only applies to --method ects, not --method vigil".
+     *
+     * @throws IllegalArgumentException for the first such setting
+     */
+    static void checkSettings(
+            EarlyMethod m,
+            Double ectsSupport,
+            Double fixedFraction,
+            Integer teaserPrefixes,
+            Integer teaserV,
+            String teaserMaster) {
+        onlyWith(m, ectsSupport, "--ects-support", EarlyMethod.ECTS);
+        onlyWith(m, fixedFraction, "--fixed-fraction", EarlyMethod.FIXED_QDA, EarlyMethod.FIXED_1NN);
+        onlyWith(m, teaserPrefixes, "--teaser-prefixes", EarlyMethod.TEASER);
+        onlyWith(m, teaserV, "--teaser-v", EarlyMethod.TEASER);
+        onlyWith(m, teaserMaster, "--teaser-master", EarlyMethod.TEASER);
+    }
+
+    private static void onlyWith(EarlyMethod m, Object value, String name, EarlyMethod... methods) {
+        if (value == null || List.of(methods).contains(m)) {
+            return;
+        }
+        StringBuilder names = new StringBuilder();
+        for (EarlyMethod allowed : methods) {
+            names.append(names.length() == 0 ? "" : " or ").append(allowed.cliName());
+        }
+        throw new IllegalArgumentException(
+                name + " only applies to --method " + names + ", not --method " + m.cliName());
+    }
 
     /** Checks a request before any data is read; the message names the flag. */
     void validate(Request request);

@@ -137,4 +137,15 @@ class DatasetFilesTest {
                 Dataset.of("Toy", new double[][] {{1, 2}}, new String[] {"1"}).withClasses(List.of("1", "2"));
         assertThrows(IllegalArgumentException.class, () -> new TrainTest(TRAIN, shorter));
     }
+
+    @Test
+    void datasetsUnderListsTheFoldersSortedAndRefusesAFile() throws IOException {
+        Path archive = Files.createDirectories(dir.resolve("archive"));
+        Files.createDirectories(archive.resolve("Wafer"));
+        Files.createDirectories(archive.resolve("CBF"));
+        Files.writeString(archive.resolve("README"), "not a dataset");
+        assertEquals(List.of("CBF", "Wafer"), DatasetFiles.datasetsUnder(archive));
+        IOException e = assertThrows(IOException.class, () -> DatasetFiles.datasetsUnder(archive.resolve("README")));
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+    }
 }

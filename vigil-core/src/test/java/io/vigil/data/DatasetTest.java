@@ -47,4 +47,17 @@ class DatasetTest {
         rows[0][0] = 99;
         assertEquals(1, ds.value(0, 0));
     }
+
+    @Test
+    void exactRepeatsNameEachRepeatAndItsFirstCopyButNotTheSameValuesOfAnotherClass() {
+        Dataset ds = Dataset.of(
+                "x", new double[][] {{1, 2}, {3, 4}, {1, 2}, {1, 2}, {3, 4}}, new String[] {"a", "a", "a", "b", "a"});
+        List<int[]> repeats = ds.exactRepeats();
+        assertEquals(2, repeats.size());
+        assertArrayEquals(new int[] {2, 0}, repeats.get(0));
+        assertArrayEquals(new int[] {4, 1}, repeats.get(1));
+        assertTrue(Dataset.of("y", new double[][] {{1}, {2}}, new String[] {"a", "b"})
+                .exactRepeats()
+                .isEmpty());
+    }
 }

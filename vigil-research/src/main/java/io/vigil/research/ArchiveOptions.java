@@ -1,6 +1,5 @@
 package io.vigil.research;
 
-import io.vigil.cli.DataOptions;
 import io.vigil.data.DatasetFiles;
 import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
@@ -8,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -27,21 +27,21 @@ public final class ArchiveOptions {
             description = "Comma-separated datasets (default: every dataset directory under --data).")
     List<String> datasets;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
+    @Mixin
+    OutOption out;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Spec(Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec command;
 
     /** {@code --datasets}, or every dataset directory under {@code --data}, sorted. */
     List<String> names() throws IOException {
-        return datasets != null ? datasets : DataOptions.datasetsUnder(dataDir);
+        return datasets != null ? datasets : DatasetFiles.datasetsUnder(dataDir);
     }
 
     /**

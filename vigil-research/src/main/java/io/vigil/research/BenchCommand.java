@@ -5,10 +5,10 @@ import io.vigil.bench.HeapMeter;
 import io.vigil.bench.LdgCvBenchmark;
 import io.vigil.bench.LdgFitBenchmark;
 import io.vigil.bench.StreamBenchmark;
-import io.vigil.cli.ObservationOptions;
 import io.vigil.cli.ObservedValueOptions;
 import io.vigil.data.ObservationPattern;
 import io.vigil.data.synthetic.SyntheticKind;
+import io.vigil.evaluate.PatternSummary;
 import io.vigil.flink.LocalState;
 import io.vigil.flink.cli.CommandLines;
 import io.vigil.flink.cli.Json;
@@ -96,11 +96,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--repeat", defaultValue = "3", description = "timed fits (default: ${DEFAULT-VALUE})")
         int repeat;
 
-        @Option(names = "--seed", defaultValue = "1", description = "data seed (default: ${DEFAULT-VALUE})")
-        long seed;
+        @Mixin
+        SeedOption seed;
 
-        @Option(names = "--json", description = "print one JSON object instead of a table")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public Integer call() {
@@ -108,9 +108,9 @@ public final class BenchCommand implements Runnable {
             if (repeat < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be >= 1");
             }
-            LdgFitBenchmark.Result r = LdgFitBenchmark.run(rows.n, d, classes, params, form, repeat, seed);
+            LdgFitBenchmark.Result r = LdgFitBenchmark.run(rows.n, d, classes, params, form, repeat, seed.value);
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
+            if (json.value) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("benchmark", "ldg-fit");
                 m.put("n", r.n());
@@ -215,8 +215,8 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--repeat", defaultValue = "1", description = "timed fits (default: ${DEFAULT-VALUE})")
         int repeat;
 
-        @Option(names = "--seed", defaultValue = "1", description = "data seed (default: ${DEFAULT-VALUE})")
-        long seed;
+        @Mixin
+        SeedOption seed;
 
         @Option(
                 names = "--tsv",
@@ -255,7 +255,7 @@ public final class BenchCommand implements Runnable {
                 y = labels.stream().mapToInt(distinct::indexOf).toArray();
                 g = distinct.size();
             } else {
-                GaussianBlobs data = GaussianBlobs.generate(rows.n, d, classes, seed);
+                GaussianBlobs data = GaussianBlobs.generate(rows.n, d, classes, seed.value);
                 x = data.x();
                 y = data.y();
                 g = classes;
@@ -348,11 +348,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--threads", description = "worker threads (default: available processors)")
         Integer threads;
 
-        @Option(names = "--seed", defaultValue = "1", description = "data and fold seed (default: ${DEFAULT-VALUE})")
-        long seed;
+        @Mixin
+        SeedOption seed;
 
-        @Option(names = "--json", description = "print one JSON object instead of a table")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public Integer call() {
@@ -364,10 +364,10 @@ public final class BenchCommand implements Runnable {
             if (t < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be >= 1");
             }
-            LdgCvBenchmark.Result r = LdgCvBenchmark.run(rows.n, d, classes, rows.neighbors, folds, t, seed);
+            LdgCvBenchmark.Result r = LdgCvBenchmark.run(rows.n, d, classes, rows.neighbors, folds, t, seed.value);
             PrintWriter out = spec.commandLine().getOut();
             String scheme = folds == 0 ? "loo" : folds + "-fold";
-            if (json) {
+            if (json.value) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("benchmark", "ldg-cv");
                 m.put("n", r.n());
@@ -585,12 +585,7 @@ public final class BenchCommand implements Runnable {
                         "--series, --partitions, --parallelism, --latency-seconds, --repeat must be positive, "
                                 + "--train >= 2");
             }
-            SyntheticKind k;
-            try {
-                k = SyntheticKind.fromName(kind);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(cl, "--kind: " + e.getMessage(), e);
-            }
+            SyntheticKind k = CommandLines.usage(spec, "--kind", () -> SyntheticKind.fromName(kind));
             if (job.train < k.classes().size()) {
                 throw new CommandLine.ParameterException(
                         cl,
@@ -604,7 +599,7 @@ public final class BenchCommand implements Runnable {
                     .partitions(job.partitions)
                     .parallelism(job.parallelism)
                     .latencySeconds(latencySeconds)
-                    .seed(job.seed)
+                    .seed(job.seed.value)
                     .raw(!zNormalize)
                     .dashboard(dashboard)
                     .repeat(pairs)
@@ -625,7 +620,7 @@ public final class BenchCommand implements Runnable {
                 err.flush();
             });
             PrintWriter out = cl.getOut();
-            if (job.json) {
+            if (job.json.value) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("benchmark", "stream");
                 m.put("samples", r.samples());
@@ -638,7 +633,7 @@ public final class BenchCommand implements Runnable {
                 m.put("channels", r.channels());
                 m.put("series", series);
                 m.put("shuffle", shuffle);
-                m.put("pattern", ObservationOptions.json(settings.pattern()));
+                m.put("pattern", PatternSummary.of(settings.pattern()));
                 m.put("any_order", settings.anyOrder());
                 m.put("state_backend", settings.backend().cliName());
                 m.put(
@@ -765,8 +760,8 @@ public final class BenchCommand implements Runnable {
             }
             try {
                 ObservationPattern p =
-                        values.builder(job.seed).shuffled(shuffle).build();
-                ObservationOptions.checkChannels(p, k.channels());
+                        values.builder(job.seed.value).shuffled(shuffle).build();
+                p.checkChannels(k.channels());
                 return p;
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, e.getMessage(), e);

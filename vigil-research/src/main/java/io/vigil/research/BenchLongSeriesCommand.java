@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,11 +55,11 @@ final class BenchLongSeriesCommand implements Callable<Integer> {
             description = "complete-series estimator of the replay: joint or gmm (default: ${DEFAULT-VALUE})")
     String estimator;
 
-    @Option(names = "--seed", defaultValue = "1", description = "data seed (default: ${DEFAULT-VALUE})")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "print one JSON object instead of a table")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws IOException {
@@ -67,12 +68,12 @@ final class BenchLongSeriesCommand implements Callable<Integer> {
         LongSeriesBenchmark.Result r;
         try {
             r = LongSeriesBenchmark.run(
-                    n, d, classes, test, params, seed, Path.of(System.getProperty("java.io.tmpdir")));
+                    n, d, classes, test, params, seed.value, Path.of(System.getProperty("java.io.tmpdir")));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("benchmark", "long-series");
             m.put("n", r.n());

@@ -101,7 +101,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                     job.parallelism,
                     producers,
                     job.train,
-                    job.seed);
+                    job.seed.value);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
@@ -111,7 +111,7 @@ final class BenchScaleCommand implements Callable<Integer> {
             err.flush();
         });
         PrintWriter out = cl.getOut();
-        if (job.json) {
+        if (job.json.value) {
             out.println(Json.line(json(settings, r)));
         } else {
             table(out, settings, r);

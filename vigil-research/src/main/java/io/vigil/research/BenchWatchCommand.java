@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -84,11 +85,11 @@ final class BenchWatchCommand implements Callable<Integer> {
                     "where trained window models are kept and reused (default: <java.io.tmpdir>/vigil-bench-watch)")
     Path cache;
 
-    @Option(names = "--seed", defaultValue = "1", description = "data seed (default: ${DEFAULT-VALUE})")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "print one JSON object instead of a table")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws Exception {
@@ -96,7 +97,7 @@ final class BenchWatchCommand implements Callable<Integer> {
         WatchBenchmark.Settings settings;
         try {
             WatchWorkload.Shape shape =
-                    new WatchWorkload.Shape(channels, window, stride, recordingLength, !noCalibration, seed);
+                    new WatchWorkload.Shape(channels, window, stride, recordingLength, !noCalibration, seed.value);
             settings = new WatchBenchmark.Settings(
                     shape,
                     keys,
@@ -114,7 +115,7 @@ final class BenchWatchCommand implements Callable<Integer> {
             err.flush();
         });
         PrintWriter out = cl.getOut();
-        if (json) {
+        if (json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("benchmark", "watch");
             m.put("values_per_s", number(r.valuesPerSecond()));

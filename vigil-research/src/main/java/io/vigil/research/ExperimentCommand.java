@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -90,7 +91,7 @@ public final class ExperimentCommand implements Runnable {
 
         @Override
         void afterReport(Map<String, List<DatasetResult>> columns) throws IOException {
-            new Table35Report(columns).write(resplit.out);
+            new Table35Report(columns).write(resplit.out.value);
         }
     }
 
@@ -168,12 +169,8 @@ public final class ExperimentCommand implements Runnable {
                                 + "t-test mark against it, or nc where its problem is ill-posed (plain FDA with n-G < d).")
         List<String> reducers;
 
-        @Option(
-                names = "--no-resume",
-                description = "Recompute every split instead of reusing the ones an earlier run with the same "
-                        + "settings and data kept under --out DIR/cache (each finished split is kept there, so an "
-                        + "interrupted run resumes by default).")
-        boolean noResume;
+        @Mixin
+        NoResumeOption noResume;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -257,7 +254,7 @@ public final class ExperimentCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
-            Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, resplit.seed, params);
+            Table33Experiment.Config config = new Table33Experiment.Config(mode, splits, resplit.seed.value, params);
             Map<String, List<DatasetResult>> extra = new LinkedHashMap<>();
             for (String k : compared.keySet()) {
                 extra.put(k, new ArrayList<>());
@@ -270,9 +267,9 @@ public final class ExperimentCommand implements Runnable {
             List<DatasetResult> results = new ArrayList<>();
             long start = System.nanoTime();
             ExecutorService pool = Executors.newFixedThreadPool(resplit.threads);
-            SplitCache cache = SplitCache.at(resplit.out.resolve("cache"), !noResume);
+            SplitCache cache = SplitCache.at(resplit.out.value.resolve("cache"), !noResume.value);
             long total = (long) names.size() * splits * (1 + compared.size());
-            try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !resplit.json)) {
+            try (Progress progress = Progress.bar("table33 " + mode.cliName(), total, !resplit.json.value)) {
                 for (String name : names) {
                     TrainTest tt = resplit.load(name);
                     long t0 = System.nanoTime();
@@ -296,12 +293,13 @@ public final class ExperimentCommand implements Runnable {
                                                         tt.train(),
                                                         tt.test(),
                                                         new Table33Experiment.Config(
-                                                                mode, splits, resplit.seed, (TrainParams) c.getValue()),
+                                                                mode, splits, resplit.seed.value, (TrainParams)
+                                                                        c.getValue()),
                                                         pool,
                                                         progress,
                                                         cache));
                     }
-                    if (!resplit.json) {
+                    if (!resplit.json.value) {
                         err.printf(
                                 Locale.ROOT,
                                 "%-22s %5.1f ± %4.1f  (thesis %s)  %.1f s%n",
@@ -322,20 +320,20 @@ public final class ExperimentCommand implements Runnable {
                 pool.shutdownNow();
             }
             double wall = (System.nanoTime() - start) / 1e9;
-            if (cache.reused() > 0 && !resplit.json) {
+            if (cache.reused() > 0 && !resplit.json.value) {
                 err.printf(
                         Locale.ROOT,
                         "resumed %d of %d splits from %s (--no-resume recomputes them)%n",
                         cache.reused(),
                         total,
-                        resplit.out.resolve("cache"));
+                        resplit.out.value.resolve("cache"));
                 err.flush();
             }
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put(
                     "command",
                     "vigil experiment table33 --dims " + mode.cliName() + " --splits " + splits
-                            + " --seed " + resplit.seed + (selection.standardize ? " --standardize" : "")
+                            + " --seed " + resplit.seed.value + (selection.standardize ? " --standardize" : "")
                             + (reducerNames != null
                                     ? " --reducers " + String.join(",", reducerNames)
                                     : " --reducer " + selection.reducer)
@@ -386,16 +384,17 @@ public final class ExperimentCommand implements Runnable {
             settings.put("wall time", String.format(Locale.ROOT, "%.1f s with %d threads", wall, resplit.threads));
             settings.put(
                     "splits taken from the cache",
-                    String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, resplit.out.resolve("cache")));
+                    String.format(
+                            Locale.ROOT, "%d of %d (%s)", cache.reused(), total, resplit.out.value.resolve("cache")));
             Table33Report report =
                     new Table33Report(mode, results, settings, params.reducer().cliName(), extra);
-            report.write(resplit.out);
+            report.write(resplit.out.value);
             Map<String, List<DatasetResult>> columns = new LinkedHashMap<>();
             columns.put(params.reducer().cliName(), results);
             columns.putAll(extra);
             afterReport(columns);
             PrintWriter stdout = spec.commandLine().getOut();
-            if (resplit.json) {
+            if (resplit.json.value) {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("dims", mode.cliName());
                 o.put("datasets", results.size());
@@ -414,7 +413,7 @@ public final class ExperimentCommand implements Runnable {
                     o.put("not_computable", report.notComputable());
                 }
                 o.put("wall_seconds", wall);
-                o.put("out", resplit.out.toString());
+                o.put("out", resplit.out.value.toString());
                 stdout.println(Json.line(o));
             } else {
                 stdout.printf(
@@ -425,7 +424,7 @@ public final class ExperimentCommand implements Runnable {
                                 .count(),
                         report.vigilMeanOverThesisDatasets(),
                         report.thesisMean(),
-                        resplit.out.resolve("table33.md"));
+                        resplit.out.value.resolve("table33.md"));
             }
             stdout.flush();
             return 0;

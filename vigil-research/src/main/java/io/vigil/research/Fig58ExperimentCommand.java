@@ -53,11 +53,8 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                     + " ECTS can be).")
     List<Double> supports;
 
-    @Option(
-            names = "--no-resume",
-            description = "Recompute every dataset instead of reusing the points an earlier run with the same "
-                    + "settings and data kept under --out DIR/cache.")
-    boolean noResume;
+    @Mixin
+    NoResumeOption noResume;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -72,15 +69,16 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
             }
         }
         List<String> names = archive.requireNames();
-        SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
+        SplitCache cache = SplitCache.at(archive.out.value.resolve("cache"), !noResume.value);
         List<Fig58Experiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !archive.json)) {
+        try (Progress progress =
+                Progress.bar("fig58", (long) Fig58Experiment.STEPS * names.size(), !archive.json.value)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
-                rows.add(Fig58Experiment.run(name, tt, taus, supports, archive.seed, progress, cache));
+                rows.add(Fig58Experiment.run(name, tt, taus, supports, archive.seed.value, progress, cache));
             }
         }
-        Fig58Report.write(rows, archive.out);
+        Fig58Report.write(rows, archive.out.value);
         PrintWriter o = spec.commandLine().getOut();
         int above = 0;
         int compared = 0;
@@ -89,13 +87,13 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
             above += a[0];
             compared += a[1];
         }
-        if (archive.json) {
+        if (archive.json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", names);
             m.put("vigil_points_above_fixed_time_qda", above);
             m.put("vigil_points", compared);
             m.put("resumed_datasets", cache.reused());
-            m.put("report", archive.out.resolve(Fig58Report.MARKDOWN).toString());
+            m.put("report", archive.out.value.resolve(Fig58Report.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.printf(
@@ -104,9 +102,11 @@ public final class Fig58ExperimentCommand implements Callable<Integer> {
                     above,
                     compared,
                     cache.reused() > 0
-                            ? " (" + cache.reused() + " datasets resumed from " + archive.out.resolve("cache") + ")"
+                            ? " (" + cache.reused() + " datasets resumed from " + archive.out.value.resolve("cache")
+                                    + ")"
                             : "");
-            o.println("wrote " + archive.out.resolve(Fig58Report.MARKDOWN) + ", " + Fig58Report.CSV + " and the plots");
+            o.println("wrote " + archive.out.value.resolve(Fig58Report.MARKDOWN) + ", " + Fig58Report.CSV
+                    + " and the plots");
         }
         o.flush();
         return 0;

@@ -1,5 +1,6 @@
 package io.vigil.research;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,9 +18,9 @@ public final class GeneratedJobOptions {
     @Option(names = "--train", defaultValue = "100", description = "training series (default: ${DEFAULT-VALUE})")
     int train;
 
-    @Option(names = "--seed", defaultValue = "1", description = "generator seed (default: ${DEFAULT-VALUE})")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 }

@@ -4,6 +4,7 @@ import io.vigil.cli.CalibrationOptions;
 import io.vigil.cli.ObservationOptions;
 import io.vigil.data.TrainTest;
 import io.vigil.early.calibrate.CalibrationParams;
+import io.vigil.evaluate.PatternSummary;
 import io.vigil.experiment.GuaranteeExperiment;
 import io.vigil.experiment.GuaranteeReport;
 import io.vigil.experiment.SplitCache;
@@ -114,11 +115,8 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     + "replayed through the deployed model) (default: ${DEFAULT-VALUE}).")
     String calibration;
 
-    @Option(
-            names = "--no-resume",
-            description = "Recompute every split instead of reusing those an earlier run with the same settings and "
-                    + "data kept under --out DIR/cache.")
-    boolean noResume;
+    @Mixin
+    NoResumeOption noResume;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -147,7 +145,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                     : selections.stream().map(Selection::fromCliName).toList();
             config = new GuaranteeExperiment.Config(
                     resplits,
-                    archive.seed,
+                    archive.seed.value,
                     taus,
                     g,
                     s,
@@ -160,39 +158,36 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         List<String> names = archive.requireNames();
-        SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
+        SplitCache cache = SplitCache.at(archive.out.value.resolve("cache"), !noResume.value);
         List<GuaranteeExperiment.DatasetResult> results = new ArrayList<>();
         long start = System.nanoTime();
         long total = (long) names.size() * resplits;
-        try (Progress progress = Progress.bar("guarantee", total, !archive.json)) {
+        try (Progress progress = Progress.bar("guarantee", total, !archive.json.value)) {
             for (String name : names) {
                 TrainTest data = archive.load(name);
-                CommandLines.check(
-                        spec,
-                        name,
-                        () -> ObservationOptions.checkChannels(
-                                config.pattern(), data.train().channels()));
+                CommandLines.check(spec, name, () -> config.pattern()
+                        .checkChannels(data.train().channels()));
                 results.add(GuaranteeExperiment.run(name, data, config, progress, cache));
             }
         }
         double wall = (System.nanoTime() - start) / 1e9;
         Map<String, String> settings = settings(config, wall, cache, total);
         GuaranteeReport report = new GuaranteeReport(results, config);
-        report.write(archive.out, settings);
+        report.write(archive.out.value, settings);
         PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
+        if (archive.json.value) {
             Map<String, Object> m = report.json();
             m.put("estimator", config.estimator().id());
             m.put("crc_draw", config.randomisedCrc() ? "random" : "conservative");
             m.put("calibration", config.holdout() > 0 ? "holdout:" + config.holdout() : "cross-fit");
-            m.put("pattern", ObservationOptions.json(config.pattern()));
+            m.put("pattern", PatternSummary.of(config.pattern()));
             m.put("resumed_splits", cache.reused());
             m.put("wall_seconds", wall);
-            m.put("report", archive.out.resolve(GuaranteeReport.MARKDOWN).toString());
+            m.put("report", archive.out.value.resolve(GuaranteeReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.print(report.markdown(settings));
-            o.println("wrote " + archive.out.resolve(GuaranteeReport.MARKDOWN) + " and " + GuaranteeReport.CSV);
+            o.println("wrote " + archive.out.value.resolve(GuaranteeReport.MARKDOWN) + " and " + GuaranteeReport.CSV);
         }
         o.flush();
         return 0;
@@ -224,12 +219,14 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
                         ObservationOptions.flags(config.pattern()),
                         config.randomisedCrc() ? "" : " --crc-draw conservative",
                         config.holdout() > 0 ? " --calibration holdout:" + config.holdout() : "",
-                        archive.seed,
-                        archive.out));
+                        archive.seed.value,
+                        archive.out.value));
         settings.put(
                 "training",
                 "the defaults of vigil train, objective "
-                        + CalibrationParams.defaults(archive.seed).objective().cliName()
+                        + CalibrationParams.defaults(archive.seed.value)
+                                .objective()
+                                .cliName()
                         + (config.holdout() > 0
                                 ? ", calibrated on a holdout of " + config.holdout() + " of the training part"
                                 : ", one cross-fit")
@@ -245,7 +242,7 @@ public final class GuaranteeExperimentCommand implements Callable<Integer> {
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
                 "splits taken from the cache",
-                String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, archive.out.resolve("cache")));
+                String.format(Locale.ROOT, "%d of %d (%s)", cache.reused(), total, archive.out.value.resolve("cache")));
         return settings;
     }
 }

@@ -60,16 +60,16 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
         }
         List<String> names = archive.requireNames();
         List<ReliabilityExperiment.Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("reliability", 4L * names.size(), !archive.json)) {
+        try (Progress progress = Progress.bar("reliability", 4L * names.size(), !archive.json.value)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
-                rows.add(ReliabilityExperiment.run(tt, taus, archive.seed, delta, progress));
+                rows.add(ReliabilityExperiment.run(tt, taus, archive.seed.value, delta, progress));
             }
         }
-        ReliabilityReport.write(rows, taus, archive.out);
+        ReliabilityReport.write(rows, taus, archive.out.value);
         ReliabilityExperiment.Summary s = ReliabilityExperiment.summarise(rows);
         PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
+        if (archive.json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", names);
             m.put("compared_with_teaser", s.compared());
@@ -77,11 +77,14 @@ public final class ReliabilityExperimentCommand implements Callable<Integer> {
             m.put("mean_harmonic_mean", s.meanHm());
             m.put("mean_teaser_harmonic_mean", s.meanTeaserHm());
             m.put("significantly_below_tau", s.shortfalls());
-            m.put("report", archive.out.resolve(ReliabilityReport.MARKDOWN).toString());
+            m.put(
+                    "report",
+                    archive.out.value.resolve(ReliabilityReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.print(ReliabilityReport.markdown(rows, taus));
-            o.println("wrote " + archive.out.resolve(ReliabilityReport.MARKDOWN) + " and " + ReliabilityReport.CSV);
+            o.println(
+                    "wrote " + archive.out.value.resolve(ReliabilityReport.MARKDOWN) + " and " + ReliabilityReport.CSV);
         }
         o.flush();
         return 0;

@@ -5,6 +5,7 @@ import io.vigil.data.ReadOptions;
 import io.vigil.data.TrainTest;
 import java.io.IOException;
 import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,15 +17,11 @@ public final class ResplitOptions {
     @Option(names = "--data", required = true, paramLabel = "DIR", description = "UCR archive directory.")
     Path dataDir;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
-    Path out;
+    @Mixin
+    OutOption out;
 
-    @Option(
-            names = "--seed",
-            defaultValue = "1",
-            paramLabel = "S",
-            description = "Base seed (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
     @Option(
             names = "--threads",
@@ -33,8 +30,8 @@ public final class ResplitOptions {
             description = "Splits run in parallel (default: ${DEFAULT-VALUE}); results do not depend on it.")
     int threads;
 
-    @Option(names = "--json", description = "Print one JSON summary object on stdout; no progress bar.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     /** The standard train/test split of one dataset of the archive. */
     TrainTest load(String name) throws IOException {

@@ -1,6 +1,6 @@
 package io.vigil.research;
 
-import io.vigil.cli.DataOptions;
+import io.vigil.data.DatasetFiles;
 import io.vigil.data.TrainTest;
 import io.vigil.data.synthetic.SyntheticData;
 import io.vigil.data.synthetic.SyntheticKind;
@@ -88,11 +88,8 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                     + " seed --seed), labelled as generated, beside the thesis's TwoPatterns row.")
     boolean generatedTwoPatterns;
 
-    @Option(
-            names = "--no-resume",
-            description = "Recompute every timing instead of reusing the ones an earlier run with the same settings"
-                    + " and data kept under --out DIR/cache.")
-    boolean noResume;
+    @Mixin
+    NoResumeOption noResume;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -101,11 +98,11 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table54Experiment.Config config;
         try {
-            config = new Table54Experiment.Config(tau, maxSeries, repeats, warmup, archive.seed);
+            config = new Table54Experiment.Config(tau, maxSeries, repeats, warmup, archive.seed.value);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), optionOf(e.getMessage()), e);
         }
-        List<String> present = DataOptions.datasetsUnder(archive.dataDir);
+        List<String> present = DatasetFiles.datasetsUnder(archive.dataDir);
         List<String> names;
         if (archive.datasets != null) {
             for (String name : archive.datasets) {
@@ -124,18 +121,18 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "no datasets under " + archive.dataDir + " (and no --generated-two-patterns)");
         }
-        SplitCache cache = SplitCache.at(archive.out.resolve("cache"), !noResume);
+        SplitCache cache = SplitCache.at(archive.out.value.resolve("cache"), !noResume.value);
         List<Table54Experiment.Row> rows = new ArrayList<>();
         int total = names.size() + (generatedTwoPatterns ? 1 : 0);
         long start = System.nanoTime();
-        try (Progress progress = Progress.bar("table54", 2L * total, !archive.json)) {
+        try (Progress progress = Progress.bar("table54", 2L * total, !archive.json.value)) {
             for (String name : names) {
                 TrainTest tt = archive.load(name);
                 rows.add(Table54Experiment.run(name, false, tt, config, progress, cache));
             }
             if (generatedTwoPatterns) {
                 TrainTest tt = SyntheticData.generate(
-                        SyntheticKind.TWO_PATTERNS, TWO_PATTERNS_TRAIN, TWO_PATTERNS_TEST, archive.seed);
+                        SyntheticKind.TWO_PATTERNS, TWO_PATTERNS_TRAIN, TWO_PATTERNS_TEST, archive.seed.value);
                 rows.add(Table54Experiment.run(
                         SyntheticKind.TWO_PATTERNS.datasetName(), true, tt, config, progress, cache));
             }
@@ -147,7 +144,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                 "vigil experiment table54 --data " + archive.dataDir
                         + (archive.datasets != null ? " --datasets " + String.join(",", archive.datasets) : "")
                         + " --max-series " + maxSeries + " --repeats " + repeats + " --tau " + tau + " --warmup "
-                        + warmup + " --seed " + archive.seed
+                        + warmup + " --seed " + archive.seed.value
                         + (generatedTwoPatterns ? " --generated-two-patterns" : ""));
         settings.put(
                 "timed",
@@ -170,11 +167,11 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
         settings.put("wall time", String.format(Locale.ROOT, "%.1f s", wall));
         settings.put(
                 "timings taken from the cache",
-                cache.reused() + " of " + 2 * total + " (" + archive.out.resolve("cache") + ")");
+                cache.reused() + " of " + 2 * total + " (" + archive.out.value.resolve("cache") + ")");
         Table54Report report = new Table54Report(rows, settings);
-        report.write(archive.out);
+        report.write(archive.out.value);
         PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
+        if (archive.json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("datasets", rows.stream().map(Table54Experiment.Row::label).toList());
             m.put(
@@ -191,7 +188,7 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
             m.put("timed_series", maxSeries);
             m.put("resumed_timings", cache.reused());
             m.put("wall_seconds", wall);
-            m.put("report", archive.out.resolve(Table54Report.MARKDOWN).toString());
+            m.put("report", archive.out.value.resolve(Table54Report.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             for (Table54Experiment.Row r : rows) {
@@ -208,9 +205,10 @@ public final class Table54ExperimentCommand implements Callable<Integer> {
                         r.ldg().medianMillis(),
                         r.ldg().timedSeries());
             }
-            o.println("wrote " + archive.out.resolve(Table54Report.MARKDOWN) + " and " + Table54Report.CSV
+            o.println("wrote " + archive.out.value.resolve(Table54Report.MARKDOWN) + " and " + Table54Report.CSV
                     + (cache.reused() > 0
-                            ? " (" + cache.reused() + " timings resumed from " + archive.out.resolve("cache") + ")"
+                            ? " (" + cache.reused() + " timings resumed from " + archive.out.value.resolve("cache")
+                                    + ")"
                             : ""));
         }
         o.flush();

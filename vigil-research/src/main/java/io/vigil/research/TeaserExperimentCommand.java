@@ -91,7 +91,7 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
         if (g != Guarantee.EXPECTED || !randomised) {
             return ConformalRiskControl.CONSERVATIVE;
         }
-        return 1.0 - new SplittableRandom(archive.seed * 0x9E3779B97F4A7C15L ^ dataset.hashCode()).nextDouble();
+        return 1.0 - new SplittableRandom(archive.seed.value * 0x9E3779B97F4A7C15L ^ dataset.hashCode()).nextDouble();
     }
 
     @Override
@@ -105,19 +105,19 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
         boolean randomised = CommandLines.usage(spec, () -> GuaranteeExperimentCommand.randomisedCrc(crcDraw));
         List<String> names = archive.names();
         List<Row> rows = new ArrayList<>();
-        try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json)) {
+        try (Progress progress = Progress.bar("teaser", (1L + taus.size()) * names.size(), !archive.json.value)) {
             for (String name : names) {
                 rows.add(TeaserComparison.run(
-                        archive.load(name), taus, archive.seed, g, draw(g, randomised, name), progress));
+                        archive.load(name), taus, archive.seed.value, g, draw(g, randomised, name), progress));
             }
         }
         String md = "Every model certified under `" + g.cliName() + "`"
                 + (g == Guarantee.EXPECTED ? " (conformal draw " + crcDraw + ")" : "") + ".\n\n"
                 + markdown(rows, alpha);
-        Files.createDirectories(archive.out);
-        Files.writeString(archive.out.resolve(MARKDOWN), md);
+        Files.createDirectories(archive.out.value);
+        Files.writeString(archive.out.value.resolve(MARKDOWN), md);
         PrintWriter o = spec.commandLine().getOut();
-        if (archive.json) {
+        if (archive.json.value) {
             Map<String, Object> m = json(rows, alpha);
             m.put("guarantee", g.cliName());
             if (g == Guarantee.EXPECTED) {
@@ -126,7 +126,7 @@ public final class TeaserExperimentCommand implements Callable<Integer> {
             o.println(Json.line(m));
         } else {
             o.print(md);
-            o.println("wrote " + archive.out.resolve(MARKDOWN));
+            o.println("wrote " + archive.out.value.resolve(MARKDOWN));
         }
         o.flush();
         return 0;

@@ -89,14 +89,14 @@ public final class TransferExperimentCommand implements Callable<Integer> {
                 () -> new TransferExperiment.Config(
                         perClass,
                         splits,
-                        resplit.seed,
+                        resplit.seed.value,
                         dims.stream().mapToInt(Integer::intValue).toArray(),
                         resplit.threads,
                         standardize));
         Dataset src = merged(source);
         Dataset tgt = merged(target);
         TransferExperiment.Result r;
-        try (Progress progress = Progress.bar("transfer " + source + " -> " + target, 0, !resplit.json)) {
+        try (Progress progress = Progress.bar("transfer " + source + " -> " + target, 0, !resplit.json.value)) {
             r = TransferExperiment.run(src, tgt, config, progress);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -111,11 +111,11 @@ public final class TransferExperimentCommand implements Callable<Integer> {
                 perClass,
                 splits,
                 String.join(",", dims.stream().map(String::valueOf).toList()),
-                resplit.seed,
+                resplit.seed.value,
                 standardize ? " --standardize" : "");
-        TransferReport.write(r, command, resplit.out);
+        TransferReport.write(r, command, resplit.out.value);
         PrintWriter o = spec.commandLine().getOut();
-        if (resplit.json) {
+        if (resplit.json.value) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("source", r.source());
             m.put("target", r.target());
@@ -135,11 +135,11 @@ public final class TransferExperimentCommand implements Callable<Integer> {
                 dtdkl[j] = r.mean(3, j);
             }
             m.put("dtdkl", dtdkl);
-            m.put("report", resplit.out.resolve(TransferReport.MARKDOWN).toString());
+            m.put("report", resplit.out.value.resolve(TransferReport.MARKDOWN).toString());
             o.println(Json.line(m));
         } else {
             o.print(TransferReport.markdown(r, command));
-            o.println("wrote " + resplit.out.resolve(TransferReport.MARKDOWN) + " and " + TransferReport.CSV);
+            o.println("wrote " + resplit.out.value.resolve(TransferReport.MARKDOWN) + " and " + TransferReport.CSV);
         }
         o.flush();
         return 0;

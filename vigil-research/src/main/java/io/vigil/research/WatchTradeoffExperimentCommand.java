@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -75,11 +76,11 @@ public final class WatchTradeoffExperimentCommand implements Callable<Integer> {
             description = "Sampling rate of recordings without a time column (default: the events table's).")
     Double samplingRate;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where the report is written.")
-    Path out;
+    @Mixin
+    OutOption out;
 
-    @Option(names = "--json", description = "Print one JSON object instead of the table.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -111,7 +112,7 @@ public final class WatchTradeoffExperimentCommand implements Callable<Integer> {
         RecordingSet scored = evaluated == null ? set : set.split(evaluated);
         WatchTradeoff.Result r;
         try (Progress progress =
-                Progress.bar("watch-tradeoff", WatchTradeoff.steps(scored, training, taus.size()), !json)) {
+                Progress.bar("watch-tradeoff", WatchTradeoff.steps(scored, training, taus.size()), !json.value)) {
             r = WatchTradeoff.run(m, scored, training, trainingName, taus, policy, progress);
         }
         Map<String, String> settings = new LinkedHashMap<>();
@@ -125,22 +126,22 @@ public final class WatchTradeoffExperimentCommand implements Callable<Integer> {
                         split == null ? "" : " --split " + split,
                         String.join(",", taus.stream().map(String::valueOf).toList()),
                         rearm == null ? "" : " --rearm " + rearm,
-                        out));
+                        out.value));
         settings.put("evaluated", evaluated == null ? "every recording (no split)" : "the " + evaluated + " split");
         settings.put("baselines learnt on", trainingName == null ? "nothing (complete-window only)" : trainingName);
-        WatchTradeoff.write(r, out, settings);
+        WatchTradeoff.write(r, out.value, settings);
         PrintWriter o = spec.commandLine().getOut();
-        if (json) {
+        if (json.value) {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("hours", r.hours());
             j.put("operating_point_tau", r.operatingPointTau());
             j.put("points", r.points());
-            j.put("report", out.resolve(WatchTradeoff.MARKDOWN).toString());
-            j.put("plot", out.resolve(WatchTradeoff.PNG).toString());
+            j.put("report", out.value.resolve(WatchTradeoff.MARKDOWN).toString());
+            j.put("plot", out.value.resolve(WatchTradeoff.PNG).toString());
             o.println(Json.line(j));
         } else {
             o.print(WatchTradeoff.markdown(r, settings));
-            o.println("wrote " + out.resolve(WatchTradeoff.MARKDOWN) + ", " + WatchTradeoff.CSV + " and "
+            o.println("wrote " + out.value.resolve(WatchTradeoff.MARKDOWN) + ", " + WatchTradeoff.CSV + " and "
                     + WatchTradeoff.PNG);
         }
         o.flush();

@@ -81,6 +81,11 @@ abstract class AbstractSearch implements ClassGaussianSearch {
                 continue;
             }
             int m = Math.min(model.k(), n);
+            if (m < n && masks != null && hasMoments[g] && keeps(q, g, m)) {
+                System.arraycopy(means[g], 0, out.means[g], 0, dim);
+                System.arraycopy(variances[g], 0, out.variances[g], 0, dim);
+                continue;
+            }
             if (m == n) {
                 KNearest.allOf(n, ws.mask);
             } else {
@@ -130,6 +135,15 @@ abstract class AbstractSearch implements ClassGaussianSearch {
 
     /** Called once per query before the classes are searched. */
     abstract void prepare(double[] q, int step, double innovation);
+
+    /**
+     * Whether class g's m (&lt; n_g) nearest points to q are certainly the set memoised in {@link #masks} (whose
+     * Gaussian is then reused without a search); false when not known. An implementation returns true only when its
+     * bounds prove it, so the Gaussians stay the full search's.
+     */
+    boolean keeps(double[] q, int g, int m) {
+        return false;
+    }
 
     /** Leaves the m (&lt; n_g) nearest class-g points to q in {@code ws.mask}. */
     abstract void selectSet(double[] q, int g, int m, Workspace ws);

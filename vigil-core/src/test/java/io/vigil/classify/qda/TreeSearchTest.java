@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The k-d tree search on a class of a thousand points in four dimensions (a window model's background class): along
  * a walk of small steps, jumps and resets, on continuous points and on a grid with many tied distances, every query
- * gives the full search's Gaussians bit for bit; trees are built only in low dimension for a large class.
+ * gives the full search's Gaussians bit for bit, whether it walked, stayed in the last walk's safe region or chose among its candidates; trees are built only in low dimension for a large class.
  */
 class TreeSearchTest {
     private static final int DIM = 4;
@@ -47,6 +47,13 @@ class TreeSearchTest {
                     for (int t = 0; t < DIM; t++) {
                         q[t] = rnd.nextGaussian();
                     }
+                } else if (rnd.nextInt(100) == 0) {
+                    // Next to the bisector of two background points, where the safe region is thinnest.
+                    int a = rnd.nextInt(1000);
+                    int b = rnd.nextInt(1000);
+                    for (int t = 0; t < DIM; t++) {
+                        q[t] = 0.5 * (pts[a][t] + pts[b][t]) + 1e-12 * rnd.nextGaussian();
+                    }
                 } else {
                     double step = rnd.nextInt(10) == 0 ? 0.3 : 0.002;
                     for (int t = 0; t < DIM; t++) {
@@ -63,6 +70,10 @@ class TreeSearchTest {
                 }
             }
             assertTrue(search.walks() > 0, "k = " + k + ": the large class was searched by its tree");
+            assertTrue(search.kept() > 0, "k = " + k + ": some queries stayed in their safe region");
+            if (k < 40) { // with k = 40 more than BAND_CAPACITY points are that close: never banded
+                assertTrue(search.banded() > 0, "k = " + k + ": some queries were settled among the last candidates");
+            }
         }
     }
 
