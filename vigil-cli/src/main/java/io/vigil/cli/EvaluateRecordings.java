@@ -106,6 +106,21 @@ final class EvaluateRecordings {
                         : "",
                 c.earlyEventOnBackground(),
                 c.backgroundWindows());
+        WatchEvaluation.OperatorUnitsCheck u = r.operatorUnits();
+        out.printf(
+                Locale.ROOT,
+                "operator units: extra false alarms %s/h (certified upper bound %s/h), agreement at event starts %s "
+                        + "over %d windows (certified lower bound %s)%s%n",
+                fmt(u.extraFalseAlarmsPerHour()),
+                u.certifiedExtraFalseAlarmsPerHourUpper() == null
+                        ? "none"
+                        : fmt(u.certifiedExtraFalseAlarmsPerHourUpper()),
+                fmt(u.eventStartAgreement()),
+                u.eventStartWindows(),
+                u.certifiedEventStartAgreementLower() == null ? "none" : fmt(u.certifiedEventStartAgreementLower()),
+                u.withinBounds() == null
+                        ? "; the model has no watch certificate"
+                        : u.withinBounds() ? "; within the certified bounds" : "; outside the certified bounds");
         if (r.baselineSettings().get(WatchEvaluation.FIXED_DELAY) instanceof WatchBaselines.FixedDelaySetting f) {
             out.printf(
                     Locale.ROOT,

@@ -214,6 +214,7 @@ public final class InspectCommand implements Callable<Integer> {
             row(out, "calibration", scheme);
         }
         row(out, "operating point", operatingPoint(m));
+        WatchCertificateReport.section(m).ifPresent(w -> row(out, "watch certificate", WatchCertificateReport.line(w)));
         if (c != null && c.guarantee() == Guarantee.EXPECTED) {
             row(out, "expected", CalibrationNotes.expectedLine());
         }

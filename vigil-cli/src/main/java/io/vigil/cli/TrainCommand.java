@@ -21,6 +21,7 @@ import io.vigil.select.Reducer;
 import io.vigil.select.SelectionProtocol;
 import io.vigil.select.TrainParams;
 import io.vigil.util.Progress;
+import io.vigil.watch.WatchCrossFit;
 import io.vigil.watch.WindowExamples;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -125,6 +126,7 @@ public final class TrainCommand implements Callable<Integer> {
         CommandLines.check(spec, () -> VigilTrainer.checkOptions(options));
         ObservationPattern pattern = CommandLines.usage(spec, observation::pattern);
         WindowSection windows = null;
+        RecordingSet trainRecordings = null;
         Dataset named;
         if (recordings.enabled()) {
             if (data.given()) {
@@ -138,6 +140,7 @@ public final class TrainCommand implements Callable<Integer> {
                                 + "of one recording overlap: use --calibration cross-fit with --recordings");
             }
             RecordingSet set = recordings.loadTrain();
+            trainRecordings = set;
             Set<String> labels = CommandLines.usage(spec, () -> recordings.eventLabels(set));
             WindowExamples.Params p = CommandLines.usage(spec, () -> recordings.params(set, labels, seed));
             named = CommandLines.usage(
@@ -193,6 +196,26 @@ public final class TrainCommand implements Callable<Integer> {
         }
         if (windows != null) {
             model = model.toBuilder().section(windows).build();
+            if (drawn.calibration().isPresent()
+                    && model.section(CalibrationSection.class).isPresent()) {
+                long certStart = System.nanoTime();
+                try (Progress progress = Progress.bar("watch certificate", 1, !json)) {
+                    model = model.toBuilder()
+                            .section(WatchCrossFit.certify(
+                                    model,
+                                    trainRecordings,
+                                    named,
+                                    drawn.sections(),
+                                    drawn.calibration().get(),
+                                    progress,
+                                    Runtime.getRuntime().availableProcessors()))
+                            .build();
+                }
+                err.printf(
+                        Locale.ROOT,
+                        "note: watch certificate: fold models refitted and training recordings replayed in %.1f s%n",
+                        (System.nanoTime() - certStart) / 1e9);
+            }
         }
         CalibrationNotes.afterTraining(model).forEach(note -> err.println("vigil train: " + note));
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -271,6 +294,8 @@ public final class TrainCommand implements Callable<Integer> {
         model.section(CalibrationSection.class)
                 .flatMap(CalibrationSummary::saturation)
                 .ifPresent(t -> stdout.println(t.message()));
+        WatchCertificateReport.section(model)
+                .ifPresent(w -> stdout.println("watch certificate: " + WatchCertificateReport.line(w)));
     }
 
     /** The options as {@link TrainOptions}, {@code --seed} seeding every part. */

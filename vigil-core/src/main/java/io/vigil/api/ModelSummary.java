@@ -68,7 +68,8 @@ public record ModelSummary(
         Map<String, Long> partBytes,
         long fileBytes,
         CalibrationSummary calibration,
-        @JsonInclude(Include.NON_NULL) Window window) {
+        @JsonInclude(Include.NON_NULL) Window window,
+        @JsonInclude(Include.NON_NULL) WatchCertificateSummary watchCertificate) {
     /** The summary of model {@code m} read from {@code file} of {@code fileBytes} bytes with these parts. */
     public static ModelSummary of(String file, VigilModel m, Map<String, Long> parts, long fileBytes) {
         SelectionReport s = m.selection();
@@ -114,7 +115,8 @@ public record ModelSummary(
                 m.section(CalibrationSection.class)
                         .map(c -> CalibrationSummary.of(m, c))
                         .orElse(null),
-                WindowModels.window(m).map(Window::of).orElse(null));
+                WindowModels.window(m).map(Window::of).orElse(null),
+                WatchCertificateSummary.of(m));
     }
 
     /**

@@ -53,7 +53,8 @@ public record TrainSummary(
         String fingerprint,
         Set<String> sections,
         @JsonInclude(JsonInclude.Include.NON_NULL) CalibrationSummary calibration,
-        String model) {
+        String model,
+        @JsonInclude(JsonInclude.Include.NON_NULL) WatchCertificateSummary watchCertificate) {
     /** The summary of model {@code m}, trained in {@code seconds} and written to {@code file}. */
     public static TrainSummary of(VigilModel m, double seconds, String file) {
         Optional<SparseInfo> sp = m.projection().sparse();
@@ -97,6 +98,7 @@ public record TrainSummary(
                 m.section(CalibrationSection.class)
                         .map(c -> CalibrationSummary.of(m, c))
                         .orElse(null),
-                file);
+                file,
+                WatchCertificateSummary.of(m));
     }
 }

@@ -7,6 +7,7 @@ import io.vigil.data.recording.Recording;
 import io.vigil.data.recording.RecordingSet;
 import io.vigil.evaluate.Binomial;
 import io.vigil.model.VigilModel;
+import io.vigil.model.WatchCertificateSection;
 import io.vigil.model.WindowModels;
 import io.vigil.model.WindowSection;
 import io.vigil.util.Progress;
@@ -85,7 +86,8 @@ public final class WatchEvaluation {
         "baselines",
         "extra_false_alarms_fraction",
         "max_open_windows",
-        "baseline_settings"
+        "baseline_settings",
+        "operator_units"
     })
     public record Report(
             @JsonProperty("events") EventScoringResult events,
@@ -94,7 +96,66 @@ public final class WatchEvaluation {
             @JsonProperty("baselines") Map<String, EventScoringResult> baselines,
             @JsonProperty("extra_false_alarms_fraction") Double extraFalseAlarms,
             @JsonProperty("max_open_windows") int maxOpenWindows,
-            @JsonProperty("baseline_settings") Map<String, Object> baselineSettings) {}
+            @JsonProperty("baseline_settings") Map<String, Object> baselineSettings,
+            @JsonProperty("operator_units") OperatorUnitsCheck operatorUnits) {}
+
+    /**
+     * The certificate's operator units measured on the evaluated recordings beside the bounds the model certifies
+     * (docs/watch.md, "What the certificate covers in this mode"); the {@code certified_…} fields are null for a model
+     * without a watch certificate.
+     *
+     * @param recordings evaluated recordings
+     * @param extraFalseAlarmsPerHour mean over recordings of early alarms per hour that complete-window would not raise
+     * @param certifiedExtraFalseAlarmsPerHourUpper the model's (1 − δ) upper bound on it
+     * @param eventStartWindows windows opened at event starts
+     * @param eventStartAgreement mean over recordings of the agreement of those windows' early and complete labels
+     * @param certifiedEventStartAgreementLower the model's (1 − δ) lower bound on it
+     * @param withinBounds whether both measured values respect their certified bounds (null without a certificate)
+     */
+    @JsonPropertyOrder({
+        "recordings",
+        "extra_false_alarms_per_hour",
+        "certified_extra_false_alarms_per_hour_upper",
+        "event_start_windows",
+        "event_start_agreement",
+        "certified_event_start_agreement_lower",
+        "delta",
+        "within_bounds"
+    })
+    public record OperatorUnitsCheck(
+            @JsonProperty("recordings") int recordings,
+            @JsonProperty("extra_false_alarms_per_hour") Double extraFalseAlarmsPerHour,
+            @JsonProperty("certified_extra_false_alarms_per_hour_upper") Double certifiedExtraFalseAlarmsPerHourUpper,
+            @JsonProperty("event_start_windows") long eventStartWindows,
+            @JsonProperty("event_start_agreement") Double eventStartAgreement,
+            @JsonProperty("certified_event_start_agreement_lower") Double certifiedEventStartAgreementLower,
+            @JsonProperty("delta") Double delta,
+            @JsonProperty("within_bounds") Boolean withinBounds) {
+        static OperatorUnitsCheck of(OperatorUnits.Bounds measured, WatchCertificateSection certified) {
+            Double rate = finite(measured.extraPerHour());
+            Double agreement = finite(measured.agreement());
+            Double upper = certified == null ? null : finite(certified.extraFalseAlarmsPerHourUpper());
+            Double lower = certified == null ? null : finite(certified.eventStartAgreementLower());
+            Boolean within = null;
+            if (certified != null) {
+                within = (rate == null || upper == null || rate <= upper)
+                        && (agreement == null || lower == null || agreement >= lower);
+            }
+            return new OperatorUnitsCheck(
+                    measured.recordings(),
+                    rate,
+                    upper,
+                    measured.eventWindows(),
+                    agreement,
+                    lower,
+                    certified == null ? null : certified.delta(),
+                    within);
+        }
+
+        private static Double finite(double v) {
+            return Double.isNaN(v) ? null : v;
+        }
+    }
 
     /** The name of the complete-window baseline in {@link Report#baselines()}. */
     public static final String COMPLETE_WINDOW = "complete-window";
@@ -154,6 +215,7 @@ public final class WatchEvaluation {
         long falseEvent = 0;
         long background = 0;
         int maxOpen = 0;
+        List<OperatorUnits.Measure> measures = new ArrayList<>();
         List<String> silent = section.silentClasses();
         for (Recording r : set.recordings()) {
             if (!r.channels().equals(channelsOf(model, r))) {
@@ -163,6 +225,7 @@ public final class WatchEvaluation {
             double[][] values = values(r);
             WatchReplay.Result replay = WatchReplay.run(vigil, spec, r.name(), values);
             maxOpen = Math.max(maxOpen, replay.maxOpenWindows());
+            measures.add(OperatorUnits.measure(model, spec, set, r, values, replay));
             CompleteWindows.Labels labels = CompleteWindows.labels(model, spec, values);
             Map<Long, Integer> completeOf = new LinkedHashMap<>();
             for (int w = 0; w < labels.starts().length; w++) {
@@ -218,7 +281,10 @@ public final class WatchEvaluation {
             settings.put(FEATURE_SVM, trained.featureSvm());
         }
         Double extra = extraFalseAlarms(e, c);
-        return new Report(e, cert, e.hours(), baselines, extra, maxOpen, settings);
+        OperatorUnitsCheck units = OperatorUnitsCheck.of(
+                OperatorUnits.bounds(measures, 0.1),
+                model.section(WatchCertificateSection.class).orElse(null));
+        return new Report(e, cert, e.hours(), baselines, extra, maxOpen, settings, units);
     }
 
     /** A recording's values as {@code [channel][sample − 1]}. */

@@ -109,6 +109,15 @@ public final class CrossFitCalibrator {
     }
 
     /**
+     * A fold model for replays run elsewhere (the watch certificate's cross-fitted recordings, docs/watch.md): the
+     * model's selection fixed, refitted on {@code sub} with the sections a calibration fold refits.
+     */
+    public static VigilModel refitFold(
+            VigilModel model, Dataset sub, EarlyModelTrainer.Params sections, CalibrationParams p) {
+        return CalibrationFolds.refit(model, sub, CalibrationFolds.refitSections(model, sections, p));
+    }
+
+    /**
      * How a fold's model is refitted: the full model's selection fixed, fitted on the fold's complement {@code sub}
      * with the complete-series sections {@code sections}.
      */

@@ -11,6 +11,11 @@ public final class ModelSections {
 
     /** Every known section codec. */
     public static List<SectionCodec<?>> all() {
-        return List.of(new CompleteSeriesCodec(), new LinearSvmCodec(), new CalibrationCodec(), new WindowCodec());
+        return List.of(
+                new CompleteSeriesCodec(),
+                new LinearSvmCodec(),
+                new CalibrationCodec(),
+                new WindowCodec(),
+                new WatchCertificateCodec());
     }
 }
