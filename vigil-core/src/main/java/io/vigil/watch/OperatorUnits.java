@@ -57,18 +57,20 @@ public final class OperatorUnits {
     public static Measure measure(Vigil vigil, WindowSpec spec, RecordingSet set, Recording r) {
         double[][] values = WatchEvaluation.values(r);
         WatchReplay.Result replay = WatchReplay.run(vigil, spec, r.name(), values);
-        return measure(vigil.model(), spec, set, r, values, replay);
+        return measure(vigil.model(), spec, set, r, CompleteWindows.labels(vigil.model(), spec, values), replay);
     }
 
-    /** As {@link #measure(Vigil, WindowSpec, RecordingSet, Recording)} from a replay already run. */
+    /**
+     * As {@link #measure(Vigil, WindowSpec, RecordingSet, Recording)} from a replay already run and the complete-window
+     * labels of its windows already computed.
+     */
     static Measure measure(
             VigilModel model,
             WindowSpec spec,
             RecordingSet set,
             Recording r,
-            double[][] values,
+            CompleteWindows.Labels labels,
             WatchReplay.Result replay) {
-        CompleteWindows.Labels labels = CompleteWindows.labels(model, spec, values);
         List<AlarmEvent> complete = CompleteWindows.alarms(model, spec, r.name(), labels);
         int extra = 0;
         for (AlarmEvent a : replay.alarms()) {

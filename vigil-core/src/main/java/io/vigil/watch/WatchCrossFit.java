@@ -37,6 +37,7 @@ public final class WatchCrossFit {
      * @param sections how the complete-series sections were fitted
      * @param p the calibration parameters (fold count and seed)
      * @param progress one step per fold
+     * @param threads fold models replayed at a time, &ge; 1
      * @throws IllegalArgumentException when the model has no calibration or the windows no recording groups
      */
     public static WatchCertificateSection certify(

@@ -225,8 +225,8 @@ public final class WatchEvaluation {
             double[][] values = values(r);
             WatchReplay.Result replay = WatchReplay.run(vigil, spec, r.name(), values);
             maxOpen = Math.max(maxOpen, replay.maxOpenWindows());
-            measures.add(OperatorUnits.measure(model, spec, set, r, values, replay));
             CompleteWindows.Labels labels = CompleteWindows.labels(model, spec, values);
+            measures.add(OperatorUnits.measure(model, spec, set, r, labels, replay));
             Map<Long, Integer> completeOf = new LinkedHashMap<>();
             for (int w = 0; w < labels.starts().length; w++) {
                 completeOf.put(labels.starts()[w], labels.classes()[w]);
